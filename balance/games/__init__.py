@@ -1,0 +1,1 @@
+"""The games balance can play, one package each."""
