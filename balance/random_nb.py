@@ -27,7 +27,7 @@ def _rotl_nb(x, k):
     return (x << uint64(k)) | (x >> uint64(64 - k))
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def seed_stream_nb(state, seed, game, stream):
     """Fill ``state`` (uint64, shape (4,)) for stream ``stream`` of game ``game``."""
     key = _mix64_nb(uint64(seed) + GOLDEN)

@@ -1,1 +1,20 @@
-"""The games balance can play, one package each."""
+"""The games balance can play, one package each, and the registry that names them."""
+
+from __future__ import annotations
+
+from balance.errors import BalanceError
+from balance.games.base import Game
+
+
+def registry() -> dict[str, Game]:
+    """Every game, by id."""
+    from balance.games.walk_the_plank.game import GAME as walk_the_plank
+
+    return {walk_the_plank.id: walk_the_plank}
+
+
+def get_game(game_id: str) -> Game:
+    games = registry()
+    if game_id not in games:
+        raise BalanceError(f"unknown game {game_id!r}; games: {', '.join(games)}")
+    return games[game_id]

@@ -8,19 +8,27 @@ scenario tests hold the compiled rules to the same positions as the reference.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import types
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from balance.errors import BalanceError
+from balance.games.base import Lineup
 from balance.games.walk_the_plank import engine_nb as nb
-from balance.games.walk_the_plank.cards import N_CARDS
+from balance.games.walk_the_plank import moves_nb
+from balance.games.walk_the_plank.bridge import pack_position, unpack_position
+from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import CardOutcome, GameRecord, Position
 from balance.games.walk_the_plank.rules import WalkThePlankRules
+from balance.strategies.walk_the_plank import random as random_strategy
+from balance.strategy import MAX_PARAMS, SeatStrategy, Strategy
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5
+DECISIONS = ("program", "choose", "push")
 
 
 def check_players(players: int) -> None:
@@ -83,23 +91,171 @@ class Records:
         )
 
 
+# ---------------------------------------------------------------------------
+# Line-ups: which strategy plays which seat
+# ---------------------------------------------------------------------------
+
+
+def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, n) for the kernel."""
+    n = len(lineup.seats)
+    users = lineup.user_strategies()
+    codes = np.array(
+        [
+            seat.strategy.code
+            if seat.strategy.code is not None
+            else nb.USER_CODES + users.index(seat.strategy)
+            for seat in lineup.seats
+        ],
+        dtype=np.int64,
+    )
+    params = np.stack([seat.vector() for seat in lineup.seats])
+    rows = n if lineup.rotate else 1
+    seats_of = np.array([[(s + r) % n for s in range(n)] for r in range(rows)], dtype=np.int64)
+    return codes, params, seats_of
+
+
+def uniform_lineup(players: int) -> Lineup:
+    return Lineup(tuple(SeatStrategy(random_strategy, ()) for _ in range(players)))
+
+
+_kernels: dict[tuple[Strategy, ...], Callable] = {}
+
+
+def kernel_for(lineup: Lineup) -> Callable:
+    """The compiled game loop that can call every strategy of ``lineup``.
+
+    Shipped strategies use the loop cached on disk. A user's strategies join through
+    dispatchers generated for them, and the loop is compiled anew once per process.
+    """
+    users = lineup.user_strategies()
+    if not users:
+        return nb.play_games_nb
+    if users not in _kernels:
+        _kernels[users] = _build_kernel(users)
+    return _kernels[users]
+
+
+def _build_kernel(users: Sequence[Strategy]) -> Callable:
+    namespace: dict[str, object] = {
+        "shipped_program": nb.program_nb,
+        "shipped_choose": nb.choose_nb,
+        "shipped_push": nb.push_nb,
+    }
+    arguments = {
+        "program": "obs, seat, available, params, rng, out",
+        "choose": "obs, seat, card, slot, opt_tile, opt_arg, count, params, rng",
+        "push": "obs, seat, opt_tile, opt_arg, count, params, rng",
+    }
+    source = []
+    for decision, args in arguments.items():
+        lines = [f"def {decision}_dispatch(code, {args}):"]
+        for i, strategy in enumerate(users):
+            function = strategy.decisions.get(decision)
+            if function is None:  # push is optional: the Dolphin steps are then random
+                function = random_strategy.decisions[decision]
+            namespace[f"user{i}_{decision}"] = function
+            lines.append(f"    if code == {nb.USER_CODES + i}:")
+            lines.append(f"        return user{i}_{decision}({args})")
+        lines.append(f"    return shipped_{decision}(code, {args})")
+        source.append("\n".join(lines))
+    exec("\n\n".join(source), namespace)
+
+    bound = dict(vars(nb))
+    for decision in arguments:
+        bound[f"{decision}_nb"] = njit(inline="always")(namespace[f"{decision}_dispatch"])
+    # Recompile the functions that call a dispatcher, reading globals from ``bound``. A
+    # user's strategy may allocate, so the loop keeps numba's reference counting here.
+    for name in (
+        "_dolphin_push_nb",
+        "_meet_the_dice_nb",
+        "resolve_card_nb",
+        "_play_nb",
+        "play_games_nb",
+    ):
+        original = getattr(nb, name)
+        options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "_nrt")}
+        function = types.FunctionType(original.py_func.__code__, bound, name)
+        bound[name] = njit(**options)(function)
+    return bound["play_games_nb"]
+
+
+def check_strategy(strategy: Strategy) -> None:
+    """A user's strategy must give compiled functions for the decisions it makes."""
+    for decision in ("program", "choose"):
+        if decision not in strategy.decisions:
+            raise BalanceError(f"strategy {strategy.name!r} gives no {decision!r} function")
+    for decision, function in strategy.decisions.items():
+        if decision not in DECISIONS:
+            raise BalanceError(
+                f"strategy {strategy.name!r}: unknown decision {decision!r}; "
+                f"walk-the-plank decisions: {', '.join(DECISIONS)}"
+            )
+        if not hasattr(function, "py_func"):
+            raise BalanceError(
+                f"strategy {strategy.name!r}: its {decision!r} function must be @njit-compiled"
+            )
+
+
 def play_games(
     rules: WalkThePlankRules,
     players: int,
     seed: int,
     n_games: int,
     first_game: int = 0,
+    lineup: Lineup | None = None,
 ) -> Records:
-    """Play ``n_games`` uniform-random games, indices ``first_game ..``, in compiled code."""
+    """Play ``n_games`` games, indices ``first_game ..``, in compiled code.
+
+    Every seat plays uniform-random unless ``lineup`` says otherwise. Releases the GIL
+    while it plays, so blocks can run on several threads at once.
+    """
     check_players(players)
     if n_games < 0 or first_game < 0 or seed < 0:
         raise BalanceError("games, first game and seed must not be negative")
+    lineup = lineup or uniform_lineup(players)
+    if len(lineup.seats) != players:
+        raise BalanceError(f"{len(lineup.seats)} strategies given for {players} players")
     games = np.zeros((n_games, nb.GameStat.SIZE), dtype=np.int32)
     cards = np.zeros((n_games, players, N_CARDS, nb.CardStat.SIZE), dtype=np.int16)
     seats = np.zeros((n_games, players, 2), dtype=np.int8)
-    codes = np.full(players, nb.RANDOM, dtype=np.int64)
-    nb.play_games_nb(players, rules.to_array(), codes, seed, first_game, games, cards, seats)
+    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
+    codes, params, seats_of = kernel_inputs(lineup)
+    kernel = kernel_for(lineup)
+    done = kernel(
+        players,
+        rules.to_array(),
+        codes,
+        params,
+        seats_of,
+        seed,
+        first_game,
+        games,
+        cards,
+        seats,
+        error,
+    )
+    if error[nb.Error.GAME] >= 0:
+        raise BalanceError(_illegal_choice_message(lineup, error))
+    assert done == n_games
     return Records(first_game=first_game, games=games, cards=cards, seats=seats)
+
+
+def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
+    game, seat = int(error[nb.Error.GAME]), int(error[nb.Error.SEAT])
+    index = int(lineup.strategy_index(np.array(game), seat))
+    label = lineup.seats[index].label
+    decision = DECISIONS[int(error[nb.Error.DECISION])]
+    value = int(error[nb.Error.VALUE])
+    if decision == "program":
+        cards = [value // 10000, value // 100 % 100, value % 100]
+        what = f"programmed cards {cards}, not three distinct cards it holds"
+    elif decision == "choose":
+        card = CARD_NAMES[int(error[nb.Error.CARD])]
+        what = f"chose option {value} of {card}, outside its options"
+    else:
+        what = f"chose Dolphin step {value}, outside its options"
+    return f"strategy {label!r} (seat {seat}) made an illegal choice in game {game}: {what}"
 
 
 # ---------------------------------------------------------------------------
@@ -107,45 +263,13 @@ def play_games(
 # ---------------------------------------------------------------------------
 
 
-def _pack(pos: Position) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    pirates = np.zeros((pos.players, nb.TILES), dtype=np.int64)
-    for seat, row in enumerate(pos.pirates):
-        pirates[seat, : len(row)] = row
-    living = pirates.sum(axis=1)
-    state = np.zeros(nb.State.SIZE, dtype=np.int64)
-    state[nb.State.PLANK] = pos.plank
-    state[nb.State.CAPTAIN] = pos.captain
-    state[nb.State.ROUND] = pos.round
-    state[nb.State.GHOST_SEAT] = pos.ghost_seat
-    state[nb.State.GHOST_TILE] = pos.ghost_tile
-    state[nb.State.GHOST_ACTIVE] = pos.ghost_active
-    state[nb.State.DOLPHIN_ROLLED] = pos.dolphin_rolled
-    state[nb.State.RETRACT_BLOCKED_THROUGH] = pos.retract_blocked_through
-    return pirates, living, state
-
-
-def _unpack(pos: Position, pirates: np.ndarray, state: np.ndarray) -> Position:
-    out = pos.copy()
-    width = len(pos.pirates[0])
-    out.pirates = [[int(x) for x in row[:width]] for row in pirates]
-    out.plank = int(state[nb.State.PLANK])
-    out.ghost_seat = int(state[nb.State.GHOST_SEAT])
-    out.ghost_tile = int(state[nb.State.GHOST_TILE])
-    out.ghost_active = bool(state[nb.State.GHOST_ACTIVE])
-    out.dolphin_rolled = bool(state[nb.State.DOLPHIN_ROLLED])
-    out.retract_blocked_through = int(state[nb.State.RETRACT_BLOCKED_THROUGH])
-    return out
-
-
 def legal_options(
     pos: Position, rules: WalkThePlankRules, seat: int, card: int, slot: int
 ) -> list[tuple[int, int]]:
     """The compiled engine's option list for ``card`` played by ``seat`` in ``slot``."""
-    pirates, living, state = _pack(pos)
-    opt_tile = np.zeros(nb.MAX_OPTIONS, dtype=np.int64)
-    opt_arg = np.zeros(nb.MAX_OPTIONS, dtype=np.int64)
-    count = nb.legal_options_nb(
-        pirates, living, state, rules.to_array(), pos.players, seat, card, slot, opt_tile, opt_arg
+    pirates, living, state, _, _, packed, n, opt_tile, opt_arg = pack_position(pos, rules)
+    count = moves_nb.legal_options_nb(
+        pirates, living, state, packed, n, seat, card, slot, opt_tile, opt_arg
     )
     return [(int(opt_tile[k]), int(opt_arg[k])) for k in range(count)]
 
@@ -162,48 +286,54 @@ def resolve_card(
     """Resolve one card in compiled code; dice faces and Dolphin choices are scripted.
 
     Returns the new position (``pos`` is not changed) and what the card did. Once the
-    script runs out, dice come from stream 0 of game 0 of seed 0.
+    script runs out, dice come from stream 0 of game 0 of seed 0 and choices are random.
     """
-    pirates, living, state = _pack(pos)
+    obs = pack_position(pos, rules)
     n = pos.players
     rng = np.zeros((n + 1, 4), dtype=np.uint64)
     for stream in range(n + 1):
         nb.seed_stream_nb(rng[stream], 0, 0, stream)
-    outcome = np.zeros(nb.Outcome.SIZE, dtype=np.int64)
+    outcome = np.zeros(moves_nb.Outcome.SIZE, dtype=np.int64)
+    scratch = (
+        outcome,
+        np.zeros(moves_nb.MAX_FALLEN, dtype=np.int64),
+        np.zeros((n, moves_nb.TILES), dtype=np.int64),
+    )
+    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     nb.resolve_card_nb(
-        pirates,
-        living,
-        state,
-        rules.to_array(),
-        n,
+        obs,
         seat,
         card,
         option[0],
         option[1],
         np.full(n, nb.SCRIPTED, dtype=np.int64),
+        np.zeros((n, MAX_PARAMS), dtype=np.float64),
         rng,
         np.asarray(dice, dtype=np.int64),
         np.asarray(choices, dtype=np.int64),
-        outcome,
-        np.zeros(nb.MAX_FALLEN, dtype=np.int64),
-        np.zeros((n, nb.TILES), dtype=np.int64),
-        np.zeros(nb.MAX_OPTIONS, dtype=np.int64),
-        np.zeros(nb.MAX_OPTIONS, dtype=np.int64),
+        scratch,
+        error,
     )
+    pirates, living = obs[0], obs[1]
     if not np.array_equal(living, pirates.sum(axis=1)):
         raise AssertionError("compiled engine lost count of living pirates")
-    mask = int(outcome[nb.Outcome.ELIMINATED_MASK])
+    mask = int(outcome[moves_nb.Outcome.ELIMINATED_MASK])
     result = CardOutcome(
-        killed_own=int(outcome[nb.Outcome.KILLED_OWN]),
-        killed_others=int(outcome[nb.Outcome.KILLED_OTHERS]),
-        saved=int(outcome[nb.Outcome.SAVED]),
-        kraken_killed=int(outcome[nb.Outcome.KRAKEN_KILLED]),
+        killed_own=int(outcome[moves_nb.Outcome.KILLED_OWN]),
+        killed_others=int(outcome[moves_nb.Outcome.KILLED_OTHERS]),
+        saved=int(outcome[moves_nb.Outcome.SAVED]),
+        kraken_killed=int(outcome[moves_nb.Outcome.KRAKEN_KILLED]),
         kraken_rolls=[
-            int(outcome[nb.Outcome.KRAKEN_CALM]),
-            int(outcome[nb.Outcome.KRAKEN_WAVE]),
-            int(outcome[nb.Outcome.KRAKEN_KRAKEN]),
+            int(outcome[moves_nb.Outcome.KRAKEN_CALM]),
+            int(outcome[moves_nb.Outcome.KRAKEN_WAVE]),
+            int(outcome[moves_nb.Outcome.KRAKEN_KRAKEN]),
         ],
-        dolphin_face=int(outcome[nb.Outcome.DOLPHIN_FACE]),
+        dolphin_face=int(outcome[moves_nb.Outcome.DOLPHIN_FACE]),
         eliminated=[(seat + k) % n for k in range(n) if mask >> ((seat + k) % n) & 1],
     )
-    return _unpack(pos, pirates, state), result
+    return unpack_position(pos, obs), result
+
+
+def game_over(living: Sequence[int]) -> bool:
+    """The compiled end condition on living pirates per seat."""
+    return bool(moves_nb.game_over_nb(np.asarray(living, dtype=np.int64), len(living)))

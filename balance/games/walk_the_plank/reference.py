@@ -72,6 +72,7 @@ class Position:
     ghost_active: bool = False  # the ghost plays cards from the round after it appeared
     dolphin_rolled: bool = False
     retract_blocked_through: int = 0  # Retract Plank has no effect up to this round
+    shown: list[list[int]] = field(default_factory=list)  # cards revealed this round, -1 if not
 
     @classmethod
     def start(cls, rules: WalkThePlankRules, players: int) -> Position:
@@ -93,6 +94,7 @@ class Position:
             ghost_active=self.ghost_active,
             dolphin_rolled=self.dolphin_rolled,
             retract_blocked_through=self.retract_blocked_through,
+            shown=[row[:] for row in self.shown],
         )
 
     def living(self, seat: int) -> int:
@@ -351,6 +353,8 @@ def resolve_card(
         else:
             out.killed_others += 1
         if rules.kraken:
+            # Who is out by now was out before the Kraken struck.
+            note_eliminations(pos, rules, seat, had_pirates, out, narrate)
             outcome = KRAKEN_OUTCOME[table.roll()]
             out.kraken_rolls[outcome] += 1
             narrate(f"  the Kraken die shows {('calm sea', 'a giant wave', 'the Kraken')[outcome]}")
@@ -358,17 +362,36 @@ def resolve_card(
                 giant_wave(pos)
             elif outcome == KRAKEN:
                 out.kraken_killed += kraken_attack(pos)
+                note_eliminations(pos, rules, seat, had_pirates, out, narrate)
 
-    # A player whose last pirate died is out at once; the first of them may become the ghost.
-    out.eliminated = [
-        s for s in ((seat + k) % n for k in range(n)) if had_pirates[s] and pos.living(s) == 0
-    ]
-    if rules.ghost and pos.ghost_seat < 0 and out.eliminated:
-        pos.ghost_seat = out.eliminated[0]
-        pos.ghost_tile = SHIP
-        pos.ghost_active = False
-        narrate(f"  seat {pos.ghost_seat} returns as the ghost, on the ship")
+    note_eliminations(pos, rules, seat, had_pirates, out, narrate)
+    # Listed clockwise from the acting player, whatever the order they went out in.
+    out.eliminated.sort(key=lambda s: (s - seat) % n)
     return out
+
+
+def note_eliminations(
+    pos: Position,
+    rules: WalkThePlankRules,
+    seat: int,
+    had_pirates: list[bool],
+    out: CardOutcome,
+    narrate: Narrator,
+) -> None:
+    """Players whose last pirate has died since the card began are out at once.
+
+    The first player out in the game gets the ghost (Ghost variant); players who go out
+    at the same moment are taken clockwise from the acting player, acting player first.
+    """
+    n = pos.players
+    for s in ((seat + k) % n for k in range(n)):
+        if had_pirates[s] and pos.living(s) == 0 and s not in out.eliminated:
+            out.eliminated.append(s)
+            if rules.ghost and pos.ghost_seat < 0:
+                pos.ghost_seat = s
+                pos.ghost_tile = SHIP
+                pos.ghost_active = False
+                narrate(f"  seat {s} returns as the ghost, on the ship")
 
 
 def dolphin_push(pos: Position, owner: int, steps: int, table: Table, narrate: Narrator) -> None:
@@ -411,6 +434,18 @@ def kraken_attack(pos: Position) -> int:
 # ---------------------------------------------------------------------------
 
 
+class Player(Protocol):
+    """A seat's decision maker, drawing from its own random stream."""
+
+    def program(self, pos: Position, seat: int, available: list[int]) -> list[int]: ...
+
+    def choose(
+        self, pos: Position, seat: int, card: int, slot: int, options: Sequence[Option]
+    ) -> int: ...
+
+    def choose_dolphin_step(self, pos: Position, seat: int, options: Sequence[Option]) -> int: ...
+
+
 class RandomStrategy:
     """The uniform-random strategy of the rules page, drawing from its seat's stream."""
 
@@ -424,11 +459,18 @@ class RandomStrategy:
         hand = list(available)
         return [hand.pop(self.stream.below(len(hand))) for _ in range(3)]
 
-    def choose(self, pos: Position, seat: int, card: int, options: Sequence[Option]) -> int:
+    def choose(
+        self, pos: Position, seat: int, card: int, slot: int, options: Sequence[Option]
+    ) -> int:
         return self.stream.below(len(options))
 
     def choose_dolphin_step(self, pos: Position, seat: int, options: Sequence[Option]) -> int:
         return self.stream.below(len(options))
+
+
+def game_over(living: Sequence[int]) -> bool:
+    """At most 2 pirates live, or all living pirates belong to one player."""
+    return sum(living) <= 2 or sum(1 for x in living if x > 0) <= 1
 
 
 def available_cards(pos: Position, seat: int) -> list[int]:
@@ -468,7 +510,7 @@ class GameRecord:
 class _GameTable:
     """Dice from the game's chance stream; Dolphin choices from the owner's strategy."""
 
-    def __init__(self, dice: Stream, strategies: list[RandomStrategy]) -> None:
+    def __init__(self, dice: Stream, strategies: list[Player]) -> None:
         self.dice = dice
         self.strategies = strategies
 
@@ -485,11 +527,17 @@ def play_game(
     seed: int,
     game: int,
     narrate: Narrator = _quiet,
+    make_player: Callable[[int, Stream], Player] | None = None,
 ) -> GameRecord:
-    """Play game number ``game`` of the run seeded ``seed``, every seat uniform-random."""
+    """Play game number ``game`` of the run seeded ``seed``.
+
+    ``make_player(seat, stream)`` gives each seat its decision maker; by default every
+    seat is uniform-random.
+    """
     n = players
     pos = Position.start(rules, n)
-    strategies = [RandomStrategy(Stream(seed, game, 1 + s)) for s in range(n)]
+    make_player = make_player or (lambda seat, stream: RandomStrategy(stream))
+    strategies = [make_player(s, Stream(seed, game, 1 + s)) for s in range(n)]
     table = _GameTable(Stream(seed, game, 0), strategies)
     rest_mask = card_mask(rules.rest)
 
@@ -504,6 +552,7 @@ def play_game(
             f"Round {pos.round}: seat {pos.captain} holds the Captain's Favor, "
             f"the plank has {pos.plank} tiles"
         )
+        pos.shown = [[-1] * 3 for _ in range(n)]
         programs = {
             s: strategies[s].program(pos, s, available_cards(pos, s))
             for s in range(n)
@@ -516,6 +565,7 @@ def play_game(
                 if not pos.in_game(s):
                     continue
                 card = programs[s][slot]
+                pos.shown[s][slot] = card
                 revealed[s][card] += 1
                 rested[s] |= rest_mask & (1 << card)
                 options = legal_options(pos, rules, s, card, slot)
@@ -523,7 +573,7 @@ def play_game(
                     narrate(f" seat {s} reveals {CARD_TITLES[card]}: no effect")
                     continue
                 effect[s][card] += 1
-                pick = 0 if len(options) == 1 else strategies[s].choose(pos, s, card, options)
+                pick = 0 if len(options) == 1 else strategies[s].choose(pos, s, card, slot, options)
                 narrate(f" seat {s} reveals {CARD_TITLES[card]}: {describe(card, options[pick])}")
                 out = resolve_card(pos, rules, s, card, options[pick], table, narrate)
                 killed_own[s][card] += out.killed_own
@@ -547,7 +597,7 @@ def play_game(
                 break
 
         living = [pos.living(s) for s in range(n)]
-        finished = sum(living) <= 2 or sum(1 for x in living if x > 0) <= 1
+        finished = game_over(living)
         if finished or pos.round >= rules.round_cap:
             break
         pos.round += 1

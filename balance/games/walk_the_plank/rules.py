@@ -22,7 +22,7 @@ PLANK_LIMIT = 8
 #: Most pirates a player may have.
 PIRATES_LIMIT = 9
 #: Longest game the engine will play before calling it unfinished.
-ROUND_CAP_LIMIT = 100_000
+ROUND_CAP_LIMIT = 10_000
 
 VARIANTS: tuple[str, ...] = ("ghost", "dolphin", "kraken")
 

@@ -1,0 +1,152 @@
+"""The Python API: the CLI's runs in a few lines of a notebook, as pandas DataFrames.
+
+>>> from balance import api
+>>> run = api.simulate("walk-the-plank", players=4, games=20_000, variants=["kraken"])
+>>> run.summary()["seat_win_rate"]          # doctest: +SKIP
+>>> run.seats.groupby("seat")["won"].mean()  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+
+from balance.errors import BalanceError
+from balance.games import get_game
+from balance.games.base import Lineup, Setup
+from balance.results import RunWriter, manifest_for
+from balance.run import RunResult, run_games
+from balance.strategy import parse_strategy
+from balance.summary import summarize
+
+
+def make_setup(
+    game: str,
+    players: int,
+    seed: int = 0,
+    strategies: Sequence[str] = ("random",),
+    variants: Sequence[str] = (),
+    rules: Mapping[str, Any] | Iterable[tuple[str, str]] = (),
+    rotate_seats: bool = False,
+) -> Setup:
+    """Validate a run's choices and turn them into a :class:`Setup`.
+
+    ``strategies`` holds one entry for every seat, or one per seat in seat order; each is
+    a shipped strategy's name, ``name:param=value,...`` or ``path/to/file.py:name``.
+    ``rules`` maps rule names to values (or is a list of ``(name, text)`` pairs).
+    """
+    chosen = get_game(game)
+    chosen.check_players(players)
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise BalanceError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
+    pairs = list(rules.items()) if isinstance(rules, Mapping) else list(rules)
+    values = chosen.make_rules(list(variants), [(k, _as_text(v)) for k, v in pairs])
+    texts = list(strategies) or ["random"]
+    if len(texts) == 1:
+        texts = texts * players
+    if len(texts) != players:
+        raise BalanceError(
+            f"give one strategy for every seat, or one per seat: {len(texts)} given "
+            f"for {players} players"
+        )
+    shipped = chosen.strategies()
+    seats = tuple(parse_strategy(text, shipped, chosen.id) for text in texts)
+    for seat in seats:
+        if seat.strategy.code is None:
+            chosen.check_strategy(seat.strategy)
+    return Setup(chosen.id, players, values, Lineup(seats, rotate=rotate_seats), seed)
+
+
+def _as_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple | set | frozenset):
+        return ",".join(value) if value else "none"
+    return str(value)
+
+
+class Run:
+    """A finished (or interrupted) run: its summary and its records as DataFrames."""
+
+    def __init__(self, result: RunResult) -> None:
+        self.result = result
+        self.setup = result.setup
+
+    @property
+    def games_played(self) -> int:
+        return self.result.games
+
+    def summary(self) -> dict[str, Any]:
+        """The numbers ``balance simulate --json`` prints."""
+        return summarize(self.result)
+
+    def _table(self, name: str) -> pd.DataFrame:
+        game = get_game(self.setup.game)
+        tables = [game.tables(block, self.setup)[name] for block in self.result.blocks]
+        if not tables:
+            raise BalanceError("the run played no games")
+        return pa.concat_tables(tables).to_pandas()
+
+    @cached_property
+    def games(self) -> pd.DataFrame:
+        """One row per game."""
+        return self._table("games")
+
+    @cached_property
+    def seats(self) -> pd.DataFrame:
+        """One row per game and seat: strategy, won, what was left."""
+        return self._table("seats")
+
+    @cached_property
+    def cards(self) -> pd.DataFrame:
+        """One row per game, seat and card (Walk the Plank)."""
+        return self._table("cards")
+
+
+def simulate(
+    game: str = "walk-the-plank",
+    players: int = 4,
+    games: int = 10_000,
+    seed: int = 0,
+    strategies: Sequence[str] = ("random",),
+    variants: Sequence[str] = (),
+    rules: Mapping[str, Any] | Iterable[tuple[str, str]] = (),
+    rotate_seats: bool = False,
+    threads: int | None = None,
+    batch: int | None = None,
+    out: str | Path | None = None,
+    progress: bool = False,
+    keep_records: bool = True,
+    on_compile: Callable[[], None] | None = None,
+) -> Run:
+    """Play ``games`` games and return them; with ``out``, also save them to that directory."""
+    setup = make_setup(game, players, seed, strategies, variants, rules, rotate_seats)
+    writer = RunWriter(Path(out), setup) if out is not None else None
+    try:
+        result = run_games(
+            setup,
+            games,
+            threads=threads,
+            batch=batch,
+            sinks=[writer] if writer else [],
+            keep_records=keep_records,
+            progress=progress,
+            on_compile=on_compile,
+        )
+    except BalanceError as error:
+        if writer is not None:  # keep what was played, marked as stopped by the error
+            writer.close(manifest_for(setup, games, True, error=str(error)), None)
+        raise
+    run = Run(result)
+    if writer is not None:
+        summary = run.summary()
+        writer.close(
+            manifest_for(setup, games, result.partial, threads=result.threads),
+            summary,
+        )
+    return run

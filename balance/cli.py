@@ -1,0 +1,275 @@
+"""The ``balance`` command: flags in, one library call, results out. No logic of its own."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from balance import __version__
+from balance.errors import BalanceError
+
+EXAMPLE = """
+\b
+Example:
+  balance simulate walk-the-plank --players 4 --games 100000 --variant kraken
+"""
+
+
+@click.group(epilog=EXAMPLE, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="balance")
+def cli() -> None:
+    """Monte Carlo balance analysis of board and card games.
+
+    Plays many games with compiled rules engines and pluggable strategies, and reports
+    win rates, game lengths and card usefulness with 95% intervals.
+    """
+
+
+@cli.command(epilog="\b\nExample:\n  balance games")
+def games() -> None:
+    """List the games, their player counts and variants."""
+    from balance.games import registry
+
+    for game in registry().values():
+        click.echo(f"{game.id}  ({game.title}, {game.min_players}-{game.max_players} players)")
+        for name, meaning in game.variants.items():
+            click.echo(f"  variant {name:<10} {meaning}")
+
+
+@cli.command(epilog="\b\nExample:\n  balance rules walk-the-plank")
+@click.argument("game")
+def rules(game: str) -> None:
+    """List every rule parameter of GAME: default, allowed values, meaning."""
+    from balance.games import get_game
+
+    rows = get_game(game).describe_rules()
+    for row in rows:
+        click.echo(f"{row['name']}  (default {row['default']}; allowed {row['allowed']})")
+        click.echo(f"    {row['meaning']}")
+    click.echo("\nSet one with --rule NAME=VALUE, e.g. --rule rest=charge,run --rule plank_max=4")
+
+
+@cli.command(epilog="\b\nExample:\n  balance strategies walk-the-plank")
+@click.argument("game")
+def strategies(game: str) -> None:
+    """List the strategies that ship for GAME, one sentence each."""
+    from balance.games import get_game
+
+    for strategy in get_game(game).strategies().values():
+        click.echo(f"{strategy.name}")
+        click.echo(f"    {strategy.description}")
+        if strategy.params:
+            shown = ", ".join(f"{name}={value:g}" for name, value in strategy.params)
+            click.echo(f"    parameters (defaults): {shown}")
+    click.echo("\nYour own: --strategy path/to/file.py:name (see README, 'Your own strategy').")
+
+
+def _rule_pair(text: str) -> tuple[str, str]:
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip():
+        raise BalanceError(f"--rule needs NAME=VALUE, not {text!r}")
+    return name.strip(), value.strip()
+
+
+@cli.command(
+    epilog="""
+\b
+Examples:
+  balance simulate walk-the-plank --players 5 --games 1000000
+  balance simulate walk-the-plank -p 4 -g 200000 --variant kraken --rule rest=charge,run
+  balance simulate walk-the-plank -p 3 --strategy aggressor --strategy survivor \\
+      --strategy greedy --rotate-seats --json
+  balance simulate walk-the-plank -p 4 --strategy my_strategies.py:cautious --out runs/cautious
+"""
+)
+@click.argument("game")
+@click.option("-p", "--players", type=int, default=4, show_default=True, help="Players.")
+@click.option("-g", "--games", "n_games", type=int, default=100_000, show_default=True)
+@click.option("-s", "--seed", type=int, default=0, show_default=True, help="Run seed.")
+@click.option(
+    "--strategy",
+    "strategy_texts",
+    multiple=True,
+    help="Once for every seat, or once per seat in seat order: NAME, NAME:k=v,... "
+    "or path/to/file.py:NAME. Default: random.",
+)
+@click.option("--rotate-seats", is_flag=True, help="Rotate the strategies round the table.")
+@click.option("-v", "--variant", "variants", multiple=True, help="Switch a variant on.")
+@click.option("-r", "--rule", "rule_texts", multiple=True, help="Set a rule: NAME=VALUE.")
+@click.option("-t", "--threads", type=int, default=None, help="Threads (default: all cores).")
+@click.option("--out", type=click.Path(path_type=Path), default=None, help="Save the run here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON only.")
+def simulate(
+    game: str,
+    players: int,
+    n_games: int,
+    seed: int,
+    strategy_texts: tuple[str, ...],
+    rotate_seats: bool,
+    variants: tuple[str, ...],
+    rule_texts: tuple[str, ...],
+    threads: int | None,
+    out: Path | None,
+    as_json: bool,
+) -> None:
+    """Play many games of GAME and summarise them."""
+    from balance import api
+
+    run = api.simulate(
+        game,
+        players=players,
+        games=n_games,
+        seed=seed,
+        strategies=strategy_texts or ("random",),
+        variants=variants,
+        rules=[_rule_pair(text) for text in rule_texts],
+        rotate_seats=rotate_seats,
+        threads=threads,
+        out=out,
+        progress=sys.stderr.isatty(),
+        keep_records=False,
+        on_compile=_say_compiling,
+    )
+    summary = run.summary()
+    if as_json:
+        click.echo(json.dumps(_json_safe(summary)))
+    else:
+        click.echo(format_summary(summary))
+    if run.result.partial:
+        where = f"; saved in {out}" if out else ""
+        click.echo(f"interrupted: kept the {run.games_played:,} finished games{where}", err=True)
+    elif out is not None and not as_json:
+        click.echo(f"saved in {out}")
+
+
+@cli.command(epilog="\b\nExample:\n  balance replay runs/kraken 17")
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.argument("game_index", type=int)
+def replay(directory: Path, game_index: int) -> None:
+    """Narrate game GAME_INDEX of the run saved in DIRECTORY, move by move."""
+    from balance.games import get_game
+    from balance.results import load_run
+
+    saved = load_run(directory)
+    if not 0 <= game_index < saved.games:
+        raise BalanceError(
+            f"game index {game_index} is outside the run's games 0..{saved.games - 1}"
+        )
+    click.echo(get_game(saved.setup.game).replay(saved.setup, game_index))
+
+
+def _say_compiling() -> None:
+    click.echo(
+        "compiling the game engine (first run only; later runs load it from the cache)...",
+        err=True,
+    )
+
+
+def _json_safe(value: Any) -> Any:
+    """NaN and infinities become null, so the JSON is standard."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(v) for v in value]
+    return value
+
+
+def _pct(rate: float) -> str:
+    return "n/a" if rate != rate else f"{100 * rate:.1f}%"
+
+
+def _interval(pair: list[float], percent: bool = True) -> str:
+    low, high = pair
+    if percent:
+        return f"[{_pct(low)}, {_pct(high)}]"
+    return f"[{low:.2f}, {high:.2f}]"
+
+
+def format_summary(s: dict[str, Any]) -> str:
+    """The summary as a designer reads it in a terminal."""
+    n_games = s["games"]
+    lines = [
+        f"{s['game']}: {n_games:,} games, {s['players']} players, seed {s['seed']}"
+        + (f" (interrupted: {s['requested_games']:,} asked)" if s["partial"] else ""),
+        f"variants: {', '.join(s['variants']) or 'none (base game)'}",
+        "rules: " + ", ".join(f"{k}={_value(v)}" for k, v in s["rules"].items()),
+        f"strategies: {', '.join(s['strategies'])}"
+        + (" (rotated round the table)" if s["rotate_seats"] else ""),
+        "",
+        f"Seat win rates ({n_games:,} games, 95% Wilson intervals):",
+    ]
+    for row in s["seat_win_rate"]:
+        lines.append(f"  seat {row['seat']}  {_pct(row['rate']):>6}  {_interval(row['ci95'])}")
+    lines.append(f"  balance index (1 - largest gap between seats): {s['balance_index']:.3f}")
+    if "strategy_win_rate" in s:
+        lines.append("Win rate per strategy (over every seat it played):")
+        for row in s["strategy_win_rate"]:
+            lines.append(
+                f"  {row['strategy']:<24} {_pct(row['rate']):>6}  {_interval(row['ci95'])}"
+                f"  ({row['seats_played']:,} seats)"
+            )
+    lines.append("Winners per game:")
+    for k, rate in s["winner_count"].items():
+        lines.append(f"  {k}: {_pct(rate):>6}  {_interval(s['winner_count_ci95'][k])}")
+    unit = s["length_unit"]
+    lines += [
+        f"Game length: mean {s['length_mean']:.2f} {unit} "
+        f"{_interval(s['length_ci95'], percent=False)}, sd {s['length_sd']:.2f}",
+        f"Finished before the round cap: {_pct(s['finished_rate'])} "
+        f"{_interval(s['finished_ci95'])}",
+    ]
+    if s.get("cards"):
+        lines.append("Cards: reveals per game (all seats) and share of reveals with an effect:")
+        for name, row in s["cards"].items():
+            lines.append(
+                f"  {name:<14} {row['reveals_per_game']:5.2f} "
+                f"{_interval(row['reveals_per_game_ci95'], percent=False):<14} "
+                f"{_pct(row['effect_rate']):>6} {_interval(row['effect_rate_ci95'])}"
+            )
+    if "ghost_rate" in s:
+        ghost = s["ghost_rate"]
+        lines.append(f"Games with a ghost: {_pct(ghost['rate'])} {_interval(ghost['ci95'])}")
+    lines.append(
+        f"\n{n_games:,} games in {s['elapsed_s']:.2f} s ({s['games_per_s']:,.0f} games/s, "
+        f"{s['threads']} threads)"
+    )
+    return "\n".join(lines)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list):
+        return ",".join(value) or "none"
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def main() -> None:
+    """Entry point: user errors become one line on stderr and exit code 2."""
+    try:
+        cli.main(standalone_mode=False)
+    except BalanceError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.Abort:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+    except click.exceptions.NoArgsIsHelpError as error:
+        click.echo(error.ctx.get_help() if error.ctx else error.format_message())
+    except click.ClickException as error:
+        click.echo(f"error: {error.format_message()}", err=True)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,137 @@
+"""What a game module gives the shared runner, results, statistics and CLI.
+
+The shared layers never say "card" or "pirate": a game hands them blocks of
+per-game records as named columns (:class:`Block`) and knows how to summarise its
+own columns. Everything game-agnostic (seat win rates, lengths, winners) is read
+from the columns every game provides: ``rounds``/``turns`` length, ``finished``,
+and per seat ``won``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+
+from balance.strategy import SeatStrategy, Strategy
+
+
+@dataclass(frozen=True)
+class Block:
+    """Records of consecutive games ``first_game .. first_game + size - 1``.
+
+    Attributes
+    ----------
+    first_game : index of the first game.
+    length : int ``(G,)``, game length in the game's unit.
+    finished : bool ``(G,)``, False for games stopped by a cap.
+    won : bool ``(G, n)``, which seats won.
+    extra : game-specific arrays, each with leading axis G.
+    """
+
+    first_game: int
+    length: np.ndarray
+    finished: np.ndarray
+    won: np.ndarray
+    extra: Mapping[str, np.ndarray]
+
+    @property
+    def size(self) -> int:
+        return int(self.length.shape[0])
+
+
+@dataclass(frozen=True)
+class Lineup:
+    """The strategies of a run, seat by seat, and whether they rotate across games.
+
+    With ``rotate``, game ``i`` seats entry ``(s + i) % n`` of :attr:`seats` in seat ``s``,
+    so that every strategy plays every seat equally often.
+    """
+
+    seats: tuple[SeatStrategy, ...]
+    rotate: bool = False
+
+    def strategy_index(self, game: np.ndarray | int, seat: int) -> np.ndarray:
+        """Index into :attr:`seats` of the strategy in ``seat`` for each game index."""
+        game = np.asarray(game, dtype=np.int64)
+        if not self.rotate:
+            return np.full(game.shape, seat, dtype=np.int64)
+        return (seat + game) % len(self.seats)
+
+    @property
+    def labels(self) -> list[str]:
+        return [seat.label for seat in self.seats]
+
+    @property
+    def mixed(self) -> bool:
+        """Whether different strategies (or parameter values) share the table."""
+        return len(set(self.labels)) > 1
+
+    def user_strategies(self) -> tuple[Strategy, ...]:
+        users: list[Strategy] = []
+        for seat in self.seats:
+            if seat.strategy.code is None and seat.strategy not in users:
+                users.append(seat.strategy)
+        return tuple(users)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything that decides which games a run plays (besides the game indices)."""
+
+    game: str
+    players: int
+    rules: Any
+    lineup: Lineup
+    seed: int
+
+
+class Game(Protocol):
+    """A game module's entry point."""
+
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    length_unit: str
+    variants: Mapping[str, str]
+
+    def check_players(self, players: int) -> None: ...
+
+    def default_rules(self) -> Any: ...
+
+    def make_rules(self, variants: Sequence[str], rules: Sequence[tuple[str, str]]) -> Any: ...
+
+    def rules_from_dict(self, values: Mapping[str, Any]) -> Any: ...
+
+    def describe_rules(self) -> list[dict[str, str]]: ...
+
+    def strategies(self) -> Mapping[str, Strategy]: ...
+
+    def check_strategy(self, strategy: Strategy) -> None: ...
+
+    def is_compiled(self, setup: Setup) -> bool:
+        """Whether the compiled code for this set-up is ready (in memory or cached on disk)."""
+        ...
+
+    def prepare(self, setup: Setup) -> None:
+        """Make the compiled code ready (compiling it on a first run)."""
+        ...
+
+    def slim(self, block: Block) -> Block:
+        """The block with only what :meth:`summarize` needs (runs that keep no records)."""
+        ...
+
+    def play_block(self, setup: Setup, first_game: int, size: int) -> Block: ...
+
+    def tables(self, block: Block, setup: Setup) -> Mapping[str, Any]:
+        """Per-game records as pyarrow tables, by table name."""
+        ...
+
+    def summarize(self, blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
+        """The game's own summary keys."""
+        ...
+
+    def replay(self, setup: Setup, game_index: int) -> str: ...

@@ -1,0 +1,242 @@
+"""Walk the Plank as the shared runner, results and CLI see it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+from balance.errors import BalanceError
+from balance.games.base import Block, Setup
+from balance.games.walk_the_plank import engine
+from balance.games.walk_the_plank import engine_nb as nb
+from balance.games.walk_the_plank.bridge import lineup_player_factory
+from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
+from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
+from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
+from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.strategies.walk_the_plank import SHIPPED
+from balance.strategy import Strategy
+
+
+class WalkThePlank:
+    """Walk the Plank (Shane Steely and Jared Tinney), 2-5 players."""
+
+    id = "walk-the-plank"
+    title = "Walk the Plank"
+    min_players = engine.MIN_PLAYERS
+    max_players = engine.MAX_PLAYERS
+    length_unit = "rounds"
+    variants: Mapping[str, str] = {
+        "ghost": "the first player out keeps playing with a ghost that never falls",
+        "dolphin": "a die rolled for the first pirate to fall: 2-5 pushes, shark or dolphin",
+        "kraken": "a die rolled for each pirate that falls: calm, giant wave or kraken",
+    }
+
+    def check_players(self, players: int) -> None:
+        engine.check_players(players)
+
+    def default_rules(self) -> WalkThePlankRules:
+        return WalkThePlankRules()
+
+    def make_rules(
+        self, variants: Sequence[str], rules: Sequence[tuple[str, str]]
+    ) -> WalkThePlankRules:
+        """Rules with ``variants`` switched on, then each ``NAME=VALUE`` applied in order."""
+        values = WalkThePlankRules()
+        for variant in variants:
+            if variant not in VARIANTS:
+                raise BalanceError(
+                    f"unknown variant {variant!r} for {self.id}; variants: {', '.join(VARIANTS)}"
+                )
+            values = dataclasses.replace(values, **{variant: True})
+        for name, text in rules:
+            values = values.with_text(name, text)
+        return values
+
+    def rules_from_dict(self, values: Mapping[str, Any]) -> WalkThePlankRules:
+        values = dict(values)
+        values["rest"] = tuple(values.get("rest", ()))
+        return WalkThePlankRules(**values)
+
+    def describe_rules(self) -> list[dict[str, str]]:
+        return WalkThePlankRules.describe()
+
+    def strategies(self) -> Mapping[str, Strategy]:
+        return {strategy.name: strategy for strategy in SHIPPED}
+
+    def check_strategy(self, strategy: Strategy) -> None:
+        engine.check_strategy(strategy)
+
+    def is_compiled(self, setup: Setup) -> bool:
+        """Whether the game loop for this line-up is compiled or cached on disk."""
+        return _has_cache(engine.kernel_for(setup.lineup))
+
+    def prepare(self, setup: Setup) -> None:
+        """Compile (or load from the cache) the game loop before the clock starts."""
+        engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
+
+    def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        records = engine.play_games(
+            setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
+        )
+        return Block(
+            first_game=first_game,
+            length=records.games[:, nb.GameStat.ROUNDS],
+            finished=records.games[:, nb.GameStat.FINISHED].astype(bool),
+            won=records.seats[:, :, 0].astype(bool),
+            extra={"games": records.games, "cards": records.cards, "seats": records.seats},
+        )
+
+    def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
+        """Per-game records: ``games`` (one row a game), ``seats`` (a seat), ``cards``."""
+        g_count, n = block.won.shape
+        game_index = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
+        games = block.extra["games"]
+        stat = nb.GameStat
+        games_table = pa.table(
+            {
+                "game": game_index,
+                "rounds": games[:, stat.ROUNDS].astype(np.int32),
+                "finished": block.finished,
+                "winners": block.won.sum(axis=1).astype(np.int8),
+                "ghost_seat": games[:, stat.GHOST_SEAT].astype(np.int8),
+                "dolphin_face": pa.array(
+                    [DOLPHIN_FACES[f] if f >= 0 else None for f in games[:, stat.DOLPHIN_FACE]],
+                    type=pa.string(),
+                ).dictionary_encode(),
+                "kraken_calm": games[:, stat.KRAKEN_CALM].astype(np.int16),
+                "kraken_wave": games[:, stat.KRAKEN_WAVE].astype(np.int16),
+                "kraken_kraken": games[:, stat.KRAKEN_KRAKEN].astype(np.int16),
+                "kraken_killed": games[:, stat.KRAKEN_KILLED].astype(np.int16),
+            }
+        )
+        labels = setup.lineup.labels
+        strategy_index = np.stack(
+            [setup.lineup.strategy_index(game_index, s) for s in range(n)], axis=1
+        )
+        seats = block.extra["seats"]
+        seats_table = pa.table(
+            {
+                "game": np.repeat(game_index, n),
+                "seat": np.tile(np.arange(n, dtype=np.int8), g_count),
+                "strategy": pa.DictionaryArray.from_arrays(
+                    pa.array(strategy_index.ravel().astype(np.int32)), pa.array(labels)
+                ),
+                "won": block.won.ravel(),
+                "pirates_left": seats[:, :, 1].ravel().astype(np.int8),
+            }
+        )
+        cards = block.extra["cards"]
+        card_stat = nb.CardStat
+        cards_table = pa.table(
+            {
+                "game": np.repeat(game_index, n * N_CARDS),
+                "seat": np.tile(np.repeat(np.arange(n, dtype=np.int8), N_CARDS), g_count),
+                "card": pa.DictionaryArray.from_arrays(
+                    pa.array(np.tile(np.arange(N_CARDS, dtype=np.int32), g_count * n)),
+                    pa.array(list(CARD_NAMES)),
+                ),
+                "revealed": cards[..., card_stat.REVEALED].ravel(),
+                "effect": cards[..., card_stat.EFFECT].ravel(),
+                "killed_own": cards[..., card_stat.KILLED_OWN].ravel(),
+                "killed_others": cards[..., card_stat.KILLED_OTHERS].ravel(),
+                "saved": cards[..., card_stat.SAVED].ravel(),
+            }
+        )
+        return {"games": games_table, "seats": seats_table, "cards": cards_table}
+
+    def slim(self, block: Block) -> Block:
+        """The block with only what :meth:`summarize` reads: card counts summed over seats."""
+        cards = block.extra["cards"]
+        if cards.ndim == 3:
+            return block
+        totals = cards[..., : nb.CardStat.EFFECT + 1].sum(axis=1, dtype=np.int32)
+        extra = {"games": block.extra["games"], "cards": totals}
+        return dataclasses.replace(block, extra=extra)
+
+    def summarize(self, blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
+        """Per card: reveals per game and the share of reveals that had an effect."""
+        if not blocks:
+            return {"cards": {}}
+        cards = np.concatenate([self.slim(b).extra["cards"] for b in blocks])
+        revealed = cards[:, :, nb.CardStat.REVEALED]
+        effect = cards[:, :, nb.CardStat.EFFECT]
+        games = revealed.shape[0]
+        summary: dict[str, Any] = {}
+        for c, name in enumerate(CARD_NAMES):
+            mean, mean_low, mean_high = mean_interval(revealed[:, c])
+            rate, low, high = ratio_interval(effect[:, c], revealed[:, c])
+            summary[name] = {
+                "reveals_per_game": mean,
+                "reveals_per_game_ci95": [mean_low, mean_high],
+                "effect_rate": rate,
+                "effect_rate_ci95": [low, high],
+            }
+        dolphin = np.concatenate([b.extra["games"][:, nb.GameStat.DOLPHIN_FACE] for b in blocks])
+        extra: dict[str, Any] = {"cards": summary, "rest": list(setup.rules.rest)}
+        if setup.rules.ghost:
+            ghost = np.concatenate([b.extra["games"][:, nb.GameStat.GHOST_SEAT] for b in blocks])
+            count = int((ghost >= 0).sum())
+            low, high = wilson_interval(count, games)
+            extra["ghost_rate"] = {"rate": count / games, "ci95": [float(low), float(high)]}
+        if setup.rules.dolphin:
+            extra["dolphin_faces"] = {
+                face: int((dolphin == k).sum()) for k, face in enumerate(DOLPHIN_FACES)
+            }
+        return extra
+
+    def replay(self, setup: Setup, game_index: int) -> str:
+        """Game ``game_index`` narrated move by move by the reference engine."""
+        lines: list[str] = []
+        record = play_game(
+            setup.rules,
+            setup.players,
+            setup.seed,
+            game_index,
+            narrate=lines.append,
+            make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
+        )
+        seats = ", ".join(
+            f"seat {s}: {setup.lineup.seats[int(setup.lineup.strategy_index(game_index, s))].label}"
+            for s in range(setup.players)
+        )
+        header = [
+            f"Walk the Plank, game {game_index} of the run seeded {setup.seed}",
+            f"{setup.players} players ({seats})",
+            f"rules: {_rules_line(setup.rules)}",
+            "",
+        ]
+        checked = engine.play_games(
+            setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
+        ).game_record(0)
+        if checked != record:
+            raise BalanceError(
+                f"game {game_index}: the reference and compiled engines disagree; "
+                "please report this with the run's manifest"
+            )
+        return "\n".join(header + lines)
+
+
+def _rules_line(rules: WalkThePlankRules) -> str:
+    values = rules.to_dict()
+    return ", ".join(
+        f"{k}={','.join(v) if isinstance(v, list) else str(v).lower()}" for k, v in values.items()
+    )
+
+
+def _has_cache(kernel: Any) -> bool:
+    """Whether numba has this kernel compiled in memory or cached on disk."""
+    if kernel.signatures:
+        return True
+    try:
+        return Path(kernel._cache._cache_file._index_path).exists()
+    except AttributeError:  # a kernel built for a user's strategy: never cached
+        return False
+
+
+GAME = WalkThePlank()

@@ -1,0 +1,159 @@
+"""Runs on disk: per-game records as Parquet and a manifest that can rerun them.
+
+A run directory holds one Parquet file per record table of the game (for Walk the
+Plank: ``games``, ``seats``, ``cards``), ``manifest.json`` (game, players, rules,
+variants, strategies, seed, games, version, whether the run was interrupted) and
+``summary.json`` (what ``balance simulate --json`` printed).
+"""
+
+from __future__ import annotations
+
+import json
+import platform
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from balance import __version__
+from balance.errors import BalanceError
+from balance.games import get_game
+from balance.games.base import Block, Lineup, Setup
+from balance.strategy import SeatStrategy, load_strategy_file
+
+MANIFEST = "manifest.json"
+SUMMARY = "summary.json"
+FORMAT = 1
+
+
+class RunWriter:
+    """Appends blocks to the run's Parquet files; :meth:`close` writes the manifest."""
+
+    def __init__(self, directory: Path, setup: Setup) -> None:
+        self.directory = Path(directory)
+        self.setup = setup
+        self.game = get_game(setup.game)
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BalanceError(f"cannot create {str(directory)!r}: {exc.strerror}") from None
+        if (self.directory / MANIFEST).exists():
+            # A new run replaces an old one wholesale; never mix two runs' records.
+            for old in self.directory.glob("*.parquet"):
+                old.unlink()
+            (self.directory / MANIFEST).unlink()
+        self.writers: dict[str, pq.ParquetWriter] = {}
+        self.games = 0
+
+    def __call__(self, block: Block) -> None:
+        for name, table in self.game.tables(block, self.setup).items():
+            if name not in self.writers:
+                self.writers[name] = pq.ParquetWriter(
+                    self.directory / f"{name}.parquet", table.schema, compression="zstd"
+                )
+            self.writers[name].write_table(table)
+        self.games += block.size
+
+    def close(self, manifest: Mapping[str, Any], summary: Mapping[str, Any] | None) -> None:
+        for writer in self.writers.values():
+            writer.close()
+        manifest = dict(manifest, games=self.games, tables=sorted(self.writers))
+        _write_json(self.directory / MANIFEST, manifest)
+        if summary is not None:
+            _write_json(self.directory / SUMMARY, summary)
+
+
+def _write_json(path: Path, data: Mapping[str, Any]) -> None:
+    path.write_text(json.dumps(data, indent=2, allow_nan=True) + "\n")
+
+
+def manifest_for(setup: Setup, requested: int, partial: bool, **extra: Any) -> dict[str, Any]:
+    """Everything needed to rerun ``setup``, with the package version and the machine."""
+    return {
+        "format": FORMAT,
+        "balance_version": __version__,
+        "game": setup.game,
+        "players": setup.players,
+        "seed": setup.seed,
+        "requested_games": requested,
+        "partial": partial,
+        "variants": list(setup.rules.variants),
+        "rules": setup.rules.to_dict(),
+        "strategies": [
+            {
+                "name": seat.strategy.name,
+                "params": dict(zip((p for p, _ in seat.strategy.params), seat.values, strict=True)),
+                "source": seat.source,
+                "label": seat.label,
+            }
+            for seat in setup.lineup.seats
+        ],
+        "rotate_seats": setup.lineup.rotate,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "machine": f"{platform.machine()} {platform.system()}, Python {platform.python_version()}",
+        **extra,
+    }
+
+
+@dataclass(frozen=True)
+class SavedRun:
+    """A run read back from disk."""
+
+    directory: Path
+    manifest: dict[str, Any]
+    setup: Setup
+
+    @property
+    def games(self) -> int:
+        return int(self.manifest["games"])
+
+    def table(self, name: str) -> pd.DataFrame:
+        """One record table as a DataFrame (categorical columns stay categorical)."""
+        path = self.directory / f"{name}.parquet"
+        if not path.exists():
+            raise BalanceError(f"{str(self.directory)!r} has no {name} records ({path.name})")
+        try:
+            return pq.read_table(path).to_pandas()
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise BalanceError(f"{str(path)!r} is not a readable Parquet file: {exc}") from None
+
+
+def load_run(directory: str | Path) -> SavedRun:
+    """Read a run directory's manifest and rebuild its set-up; one-line errors if broken."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise BalanceError(f"run directory {str(directory)!r} does not exist")
+    path = directory / MANIFEST
+    if not path.exists():
+        raise BalanceError(f"{str(directory)!r} is not a balance run: it has no {MANIFEST}")
+    try:
+        manifest = json.loads(path.read_text())
+        game = get_game(manifest["game"])
+        rules = game.rules_from_dict(manifest["rules"])
+        shipped = game.strategies()
+        seats = []
+        for entry in manifest["strategies"]:
+            if entry.get("source"):
+                strategy = load_strategy_file(Path(entry["source"]), entry["name"], game.id)
+            else:
+                strategy = shipped[entry["name"]]
+            values = tuple(float(entry["params"][name]) for name, _ in strategy.params)
+            seats.append(SeatStrategy(strategy, values, entry.get("source", "")))
+        setup = Setup(
+            game=game.id,
+            players=int(manifest["players"]),
+            rules=rules,
+            lineup=Lineup(tuple(seats), rotate=bool(manifest["rotate_seats"])),
+            seed=int(manifest["seed"]),
+        )
+        int(manifest["games"])
+    except BalanceError:
+        raise
+    except (ValueError, KeyError, TypeError) as exc:
+        raise BalanceError(f"{str(path)!r} is corrupt: {type(exc).__name__}: {exc}") from None
+    return SavedRun(directory=directory, manifest=manifest, setup=setup)

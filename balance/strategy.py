@@ -1,0 +1,151 @@
+"""Strategies: named sets of compiled decision functions, with parameters.
+
+A game says which decisions a strategy makes (Walk the Plank: ``program``, ``choose``,
+``push``) and what each receives; a :class:`Strategy` names one ``@njit`` function per
+decision. Shipped strategies carry a small integer ``code`` that the game's compiled
+dispatcher knows; a user's strategy file joins through a dispatcher generated for the run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from balance.errors import BalanceError
+
+#: Most parameters a strategy may take.
+MAX_PARAMS = 8
+
+
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity
+class Strategy:
+    """A strategy of one game.
+
+    Attributes
+    ----------
+    game : id of the game it plays.
+    name : short name, as given to ``--strategy``.
+    description : one sentence a designer understands.
+    decisions : decision name -> ``@njit`` function.
+    params : parameter names with their defaults, in the order the functions read them.
+    code : the game's dispatcher code for a shipped strategy; None for a user's strategy.
+    """
+
+    game: str
+    name: str
+    description: str
+    decisions: Mapping[str, Callable] = field(repr=False)
+    params: tuple[tuple[str, float], ...] = ()
+    code: int | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.params) > MAX_PARAMS:
+            raise BalanceError(f"strategy {self.name!r}: at most {MAX_PARAMS} parameters")
+
+
+@dataclass(frozen=True)
+class SeatStrategy:
+    """A strategy with its parameter values, as one seat plays it."""
+
+    strategy: Strategy
+    values: tuple[float, ...]
+    source: str = ""  # the file it came from, for a user's strategy
+
+    @property
+    def label(self) -> str:
+        """Name with any parameter that differs from its default, e.g. ``weighted(leader=2)``."""
+        changed = [
+            f"{name}={_number(value)}"
+            for (name, default), value in zip(self.strategy.params, self.values, strict=True)
+            if value != default
+        ]
+        return self.strategy.name + (f"({','.join(changed)})" if changed else "")
+
+    def vector(self) -> np.ndarray:
+        """Parameter values as float64, shape ``(MAX_PARAMS,)``, zero-padded."""
+        out = np.zeros(MAX_PARAMS, dtype=np.float64)
+        out[: len(self.values)] = self.values
+        return out
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def parse_strategy(text: str, shipped: Mapping[str, Strategy], game: str) -> SeatStrategy:
+    """Read a ``--strategy`` value: ``NAME``, ``NAME:k=v,...``, ``FILE.py:NAME[:k=v,...]``."""
+    text = text.strip()
+    match = re.fullmatch(r"(?P<file>.+?\.py):(?P<name>[A-Za-z_]\w*)(?::(?P<params>.*))?", text)
+    if match:
+        strategy = load_strategy_file(Path(match["file"]), match["name"], game)
+        params, source = match["params"], str(Path(match["file"]).resolve())
+    else:
+        name, _, params = text.partition(":")
+        if name not in shipped:
+            raise BalanceError(
+                f"unknown strategy {name!r} for {game}; strategies: {', '.join(shipped)}"
+                " (or path/to/file.py:name)"
+            )
+        strategy, source = shipped[name], ""
+    return SeatStrategy(strategy, _parse_params(strategy, params or ""), source)
+
+
+def _parse_params(strategy: Strategy, text: str) -> tuple[float, ...]:
+    values = dict(strategy.params)
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, raw = part.partition("=")
+        key = key.strip()
+        if not eq or key not in values:
+            known = ", ".join(values) or "none"
+            raise BalanceError(
+                f"strategy {strategy.name!r}: bad parameter {part!r}; parameters: {known}"
+            )
+        try:
+            values[key] = float(raw)
+        except ValueError:
+            raise BalanceError(
+                f"strategy {strategy.name!r}: parameter {key!r} needs a number, not {raw!r}"
+            ) from None
+        if not np.isfinite(values[key]):
+            raise BalanceError(f"strategy {strategy.name!r}: parameter {key!r} must be finite")
+    return tuple(values[name] for name, _ in strategy.params)
+
+
+def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
+    """Import a user's strategy file and return its :class:`Strategy` called ``name``."""
+    if not path.is_file():
+        raise BalanceError(f"strategy file {str(path)!r} does not exist")
+    module_name = f"balance_user_strategy_{abs(hash(path.resolve()))}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise BalanceError(f"strategy file {str(path)!r} cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BalanceError:
+        raise
+    except Exception as exc:  # the user's code: report any failure in one line
+        raise BalanceError(
+            f"strategy file {str(path)!r} failed to load: {type(exc).__name__}: {exc}"
+        ) from None
+    found = [v for v in vars(module).values() if isinstance(v, Strategy)]
+    by_name = {s.name: s for s in found}
+    if name in by_name:
+        strategy = by_name[name]
+    elif isinstance(getattr(module, name, None), Strategy):
+        strategy = getattr(module, name)
+    else:
+        names = ", ".join(sorted(by_name)) or "none"
+        raise BalanceError(
+            f"strategy file {str(path)!r} has no strategy {name!r} (it has: {names})"
+        )
+    if strategy.game != game:
+        raise BalanceError(f"strategy {name!r} in {str(path)!r} plays {strategy.game}, not {game}")
+    return strategy

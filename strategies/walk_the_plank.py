@@ -1,0 +1,257 @@
+"""The Walk the Plank strategies that ship with balance.
+
+This file is written exactly like a user's strategy file (see README, "Your own
+strategy"): ``balance simulate walk-the-plank --strategy strategies/walk_the_plank.py:survivor``
+loads it by path. Shipped strategies also carry a ``code`` so that the compiled
+game loop, cached on disk, can call them without compiling anything per run.
+"""
+
+import numpy as np
+
+from balance.games.walk_the_plank.kit import (
+    N_CARDS,
+    Card,
+    Weight,
+    below_nb,
+    best_option_nb,
+    best_push_nb,
+    evaluate_option_nb,
+    legal_options_nb,
+    njit,
+    random_program_nb,
+)
+from balance.strategy import Strategy
+
+GAME = "walk-the-plank"
+
+
+# --- random: the rules page's uniform-random player -------------------------------------
+
+
+@njit(inline="always", cache=True)
+def random_program(obs, seat, available, params, rng, out):
+    random_program_nb(available, rng, out)
+
+
+@njit(inline="always", cache=True)
+def random_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
+    return below_nb(rng, count)
+
+
+@njit(inline="always", cache=True)
+def random_push(obs, seat, opt_tile, opt_arg, count, params, rng):
+    return below_nb(rng, count)
+
+
+# --- shared by the heuristics ------------------------------------------------------------
+
+
+@njit(cache=True)
+def program_by_preference(available, preference, out):
+    """The first three available cards in ``preference`` order; Charge never first."""
+    slot = 0
+    for k in range(N_CARDS):
+        card = preference[k]
+        if (available >> card) & 1:
+            out[slot] = card
+            slot += 1
+            if slot == 3:
+                break
+    if out[0] == Card.CHARGE:  # Charge has no effect as the first card of a round
+        out[0], out[1] = out[1], out[0]
+
+
+@njit(cache=True)
+def program_by_evaluation(obs, seat, available, w, rng, out):
+    """The three cards whose best option scores highest now, best first; Charge never first."""
+    pirates, living, state, rules, n = obs[0], obs[1], obs[2], obs[5], obs[6]
+    scratch_tile, scratch_arg = obs[7], obs[8]
+    # The three best so far, best first (no allocation: the game loop runs without one).
+    best_value = (-1e300, -1e300, -1e300)
+    best_card = (-1, -1, -1)
+    for card in range(N_CARDS):
+        if not (available >> card) & 1:
+            continue
+        count = legal_options_nb(
+            pirates, living, state, rules, n, seat, card, 1, scratch_tile, scratch_arg
+        )
+        value = 0.0  # a card with no option does nothing
+        for k in range(count):
+            option = evaluate_option_nb(obs, seat, card, scratch_tile[k], scratch_arg[k], w)
+            if k == 0 or option > value:
+                value = option
+        # A small random tie-break, so that equal cards are not always taken in card order.
+        value += below_nb(rng, 1024) * 1e-9
+        if value > best_value[0]:
+            best_value = (value, best_value[0], best_value[1])
+            best_card = (card, best_card[0], best_card[1])
+        elif value > best_value[1]:
+            best_value = (best_value[0], value, best_value[1])
+            best_card = (best_card[0], card, best_card[1])
+        elif value > best_value[2]:
+            best_value = (best_value[0], best_value[1], value)
+            best_card = (best_card[0], best_card[1], card)
+    out[0], out[1], out[2] = best_card
+    if out[0] == Card.CHARGE:
+        out[0], out[1] = out[1], out[0]
+
+
+# --- aggressor ---------------------------------------------------------------------------
+
+AGGRESSOR_CARDS = np.array(
+    [
+        Card.SHOVE_ANYONE,
+        Card.DRAG_TO_SEA,
+        Card.CHARGE,
+        Card.SHOVE_LEFT,
+        Card.SHOVE_RIGHT,
+        Card.RETRACT_PLANK,
+        Card.PULL_TO_SHIP,
+        Card.RUN,
+        Card.NOT_ME,
+        Card.EXTEND_PLANK,
+    ],
+    dtype=np.int64,
+)
+# own alive, own safety, other alive, other safety, leader
+AGGRESSOR_WEIGHTS = np.array([1.0, 0.2, 3.0, 1.0, 2.0])
+
+
+@njit(cache=True)
+def aggressor_program(obs, seat, available, params, rng, out):
+    program_by_preference(available, AGGRESSOR_CARDS, out)
+
+
+@njit(cache=True)
+def aggressor_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
+    return best_option_nb(obs, seat, card, opt_tile, opt_arg, count, AGGRESSOR_WEIGHTS, rng)
+
+
+@njit(cache=True)
+def aggressor_push(obs, seat, opt_tile, opt_arg, count, params, rng):
+    return best_push_nb(obs, seat, opt_tile, opt_arg, count, AGGRESSOR_WEIGHTS, rng)
+
+
+# --- survivor ----------------------------------------------------------------------------
+
+SURVIVOR_CARDS = np.array(
+    [
+        Card.NOT_ME,
+        Card.PULL_TO_SHIP,
+        Card.EXTEND_PLANK,
+        Card.RUN,
+        Card.SHOVE_ANYONE,
+        Card.SHOVE_LEFT,
+        Card.SHOVE_RIGHT,
+        Card.DRAG_TO_SEA,
+        Card.CHARGE,
+        Card.RETRACT_PLANK,
+    ],
+    dtype=np.int64,
+)
+SURVIVOR_WEIGHTS = np.array([10.0, 2.0, 0.5, 0.1, 0.0])
+
+
+@njit(cache=True)
+def survivor_program(obs, seat, available, params, rng, out):
+    program_by_preference(available, SURVIVOR_CARDS, out)
+
+
+@njit(cache=True)
+def survivor_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
+    return best_option_nb(obs, seat, card, opt_tile, opt_arg, count, SURVIVOR_WEIGHTS, rng)
+
+
+@njit(cache=True)
+def survivor_push(obs, seat, opt_tile, opt_arg, count, params, rng):
+    return best_push_nb(obs, seat, opt_tile, opt_arg, count, SURVIVOR_WEIGHTS, rng)
+
+
+# --- greedy and weighted: the one-step evaluator -----------------------------------------
+
+GREEDY_WEIGHTS = np.array([4.0, 1.0, 2.0, 0.5, 0.5])
+
+
+@njit(cache=True)
+def greedy_program(obs, seat, available, params, rng, out):
+    program_by_evaluation(obs, seat, available, GREEDY_WEIGHTS, rng, out)
+
+
+@njit(cache=True)
+def greedy_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
+    return best_option_nb(obs, seat, card, opt_tile, opt_arg, count, GREEDY_WEIGHTS, rng)
+
+
+@njit(cache=True)
+def greedy_push(obs, seat, opt_tile, opt_arg, count, params, rng):
+    return best_push_nb(obs, seat, opt_tile, opt_arg, count, GREEDY_WEIGHTS, rng)
+
+
+@njit(cache=True)
+def weighted_program(obs, seat, available, params, rng, out):
+    program_by_evaluation(obs, seat, available, params[: Weight.SIZE], rng, out)
+
+
+@njit(cache=True)
+def weighted_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
+    return best_option_nb(obs, seat, card, opt_tile, opt_arg, count, params[: Weight.SIZE], rng)
+
+
+@njit(cache=True)
+def weighted_push(obs, seat, opt_tile, opt_arg, count, params, rng):
+    return best_push_nb(obs, seat, opt_tile, opt_arg, count, params[: Weight.SIZE], rng)
+
+
+def _decisions(program, choose, push):
+    return {"program": program, "choose": choose, "push": push}
+
+
+random = Strategy(
+    GAME,
+    "random",
+    "Programs a uniformly random order of three cards and picks uniformly among each "
+    "card's options (the rules page's reference player).",
+    _decisions(random_program, random_choose, random_push),
+    code=0,
+)
+aggressor = Strategy(
+    GAME,
+    "aggressor",
+    "Programs its attacking cards first and always hurts the player with the most "
+    "pirates left, even at some risk to its own.",
+    _decisions(aggressor_program, aggressor_choose, aggressor_push),
+    code=1,
+)
+survivor = Strategy(
+    GAME,
+    "survivor",
+    "Programs its retreating cards first and keeps its own pirates as far from the "
+    "Locker as it can; attacks only when nothing else helps.",
+    _decisions(survivor_program, survivor_choose, survivor_push),
+    code=2,
+)
+greedy = Strategy(
+    GAME,
+    "greedy",
+    "Looks one move ahead: programs the three cards whose best move improves its position "
+    "most right now and plays each card's best move.",
+    _decisions(greedy_program, greedy_choose, greedy_push),
+    code=3,
+)
+weighted = Strategy(
+    GAME,
+    "weighted",
+    "Greedy with its five weights set on the command line, e.g. "
+    "weighted:own_alive=4,own_safety=1,other_alive=2,other_safety=0.5,leader=0.5.",
+    _decisions(weighted_program, weighted_choose, weighted_push),
+    params=(
+        ("own_alive", 4.0),
+        ("own_safety", 1.0),
+        ("other_alive", 2.0),
+        ("other_safety", 0.5),
+        ("leader", 0.5),
+    ),
+    code=4,
+)
+
+SHIPPED = (random, aggressor, survivor, greedy, weighted)
