@@ -220,12 +220,17 @@ def resolve_card_nb(
     outcome, fallen, moved = scratch
     outcome[:] = 0
     outcome[Outcome.DOLPHIN_FACE] = -1
+    n_fallen = move_nb(pirates, living, state, n, seat, card, tile, arg, fallen, outcome)
+    if n_fallen == 0:
+        return  # pirates only die by falling: nothing more can happen
+
+    # Who had pirates when the card began: those with pirates now, and the fallen's owners.
     had_pirates = 0
     for s in range(n):
         if living[s] > 0:
             had_pirates |= 1 << s
-
-    n_fallen = move_nb(pirates, living, state, n, seat, card, tile, arg, fallen, outcome)
+    for i in range(n_fallen):
+        had_pirates |= 1 << fallen[i]
 
     # Fallen pirates meet the dice: owners clockwise from the acting player.
     if n_fallen > 0 and (rules[Rule.DOLPHIN] != 0 or rules[Rule.KRAKEN] != 0):
@@ -388,7 +393,8 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, ca
     Returns the number of games completed (``G`` unless a strategy erred).
     """
     # Every buffer is made here, once; the game loop itself runs without reference
-    # counting (see _play_nb), which would otherwise cost half its time.
+    # counting, which would otherwise cost half its time, and with numpy's error model
+    # (no zero-division checks: every divisor in the loop is a positive count).
     work = (
         np.zeros((n, TILES), dtype=np.int64),  # pirates
         np.zeros(n, dtype=np.int64),  # living
@@ -414,14 +420,19 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, ca
     )
 
 
-@njit(cache=True, nogil=True, _nrt=False)
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
 def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, seats, error, work):
-    """The game loop of :func:`play_games_nb`, over the buffers in ``work``."""
+    """The game loop of :func:`play_games_nb`, over the buffers in ``work``.
+
+    Compiled without numba's runtime: nothing here (or in a shipped strategy it calls)
+    may allocate an array.
+    """
     pirates, living, state, rng, resting, rested, shown, programs = work[:8]
     outcome, fallen, moved, opt_tile, opt_arg, scratch_tile, scratch_arg = work[8:15]
     seat_codes, seat_params, no_script = work[15:]
     rest_mask = rules[Rule.REST_MASK]
     round_cap = rules[Rule.ROUND_CAP]
+    dice = rules[Rule.DOLPHIN] != 0 or rules[Rule.KRAKEN] != 0
     obs = (pirates, living, state, resting, shown, rules, n, scratch_tile, scratch_arg)
     scratch = (outcome, fallen, moved)
     error[:] = -1
@@ -513,14 +524,17 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                     if error[Error.DECISION] >= 0:
                         error[Error.GAME] = game
                         return g
-                    cards[g, s, card, CardStat.KILLED_OWN] += outcome[Outcome.KILLED_OWN]
-                    cards[g, s, card, CardStat.KILLED_OTHERS] += outcome[Outcome.KILLED_OTHERS]
-                    cards[g, s, card, CardStat.SAVED] += outcome[Outcome.SAVED]
-                    games[g, GameStat.KRAKEN_CALM] += outcome[Outcome.KRAKEN_CALM]
-                    games[g, GameStat.KRAKEN_WAVE] += outcome[Outcome.KRAKEN_WAVE]
-                    games[g, GameStat.KRAKEN_KRAKEN] += outcome[Outcome.KRAKEN_KRAKEN]
-                    games[g, GameStat.KRAKEN_KILLED] += outcome[Outcome.KRAKEN_KILLED]
-                    if outcome[Outcome.DOLPHIN_FACE] >= 0:
+                    if outcome[Outcome.SAVED] > 0:
+                        cards[g, s, card, CardStat.SAVED] += outcome[Outcome.SAVED]
+                    if outcome[Outcome.KILLED_OWN] + outcome[Outcome.KILLED_OTHERS] > 0:
+                        cards[g, s, card, CardStat.KILLED_OWN] += outcome[Outcome.KILLED_OWN]
+                        cards[g, s, card, CardStat.KILLED_OTHERS] += outcome[Outcome.KILLED_OTHERS]
+                        if dice:
+                            games[g, GameStat.KRAKEN_CALM] += outcome[Outcome.KRAKEN_CALM]
+                            games[g, GameStat.KRAKEN_WAVE] += outcome[Outcome.KRAKEN_WAVE]
+                            games[g, GameStat.KRAKEN_KRAKEN] += outcome[Outcome.KRAKEN_KRAKEN]
+                            games[g, GameStat.KRAKEN_KILLED] += outcome[Outcome.KRAKEN_KILLED]
+                    if dice and outcome[Outcome.DOLPHIN_FACE] >= 0:
                         games[g, GameStat.DOLPHIN_FACE] = outcome[Outcome.DOLPHIN_FACE]
 
             # End of the round: rest cards, the ghost wakes, the Captain's Favor passes right.

@@ -34,6 +34,7 @@ not in ``available``, stops the run with an error naming the strategy.
 
 from typing import NamedTuple
 
+import numpy as np
 from numba import njit
 
 from balance.games.walk_the_plank.cards import N_CARDS, Card
@@ -77,25 +78,38 @@ __all__ = [
 ]
 
 
+def _card_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Popcount and k-th set bit of every 10-bit card mask, looked up instead of counted."""
+    masks = np.arange(1 << N_CARDS)
+    count = np.array([bin(m).count("1") for m in masks], dtype=np.int64)
+    kth = np.full((1 << N_CARDS, N_CARDS), -1, dtype=np.int64)
+    for m in masks:
+        cards = [c for c in range(N_CARDS) if m >> c & 1]
+        kth[m, : len(cards)] = cards
+    return count, kth
+
+
+CARD_COUNT, KTH_CARD = _card_tables()
+
+
+@njit(inline="always", cache=True)
+def card_count_nb(mask):
+    """How many cards the bit mask ``mask`` holds."""
+    return CARD_COUNT[mask]
+
+
 @njit(inline="always", cache=True)
 def kth_card_nb(mask, k):
-    """The ``k``-th card (0-based, in card order) whose bit is set in ``mask``."""
-    for c in range(N_CARDS):
-        if (mask >> c) & 1:
-            if k == 0:
-                return c
-            k -= 1
-    return -1
+    """The ``k``-th card (0-based, in card order) whose bit is set in ``mask``; -1 if none."""
+    return KTH_CARD[mask, k]
 
 
 @njit(inline="always", cache=True)
 def random_program_nb(available, rng, out):
     """A uniformly random ordered triple of distinct cards from the bit mask ``available``."""
-    m = 0
-    for c in range(N_CARDS):
-        m += (available >> c) & 1
+    m = CARD_COUNT[available]
     for slot in range(3):
-        card = kth_card_nb(available, below_nb(rng, m - slot))
+        card = KTH_CARD[available, below_nb(rng, m - slot)]
         out[slot] = card
         available &= ~(1 << card)
 
@@ -146,7 +160,7 @@ def _step_value_nb(w, seat, leader, owner, tile, plank, direction):
     return _pirate_value_nb(w, seat, leader, owner, steps - direction) - before
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def evaluate_option_nb(obs, seat, card, tile, arg, w):
     """One-step change in a linear evaluation of the position if ``seat`` plays this option.
 
@@ -203,7 +217,7 @@ def evaluate_option_nb(obs, seat, card, tile, arg, w):
     return delta
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def best_option_nb(obs, seat, card, opt_tile, opt_arg, count, w, rng):
     """Index of the option with the best :func:`evaluate_option_nb`; ties drawn at random."""
     best = 0
@@ -220,7 +234,7 @@ def best_option_nb(obs, seat, card, opt_tile, opt_arg, count, w, rng):
     return best
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def best_push_nb(obs, seat, opt_tile, opt_arg, count, w, rng):
     """Dolphin step with the best evaluation: a seaward push, or stop (value 0)."""
     state = obs[2]

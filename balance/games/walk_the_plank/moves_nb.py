@@ -88,11 +88,15 @@ def seat_at_nb(seat, k, n):
 
 
 @njit(inline="always", cache=True)
-def has_pirate_nb(pirates, state, seat, tile):
-    """'Your pirate at t': a living pirate, or the ghost for the ghost's player."""
+def your_tiles_nb(pirates, state, seat, plank):
+    """Bit ``t`` set for every tile ``0..plank`` holding ``seat``'s pirate (or ghost)."""
     if seat == state[State.GHOST_SEAT]:
-        return state[State.GHOST_TILE] == tile
-    return pirates[seat, tile] > 0
+        return 1 << state[State.GHOST_TILE]
+    mask = 0
+    for t in range(plank + 1):
+        if pirates[seat, t] > 0:
+            mask |= 1 << t
+    return mask
 
 
 @njit(inline="always", cache=True)
@@ -117,6 +121,9 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
     Returns the number of options; see ``reference.legal_options`` for the rules in words.
     """
     plank = state[State.PLANK]
+    # Tiles holding "your pirate", as a bit mask read once: the loops below then touch
+    # nothing but ``pirates`` and the option buffers.
+    mine = your_tiles_nb(pirates, state, seat, plank)
     count = 0
     if card == SHOVE_LEFT or card == SHOVE_RIGHT:
         step = 1 if card == SHOVE_LEFT else -1
@@ -124,7 +131,7 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
         if target < 0:
             return 0
         for t in range(plank + 1):
-            if has_pirate_nb(pirates, state, seat, t) and pirates[target, t] > 0:
+            if (mine >> t) & 1 and pirates[target, t] > 0:
                 opt_tile[count] = t
                 opt_arg[count] = target
                 count += 1
@@ -132,7 +139,7 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
 
     if card == SHOVE_ANYONE:
         for t in range(plank + 1):
-            if has_pirate_nb(pirates, state, seat, t):
+            if (mine >> t) & 1:
                 for q in range(n):
                     if q != seat and pirates[q, t] > 0:
                         opt_tile[count] = t
@@ -140,7 +147,7 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
                         count += 1
         if count == 0:
             for t in range(plank + 1):
-                if has_pirate_nb(pirates, state, seat, t) and pirates[seat, t] >= 2:
+                if (mine >> t) & 1 and pirates[seat, t] >= 2:
                     opt_tile[count] = t
                     opt_arg[count] = seat
                     count += 1
@@ -164,7 +171,7 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
     if card == DRAG_TO_SEA or card == PULL_TO_SHIP:
         lowest = SHIP if card == DRAG_TO_SEA else 1
         for t in range(lowest, plank + 1):
-            if has_pirate_nb(pirates, state, seat, t):
+            if (mine >> t) & 1:
                 for q in range(n):
                     needed = 2 if q == seat else 1
                     if pirates[q, t] >= needed:
@@ -176,7 +183,7 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
     if card == RUN:
         is_ghost = seat == state[State.GHOST_SEAT]
         for t in range(plank + 1):
-            if has_pirate_nb(pirates, state, seat, t):
+            if (mine >> t) & 1:
                 if t >= 1:
                     opt_tile[count] = t
                     opt_arg[count] = TOWARD_SHIP
@@ -189,7 +196,7 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
 
     if card == NOT_ME:
         for t in range(1, plank + 1):
-            if has_pirate_nb(pirates, state, seat, t):
+            if (mine >> t) & 1:
                 for d in range(1, 3):
                     if t - d >= SHIP:
                         opt_tile[count] = t
@@ -202,7 +209,7 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
             return 0
         is_ghost = seat == state[State.GHOST_SEAT]
         for t in range(plank + 1):
-            if not has_pirate_nb(pirates, state, seat, t):
+            if not (mine >> t) & 1:
                 continue
             if t == plank:
                 if not is_ghost:
