@@ -20,7 +20,7 @@ from balance.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Lineup, Setup
 from balance.results import RunWriter, manifest_for
-from balance.run import RunResult, run_games
+from balance.run import RunResult, check_run, run_games
 from balance.strategy import parse_strategy
 from balance.summary import summarize
 
@@ -87,9 +87,14 @@ class Run:
 
     def _table(self, name: str) -> pd.DataFrame:
         game = get_game(self.setup.game)
-        tables = [game.tables(block, self.setup)[name] for block in self.result.blocks]
-        if not tables:
+        if not self.result.blocks:
             raise BalanceError("the run played no games")
+        if any(game.slim(block) is block for block in self.result.blocks):
+            raise BalanceError(
+                "this run kept only its summary (keep_records=False); "
+                "run it with keep_records=True, or read the records saved with out=..."
+            )
+        tables = [game.tables(block, self.setup)[name] for block in self.result.blocks]
         return pa.concat_tables(tables).to_pandas()
 
     @cached_property
@@ -122,10 +127,11 @@ def simulate(
     out: str | Path | None = None,
     progress: bool = False,
     keep_records: bool = True,
-    on_compile: Callable[[], None] | None = None,
+    on_compile: Callable[[str], None] | None = None,
 ) -> Run:
     """Play ``games`` games and return them; with ``out``, also save them to that directory."""
     setup = make_setup(game, players, seed, strategies, variants, rules, rotate_seats)
+    check_run(games, threads, batch)  # before an old run in ``out`` is replaced
     writer = RunWriter(Path(out), setup) if out is not None else None
     try:
         result = run_games(

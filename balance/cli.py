@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,6 +11,7 @@ import click
 
 from balance import __version__
 from balance.errors import BalanceError
+from balance.results import json_safe
 
 EXAMPLE = """
 \b
@@ -137,12 +137,13 @@ def simulate(
     )
     summary = run.summary()
     if as_json:
-        click.echo(json.dumps(_json_safe(summary)))
+        click.echo(json.dumps(json_safe(summary)))
     else:
         click.echo(format_summary(summary))
     if run.result.partial:
         where = f"; saved in {out}" if out else ""
         click.echo(f"interrupted: kept the {run.games_played:,} finished games{where}", err=True)
+        sys.exit(130)
     elif out is not None and not as_json:
         click.echo(f"saved in {out}")
 
@@ -163,22 +164,8 @@ def replay(directory: Path, game_index: int) -> None:
     click.echo(get_game(saved.setup.game).replay(saved.setup, game_index))
 
 
-def _say_compiling() -> None:
-    click.echo(
-        "compiling the game engine (first run only; later runs load it from the cache)...",
-        err=True,
-    )
-
-
-def _json_safe(value: Any) -> Any:
-    """NaN and infinities become null, so the JSON is standard."""
-    if isinstance(value, float):
-        return value if math.isfinite(value) else None
-    if isinstance(value, dict):
-        return {k: _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_safe(v) for v in value]
-    return value
+def _say_compiling(message: str) -> None:
+    click.echo(message, err=True)
 
 
 def _pct(rate: float) -> str:

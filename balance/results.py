@@ -9,6 +9,7 @@ variants, strategies, seed, games, version, whether the run was interrupted) and
 from __future__ import annotations
 
 import json
+import math
 import platform
 import time
 from collections.abc import Mapping
@@ -44,8 +45,8 @@ class RunWriter:
             raise BalanceError(f"cannot create {str(directory)!r}: {exc.strerror}") from None
         if (self.directory / MANIFEST).exists():
             # A new run replaces an old one wholesale; never mix two runs' records.
-            for old in self.directory.glob("*.parquet"):
-                old.unlink()
+            for old in [*self.directory.glob("*.parquet"), self.directory / SUMMARY]:
+                old.unlink(missing_ok=True)
             (self.directory / MANIFEST).unlink()
         self.writers: dict[str, pq.ParquetWriter] = {}
         self.games = 0
@@ -68,8 +69,19 @@ class RunWriter:
             _write_json(self.directory / SUMMARY, summary)
 
 
+def json_safe(value: Any) -> Any:
+    """NaN and infinities become null, so the JSON is standard."""
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [json_safe(v) for v in value]
+    return value
+
+
 def _write_json(path: Path, data: Mapping[str, Any]) -> None:
-    path.write_text(json.dumps(data, indent=2, allow_nan=True) + "\n")
+    path.write_text(json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n")
 
 
 def manifest_for(setup: Setup, requested: int, partial: bool, **extra: Any) -> dict[str, Any]:
@@ -98,6 +110,12 @@ def manifest_for(setup: Setup, requested: int, partial: bool, **extra: Any) -> d
         "machine": f"{platform.machine()} {platform.system()}, Python {platform.python_version()}",
         **extra,
     }
+
+
+def _whole(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} is not a whole number: {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -144,14 +162,19 @@ def load_run(directory: str | Path) -> SavedRun:
                 strategy = shipped[entry["name"]]
             values = tuple(float(entry["params"][name]) for name, _ in strategy.params)
             seats.append(SeatStrategy(strategy, values, entry.get("source", "")))
+        players = _whole(manifest["players"], "players")
+        if len(seats) != players:
+            raise ValueError(f"{len(seats)} strategies for {players} players")
+        if not isinstance(manifest["rotate_seats"], bool):
+            raise ValueError("rotate_seats is not true or false")
         setup = Setup(
             game=game.id,
-            players=int(manifest["players"]),
+            players=players,
             rules=rules,
-            lineup=Lineup(tuple(seats), rotate=bool(manifest["rotate_seats"])),
-            seed=int(manifest["seed"]),
+            lineup=Lineup(tuple(seats), rotate=manifest["rotate_seats"]),
+            seed=_whole(manifest["seed"], "seed"),
         )
-        int(manifest["games"])
+        _whole(manifest["games"], "games")
     except BalanceError:
         raise
     except (ValueError, KeyError, TypeError) as exc:

@@ -10,10 +10,14 @@ games finished before the first unfinished block are kept and the run is marked 
 from __future__ import annotations
 
 import os
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import FrameType
 
 from tqdm import tqdm
 
@@ -71,7 +75,7 @@ def run_games(
     sinks: Sequence[Sink] = (),
     keep_records: bool = True,
     progress: bool = True,
-    on_compile: Callable[[], None] | None = None,
+    on_compile: Callable[[str], None] | None = None,
 ) -> RunResult:
     """Play games ``0 .. games - 1`` of ``setup``.
 
@@ -81,7 +85,7 @@ def run_games(
     keep_records : keep every record in the result; otherwise keep only what the summary
         reads (the game's ``slim`` form), which a very long run needs.
     progress : show a progress bar on stderr if the run lasts more than two seconds.
-    on_compile : called before the first compilation of the game's engine, if one is needed.
+    on_compile : called with a message before the game's engine compiles, if it must.
     """
     check_run(games, threads, batch)
     game = get_game(setup.game)
@@ -91,46 +95,91 @@ def run_games(
     if not game.is_compiled(setup):
         result.compiled = True
         if on_compile:
-            on_compile()
+            on_compile(
+                "compiling the game engine with your strategies (once per run)..."
+                if setup.lineup.user_strategies()
+                else "compiling the game engine (first run only; later runs load it "
+                "from the cache)..."
+            )
     game.prepare(setup)
 
-    starts = list(range(0, games, batch))
     finished: dict[int, Block] = {}
+    failed: dict[int, BaseException] = {}
     next_start = 0  # first game not yet handed to the sinks
+    queue = iter(range(0, games, batch))
     bar = tqdm(
         total=games, unit="game", unit_scale=True, delay=2.0, disable=not progress, leave=False
     )
     clock = time.perf_counter()
     pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="balance")
     running: dict[Future[Block], int] = {}
-    try:
-        queue = iter(starts)
-        for start in queue:
-            running[pool.submit(game.play_block, setup, start, min(batch, games - start))] = start
-            if len(running) >= threads * 2:
-                break
-        while running:
-            done, _ = wait(running, return_when=FIRST_COMPLETED)
-            for future in done:
-                start = running.pop(future)
-                finished[start] = future.result()
-                bar.update(finished[start].size)
-                following = next(queue, None)
-                if following is not None:
-                    size = min(batch, games - following)
-                    running[pool.submit(game.play_block, setup, following, size)] = following
-            while next_start in finished:
-                block = finished.pop(next_start)
-                for sink in sinks:
-                    sink(block)
-                result.blocks.append(block if keep_records else game.slim(block))
-                next_start += block.size
-    except KeyboardInterrupt:
+
+    def submit_next() -> None:
+        start = next(queue, None)
+        if start is not None:
+            size = min(batch, games - start)
+            running[pool.submit(game.play_block, setup, start, size)] = start
+
+    with _deferred_interrupt() as interrupted:
+        try:
+            for _ in range(threads * 2):
+                submit_next()
+            while running:
+                done, _ = wait(running, timeout=0.25, return_when=FIRST_COMPLETED)
+                for future in done:
+                    start = running.pop(future)
+                    error = future.exception()
+                    if error is not None:
+                        failed[start] = error
+                        continue
+                    finished[start] = future.result()
+                    bar.update(finished[start].size)
+                    if not failed and not interrupted():
+                        submit_next()
+                while next_start in finished:
+                    block = finished.pop(next_start)
+                    # Counted first: a block any sink has seen belongs to the run.
+                    result.blocks.append(block if keep_records else game.slim(block))
+                    next_start += block.size
+                    for sink in sinks:
+                        sink(block)
+                if interrupted() or failed:
+                    for future in running:
+                        future.cancel()
+                    running = {f: s for f, s in running.items() if not f.cancelled()}
+        except KeyboardInterrupt:
+            result.partial = True
+            for future in running:
+                future.cancel()
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+            bar.close()
+            result.elapsed_s = time.perf_counter() - clock
+    if failed:
+        # The earliest failing game, whatever the order in which the threads noticed it.
+        raise failed[min(failed)]
+    if interrupted():
         result.partial = True
-        for future in running:
-            future.cancel()
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
-        bar.close()
-        result.elapsed_s = time.perf_counter() - clock
     return result
+
+
+@contextmanager
+def _deferred_interrupt() -> Iterator[Callable[[], bool]]:
+    """Turn Ctrl-C into a flag the runner reads between blocks.
+
+    A block being handed to the sinks (written to disk, say) is never cut in half. Off
+    the main thread, where signals cannot be caught, Ctrl-C stays an exception.
+    """
+    pressed = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield pressed.is_set
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        pressed.set()
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield pressed.is_set
+    finally:
+        signal.signal(signal.SIGINT, previous)

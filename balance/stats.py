@@ -24,8 +24,9 @@ def wilson_interval(
     safe = np.where(trials > 0, trials, 1.0)
     counted = np.where(trials > 0, successes, 0.0)
     low, high = proportion_confint(counted, safe, alpha=1 - level, method="wilson")
-    low = np.where(trials > 0, low, 0.0)
-    high = np.where(trials > 0, high, 1.0)
+    # Exact at the edges: no successes means a lower bound of 0, all successes an upper of 1.
+    low = np.where((trials > 0) & (counted > 0), low, 0.0)
+    high = np.where((trials > 0) & (counted < trials), high, 1.0)
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
 
 

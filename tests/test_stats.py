@@ -100,12 +100,6 @@ def test_wilson_contains_the_rate() -> None:
     assert np.all(np.diff(low) > 0) and np.all(np.diff(high) > 0)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: wilson_interval(0, n) has a lower bound up to 5.6e-17 above 0 (e.g. n = 3, 6, "
-    "50) and wilson_interval(n, n) an upper bound of 1 - 2.2e-16 (e.g. n = 10, 13), so a rate "
-    "of 0 or 1 lies outside its own interval",
-)
 def test_wilson_bounds_are_exact_at_zero_and_all_successes() -> None:
     trials = np.arange(1, 2001)
     low, _ = wilson_interval(0, trials)
@@ -185,11 +179,6 @@ def declared_dependencies() -> set[str]:
     return names
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: balance/stats.py imports statsmodels, which pyproject.toml does not declare; "
-    "a fresh `pip install -e .[test]` (.ci/run) cannot import balance.stats",
-)
 def test_statsmodels_used_by_stats_is_a_declared_dependency() -> None:
     source = (ROOT / "balance" / "stats.py").read_text()
     assert re.search(r"^from statsmodels", source, re.MULTILINE)  # the import is there

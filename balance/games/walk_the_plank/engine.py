@@ -174,7 +174,11 @@ def _build_kernel(users: Sequence[Strategy]) -> Callable:
         "play_games_nb",
     ):
         original = getattr(nb, name)
-        options = {k: v for k, v in original.targetoptions.items() if k not in ("cache", "_nrt")}
+        options = {
+            k: v
+            for k, v in original.targetoptions.items()
+            if k not in ("cache", "_nrt", "nopython")
+        }
         function = types.FunctionType(original.py_func.__code__, bound, name)
         bound[name] = njit(**options)(function)
     return bound["play_games_nb"]
@@ -255,7 +259,10 @@ def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
         what = f"chose option {value} of {card}, outside its options"
     else:
         what = f"chose Dolphin step {value}, outside its options"
-    return f"strategy {label!r} (seat {seat}) made an illegal choice in game {game}: {what}"
+    return (
+        f"strategy {label!r} (seat {seat}) made an illegal {decision!r} decision "
+        f"in game {game}: {what}"
+    )
 
 
 # ---------------------------------------------------------------------------

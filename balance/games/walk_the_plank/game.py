@@ -59,8 +59,16 @@ class WalkThePlank:
         return values
 
     def rules_from_dict(self, values: Mapping[str, Any]) -> WalkThePlankRules:
+        """Rules from their JSON form (a manifest's ``rules``); unknown names are refused."""
         values = dict(values)
-        values["rest"] = tuple(values.get("rest", ()))
+        rest = values.get("rest", [])
+        if not isinstance(rest, list):
+            raise BalanceError(f"rule 'rest' must be a list of card names, not {rest!r}")
+        values["rest"] = tuple(rest)
+        known = {f.name for f in dataclasses.fields(WalkThePlankRules)}
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise BalanceError(f"unknown rule {unknown[0]!r}; rules: {', '.join(sorted(known))}")
         return WalkThePlankRules(**values)
 
     def describe_rules(self) -> list[dict[str, str]]:
@@ -115,10 +123,11 @@ class WalkThePlank:
                 "kraken_killed": games[:, stat.KRAKEN_KILLED].astype(np.int16),
             }
         )
-        labels = setup.lineup.labels
-        strategy_index = np.stack(
-            [setup.lineup.strategy_index(game_index, s) for s in range(n)], axis=1
-        )
+        labels = list(dict.fromkeys(setup.lineup.labels))
+        label_of = np.array([labels.index(label) for label in setup.lineup.labels])
+        strategy_index = label_of[
+            np.stack([setup.lineup.strategy_index(game_index, s) for s in range(n)], axis=1)
+        ]
         seats = block.extra["seats"]
         seats_table = pa.table(
             {

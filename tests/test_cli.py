@@ -1,0 +1,406 @@
+"""The ``balance`` command: listings, simulate (human and JSON), replay, one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+from balance.strategies.walk_the_plank import SHIPPED
+from click.testing import CliRunner
+
+from balance.cli import cli
+from balance.games.walk_the_plank.cards import CARD_NAMES
+from balance.games.walk_the_plank.rules import WalkThePlankRules
+
+SHIPPED_NAMES = ["random", "aggressor", "survivor", "greedy", "weighted"]
+RULE_NAMES = [row["name"] for row in WalkThePlankRules.describe()]
+REQUIRED_KEYS = {
+    "game",
+    "players",
+    "games",
+    "seed",
+    "variants",
+    "rules",
+    "strategies",
+    "threads",
+    "finished_rate",
+    "length_mean",
+    "length_sd",
+    "length_unit",
+    "winner_count",
+    "seat_win_rate",
+    "cards",
+    "elapsed_s",
+    "games_per_s",
+}
+
+
+def invoke(*args: str) -> str:
+    """Run the CLI in-process; it must succeed. Returns stdout."""
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exit_code == 0, (result.output, result.exception)
+    return result.stdout
+
+
+def simulate_json(*args: str) -> dict:
+    text = invoke("simulate", "walk-the-plank", *args, "--json")
+    assert text.count("\n") == 1 and text.endswith("}\n")  # one JSON object, one line
+    return json.loads(text)
+
+
+def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """Run ``python -m balance.cli`` (its ``main()``), as a user's shell does."""
+    return subprocess.run(
+        [sys.executable, "-m", "balance.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=cwd,
+    )
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess, *fragments: str) -> None:
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: ")
+    assert done.stderr.count("\n") == 1 and done.stderr.endswith("\n"), done.stderr
+    assert done.stdout == ""
+    for fragment in fragments:
+        assert fragment in done.stderr, (fragment, done.stderr)
+
+
+# --- listings ------------------------------------------------------------------------------
+
+
+def test_games_lists_walk_the_plank_and_its_variants() -> None:
+    out = invoke("games")
+    assert out.startswith("walk-the-plank  (Walk the Plank, 2-5 players)")
+    for variant in ("ghost", "dolphin", "kraken"):
+        assert re.search(rf"^  variant {variant}\s", out, re.MULTILINE), variant
+
+
+def test_rules_lists_every_rule_parameter() -> None:
+    out = invoke("rules", "walk-the-plank")
+    listed = re.findall(r"^(\w+)  \(default ", out, re.MULTILINE)
+    assert listed == RULE_NAMES
+    assert set(RULE_NAMES) >= {"pirates_per_player", "plank_max", "rest", "round_cap", "kraken"}
+    assert "pirates_per_player  (default 3; allowed 1..9)" in out
+    assert "round_cap  (default 100;" in out
+
+
+def test_strategies_lists_the_shipped_five() -> None:
+    out = invoke("strategies", "walk-the-plank")
+    names = re.findall(r"^(\w+)$", out, re.MULTILINE)
+    assert names == SHIPPED_NAMES == [s.name for s in SHIPPED]
+    for strategy in SHIPPED:
+        assert f"    {strategy.description}" in out
+    assert "parameters (defaults): own_alive=4, own_safety=1, other_alive=2" in out
+
+
+@pytest.mark.parametrize(
+    "command",
+    [[], ["games"], ["rules"], ["strategies"], ["simulate"], ["replay"]],
+    ids=["balance", "games", "rules", "strategies", "simulate", "replay"],
+)
+def test_every_help_has_an_example(command: list[str]) -> None:
+    out = invoke(*command, "--help")
+    assert "Example" in out
+    assert re.search(r"^\s+balance \w+", out, re.MULTILINE)  # the example is a command
+
+
+def test_version() -> None:
+    out = invoke("--version")
+    assert re.fullmatch(r"balance, version \S+\n", out)
+
+
+# --- simulate ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, Path]:
+    directory = tmp_path_factory.mktemp("cli") / "run"
+    summary = simulate_json("-p", "3", "-g", "1500", "-s", "21", "--out", str(directory))
+    return summary, directory
+
+
+def test_json_has_every_required_key(saved_run) -> None:
+    summary, _ = saved_run
+    assert summary.keys() >= REQUIRED_KEYS
+    assert summary["game"] == "walk-the-plank"
+    assert (summary["players"], summary["games"], summary["seed"]) == (3, 1500, 21)
+    assert summary["variants"] == []
+    assert list(summary["rules"]) == RULE_NAMES
+    assert summary["rules"] == WalkThePlankRules().to_dict()
+    assert summary["strategies"] == ["random"] * 3
+    assert isinstance(summary["threads"], int) and summary["threads"] >= 1
+    assert summary["length_unit"] == "rounds"
+    assert {"0", "1", "2"} <= summary["winner_count"].keys()
+    assert [row["seat"] for row in summary["seat_win_rate"]] == [0, 1, 2]
+    assert list(summary["cards"]) == list(CARD_NAMES)
+    assert list(CARD_NAMES) == [
+        "shove-left",
+        "shove-right",
+        "shove-anyone",
+        "extend-plank",
+        "retract-plank",
+        "drag-to-sea",
+        "pull-to-ship",
+        "run",
+        "not-me",
+        "charge",
+    ]
+    for row in summary["cards"].values():
+        assert {"reveals_per_game", "effect_rate"} <= row.keys()
+    assert summary["elapsed_s"] > 0 and summary["games_per_s"] > 0
+
+
+def contains(interval: list[float], value: float, slack: float = 0.0) -> bool:
+    low, high = interval
+    return low - slack <= value <= high + slack
+
+
+def test_json_values_are_consistent(saved_run) -> None:
+    summary, _ = saved_run
+    assert 0 <= summary["finished_rate"] <= 1
+    # Slack of 1e-12 for rates of exactly 0 or 1 (see test_stats, exact bounds).
+    assert contains(summary["finished_ci95"], summary["finished_rate"], 1e-12)
+    for row in summary["seat_win_rate"]:
+        assert 0 < row["rate"] < 1
+        assert row["ci95"][0] < row["rate"] < row["ci95"][1]
+    assert sum(summary["winner_count"].values()) == pytest.approx(1.0, abs=1e-12)
+    for k, rate in summary["winner_count"].items():
+        assert 0 <= rate <= 1
+        assert contains(summary["winner_count_ci95"][k], rate, 1e-12)
+    assert summary["length_mean"] >= 1 and summary["length_sd"] > 0
+    assert contains(summary["length_ci95"], summary["length_mean"])
+    for row in summary["cards"].values():
+        assert 0 <= row["effect_rate"] <= 1
+        assert contains(row["effect_rate_ci95"], row["effect_rate"], 1e-12)
+        # A seat reveals a card at most once a round.
+        assert 0 < row["reveals_per_game"] <= summary["players"] * summary["length_mean"]
+
+
+def test_json_values_match_the_saved_records(saved_run) -> None:
+    summary, directory = saved_run
+    games = pq.read_table(directory / "games.parquet").to_pandas()
+    seats = pq.read_table(directory / "seats.parquet").to_pandas()
+    cards = pq.read_table(directory / "cards.parquet").to_pandas()
+    n = len(games)
+    assert n == summary["games"] == 1500
+    assert summary["length_mean"] == pytest.approx(games["rounds"].mean(), rel=1e-12)
+    assert summary["length_sd"] == pytest.approx(games["rounds"].std(ddof=1), rel=1e-12)
+    assert summary["finished_rate"] == pytest.approx(games["finished"].mean())
+    for k, rate in summary["winner_count"].items():
+        assert rate == pytest.approx((games["winners"] == int(k)).mean()), k
+    wins = seats.groupby("seat")["won"].mean()
+    for row in summary["seat_win_rate"]:
+        assert row["rate"] == pytest.approx(wins[row["seat"]])
+    totals = cards.groupby("card", observed=True)[["revealed", "effect"]].sum()
+    for name, row in summary["cards"].items():
+        assert row["reveals_per_game"] == pytest.approx(totals.loc[name, "revealed"] / n)
+        expected = totals.loc[name, "effect"] / totals.loc[name, "revealed"]
+        assert row["effect_rate"] == pytest.approx(expected)
+
+
+def test_human_summary() -> None:
+    out = invoke("simulate", "walk-the-plank", "-p", "4", "-g", "1500", "-s", "2")
+    assert out.startswith("walk-the-plank: 1,500 games, 4 players, seed 2\n")
+    assert "Seat win rates (1,500 games, 95% Wilson intervals):" in out
+    for seat in range(4):
+        assert re.search(rf"^  seat {seat}\s+\d+\.\d%  \[\d+\.\d%, \d+\.\d%\]$", out, re.M)
+    assert "Game length: mean" in out and "Winners per game:" in out
+    assert "Win rate per strategy" not in out  # one strategy only
+    for name in CARD_NAMES:
+        assert re.search(rf"^  {name}\s", out, re.MULTILINE), name
+
+
+def test_human_summary_agrees_with_json() -> None:
+    args = ("simulate", "walk-the-plank", "-p", "3", "-g", "800", "-s", "4", "-t", "1")
+    out = invoke(*args)
+    summary = json.loads(invoke(*args, "--json"))
+    for row in summary["seat_win_rate"]:
+        assert f"seat {row['seat']}  {100 * row['rate']:5.1f}%" in out
+    assert f"Game length: mean {summary['length_mean']:.2f} rounds" in out
+
+
+def test_out_then_replay(saved_run) -> None:
+    _, directory = saved_run
+    assert {"games.parquet", "manifest.json", "summary.json"} <= {
+        p.name for p in directory.iterdir()
+    }
+    text = invoke("replay", str(directory), "3")
+    assert text.startswith("Walk the Plank, game 3 of the run seeded 21\n")
+    assert "Round 1" in text and "Game over" in text
+    games = pq.read_table(directory / "games.parquet").to_pandas()
+    seats = pq.read_table(directory / "seats.parquet").to_pandas()
+    rounds = int(games.loc[3, "rounds"])
+    winners = seats[(seats["game"] == 3) & seats["won"]]["seat"].tolist()
+    assert f"Round {rounds}:" in text and f"Round {rounds + 1}:" not in text
+    last = text.rstrip("\n").splitlines()[-1]
+    assert last.startswith(f"Game over after {rounds} rounds: ")
+    if winners:
+        assert last.endswith("winners: " + ", ".join(f"seat {s}" for s in winners))
+
+
+def test_human_run_with_out_says_where(tmp_path: Path) -> None:
+    out = invoke("simulate", "walk-the-plank", "-p", "2", "-g", "200", "--out", str(tmp_path / "r"))
+    assert out.rstrip().endswith(f"saved in {tmp_path / 'r'}")
+
+
+def test_one_strategy_for_every_seat() -> None:
+    summary = simulate_json("-p", "3", "-g", "300", "--strategy", "survivor")
+    assert summary["strategies"] == ["survivor"] * 3
+    assert "strategy_win_rate" not in summary
+
+
+def test_one_strategy_per_seat() -> None:
+    args = "-p 3 -g 300 --strategy greedy --strategy random --strategy weighted:leader=2"
+    summary = simulate_json(*args.split())
+    assert summary["strategies"] == ["greedy", "random", "weighted(leader=2)"]
+    assert summary["rotate_seats"] is False
+    assert [row["strategy"] for row in summary["strategy_win_rate"]] == summary["strategies"]
+
+
+def test_per_seat_strategies_change_the_games() -> None:
+    same = simulate_json("-p", "3", "-g", "300", "-s", "1")
+    mixed = simulate_json("-p", "3", "-g", "300", "-s", "1", "--strategy", "aggressor")
+    assert same["seat_win_rate"] != mixed["seat_win_rate"]
+
+
+def test_rotated_strategies() -> None:
+    args = ["-p", "3", "-g", "600", "--rotate-seats"]
+    for name in ("aggressor", "survivor", "greedy"):
+        args += ["--strategy", name]
+    out = invoke("simulate", "walk-the-plank", *args)
+    assert "Win rate per strategy" in out
+    assert "(rotated round the table)" in out
+    summary = simulate_json(*args)
+    rows = summary["strategy_win_rate"]
+    assert [row["strategy"] for row in rows] == ["aggressor", "survivor", "greedy"]
+    assert all(row["seats_played"] == 600 for row in rows)
+    for row in rows:
+        assert row["ci95"][0] <= row["rate"] <= row["ci95"][1]
+
+
+def test_variant_and_rule_reach_the_run() -> None:
+    args = "-p 4 -g 300 --variant kraken --rule rest=charge,run --rule plank_max=4"
+    summary = simulate_json(*args.split())
+    assert summary["variants"] == ["kraken"]
+    assert summary["rules"]["kraken"] is True
+    assert summary["rules"]["ghost"] is False and summary["rules"]["dolphin"] is False
+    assert summary["rules"]["rest"] == ["run", "charge"]
+    assert summary["rules"]["plank_max"] == 4
+    assert summary["rest"] == ["run", "charge"]
+
+
+def test_threads_option_reaches_the_run() -> None:
+    one = simulate_json("-p", "3", "-g", "500", "-t", "1")
+    two = simulate_json("-p", "3", "-g", "500", "-t", "2")
+    assert (one["threads"], two["threads"]) == (1, 2)
+    for key in ("seat_win_rate", "length_mean", "cards", "winner_count"):
+        assert one[key] == two[key], key
+
+
+def test_json_of_a_single_game_is_standard() -> None:
+    text = invoke("simulate", "walk-the-plank", "-p", "2", "-g", "1", "--json")
+
+    def refuse(constant: str):
+        raise ValueError(constant)
+
+    summary = json.loads(text, parse_constant=refuse)
+    assert summary["length_sd"] is None  # undefined for one game
+
+
+# --- errors through main(): exit code 2 and one line on stderr ------------------------------
+
+SYNTAX_ERROR = "from balance.strategy import Strategy\n\ndef program(:\n    pass\n"
+
+
+ERROR_CASES = [
+    (["simulate", "walk-the-plank", "-p", "7"], ["2 to 5 players", "7"]),
+    (["simulate", "chess"], ["unknown game 'chess'", "walk-the-plank"]),
+    (["simulate", "walk-the-plank", "--variant", "tsunami"], ["unknown variant 'tsunami'"]),
+    (["simulate", "walk-the-plank", "--strategy", "coward"], ["unknown strategy 'coward'"]),
+    (["simulate", "walk-the-plank", "--rule", "mast=2"], ["unknown rule 'mast'"]),
+    (["simulate", "walk-the-plank", "--rule", "foo"], ["--rule needs NAME=VALUE", "'foo'"]),
+    (["simulate", "walk-the-plank", "--rule", "plank_max=x"], ["plank_max", "'x'"]),
+    (["simulate", "walk-the-plank", "--games", "0"], ["games must be", "not 0"]),
+    (["simulate", "walk-the-plank", "--games", "-3"], ["games must be", "not -3"]),
+    (["simulate", "walk-the-plank", "--players", "three"], ["'three'"]),
+    (["simulate", "walk-the-plank", "--seed", "-1"], ["seed"]),
+    (["simulate", "walk-the-plank", "-g", "10", "--threads", "0"], ["threads"]),
+    (
+        ["simulate", "walk-the-plank", "-p", "3", "--strategy", "random", "--strategy", "greedy"],
+        ["2 given for 3 players"],
+    ),
+    (["simulate", "walk-the-plank", "--strategy", "weighted:bravery=2"], ["'bravery=2'"]),
+    (["rules", "chess"], ["unknown game 'chess'"]),
+    (["frobnicate"], ["No such command"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "fragments"), ERROR_CASES, ids=[" ".join(a) for a, _ in ERROR_CASES]
+)
+def test_user_errors_are_one_line(args: list[str], fragments: list[str]) -> None:
+    assert_one_line_error(run_main(*args), *fragments)
+
+
+def test_missing_strategy_file(tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.py"
+    done = run_main("simulate", "walk-the-plank", "--strategy", f"{missing}:cautious")
+    assert_one_line_error(done, "does not exist", "nowhere.py")
+
+
+def test_strategy_file_with_a_syntax_error(tmp_path: Path) -> None:
+    path = tmp_path / "broken.py"
+    path.write_text(SYNTAX_ERROR)
+    done = run_main("simulate", "walk-the-plank", "--strategy", f"{path}:broken")
+    assert_one_line_error(done, "broken.py", "failed to load", "SyntaxError")
+
+
+def test_strategy_file_without_that_strategy() -> None:
+    example = Path(__file__).resolve().parents[1] / "examples" / "cautious.py"
+    done = run_main("simulate", "walk-the-plank", "--strategy", f"{example}:bold")
+    assert_one_line_error(done, "has no strategy 'bold'", "cautious")
+
+
+def test_replay_of_a_missing_directory(tmp_path: Path) -> None:
+    assert_one_line_error(run_main("replay", str(tmp_path / "gone"), "3"), "does not exist")
+
+
+@pytest.mark.parametrize("index", ["1500", "99999"])
+def test_replay_index_out_of_range(saved_run, index: str) -> None:
+    _, directory = saved_run
+    done = run_main("replay", str(directory), index)
+    assert_one_line_error(done, f"game index {index}", "0..1499")
+
+
+def test_replay_of_a_directory_that_is_not_a_run(tmp_path: Path) -> None:
+    assert_one_line_error(run_main("replay", str(tmp_path), "0"), "not a balance run")
+
+
+def test_main_succeeds_quietly() -> None:
+    done = run_main("simulate", "walk-the-plank", "-p", "2", "-g", "200", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 200
+    assert "Traceback" not in done.stderr
+
+
+def test_console_script() -> None:
+    script = shutil.which("balance")
+    if script is None:
+        pytest.skip("the balance console script is not installed")
+    done = subprocess.run(
+        [script, "simulate", "walk-the-plank", "--players", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert_one_line_error(done, "2 to 5 players")
