@@ -233,7 +233,7 @@ def resolve_card_nb(
         had_pirates |= 1 << fallen[i]
 
     # Fallen pirates meet the dice: owners clockwise from the acting player.
-    if n_fallen > 0 and (rules[Rule.DOLPHIN] != 0 or rules[Rule.KRAKEN] != 0):
+    if rules[Rule.DOLPHIN] != 0 or rules[Rule.KRAKEN] != 0:
         for k in range(n):
             owner = seat_at_nb(seat, k, n)
             for i in range(n_fallen):

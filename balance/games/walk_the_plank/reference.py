@@ -333,6 +333,7 @@ def resolve_card(
     # Fallen pirates meet the dice: owners clockwise from the acting player.
     fallen.sort(key=lambda owner: (owner - seat) % n)
     for owner in fallen:
+        narrate(f"  a pirate of seat {owner} falls into the sea")
         lost = True
         if rules.dolphin and not pos.dolphin_rolled:
             pos.dolphin_rolled = True
@@ -359,9 +360,13 @@ def resolve_card(
             out.kraken_rolls[outcome] += 1
             narrate(f"  the Kraken die shows {('calm sea', 'a giant wave', 'the Kraken')[outcome]}")
             if outcome == GIANT_WAVE:
-                giant_wave(pos)
+                washed = giant_wave(pos)
+                if washed:
+                    narrate(f"  the wave washes every pirate on tile {washed} back to the ship")
             elif outcome == KRAKEN:
-                out.kraken_killed += kraken_attack(pos)
+                taken = kraken_attack(pos)
+                out.kraken_killed += taken
+                narrate(f"  the Kraken drags {taken} pirate(s) off tile {pos.plank}")
                 note_eliminations(pos, rules, seat, had_pirates, out, narrate)
 
     note_eliminations(pos, rules, seat, had_pirates, out, narrate)
@@ -387,6 +392,7 @@ def note_eliminations(
     for s in ((seat + k) % n for k in range(n)):
         if had_pirates[s] and pos.living(s) == 0 and s not in out.eliminated:
             out.eliminated.append(s)
+            narrate(f"  seat {s} has lost their last pirate and is out")
             if rules.ghost and pos.ghost_seat < 0:
                 pos.ghost_seat = s
                 pos.ghost_tile = SHIP
@@ -410,14 +416,18 @@ def dolphin_push(pos: Position, owner: int, steps: int, table: Table, narrate: N
         narrate(f"  seat {owner} pushes a pirate of seat {q} from tile {t} to tile {t + 1}")
 
 
-def giant_wave(pos: Position) -> None:
-    """All pirates on the farthest occupied plank tile go back to the ship (not the ghost)."""
+def giant_wave(pos: Position) -> int:
+    """All pirates on the farthest occupied plank tile go back to the ship (not the ghost).
+
+    Returns the tile it washed, or 0 if no plank tile held a pirate.
+    """
     for t in range(pos.plank, 0, -1):
         if any(pos.pirates[q][t] > 0 for q in range(pos.players)):
             for q in range(pos.players):
                 pos.pirates[q][SHIP] += pos.pirates[q][t]
                 pos.pirates[q][t] = 0
-            return
+            return t
+    return 0
 
 
 def kraken_attack(pos: Position) -> int:
@@ -574,7 +584,10 @@ def play_game(
                     continue
                 effect[s][card] += 1
                 pick = 0 if len(options) == 1 else strategies[s].choose(pos, s, card, slot, options)
-                narrate(f" seat {s} reveals {CARD_TITLES[card]}: {describe(card, options[pick])}")
+                narrate(
+                    f" seat {s} reveals {CARD_TITLES[card]}: "
+                    f"{describe(card, options[pick], pos.is_ghost(s))}"
+                )
                 out = resolve_card(pos, rules, s, card, options[pick], table, narrate)
                 killed_own[s][card] += out.killed_own
                 killed_others[s][card] += out.killed_others
@@ -583,8 +596,6 @@ def play_game(
                 kraken_rolls = [a + b for a, b in zip(kraken_rolls, out.kraken_rolls, strict=True)]
                 if out.dolphin_face >= 0:
                     dolphin_face = out.dolphin_face
-                for e in out.eliminated:
-                    narrate(f"  seat {e} has lost their last pirate")
 
         # End of the round: rest cards, the ghost wakes, the Captain's Favor passes right.
         pos.resting = rested
@@ -628,19 +639,23 @@ def play_game(
     )
 
 
-def describe(card: int, option: Option) -> str:
-    """An option in words, for narration."""
+def describe(card: int, option: Option, ghost: bool = False) -> str:
+    """An option in words, for narration (``ghost``: the ghost's player is acting)."""
     tile, arg = option
+    mover = "the ghost" if ghost else "a pirate"
     if card in (Card.EXTEND_PLANK, Card.RETRACT_PLANK):
         return f"the plank now ends at tile {tile if card == Card.EXTEND_PLANK else tile - 1}"
     if card == Card.RUN:
-        return f"a pirate on tile {tile} runs toward the {'ship' if arg == TOWARD_SHIP else 'sea'}"
+        return f"{mover} on tile {tile} runs toward the {'ship' if arg == TOWARD_SHIP else 'sea'}"
     if card == Card.NOT_ME:
-        return f"a pirate on tile {tile} retreats {arg} toward the ship"
+        return f"{mover} on tile {tile} retreats {arg} toward the ship"
     if card == Card.CHARGE:
         if arg == JUMP:
             return f"a pirate on tile {tile} jumps"
         if arg == NOBODY:
-            return f"a pirate charges from tile {tile} onto an empty tile"
-        return f"a pirate charges from tile {tile} into seat {arg}'s pirate"
-    return f"on tile {tile}, against seat {arg}"
+            return f"{mover} charges from tile {tile} onto an empty tile"
+        return f"{mover} charges from tile {tile} into seat {arg}'s pirate"
+    if card in (Card.DRAG_TO_SEA, Card.PULL_TO_SHIP):
+        verb = "drags" if card == Card.DRAG_TO_SEA else "pulls"
+        return f"{mover} on tile {tile} {verb} a pirate of seat {arg}"
+    return f"{mover} on tile {tile} shoves a pirate of seat {arg}"
