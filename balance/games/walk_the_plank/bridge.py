@@ -33,6 +33,10 @@ def pack_position(pos: Position, rules: WalkThePlankRules) -> tuple:
     state[moves_nb.State.GHOST_ACTIVE] = pos.ghost_active
     state[moves_nb.State.DOLPHIN_ROLLED] = pos.dolphin_rolled
     state[moves_nb.State.RETRACT_BLOCKED_THROUGH] = pos.retract_blocked_through
+    for tile in range(moves_nb.TILES):
+        state[moves_nb.State.OCCUPIED + tile] = sum(
+            1 << seat for seat in range(pos.players) if pirates[seat, tile] > 0
+        )
     resting = np.array(pos.resting or [0] * pos.players, dtype=np.int64)
     shown = np.full((pos.players, 3), -1, dtype=np.int64)
     if pos.shown:

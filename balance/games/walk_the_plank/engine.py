@@ -321,9 +321,13 @@ def resolve_card(
         scratch,
         error,
     )
-    pirates, living = obs[0], obs[1]
+    pirates, living, state = obs[0], obs[1], obs[2]
     if not np.array_equal(living, pirates.sum(axis=1)):
         raise AssertionError("compiled engine lost count of living pirates")
+    occupied = slice(moves_nb.State.OCCUPIED, moves_nb.State.SIZE)
+    expected = pack_position(unpack_position(pos, obs), rules)[2][occupied]
+    if not np.array_equal(expected, state[occupied]):
+        raise AssertionError("compiled engine lost track of which seats occupy which tiles")
     mask = int(outcome[moves_nb.Outcome.ELIMINATED_MASK])
     result = CardOutcome(
         killed_own=int(outcome[moves_nb.Outcome.KILLED_OWN]),

@@ -27,6 +27,7 @@ from balance.games.walk_the_plank.moves_nb import (
     TILES,
     Outcome,
     State,
+    add_pirates_nb,
     game_over_nb,
     in_game_nb,
     legal_options_nb,
@@ -200,8 +201,8 @@ def _dolphin_push_nb(obs, owner, steps, codes, params, rng, choice_script, moved
         if t == STOP:
             return
         q = opt_arg[pick]
-        pirates[q, t] -= 1
-        pirates[q, t + 1] += 1
+        add_pirates_nb(pirates, state, q, t, -1)
+        add_pirates_nb(pirates, state, q, t + 1, 1)
         moved[q, t + 1] += 1
 
 
@@ -303,7 +304,7 @@ def _meet_the_dice_nb(
         outcome[Outcome.DOLPHIN_FACE] = face
         if face == DOLPHIN_DOLPHIN:
             # Back onto the last tile; Retract Plank is blocked to the end of next round.
-            pirates[owner, state[State.PLANK]] += 1
+            add_pirates_nb(pirates, state, owner, state[State.PLANK], 1)
             living[owner] += 1
             state[State.RETRACT_BLOCKED_THROUGH] = state[State.ROUND] + 1
             return
@@ -332,6 +333,8 @@ def _meet_the_dice_nb(
                     for q in range(n):
                         pirates[q, SHIP] += pirates[q, t]
                         pirates[q, t] = 0
+                    state[State.OCCUPIED + SHIP] |= state[State.OCCUPIED + t]
+                    state[State.OCCUPIED + t] = 0
                     break
         else:
             outcome[Outcome.KRAKEN_KRAKEN] += 1
@@ -339,6 +342,7 @@ def _meet_the_dice_nb(
                 outcome[Outcome.KRAKEN_KILLED] += pirates[q, last]
                 living[q] -= pirates[q, last]
                 pirates[q, last] = 0
+            state[State.OCCUPIED + last] = 0
             _note_eliminations_nb(obs, seat, had_pirates, outcome)
 
 
@@ -353,6 +357,7 @@ def start_position_nb(pirates, living, state, rules, n):
     state[State.PLANK] = rules[Rule.PLANK_START]
     state[State.ROUND] = 1
     state[State.GHOST_SEAT] = -1
+    state[State.OCCUPIED + SHIP] = (1 << n) - 1
 
 
 @njit(inline="always", cache=True)

@@ -10,7 +10,8 @@ scratch_arg)``:
 * ``pirates`` int64 ``(n, T)``: living pirates of each seat on each tile (0 = ship)
 * ``living`` int64 ``(n,)``: living pirates per seat
 * ``state`` int64 ``(State.SIZE,)``: ``state[State.PLANK]`` is the plank length,
-  ``State.CAPTAIN``, ``State.ROUND``, ``State.GHOST_SEAT`` (-1 if none), ``State.GHOST_TILE``
+  ``State.CAPTAIN``, ``State.ROUND``, ``State.GHOST_SEAT`` (-1 if none), ``State.GHOST_TILE``,
+  and ``state[State.OCCUPIED + t]``, the bit mask of seats with a living pirate on tile ``t``
 * ``resting`` int64 ``(n,)``: bit mask of each seat's resting cards
 * ``shown`` int64 ``(n, 3)``: cards revealed so far this round (-1 where not yet)
 * ``rules`` int64 ``(Rule.SIZE,)``: the rule parameters

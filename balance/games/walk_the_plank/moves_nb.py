@@ -14,6 +14,7 @@ Shapes used throughout (``n`` players, ``T = PLANK_LIMIT + 1`` positions):
 
 from typing import NamedTuple
 
+import numpy as np
 from numba import njit
 
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE, N_CARDS, Card
@@ -31,7 +32,10 @@ class StateSlots(NamedTuple):
     RETRACT_BLOCKED_THROUGH: int = 7
     DICE_CURSOR: int = 8  # next scripted die roll (scenario tests)
     CHOICE_CURSOR: int = 9  # next scripted Dolphin choice (scenario tests)
-    SIZE: int = 10
+    # OCCUPIED + t: bit mask of the seats with a living pirate on tile t, kept in step
+    # with ``pirates`` by every move, so that option lists test bits instead of counts.
+    OCCUPIED: int = 10
+    SIZE: int = 10 + PLANK_LIMIT + 1
 
 
 class OutcomeSlots(NamedTuple):
@@ -73,6 +77,20 @@ NOT_ME = Card.NOT_ME
 CHARGE = Card.CHARGE
 
 
+#: Index of the lowest set bit of every seat mask (5 seats at most).
+LOW_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 32)], dtype=np.int64)
+
+
+@njit(inline="always", cache=True)
+def add_pirates_nb(pirates, state, seat, tile, delta):
+    """``delta`` more living pirates of ``seat`` on ``tile``, with its occupancy bit."""
+    pirates[seat, tile] += delta
+    if pirates[seat, tile] > 0:
+        state[State.OCCUPIED + tile] |= 1 << seat
+    else:
+        state[State.OCCUPIED + tile] &= ~(1 << seat)
+
+
 @njit(inline="always", cache=True)
 def seat_at_nb(seat, k, n):
     """The seat ``k`` places clockwise (``k > 0``) or counter-clockwise (``k < 0``), ``|k| < n``.
@@ -94,8 +112,7 @@ def your_tiles_nb(pirates, state, seat, plank):
         return 1 << state[State.GHOST_TILE]
     mask = 0
     for t in range(plank + 1):
-        if pirates[seat, t] > 0:
-            mask |= 1 << t
+        mask |= ((state[State.OCCUPIED + t] >> seat) & 1) << t
     return mask
 
 
@@ -121,9 +138,11 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
     Returns the number of options; see ``reference.legal_options`` for the rules in words.
     """
     plank = state[State.PLANK]
-    # Tiles holding "your pirate", as a bit mask read once: the loops below then touch
-    # nothing but ``pirates`` and the option buffers.
+    # Tiles holding "your pirate", and per tile the seats with pirates there, as bit
+    # masks: the loops below test bits rather than counts.
     mine = your_tiles_nb(pirates, state, seat, plank)
+    occupied = State.OCCUPIED
+    me = 1 << seat
     count = 0
     if card == SHOVE_LEFT or card == SHOVE_RIGHT:
         step = 1 if card == SHOVE_LEFT else -1
@@ -131,7 +150,7 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
         if target < 0:
             return 0
         for t in range(plank + 1):
-            if (mine >> t) & 1 and pirates[target, t] > 0:
+            if (mine >> t) & 1 and (state[occupied + t] >> target) & 1:
                 opt_tile[count] = t
                 opt_arg[count] = target
                 count += 1
@@ -140,11 +159,12 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
     if card == SHOVE_ANYONE:
         for t in range(plank + 1):
             if (mine >> t) & 1:
-                for q in range(n):
-                    if q != seat and pirates[q, t] > 0:
-                        opt_tile[count] = t
-                        opt_arg[count] = q
-                        count += 1
+                others = state[occupied + t] & ~me
+                while others:
+                    opt_tile[count] = t
+                    opt_arg[count] = LOW_BIT[others]
+                    count += 1
+                    others &= others - 1
         if count == 0:
             for t in range(plank + 1):
                 if (mine >> t) & 1 and pirates[seat, t] >= 2:
@@ -172,12 +192,14 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
         lowest = SHIP if card == DRAG_TO_SEA else 1
         for t in range(lowest, plank + 1):
             if (mine >> t) & 1:
-                for q in range(n):
-                    needed = 2 if q == seat else 1
-                    if pirates[q, t] >= needed:
-                        opt_tile[count] = t
-                        opt_arg[count] = q
-                        count += 1
+                seats = state[occupied + t]
+                if (seats & me) and pirates[seat, t] < 2:
+                    seats &= ~me  # your own pirate needs a second one there
+                while seats:
+                    opt_tile[count] = t
+                    opt_arg[count] = LOW_BIT[seats]
+                    count += 1
+                    seats &= seats - 1
         return count
 
     if card == RUN:
@@ -217,18 +239,17 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
                     opt_arg[count] = JUMP
                     count += 1
                 continue
-            arrival = t + 1
-            victims = 0
-            for q in range(n):
-                if q != seat and pirates[q, arrival] > 0:
-                    opt_tile[count] = t
-                    opt_arg[count] = q
-                    count += 1
-                    victims += 1
+            there = state[occupied + t + 1]
+            victims = there & ~me
             if victims == 0:
                 opt_tile[count] = t
-                opt_arg[count] = seat if pirates[seat, arrival] > 0 else NOBODY
+                opt_arg[count] = seat if there & me else NOBODY
                 count += 1
+            while victims:
+                opt_tile[count] = t
+                opt_arg[count] = LOW_BIT[victims]
+                count += 1
+                victims &= victims - 1
         return count
     return 0
 
@@ -236,19 +257,19 @@ def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_til
 @njit(inline="always", cache=True)
 def _to_sea_nb(pirates, living, state, owner, t, fallen, n_fallen):
     """One of ``owner``'s living pirates steps seaward; returns the new fallen count."""
-    pirates[owner, t] -= 1
+    add_pirates_nb(pirates, state, owner, t, -1)
     if t == state[State.PLANK]:
         living[owner] -= 1
         fallen[n_fallen] = owner
         return n_fallen + 1
-    pirates[owner, t + 1] += 1
+    add_pirates_nb(pirates, state, owner, t + 1, 1)
     return n_fallen
 
 
 @njit(inline="always", cache=True)
-def _to_ship_nb(pirates, owner, t, steps, outcome):
-    pirates[owner, t] -= 1
-    pirates[owner, t - steps] += 1
+def _to_ship_nb(pirates, state, owner, t, steps, outcome):
+    add_pirates_nb(pirates, state, owner, t, -1)
+    add_pirates_nb(pirates, state, owner, t - steps, 1)
     outcome[Outcome.SAVED] += 1
 
 
@@ -286,6 +307,7 @@ def move_nb(pirates, living, state, n, seat, card, tile, arg, fallen, outcome):
                 n_fallen += 1
             living[owner] -= pirates[owner, plank]
             pirates[owner, plank] = 0
+        state[State.OCCUPIED + plank] = 0
         if state[State.GHOST_SEAT] >= 0 and state[State.GHOST_TILE] == plank:
             state[State.GHOST_TILE] = plank - 1
         state[State.PLANK] = plank - 1
@@ -299,14 +321,14 @@ def move_nb(pirates, living, state, n, seat, card, tile, arg, fallen, outcome):
         if is_ghost:
             state[State.GHOST_TILE] = tile - 1
         else:
-            _to_ship_nb(pirates, seat, tile, 1, outcome)
-        _to_ship_nb(pirates, arg, tile, 1, outcome)
+            _to_ship_nb(pirates, state, seat, tile, 1, outcome)
+        _to_ship_nb(pirates, state, arg, tile, 1, outcome)
     elif card == RUN:
         if arg == TOWARD_SHIP:
             if is_ghost:
                 state[State.GHOST_TILE] = tile - 1
             else:
-                _to_ship_nb(pirates, seat, tile, 1, outcome)
+                _to_ship_nb(pirates, state, seat, tile, 1, outcome)
         elif is_ghost:
             state[State.GHOST_TILE] = min(tile + 1, plank)
         else:
@@ -315,7 +337,7 @@ def move_nb(pirates, living, state, n, seat, card, tile, arg, fallen, outcome):
         if is_ghost:
             state[State.GHOST_TILE] = tile - arg
         else:
-            _to_ship_nb(pirates, seat, tile, arg, outcome)
+            _to_ship_nb(pirates, state, seat, tile, arg, outcome)
     elif card == CHARGE:
         if arg == JUMP:
             n_fallen = _to_sea_nb(pirates, living, state, seat, tile, fallen, n_fallen)
