@@ -395,7 +395,9 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, ca
     error : int64 ``(Error.SIZE,)``: stays ``GAME = -1`` unless a strategy made an illegal
         choice; then it names the game, seat, decision and value, and play stops.
 
-    Returns the number of games completed (``G`` unless a strategy erred).
+    ``games``, ``cards`` and ``seats`` must come filled with zeros (``np.zeros``): the
+    loop only adds to them. Returns the number of games completed (``G`` unless a
+    strategy erred).
     """
     # Every buffer is made here, once; the game loop itself runs without reference
     # counting, which would otherwise cost half its time, and with numpy's error model
@@ -453,10 +455,7 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
             seed_stream_nb(rng[stream], seed, game, stream)
         start_position_nb(pirates, living, state, rules, n)
         resting[:] = 0
-        games[g, :] = 0
-        games[g, GameStat.GHOST_SEAT] = -1
         games[g, GameStat.DOLPHIN_FACE] = -1
-        cards[g, :, :, :] = 0
         finished = False
 
         while True:
