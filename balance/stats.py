@@ -39,7 +39,7 @@ def mean_interval(values: np.ndarray, level: float = LEVEL) -> tuple[float, floa
     if values.size < 2:
         return mean, float("nan"), float("nan")
     sem = float(values.std(ddof=1)) / np.sqrt(values.size)
-    half = float(stats.t.ppf(0.5 + level / 2, values.size - 1)) * sem
+    half = float(stats.t.ppf(0.5 + level / 2, values.size - 1) * sem)
     return mean, mean - half, mean + half
 
 
@@ -64,5 +64,5 @@ def ratio_interval(
         return ratio, float("nan"), float("nan")
     residual = y - ratio * x
     variance = games / (games - 1) * float((residual**2).sum()) / total**2
-    half = float(stats.norm.ppf(0.5 + level / 2)) * np.sqrt(variance)
+    half = float(stats.norm.ppf(0.5 + level / 2) * np.sqrt(variance))
     return ratio, ratio - half, ratio + half
