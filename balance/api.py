@@ -89,7 +89,7 @@ class Run:
         game = get_game(self.setup.game)
         if not self.result.blocks:
             raise BalanceError("the run played no games")
-        if any(game.slim(block) is block for block in self.result.blocks):
+        if not self.result.keep_records:
             raise BalanceError(
                 "this run kept only its summary (keep_records=False); "
                 "run it with keep_records=True, or read the records saved with out=..."

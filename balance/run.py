@@ -42,6 +42,7 @@ class RunResult:
     elapsed_s: float = 0.0
     compiled: bool = False
     partial: bool = False
+    keep_records: bool = True  # False: blocks hold only what the summary reads
 
     @property
     def games(self) -> int:
@@ -91,7 +92,7 @@ def run_games(
     game = get_game(setup.game)
     threads = threads or default_threads()
     batch = batch or max(256, min(32_768, -(-games // (threads * 4))))
-    result = RunResult(setup=setup, requested=games, threads=threads)
+    result = RunResult(setup=setup, requested=games, threads=threads, keep_records=keep_records)
     if not game.is_compiled(setup):
         result.compiled = True
         if on_compile:

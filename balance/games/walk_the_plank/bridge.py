@@ -12,7 +12,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from balance.games.walk_the_plank import moves_nb
-from balance.games.walk_the_plank.reference import Option, Position
+from balance.games.walk_the_plank.reference import Option, Position, RandomStrategy
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.random_ref import Stream
 from balance.strategy import SeatStrategy
@@ -85,44 +85,33 @@ class CompiledStrategy:
         self.rules = rules
         self.stream = stream
 
-    def program(self, pos: Position, seat: int, available: list[int]) -> list[int]:
-        mask = sum(1 << c for c in available)
-        out = np.zeros(3, dtype=np.int64)
+    def _call(self, function, pos: Position, *args, out=None) -> int:
+        """``function(obs, *args, params, rng[, out])`` on the seat's own stream."""
         rng = np.array(self.stream.state, dtype=np.uint64)
-        self.decisions["program"](pack_position(pos, self.rules), seat, mask, self.params, rng, out)
+        tail = () if out is None else (out,)
+        result = function(pack_position(pos, self.rules), *args, self.params, rng, *tail)
         self.stream.state = [int(x) for x in rng]
+        return result
+
+    def program(self, pos: Position, seat: int, available: list[int]) -> list[int]:
+        out = np.zeros(3, dtype=np.int64)
+        mask = sum(1 << c for c in available)
+        self._call(self.decisions["program"], pos, seat, mask, out=out)
         return [int(c) for c in out]
 
     def choose(
         self, pos: Position, seat: int, card: int, slot: int, options: Sequence[Option]
     ) -> int:
         opt_tile, opt_arg = _option_arrays(options)
-        rng = np.array(self.stream.state, dtype=np.uint64)
-        pick = self.decisions["choose"](
-            pack_position(pos, self.rules),
-            seat,
-            card,
-            slot,
-            opt_tile,
-            opt_arg,
-            len(options),
-            self.params,
-            rng,
-        )
-        self.stream.state = [int(x) for x in rng]
-        return int(pick)
+        choose = self.decisions["choose"]
+        return int(self._call(choose, pos, seat, card, slot, opt_tile, opt_arg, len(options)))
 
     def choose_dolphin_step(self, pos: Position, seat: int, options: Sequence[Option]) -> int:
-        function = self.decisions.get("push")
-        if function is None:
+        push = self.decisions.get("push")
+        if push is None:  # as the compiled engine does: a random step
             return self.stream.below(len(options))
         opt_tile, opt_arg = _option_arrays(options)
-        rng = np.array(self.stream.state, dtype=np.uint64)
-        pick = function(
-            pack_position(pos, self.rules), seat, opt_tile, opt_arg, len(options), self.params, rng
-        )
-        self.stream.state = [int(x) for x in rng]
-        return int(pick)
+        return int(self._call(push, pos, seat, opt_tile, opt_arg, len(options)))
 
 
 def _option_arrays(options: Sequence[Option]) -> tuple[np.ndarray, np.ndarray]:
@@ -139,7 +128,6 @@ def lineup_player_factory(lineup, rules: WalkThePlankRules, game: int):
     The uniform-random strategy plays as the reference's own readable
     :class:`~balance.games.walk_the_plank.reference.RandomStrategy`.
     """
-    from balance.games.walk_the_plank.reference import RandomStrategy
 
     def make_player(seat: int, stream: Stream):
         chosen = lineup.seats[int(lineup.strategy_index(game, seat))]

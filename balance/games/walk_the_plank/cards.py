@@ -53,6 +53,7 @@ CARD_TITLES: tuple[str, ...] = (
 
 #: Cards a ghost player sets aside (Ghost variant).
 GHOST_SET_ASIDE: frozenset[int] = frozenset({Card.EXTEND_PLANK, Card.RETRACT_PLANK})
+GHOST_SET_ASIDE_MASK: int = sum(1 << c for c in GHOST_SET_ASIDE)
 
 #: Default rest set: the "strong twin" of a weaker card each.
 DEFAULT_REST: tuple[str, ...] = ("shove-anyone", "retract-plank", "drag-to-sea", "not-me")

@@ -110,8 +110,8 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         dtype=np.int64,
     )
     params = np.stack([seat.vector() for seat in lineup.seats])
-    rows = n if lineup.rotate else 1
-    seats_of = np.array([[(s + r) % n for s in range(n)] for r in range(rows)], dtype=np.int64)
+    rotations = np.arange(n if lineup.rotate else 1)
+    seats_of = np.stack([lineup.strategy_index(rotations, s) for s in range(n)], axis=1)
     return codes, params, seats_of
 
 

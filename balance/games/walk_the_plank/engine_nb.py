@@ -17,10 +17,9 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from balance.games.walk_the_plank.cards import N_CARDS
+from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK, N_CARDS
 from balance.games.walk_the_plank.moves_nb import (
     ALL_CARDS,
-    GHOST_SET_ASIDE_MASK,
     MAX_FALLEN,
     MAX_OPTIONS,
     SHIP,

@@ -186,7 +186,6 @@ class WalkThePlank:
                 "effect_rate": rate,
                 "effect_rate_ci95": [low, high],
             }
-        dolphin = np.concatenate([b.extra["games"][:, nb.GameStat.DOLPHIN_FACE] for b in blocks])
         extra: dict[str, Any] = {"cards": summary, "rest": list(setup.rules.rest)}
         if setup.rules.ghost:
             ghost = np.concatenate([b.extra["games"][:, nb.GameStat.GHOST_SEAT] for b in blocks])
@@ -194,6 +193,9 @@ class WalkThePlank:
             low, high = wilson_interval(count, games)
             extra["ghost_rate"] = {"rate": count / games, "ci95": [float(low), float(high)]}
         if setup.rules.dolphin:
+            dolphin = np.concatenate(
+                [b.extra["games"][:, nb.GameStat.DOLPHIN_FACE] for b in blocks]
+            )
             extra["dolphin_faces"] = {
                 face: int((dolphin == k).sum()) for k, face in enumerate(DOLPHIN_FACES)
             }

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE, N_CARDS, Card
+from balance.games.walk_the_plank.cards import N_CARDS, Card
 from balance.games.walk_the_plank.rules import PLANK_LIMIT, Rule
 
 
@@ -63,7 +63,6 @@ JUMP = -2
 TOWARD_SHIP = 0
 TOWARD_SEA = 1
 ALL_CARDS = (1 << N_CARDS) - 1
-GHOST_SET_ASIDE_MASK = sum(1 << c for c in GHOST_SET_ASIDE)
 
 SHOVE_LEFT = Card.SHOVE_LEFT
 SHOVE_RIGHT = Card.SHOVE_RIGHT

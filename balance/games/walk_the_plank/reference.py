@@ -24,7 +24,7 @@ from typing import Protocol
 
 from balance.games.walk_the_plank.cards import (
     CARD_TITLES,
-    GHOST_SET_ASIDE,
+    GHOST_SET_ASIDE_MASK,
     N_CARDS,
     Card,
     card_mask,
@@ -487,15 +487,8 @@ def available_cards(pos: Position, seat: int) -> list[int]:
     """Cards ``seat`` may program this round, in card order."""
     blocked = pos.resting[seat]
     if pos.is_ghost(seat):
-        blocked |= card_mask_of(GHOST_SET_ASIDE)
+        blocked |= GHOST_SET_ASIDE_MASK
     return [c for c in range(N_CARDS) if not blocked >> c & 1]
-
-
-def card_mask_of(cards: frozenset[int]) -> int:
-    mask = 0
-    for c in cards:
-        mask |= 1 << c
-    return mask
 
 
 @dataclass
