@@ -33,12 +33,15 @@ def make_setup(
     variants: Sequence[str] = (),
     rules: Mapping[str, Any] | Iterable[tuple[str, str]] = (),
     rotate_seats: bool = False,
+    restricted: Sequence[str] = (),
 ) -> Setup:
     """Validate a run's choices and turn them into a :class:`Setup`.
 
     ``strategies`` holds one entry for every seat, or one per seat in seat order; each is
     a shipped strategy's name, ``name:param=value,...`` or ``path/to/file.py:name``.
     ``rules`` maps rule names to values (or is a list of ``(name, text)`` pairs).
+    ``restricted`` names actions (cards) that seat ``i % n`` of game ``i`` may never
+    choose: restricted play (:mod:`balance.restricted`).
     """
     chosen = get_game(game)
     chosen.check_players(players)
@@ -59,7 +62,9 @@ def make_setup(
     for seat in seats:
         if seat.strategy.code is None:
             chosen.check_strategy(seat.strategy)
-    return Setup(chosen.id, players, values, Lineup(seats, rotate=rotate_seats), seed)
+    restricted = tuple(restricted)
+    chosen.check_restricted(restricted)
+    return Setup(chosen.id, players, values, Lineup(seats, rotate_seats, restricted), seed)
 
 
 def _as_text(value: Any) -> str:

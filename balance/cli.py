@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import click
 
 from balance import __version__
 from balance.errors import BalanceError
+from balance.formatting import rules_text
 from balance.results import json_safe
 
 EXAMPLE = """
@@ -76,6 +78,38 @@ def _rule_pair(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that set up a table of games: game, players, games, seed, strategies."""
+    options = [
+        click.argument("game"),
+        click.option("-p", "--players", type=int, default=4, show_default=True, help="Players."),
+        click.option(
+            "-g",
+            "--games",
+            "n_games",
+            type=int,
+            default=100_000,
+            show_default=True,
+            help="Games to play.",
+        ),
+        click.option("-s", "--seed", type=int, default=0, show_default=True, help="Run seed."),
+        click.option(
+            "--strategy",
+            "strategy_texts",
+            multiple=True,
+            help="Once for every seat, or once per seat in seat order: NAME, NAME:k=v,... "
+            "or path/to/file.py:NAME. Default: random.",
+        ),
+        click.option("--rotate-seats", is_flag=True, help="Rotate the strategies round the table."),
+        click.option(
+            "-t", "--threads", type=int, default=None, help="Threads (default: all cores)."
+        ),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
 @cli.command(
     epilog="""
 \b
@@ -87,21 +121,9 @@ Examples:
   balance simulate walk-the-plank -p 4 --strategy my_strategies.py:cautious --out runs/cautious
 """
 )
-@click.argument("game")
-@click.option("-p", "--players", type=int, default=4, show_default=True, help="Players.")
-@click.option("-g", "--games", "n_games", type=int, default=100_000, show_default=True)
-@click.option("-s", "--seed", type=int, default=0, show_default=True, help="Run seed.")
-@click.option(
-    "--strategy",
-    "strategy_texts",
-    multiple=True,
-    help="Once for every seat, or once per seat in seat order: NAME, NAME:k=v,... "
-    "or path/to/file.py:NAME. Default: random.",
-)
-@click.option("--rotate-seats", is_flag=True, help="Rotate the strategies round the table.")
+@table_options
 @click.option("-v", "--variant", "variants", multiple=True, help="Switch a variant on.")
 @click.option("-r", "--rule", "rule_texts", multiple=True, help="Set a rule: NAME=VALUE.")
-@click.option("-t", "--threads", type=int, default=None, help="Threads (default: all cores).")
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Save the run here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON only.")
 def simulate(
@@ -164,6 +186,165 @@ def replay(directory: Path, game_index: int) -> None:
     click.echo(get_game(saved.setup.game).replay(saved.setup, game_index))
 
 
+@cli.command(
+    epilog="""
+\b
+Examples:
+  balance report runs/kraken --out reports/kraken
+  balance report runs/kraken --out reports/kraken --restricted-play 50000
+"""
+)
+@click.argument("directory", type=click.Path(path_type=Path))
+@click.option(
+    "--out", type=click.Path(path_type=Path), required=True, help="Write the charts here."
+)
+@click.option(
+    "--restricted-play",
+    "restricted_games",
+    type=int,
+    default=None,
+    metavar="GAMES",
+    help="Add card value by restricted play, playing GAMES games per card (takes a while).",
+)
+@click.option("-t", "--threads", type=int, default=None, help="Threads (default: all cores).")
+def report(directory: Path, out: Path, restricted_games: int | None, threads: int | None) -> None:
+    """Chart the run saved in DIRECTORY: one PNG per chart and report.pdf."""
+    from balance.report import write_report
+
+    written = write_report(
+        directory,
+        out,
+        restricted_games=restricted_games,
+        threads=threads,
+        progress=sys.stderr.isatty(),
+        on_compile=_say_compiling,
+    )
+    click.echo(f"wrote {len(written) - 1} charts and {written[-1]}")
+
+
+@cli.command(
+    epilog="""
+\b
+Examples:
+  balance cards walk-the-plank --players 4 --games 100000
+  balance cards walk-the-plank -p 5 --strategy greedy --variant kraken --card charge \\
+      --card run --out reports/card-value
+"""
+)
+@table_options
+@click.option("-v", "--variant", "variants", multiple=True, help="Switch a variant on.")
+@click.option("-r", "--rule", "rule_texts", multiple=True, help="Set a rule: NAME=VALUE.")
+@click.option("-c", "--card", "cards", multiple=True, help="A card to value (default: every card).")
+@click.option(
+    "--out", type=click.Path(path_type=Path), default=None, help="Write the chart and table here."
+)
+def cards(
+    game: str,
+    players: int,
+    n_games: int,
+    seed: int,
+    strategy_texts: tuple[str, ...],
+    rotate_seats: bool,
+    threads: int | None,
+    variants: tuple[str, ...],
+    rule_texts: tuple[str, ...],
+    cards: tuple[str, ...],
+    out: Path | None,
+) -> None:
+    """Value each card of GAME by restricted play: a seat that may never program it."""
+    from balance.api import make_setup
+    from balance.restricted import restricted_play, write_restricted_play
+
+    setup = make_setup(
+        game,
+        players,
+        seed,
+        strategy_texts or ("random",),
+        variants,
+        [_rule_pair(text) for text in rule_texts],
+        rotate_seats,
+    )
+    value = restricted_play(
+        setup,
+        n_games,
+        actions=cards,
+        threads=threads,
+        progress=sys.stderr.isatty(),
+        on_compile=_say_compiling,
+    )
+    click.echo(value.text())
+    if out is not None:
+        write_restricted_play(value, out)
+        click.echo(f"\nsaved the chart, restricted-play.csv and restricted-play.pdf in {out}")
+    if value.partial:
+        click.echo(f"interrupted: valued the cards on {value.games:,} games", err=True)
+        sys.exit(130)
+
+
+@cli.command(
+    epilog="""
+\b
+Examples:
+  balance compare walk-the-plank --players 4 --games 200000 \\
+      --variant base --variant kraken --variant dolphin --out reports/kraken-dolphin
+  balance compare walk-the-plank -p 5 -g 100000 --variant base --variant rest=charge,run \\
+      --variant ghost+kraken --strategy greedy
+\b
+A variant is "base", a variant's name, a rule NAME=VALUE, or several joined by "+".
+"""
+)
+@table_options
+@click.option(
+    "-v",
+    "--variant",
+    "variant_texts",
+    multiple=True,
+    required=True,
+    help="A variant to compare (at least two; the first is the reference).",
+)
+@click.option("-r", "--rule", "rule_texts", multiple=True, help="A rule for every variant.")
+@click.option(
+    "--out", type=click.Path(path_type=Path), default=None, help="Write runs, charts, PDF here."
+)
+def compare(
+    game: str,
+    players: int,
+    n_games: int,
+    seed: int,
+    variant_texts: tuple[str, ...],
+    strategy_texts: tuple[str, ...],
+    rotate_seats: bool,
+    rule_texts: tuple[str, ...],
+    threads: int | None,
+    out: Path | None,
+) -> None:
+    """Play variants of GAME on the same games and test their paired differences."""
+    from balance.compare import compare as run_comparison
+
+    comparison = run_comparison(
+        game,
+        players=players,
+        games=n_games,
+        variants=variant_texts,
+        seed=seed,
+        strategies=strategy_texts or ("random",),
+        rules=[_rule_pair(text) for text in rule_texts],
+        rotate_seats=rotate_seats,
+        threads=threads,
+        out=out,
+        progress=sys.stderr.isatty(),
+        on_compile=_say_compiling,
+    )
+    click.echo(comparison.text())
+    if out is not None:
+        click.echo(f"\nsaved the runs, charts, comparison.csv and comparison.pdf in {out}")
+    if comparison.partial:
+        click.echo(
+            f"interrupted: compared the {comparison.games:,} games every variant played", err=True
+        )
+        sys.exit(130)
+
+
 def _say_compiling(message: str) -> None:
     click.echo(message, err=True)
 
@@ -186,7 +367,7 @@ def format_summary(s: dict[str, Any]) -> str:
         f"{s['game']}: {n_games:,} games, {s['players']} players, seed {s['seed']}"
         + (f" (interrupted: {s['requested_games']:,} asked)" if s["partial"] else ""),
         f"variants: {', '.join(s['variants']) or 'none (base game)'}",
-        "rules: " + ", ".join(f"{k}={_value(v)}" for k, v in s["rules"].items()),
+        "rules: " + rules_text(s["rules"]),
         f"strategies: {', '.join(s['strategies'])}"
         + (" (rotated round the table)" if s["rotate_seats"] else ""),
         "",
@@ -228,12 +409,6 @@ def format_summary(s: dict[str, Any]) -> str:
         f"{s['threads']} threads)"
     )
     return "\n".join(lines)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, list):
-        return ",".join(value) or "none"
-    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def main() -> None:

@@ -106,6 +106,7 @@ def manifest_for(setup: Setup, requested: int, partial: bool, **extra: Any) -> d
             for seat in setup.lineup.seats
         ],
         "rotate_seats": setup.lineup.rotate,
+        "restricted": list(setup.lineup.restricted),
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": f"{platform.machine()} {platform.system()}, Python {platform.python_version()}",
         **extra,
@@ -148,7 +149,9 @@ def load_run(directory: str | Path) -> SavedRun:
         raise BalanceError(f"run directory {str(directory)!r} does not exist")
     path = directory / MANIFEST
     if not path.exists():
-        raise BalanceError(f"{str(directory)!r} is not a balance run: it has no {MANIFEST}")
+        inside = sorted(p.parent.name for p in directory.glob(f"*/{MANIFEST}"))
+        hint = f"; it holds the runs {', '.join(inside)}: name one of them" if inside else ""
+        raise BalanceError(f"{str(directory)!r} is not a balance run: it has no {MANIFEST}{hint}")
     try:
         manifest = json.loads(path.read_text())
         game = get_game(manifest["game"])
@@ -167,11 +170,13 @@ def load_run(directory: str | Path) -> SavedRun:
             raise ValueError(f"{len(seats)} strategies for {players} players")
         if not isinstance(manifest["rotate_seats"], bool):
             raise ValueError("rotate_seats is not true or false")
+        restricted = tuple(manifest.get("restricted", []))
+        game.check_restricted(restricted)
         setup = Setup(
             game=game.id,
             players=players,
             rules=rules,
-            lineup=Lineup(tuple(seats), rotate=manifest["rotate_seats"]),
+            lineup=Lineup(tuple(seats), manifest["rotate_seats"], restricted),
             seed=_whole(manifest["seed"], "seed"),
         )
         _whole(manifest["games"], "games")

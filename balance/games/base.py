@@ -52,6 +52,17 @@ class Lineup:
 
     seats: tuple[SeatStrategy, ...]
     rotate: bool = False
+    #: Actions (cards, symbols) that one seat of every game may never choose: seat
+    #: ``i % n`` in game ``i``, so that the restriction visits every seat equally
+    #: (restricted play, Jaffe et al. 2012). Empty: nobody is restricted.
+    restricted: tuple[str, ...] = ()
+
+    def restricted_seat(self, game: np.ndarray | int) -> np.ndarray:
+        """The restricted seat of each game index (-1 where nobody is restricted)."""
+        game = np.asarray(game, dtype=np.int64)
+        if not self.restricted:
+            return np.full(game.shape, -1, dtype=np.int64)
+        return game % len(self.seats)
 
     def strategy_index(self, game: np.ndarray | int, seat: int) -> np.ndarray:
         """Index into :attr:`seats` of the strategy in ``seat`` for each game index."""
@@ -112,6 +123,14 @@ class Game(Protocol):
 
     def check_strategy(self, strategy: Strategy) -> None: ...
 
+    def actions(self) -> Sequence[str]:
+        """The actions (cards, symbols) restricted play may forbid, in the game's order."""
+        ...
+
+    def check_restricted(self, names: Sequence[str]) -> None:
+        """A one-line error unless ``names`` may be forbidden to a seat together."""
+        ...
+
     def is_compiled(self, setup: Setup) -> bool:
         """Whether the compiled code for this set-up is ready (in memory or cached on disk)."""
         ...
@@ -132,6 +151,15 @@ class Game(Protocol):
 
     def summarize(self, blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
         """The game's own summary keys."""
+        ...
+
+    def per_game(self, blocks: Sequence[Block]) -> tuple[Any, list[Any]]:
+        """The game's own per-game values (a DataFrame, one row a game) and the
+        :class:`balance.metrics.Metric` a comparison tests on them."""
+        ...
+
+    def report_charts(self, tables: Any) -> Sequence[Any]:
+        """The game's own report pages (:class:`balance.charts.Chart`) for a run's tables."""
         ...
 
     def replay(self, setup: Setup, game_index: int) -> str: ...

@@ -20,7 +20,7 @@ from balance.games.base import Lineup
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank import moves_nb
 from balance.games.walk_the_plank.bridge import pack_position, unpack_position
-from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
+from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS, card_mask
 from balance.games.walk_the_plank.reference import CardOutcome, GameRecord, Position
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.strategies.walk_the_plank import random as random_strategy
@@ -97,7 +97,12 @@ class Records:
 
 
 def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, n) for the kernel."""
+    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2n) for the kernel.
+
+    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat, then
+    each seat's forbidden cards. Rotation and restricted play both repeat every ``n``
+    games, so ``R`` is ``n`` with either, else 1.
+    """
     n = len(lineup.seats)
     users = lineup.user_strategies()
     codes = np.array(
@@ -110,9 +115,21 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         dtype=np.int64,
     )
     params = np.stack([seat.vector() for seat in lineup.seats])
-    rotations = np.arange(n if lineup.rotate else 1)
-    seats_of = np.stack([lineup.strategy_index(rotations, s) for s in range(n)], axis=1)
+    rows = np.arange(n if lineup.rotate or lineup.restricted else 1)
+    seats_of = np.stack(
+        [lineup.strategy_index(rows, s) for s in range(n)]
+        + [forbidden_by_seat(lineup, rows)[:, s] for s in range(n)],
+        axis=1,
+    )
     return codes, params, seats_of
+
+
+def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
+    """Mask of the cards each seat may never program, per game: int64 ``(..., n)``."""
+    game = np.asarray(game, dtype=np.int64)
+    seat = lineup.restricted_seat(game)[..., None]
+    mask = card_mask(lineup.restricted)
+    return np.where(np.arange(len(lineup.seats)) == seat, mask, 0).astype(np.int64)
 
 
 def uniform_lineup(players: int) -> Lineup:

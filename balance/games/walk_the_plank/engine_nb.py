@@ -386,8 +386,9 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, ca
     rules : int64 ``(Rule.SIZE,)``, packed rule parameters.
     codes : int64 ``(K,)``, strategy code of each of the run's K strategies.
     params : float64 ``(K, MAX_PARAMS)``, their parameters.
-    seats_of : int64 ``(R, n)``: which strategy sits in each seat, in game ``i`` row
-        ``i % R`` (one row, or one row per rotation of the seats).
+    seats_of : int64 ``(R, 2n)``: in game ``i``, row ``i % R`` holds which strategy sits
+        in each seat (columns ``0..n-1``) and the mask of cards each seat may never
+        program (columns ``n..2n-1``, restricted play; 0 for none).
     games : int32 ``(G, GameStat.SIZE)``, per-game record, written here.
     cards : int16 ``(G, n, 10, CardStat.SIZE)``, per seat and card, written here.
     seats : int8 ``(G, n, 2)``, per seat: won (0/1) and pirates left, written here.
@@ -461,7 +462,7 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
             shown[:, :] = -1
             for s in range(n):
                 if in_game_nb(living, state, s):
-                    available = ALL_CARDS & ~resting[s]
+                    available = ALL_CARDS & ~resting[s] & ~row[n + s]
                     if s == state[State.GHOST_SEAT]:
                         available &= ~GHOST_SET_ASIDE_MASK
                     program_nb(

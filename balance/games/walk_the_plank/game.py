@@ -8,9 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import pyarrow as pa
 
+from balance.charts import Chart
 from balance.errors import BalanceError
+from balance.formatting import rules_text
 from balance.games.base import Block, Setup
 from balance.games.walk_the_plank import engine
 from balance.games.walk_the_plank import engine_nb as nb
@@ -18,6 +21,7 @@ from balance.games.walk_the_plank.bridge import lineup_player_factory
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
 from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
+from balance.metrics import Metric
 from balance.stats import mean_interval, ratio_interval, wilson_interval
 from balance.strategies.walk_the_plank import SHIPPED
 from balance.strategy import Strategy
@@ -201,6 +205,43 @@ class WalkThePlank:
             }
         return extra
 
+    def actions(self) -> tuple[str, ...]:
+        """The cards, in card order: what restricted play may forbid."""
+        return tuple(CARD_NAMES)
+
+    def check_restricted(self, names: Sequence[str]) -> None:
+        """At most two distinct known cards, so that a seat always has 3 cards to program.
+
+        A hand of 10 loses at most 3 resting cards, and a ghost 2 more set aside:
+        forbidding 2 still leaves 3.
+        """
+        for name in names:
+            if name not in CARD_NAMES:
+                raise BalanceError(f"unknown card {name!r}; cards: {', '.join(CARD_NAMES)}")
+        if len(set(names)) != len(names):
+            raise BalanceError(f"restricted cards repeat: {', '.join(names)}")
+        if len(names) > 2:
+            raise BalanceError("restricted play forbids at most 2 cards at once")
+
+    def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
+        """Per game, the reveals of each card (all seats): what a comparison tests per card."""
+        cards = np.concatenate([self.slim(b).extra["cards"] for b in blocks])
+        revealed = cards[:, :, nb.CardStat.REVEALED]
+        table = pd.DataFrame(
+            {f"reveals_{name}": revealed[:, c] for c, name in enumerate(CARD_NAMES)}
+        )
+        chosen = [
+            Metric(f"{name} reveals per game", f"reveals_{name}", "mean", "reveals")
+            for name in CARD_NAMES
+        ]
+        return table, chosen
+
+    def report_charts(self, tables: Any) -> list[Chart]:
+        """The card-usefulness pages of a run's report."""
+        from balance.games.walk_the_plank.report import card_charts
+
+        return card_charts(tables)
+
     def replay(self, setup: Setup, game_index: int) -> str:
         """Game ``game_index`` narrated move by move by the reference engine."""
         lines: list[str] = []
@@ -211,6 +252,7 @@ class WalkThePlank:
             game_index,
             narrate=lines.append,
             make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
+            forbidden=[int(m) for m in engine.forbidden_by_seat(setup.lineup, game_index)],
         )
         seats = ", ".join(
             f"seat {s}: {setup.lineup.seats[int(setup.lineup.strategy_index(game_index, s))].label}"
@@ -219,9 +261,15 @@ class WalkThePlank:
         header = [
             f"Walk the Plank, game {game_index} of the run seeded {setup.seed}",
             f"{setup.players} players ({seats})",
-            f"rules: {_rules_line(setup.rules)}",
-            "",
+            f"rules: {rules_text(setup.rules.to_dict())}",
         ]
+        restricted = int(setup.lineup.restricted_seat(game_index))
+        if restricted >= 0:
+            header.append(
+                f"restricted play: seat {restricted} may never program "
+                f"{', '.join(setup.lineup.restricted)}"
+            )
+        header.append("")
         checked = engine.play_games(
             setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
         ).game_record(0)
@@ -231,13 +279,6 @@ class WalkThePlank:
                 "please report this with the run's manifest"
             )
         return "\n".join(header + lines)
-
-
-def _rules_line(rules: WalkThePlankRules) -> str:
-    values = rules.to_dict()
-    return ", ".join(
-        f"{k}={','.join(v) if isinstance(v, list) else str(v).lower()}" for k, v in values.items()
-    )
 
 
 def _has_cache(kernel: Any) -> bool:

@@ -483,9 +483,12 @@ def game_over(living: Sequence[int]) -> bool:
     return sum(living) <= 2 or sum(1 for x in living if x > 0) <= 1
 
 
-def available_cards(pos: Position, seat: int) -> list[int]:
-    """Cards ``seat`` may program this round, in card order."""
-    blocked = pos.resting[seat]
+def available_cards(pos: Position, seat: int, forbidden: int = 0) -> list[int]:
+    """Cards ``seat`` may program this round, in card order.
+
+    ``forbidden`` is a mask of cards this seat may never program (restricted play).
+    """
+    blocked = pos.resting[seat] | forbidden
     if pos.is_ghost(seat):
         blocked |= GHOST_SET_ASIDE_MASK
     return [c for c in range(N_CARDS) if not blocked >> c & 1]
@@ -531,11 +534,13 @@ def play_game(
     game: int,
     narrate: Narrator = _quiet,
     make_player: Callable[[int, Stream], Player] | None = None,
+    forbidden: Sequence[int] = (),
 ) -> GameRecord:
     """Play game number ``game`` of the run seeded ``seed``.
 
     ``make_player(seat, stream)`` gives each seat its decision maker; by default every
-    seat is uniform-random.
+    seat is uniform-random. ``forbidden`` holds, per seat, a mask of cards that seat may
+    never program (restricted play); empty means none.
     """
     n = players
     pos = Position.start(rules, n)
@@ -543,6 +548,7 @@ def play_game(
     strategies = [make_player(s, Stream(seed, game, 1 + s)) for s in range(n)]
     table = _GameTable(Stream(seed, game, 0), strategies)
     rest_mask = card_mask(rules.rest)
+    forbidden_of = list(forbidden) or [0] * n
 
     zeros = lambda: [[0] * N_CARDS for _ in range(n)]  # noqa: E731
     revealed, effect, killed_own, killed_others, saved = zeros(), zeros(), zeros(), zeros(), zeros()
@@ -557,7 +563,7 @@ def play_game(
         )
         pos.shown = [[-1] * 3 for _ in range(n)]
         programs = {
-            s: strategies[s].program(pos, s, available_cards(pos, s))
+            s: strategies[s].program(pos, s, available_cards(pos, s, forbidden_of[s]))
             for s in range(n)
             if pos.in_game(s)
         }

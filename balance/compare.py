@@ -1,0 +1,460 @@
+"""``balance compare``: rule variants played on the same games, with paired differences.
+
+Every variant plays the same game indices from the same seed. Each game draws its dice
+and each seat's choices from streams of their own (see :mod:`balance.run`), so the
+variants share every random number they can (common random numbers), and the
+difference between two variants is measured game by game: its interval is far narrower
+than that of two independent runs. Each variant's difference from the first is tested,
+and Holm's correction over the whole table says which differences stay significant.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from balance import metrics
+from balance.api import make_setup
+from balance.charts import (
+    Chart,
+    plot_grouped,
+    plot_intervals,
+    plot_still_running,
+    title_page,
+    write_charts,
+)
+from balance.errors import BalanceError
+from balance.formatting import rules_text
+from balance.games import get_game
+from balance.games.base import Setup
+from balance.results import RunWriter, _write_json, manifest_for
+from balance.run import RunResult, check_run, run_games
+from balance.summary import summarize
+
+BASE = "base"
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """One arm of a comparison: variants switched on and rules set, named by its text.
+
+    The text joins parts with ``+``: ``base`` (nothing changed), a variant's name
+    (``kraken``) or a rule (``rest=charge,run``), e.g. ``ghost+kraken+plank_max=4``.
+    """
+
+    label: str
+    variants: tuple[str, ...]
+    rules: tuple[tuple[str, str], ...]
+
+
+def parse_variant(text: str) -> VariantSpec:
+    """A ``--variant`` text as a :class:`VariantSpec`; a one-line error if malformed."""
+    label = text.strip()
+    if not label:
+        raise BalanceError("--variant needs a name: base, a variant, NAME=VALUE, or a+b")
+    variants: list[str] = []
+    rules: list[tuple[str, str]] = []
+    for part in label.split("+"):
+        part = part.strip()
+        name, eq, value = part.partition("=")
+        if not part:
+            raise BalanceError(f"--variant {text!r} has an empty part")
+        if eq:
+            if not name.strip():
+                raise BalanceError(f"--variant {text!r}: {part!r} needs NAME=VALUE")
+            rules.append((name.strip(), value.strip()))
+        elif part != BASE:
+            variants.append(part)
+    return VariantSpec(label, tuple(variants), tuple(rules))
+
+
+@dataclass
+class Comparison:
+    """The runs of a comparison and its table (see :func:`balance.metrics.paired_table`)."""
+
+    game: str
+    setups: dict[str, Setup]
+    per_game: dict[str, pd.DataFrame]
+    table: pd.DataFrame
+    requested: int
+    partial: bool
+    elapsed_s: float
+    summaries: dict[str, dict[str, Any]]
+
+    @property
+    def labels(self) -> list[str]:
+        return list(self.setups)
+
+    @property
+    def games(self) -> int:
+        return len(next(iter(self.per_game.values())))
+
+    @property
+    def first(self) -> Setup:
+        return self.setups[self.labels[0]]
+
+    def text(self) -> str:
+        """The comparison as a designer reads it in a terminal."""
+        setup = self.first
+        game = get_game(self.game)
+        lines = [
+            f"{self.game}: {len(self.labels)} variants compared on the same {self.games:,} games "
+            f"(seed {setup.seed}, {setup.players} players)"
+            + (f"; interrupted, {self.requested:,} asked" if self.partial else ""),
+            f"strategies: {', '.join(setup.lineup.labels)}"
+            + (" (rotated round the table)" if setup.lineup.rotate else ""),
+            "rules each variant changes from the defaults:",
+        ]
+        defaults = game.default_rules().to_dict()
+        for label, each in self.setups.items():
+            changed = {k: v for k, v in each.rules.to_dict().items() if defaults.get(k) != v}
+            shown = rules_text(changed) or "none"
+            lines.append(f"  {label}: {shown}")
+        base = self.labels[0]
+        lines.append(
+            "\nEach row: the variant's value, the same for "
+            f"{base!r}, and the paired difference with its 95% interval."
+        )
+        lines.append(
+            "* = significant at 5% after Holm's correction over the "
+            f"{int(self.table['p'].notna().sum())} differences of this table."
+        )
+        width = max(len(m) for m in self.table["metric"]) + 2
+        for label in self.labels[1:]:
+            rows = self.table[self.table["run"] == label]
+            lines.append(f"\n{label} vs {base}:")
+            lines.append(
+                f"  {'metric':<{width}} {label[:24]:<24} {base[:24]:<24} "
+                f"{'difference [95% interval]':<34} {'p (Holm)':>9}"
+            )
+            base_rows = self.table[self.table["run"] == base].set_index("metric")
+            for row in rows.itertuples():
+                ref = base_rows.loc[row.metric]
+                lines.append(
+                    f"  {row.metric:<{width}} {_fmt(row.value, row.low, row.high, row.kind):<24} "
+                    f"{_fmt(ref['value'], ref['low'], ref['high'], row.kind):<24} "
+                    f"{_diff(row.difference, row.diff_low, row.diff_high, row.kind, row.unit):<34} "
+                    f"{_p(row.p_holm):>9}{' *' if row.significant else ''}"
+                )
+        lines.append(
+            "\nIntervals: rates per variant Wilson; differences paired t over games; the "
+            "balance index by a normal bootstrap of the paired seat win rates."
+        )
+        return "\n".join(lines)
+
+
+def compare(
+    game: str,
+    players: int,
+    games: int,
+    variants: Sequence[str],
+    seed: int = 0,
+    strategies: Sequence[str] = ("random",),
+    rules: Iterable[tuple[str, str]] = (),
+    rotate_seats: bool = False,
+    threads: int | None = None,
+    out: str | Path | None = None,
+    progress: bool = False,
+    on_compile: Callable[[str], None] | None = None,
+) -> Comparison:
+    """Play every variant on the same ``games`` game indices and compare them in pairs.
+
+    ``variants`` are :func:`parse_variant` texts, the first being the one the others are
+    compared with; ``rules`` apply to every variant, before the variant's own. With
+    ``out``, each variant's run is saved under ``out/runs/LABEL`` and the comparison's
+    charts, table (``comparison.csv``) and PDF are written to ``out``.
+    """
+    specs = [parse_variant(text) for text in variants]
+    if len(specs) < 2:
+        raise BalanceError(
+            "compare needs at least two --variant, e.g. --variant base --variant kraken"
+        )
+    labels = [spec.label for spec in specs]
+    if len(set(labels)) != len(labels):
+        raise BalanceError(f"each --variant must differ; given: {', '.join(labels)}")
+    common = list(rules)
+    setups = {
+        spec.label: make_setup(
+            game, players, seed, strategies, spec.variants, common + list(spec.rules), rotate_seats
+        )
+        for spec in specs
+    }
+    check_run(games, threads, None)
+    out_dir = _out_dir(out) if out is not None else None
+    results: dict[str, RunResult] = {}
+    clock = time.perf_counter()
+    for label, setup in setups.items():
+        writer = RunWriter(out_dir / "runs" / _safe(label), setup) if out_dir else None
+        result = run_games(
+            setup,
+            games,
+            threads=threads,
+            sinks=[writer] if writer else [],
+            keep_records=False,
+            progress=progress,
+            on_compile=on_compile,
+        )
+        results[label] = result
+        if writer is not None:
+            writer.close(
+                manifest_for(setup, games, result.partial, threads=result.threads),
+                summarize(result),
+            )
+        if result.partial:
+            break
+    elapsed = time.perf_counter() - clock
+    played = min(result.games for result in results.values())
+    partial = played < games or len(results) < len(setups)
+    if partial and (played == 0 or len(results) < 2):
+        raise BalanceError("interrupted before two variants had played any game")
+    setups = {label: setups[label] for label in results}
+    per_game, chosen, won_columns = {}, [], []
+    for label, result in results.items():
+        per_game[label], chosen, won_columns = _per_game(result, played)
+    comparison = Comparison(
+        game=get_game(game).id,
+        setups=setups,
+        per_game=per_game,
+        table=metrics.paired_table(per_game, chosen, won_columns),
+        requested=games,
+        partial=partial,
+        elapsed_s=elapsed,
+        summaries={label: summarize(result) for label, result in results.items()},
+    )
+    if out_dir is not None:
+        write_comparison(comparison, out_dir)
+    return comparison
+
+
+def _per_game(
+    result: RunResult, games: int
+) -> tuple[pd.DataFrame, list[metrics.Metric], list[str]]:
+    """The first ``games`` games of a run as one row a game, and the metrics to test."""
+    game = get_game(result.setup.game)
+    blocks = sorted(result.blocks, key=lambda block: block.first_game)
+    length = np.concatenate([b.length for b in blocks])[:games]
+    finished = np.concatenate([b.finished for b in blocks])[:games]
+    won = np.concatenate([b.won for b in blocks])[:games]
+    common, chosen = metrics.common_per_game(length, finished, won, game.length_unit)
+    own, own_chosen = game.per_game(blocks)
+    table = pd.concat([common, own.iloc[:games].reset_index(drop=True)], axis=1)
+    won_columns = [f"won_{seat}" for seat in range(won.shape[1])]
+    return table, chosen + own_chosen, won_columns
+
+
+def comparison_charts(comparison: Comparison) -> list[Chart]:
+    """Title page, seat win rates by variant, game length, and the paired differences."""
+    first = comparison.first
+    game = get_game(comparison.game)
+    unit = game.length_unit
+    n_games = comparison.games
+    table = comparison.table
+    labels = comparison.labels
+    base = labels[0]
+    holm_note = (
+        f"Filled points: significant at 5% after Holm's correction over the "
+        f"{int(table['p'].notna().sum())} paired differences of the comparison."
+    )
+    charts = [
+        Chart("00-title", title_page(f"{game.title}: variants compared", _title_lines(comparison)))
+    ]
+
+    seats = [f"seat {s}" for s in range(first.players)]
+    series = {}
+    for label in labels:
+        rows = table[(table["run"] == label) & table["metric"].str.endswith(" win rate")]
+        series[label] = (rows["value"], rows["low"], rows["high"])
+    charts.append(
+        Chart(
+            "01-seat-win-rates",
+            plot_grouped(
+                seats,
+                series,
+                title="win rate by seat, per variant",
+                ylabel="games won",
+                xlabel="seat",
+                note=f"{n_games:,} games per variant, the same game indices and seed for "
+                "every variant; 95% Wilson intervals.",
+            ),
+        )
+    )
+    index_rows = table[table["metric"] == "balance index"]
+    charts.append(
+        Chart(
+            "02-balance-index",
+            plot_intervals(
+                list(index_rows["run"]),
+                index_rows["value"],
+                index_rows["low"],
+                index_rows["high"],
+                title="balance index per variant (1 - largest gap between seat win rates)",
+                xlabel="balance index (1 = every seat wins equally often)",
+                zero=None,
+                note=f"{n_games:,} games per variant; 95% intervals by a normal "
+                "(parametric) bootstrap of the seat win rates.",
+            ),
+        )
+    )
+    curves = {}
+    for label in labels:
+        frame = comparison.per_game[label]
+        curves[label] = metrics.still_running(
+            pd.DataFrame({unit: frame["length"], "finished": frame["finished"]}), unit
+        )
+    charts.append(
+        Chart(
+            "03-games-still-running",
+            plot_still_running(
+                curves,
+                unit,
+                title="share of games still running, per variant",
+                note=f"{n_games:,} games per variant; 95% Wilson intervals (grey bands). "
+                f"Unfinished games (stopped by the cap) count as running.",
+            ),
+        )
+    )
+    later = table[table["run"] != base]
+    groups = [
+        (
+            "04-differences-rates",
+            later["kind"] == "share",
+            "paired differences from {base}: rates",
+            "difference (percentage points of games)",
+            True,
+        ),
+        (
+            "05-differences-length-balance",
+            later["kind"].isin(["index"]) | (later["metric"] == "game length"),
+            "paired differences from {base}: game length and balance index",
+            f"difference ({unit} for game length; index points for balance)",
+            False,
+        ),
+        (
+            "06-differences-game-own",
+            (later["kind"] == "mean") & (later["metric"] != "game length"),
+            "paired differences from {base}: " + _own_title(later),
+            "difference per game",
+            False,
+        ),
+    ]
+    for name, mask, title, xlabel, percent in groups:
+        rows = later[mask]
+        if rows.empty:
+            continue
+        charts.append(
+            Chart(
+                name,
+                plot_intervals(
+                    [f"{r.run}: {r.metric}" for r in rows.itertuples()],
+                    rows["difference"],
+                    rows["diff_low"],
+                    rows["diff_high"],
+                    title=title.format(base=base),
+                    xlabel=xlabel,
+                    marked=rows["significant"].to_numpy(bool),
+                    marked_label="significant after Holm",
+                    percent=percent,
+                    note=f"{n_games:,} paired games (same seed and game indices); 95% "
+                    "intervals: paired t over games (balance index: normal bootstrap). "
+                    + holm_note,
+                ),
+            )
+        )
+    return charts
+
+
+def write_comparison(comparison: Comparison, out: Path) -> list[Path]:
+    """Charts (PNG and ``comparison.pdf``), ``comparison.csv`` and ``comparison.json``."""
+    written = write_charts(comparison_charts(comparison), out, "comparison.pdf")
+    comparison.table.to_csv(out / "comparison.csv", index=False)
+    _write_json(
+        out / "comparison.json",
+        {
+            "game": comparison.game,
+            "games": comparison.games,
+            "requested_games": comparison.requested,
+            "partial": comparison.partial,
+            "variants": comparison.labels,
+            "rows": comparison.table.replace({np.nan: None}).to_dict(orient="records"),
+        },
+    )
+    return [*written, out / "comparison.csv", out / "comparison.json"]
+
+
+def _title_lines(comparison: Comparison) -> list[str]:
+    first = comparison.first
+    game = get_game(comparison.game)
+    lines = [
+        f"game: {game.title} ({game.id}), {first.players} players",
+        f"games: {comparison.games:,} per variant, the same game indices and seed "
+        f"({first.seed}) for every variant"
+        + (" (interrupted: partial)" if comparison.partial else ""),
+        "strategies by seat: "
+        + ", ".join(first.lineup.labels)
+        + (" (rotated round the table)" if first.lineup.rotate else ""),
+        f"compared with: {comparison.labels[0]}",
+        "",
+        "variants (every rule parameter):",
+    ]
+    for label, setup in comparison.setups.items():
+        lines.append(f"  {label}: {rules_text(setup.rules.to_dict())}")
+    from balance import __version__
+
+    lines += [
+        "",
+        f"balance version: {__version__}",
+        "",
+        "Rates: 95% Wilson intervals. Differences: paired over games, 95% Student t",
+        "intervals; balance index: normal bootstrap. Significance: Holm's correction",
+        "over every difference in the comparison.",
+    ]
+    return lines
+
+
+def _own_title(rows: pd.DataFrame) -> str:
+    units = sorted({u for u in rows.loc[rows["kind"] == "mean", "unit"] if u})
+    return ", ".join(units) or "per-game counts"
+
+
+def _out_dir(out: str | Path) -> Path:
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise BalanceError(f"--out {str(path)!r} is a file, not a directory")
+    return path
+
+
+def _safe(label: str) -> str:
+    """A label as a directory name."""
+    return re.sub(r"[^A-Za-z0-9_.,=+-]", "_", label)
+
+
+def _fmt(value: float, low: float, high: float, kind: str) -> str:
+    """A value and its interval, compactly: ``34.42% [34.1, 34.7]``."""
+    if value != value:
+        return "n/a"
+    if kind == "share":
+        return f"{100 * value:.2f}% [{100 * low:.1f}, {100 * high:.1f}]"
+    if low != low:
+        return f"{value:.3f}"
+    return f"{value:.3f} [{low:.3f}, {high:.3f}]"
+
+
+def _diff(value: float, low: float, high: float, kind: str, unit: str) -> str:
+    if value != value:
+        return "n/a"
+    if kind == "share":
+        return f"{100 * value:+.2f} pp [{100 * low:+.2f}, {100 * high:+.2f}]"
+    return f"{value:+.3f} [{low:+.3f}, {high:+.3f}]" + (f" {unit}" if unit else "")
+
+
+def _p(p: float) -> str:
+    if p != p:
+        return "n/a"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"

@@ -1,0 +1,425 @@
+"""The numbers behind every chart: pure functions from record tables to tables with intervals.
+
+They read the columns every game records (see :mod:`balance.games.base`): the ``games``
+table has one row a game with ``game`` (index), the length column named after the
+game's unit (``rounds``, ``turns``) and ``finished``; the ``seats`` table has one row a
+game and seat with ``game``, ``seat``, ``strategy`` and ``won``. Nothing here draws or
+knows a game's own pieces; every table it returns says how many games it rests on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+from statsmodels.stats.multitest import multipletests
+
+from balance.stats import LEVEL, mean_interval, ratio_interval, wilson_interval
+
+
+def seat_win_rates(seats: pd.DataFrame) -> pd.DataFrame:
+    """Win rate of each seat with its Wilson interval.
+
+    Parameters
+    ----------
+    seats : one row a game and seat, columns ``seat`` and ``won``.
+
+    Returns
+    -------
+    DataFrame, one row a seat: ``seat``, ``games``, ``wins``, ``rate``, ``low``, ``high``.
+    """
+    grouped = seats.groupby("seat", observed=True)["won"]
+    table = pd.DataFrame({"games": grouped.size(), "wins": grouped.sum().astype(np.int64)})
+    table = table.reset_index()
+    return _with_wilson(table, "wins", "games")
+
+
+def balance_index(rates: Sequence[float] | pd.Series) -> float:
+    """Ludii's balance metric: 1 − the largest gap between two seats' win rates."""
+    values = np.asarray(rates, dtype=float)
+    if values.size == 0:
+        return float("nan")
+    return float(1.0 - (values.max() - values.min()))
+
+
+def strategy_win_rates(seats: pd.DataFrame) -> pd.DataFrame:
+    """Win rate of each strategy over every seat it played.
+
+    A strategy may fill several seats of one game, so games are the independent units:
+    the interval is the ratio (delta-method) interval of wins over seats played, per game.
+
+    Returns
+    -------
+    DataFrame, one row a strategy: ``strategy``, ``seats_played``, ``games``, ``wins``,
+    ``rate``, ``low``, ``high``.
+    """
+    rows = []
+    labels = seats["strategy"].astype(str)
+    games = seats["game"].to_numpy()
+    for label in pd.unique(labels):
+        here = (labels == label).to_numpy()
+        per_game = pd.DataFrame({"game": games[here], "won": seats["won"].to_numpy()[here]})
+        grouped = per_game.groupby("game")["won"]
+        plays = grouped.size().to_numpy()
+        wins = grouped.sum().to_numpy()
+        rate, low, high = ratio_interval(wins, plays)
+        rows.append(
+            {
+                "strategy": label,
+                "seats_played": int(plays.sum()),
+                "games": int(plays.size),
+                "wins": int(wins.sum()),
+                "rate": rate,
+                "low": low,
+                "high": high,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def length_distribution(games: pd.DataFrame, unit: str) -> pd.DataFrame:
+    """How many games lasted each length, split into finished and unfinished games.
+
+    Returns
+    -------
+    DataFrame, one row a length present in the records: ``length``, ``finished``,
+    ``unfinished`` (game counts) and ``share`` (of all games).
+    """
+    lengths = games[unit].to_numpy()
+    finished = games["finished"].to_numpy().astype(bool)
+    values = np.unique(lengths)
+    done = np.array([(finished & (lengths == v)).sum() for v in values], dtype=np.int64)
+    open_ = np.array([(~finished & (lengths == v)).sum() for v in values], dtype=np.int64)
+    total = max(len(lengths), 1)
+    return pd.DataFrame(
+        {"length": values, "finished": done, "unfinished": open_, "share": (done + open_) / total}
+    )
+
+
+def still_running(games: pd.DataFrame, unit: str) -> pd.DataFrame:
+    """Share of games still running after each round (turn), with Wilson intervals.
+
+    After round ``r`` a game is still running if it lasted more than ``r`` rounds; a game
+    stopped unfinished by the cap never ended, so it counts as running at every ``r``.
+
+    Returns
+    -------
+    DataFrame, one row for every ``r`` from 0 to the longest game: ``after``, ``games``,
+    ``running``, ``rate``, ``low``, ``high``.
+    """
+    lengths = games[unit].to_numpy()
+    finished = games["finished"].to_numpy().astype(bool)
+    longest = int(lengths.max()) if lengths.size else 0
+    after = np.arange(longest + 1)
+    ended_by = np.bincount(lengths[finished].astype(np.int64), minlength=longest + 1)
+    running = len(lengths) - np.cumsum(ended_by)[: longest + 1]
+    table = pd.DataFrame({"after": after, "games": len(lengths), "running": running})
+    return _with_wilson(table, "running", "games")
+
+
+def paired_difference(variant: np.ndarray, base: np.ndarray, level: float = LEVEL) -> dict:
+    """Mean of the per-game differences ``variant - base`` on the same game indices.
+
+    Both arrays hold one value a game, game ``i`` of one paired with game ``i`` of the
+    other (same seed and index: common random numbers). The interval and the two-sided
+    p-value are those of the paired t-test.
+
+    Returns
+    -------
+    dict with ``difference``, ``low``, ``high``, ``p`` and ``games``.
+    """
+    variant = np.asarray(variant, dtype=float)
+    base = np.asarray(base, dtype=float)
+    if variant.shape != base.shape:
+        raise ValueError("paired arrays must hold the same games")
+    delta = variant - base
+    mean, low, high = mean_interval(delta, level)
+    if delta.size < 2:
+        p = float("nan")
+    elif np.all(delta == delta[0]):
+        p = 1.0 if delta[0] == 0 else 0.0
+    else:
+        p = float(stats.ttest_1samp(delta, 0.0).pvalue)
+    return {"difference": mean, "low": low, "high": high, "p": p, "games": int(delta.size)}
+
+
+def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> tuple[np.ndarray, np.ndarray]:
+    """Holm's step-down correction: ``(adjusted p-values, significant)``; NaN stays NaN."""
+    p = np.asarray(p_values, dtype=float)
+    adjusted = np.full(p.shape, np.nan)
+    significant = np.zeros(p.shape, dtype=bool)
+    known = ~np.isnan(p)
+    if known.any():
+        reject, corrected, _, _ = multipletests(p[known], alpha=alpha, method="holm")
+        adjusted[known] = corrected
+        significant[known] = reject
+    return adjusted, significant
+
+
+def balance_index_interval(won: np.ndarray, draws: int = 20_000, seed: int = 0) -> dict:
+    """The balance index of one run with a 95% interval.
+
+    The index is 1 − the largest gap between two seats' win rates. A percentile
+    bootstrap of a maximum is biased upward near ties (every resampled gap is positive,
+    so a balanced game would never be covered), so the interval comes instead from
+    simultaneous 95% intervals for every difference between two seats' win rates (the
+    maximum-|z| method over the normal approximation of the rates, with the covariance
+    of the per-game win indicators): the largest gap lies between the largest lower
+    bound (at least 0) and the largest upper bound. The interval is conservative, and
+    it reaches 1 whenever no seat is significantly ahead of another.
+
+    Parameters
+    ----------
+    won : bool ``(G, n)``, which seats won each game.
+
+    Returns
+    -------
+    dict with ``value``, ``low``, ``high`` and ``games``.
+    """
+    won = np.asarray(won, dtype=float)
+    games, n = won.shape
+    value = balance_index(won.mean(axis=0)) if games else float("nan")
+    family = _GapFamily(won, draws, seed)
+    if family.critical is None or n < 2:
+        return {"value": value, "low": np.nan, "high": np.nan, "games": games}
+    low_gap, high_gap = family.gap_bounds()
+    return {"value": value, "low": 1.0 - high_gap, "high": 1.0 - low_gap, "games": games}
+
+
+def balance_index_difference(
+    variant_won: np.ndarray, base_won: np.ndarray, draws: int = 20_000, seed: int = 0
+) -> dict:
+    """Paired difference of the balance index between two runs on the same games.
+
+    The seat win rates of both runs are drawn together from their joint normal
+    approximation, whose covariance carries the pairing (game ``i`` of both runs shares
+    its random numbers); the interval holds the central 95% of the index differences
+    over ``draws`` draws, and the p-value is twice the smaller tail beyond 0. Both
+    runs' largest gaps are biased upward alike near ties, so the bias cancels in the
+    difference (simulated coverage: 100% for two balanced runs, 96% for unbalanced).
+
+    Parameters
+    ----------
+    variant_won, base_won : bool ``(G, n)``, which seats won each game.
+
+    Returns
+    -------
+    dict with ``difference``, ``low``, ``high``, ``p`` and ``games``.
+    """
+    a = np.asarray(variant_won, dtype=float)
+    b = np.asarray(base_won, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError("paired runs must hold the same games and seats")
+    games, n = a.shape
+    difference = balance_index(a.mean(axis=0)) - balance_index(b.mean(axis=0))
+    if games < 2:
+        return {
+            "difference": difference,
+            "low": np.nan,
+            "high": np.nan,
+            "p": np.nan,
+            "games": games,
+        }
+    both = np.concatenate([a, b], axis=1)
+    covariance = np.cov(both, rowvar=False) / games
+    sample = np.random.default_rng(seed).multivariate_normal(
+        both.mean(axis=0), covariance, size=draws, method="eigh"
+    )
+    index = [1.0 - (part.max(axis=1) - part.min(axis=1)) for part in (sample[:, :n], sample[:, n:])]
+    deltas = index[0] - index[1]
+    tail = (1 - LEVEL) / 2
+    low, high = np.quantile(deltas, [tail, 1 - tail])
+    p = min(1.0, 2 * min((deltas <= 0).mean(), (deltas >= 0).mean()))
+    return {
+        "difference": difference,
+        "low": float(low),
+        "high": float(high),
+        "p": float(p),
+        "games": games,
+    }
+
+
+class _GapFamily:
+    """Simultaneous normal intervals for every difference of two seats' win rates.
+
+    The critical value is the 95% quantile of the largest |z| over the family, from
+    ``draws`` samples of the differences' joint normal distribution (deterministic for
+    a seed).
+    """
+
+    def __init__(self, won: np.ndarray, draws: int, seed: int) -> None:
+        games, n = won.shape
+        self.critical: float | None = None
+        if games < 2:
+            return
+        covariance = np.atleast_2d(np.cov(won, rowvar=False)) / games
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        contrast = np.zeros((len(pairs), n))
+        for row, (i, j) in enumerate(pairs):
+            contrast[row, i], contrast[row, j] = 1.0, -1.0
+        self.d = np.abs(contrast @ won.mean(axis=0))
+        cov_d = contrast @ covariance @ contrast.T
+        self.se = np.sqrt(np.clip(np.diag(cov_d), 0.0, None))
+        varying = self.se > 0
+        max_z = np.zeros(draws)
+        if varying.any():
+            scale = self.se[varying]
+            corr = cov_d[np.ix_(varying, varying)] / np.outer(scale, scale)
+            rng = np.random.default_rng(seed)
+            z = rng.multivariate_normal(np.zeros(len(corr)), corr, size=draws, method="eigh")
+            max_z = np.abs(z).max(axis=1)
+        self.critical = float(np.quantile(max_z, LEVEL))
+
+    def gap_bounds(self) -> tuple[float, float]:
+        """Bounds of the largest gap when every difference is within its interval."""
+        c = self.critical
+        return float(max(0.0, (self.d - c * self.se).max())), float((self.d + c * self.se).max())
+
+
+def _with_wilson(table: pd.DataFrame, successes: str, trials: str) -> pd.DataFrame:
+    wins = table[successes].to_numpy()
+    total = table[trials].to_numpy()
+    low, high = wilson_interval(wins, total)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        table["rate"] = np.where(total > 0, wins / np.where(total > 0, total, 1), np.nan)
+    table["low"] = low
+    table["high"] = high
+    return table
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A per-game quantity a comparison tests.
+
+    ``column`` names a column of the per-game table (one value a game); ``kind`` is
+    ``"share"`` (0/1 a game: a rate, Wilson interval per run) or ``"mean"`` (Student t).
+    """
+
+    name: str
+    column: str
+    kind: str
+    unit: str = ""
+
+
+def common_per_game(
+    length: np.ndarray, finished: np.ndarray, won: np.ndarray, unit: str
+) -> tuple[pd.DataFrame, list[Metric]]:
+    """The per-game values every game has, and the metrics a comparison tests on them.
+
+    Parameters
+    ----------
+    length : ``(G,)`` game lengths; finished : bool ``(G,)``; won : bool ``(G, n)``.
+    """
+    won = np.asarray(won, dtype=bool)
+    n = won.shape[1]
+    winners = won.sum(axis=1)
+    columns: dict[str, np.ndarray] = {
+        "length": np.asarray(length, dtype=float),
+        "finished": np.asarray(finished, dtype=bool),
+    }
+    chosen = [
+        Metric("game length", "length", "mean", unit),
+        Metric("finished before the cap", "finished", "share"),
+    ]
+    for seat in range(n):
+        columns[f"won_{seat}"] = won[:, seat]
+        chosen.append(Metric(f"seat {seat} win rate", f"won_{seat}", "share"))
+    for k in range(0, min(n, 2) + 1):
+        columns[f"winners_{k}"] = winners == k
+        chosen.append(
+            Metric(f"games with {k} winner{'s' if k != 1 else ''}", f"winners_{k}", "share")
+        )
+    return pd.DataFrame(columns), chosen
+
+
+def estimate(values: np.ndarray, kind: str) -> tuple[float, float, float]:
+    """One run's value of a metric with its 95% interval: ``(value, low, high)``."""
+    values = np.asarray(values)
+    if kind == "share":
+        count, total = int(values.sum()), int(values.size)
+        low, high = wilson_interval(count, total)
+        return (count / total if total else float("nan")), float(low), float(high)
+    return mean_interval(values.astype(float))
+
+
+def paired_table(
+    runs: dict[str, pd.DataFrame], chosen: Sequence[Metric], won_columns: Sequence[str]
+) -> pd.DataFrame:
+    """Each run's metrics, and each later run's paired difference from the first.
+
+    Parameters
+    ----------
+    runs : per-game tables by run label, first the run the others are compared with;
+        row ``i`` of every table is game index ``i`` of the same seed.
+    chosen : the metrics to test.
+    won_columns : the per-seat win columns, for the balance index.
+
+    Returns
+    -------
+    DataFrame, one row a (run, metric): ``run``, ``metric``, ``unit``, ``kind``, ``games``,
+    ``value``/``low``/``high`` (the run's own), and for every run after the first
+    ``base_value``, ``difference``/``diff_low``/``diff_high``, ``p``, ``p_holm`` and
+    ``significant`` (after Holm's correction over every test of the table).
+    """
+    labels = list(runs)
+    sizes = {len(table) for table in runs.values()}
+    if len(sizes) != 1:
+        raise ValueError("every run of a comparison must hold the same games")
+    base = runs[labels[0]]
+    rows = []
+    for label in labels:
+        table = runs[label]
+        for metric in chosen:
+            value, low, high = estimate(table[metric.column].to_numpy(), metric.kind)
+            row = {
+                "run": label,
+                "metric": metric.name,
+                "unit": metric.unit,
+                "kind": metric.kind,
+                "games": len(table),
+                "value": value,
+                "low": low,
+                "high": high,
+            }
+            if label != labels[0]:
+                diff = paired_difference(
+                    table[metric.column].to_numpy(), base[metric.column].to_numpy()
+                )
+                row.update(
+                    base_value=estimate(base[metric.column].to_numpy(), metric.kind)[0],
+                    difference=diff["difference"],
+                    diff_low=diff["low"],
+                    diff_high=diff["high"],
+                    p=diff["p"],
+                )
+            rows.append(row)
+        won = table[list(won_columns)].to_numpy()
+        index = balance_index_interval(won)
+        row = {
+            "run": label,
+            "metric": "balance index",
+            "unit": "",
+            "kind": "index",
+            "games": len(table),
+            "value": index["value"],
+            "low": index["low"],
+            "high": index["high"],
+        }
+        if label != labels[0]:
+            diff = balance_index_difference(won, base[list(won_columns)].to_numpy())
+            row.update(
+                base_value=balance_index(base[list(won_columns)].to_numpy().mean(axis=0)),
+                difference=diff["difference"],
+                diff_low=diff["low"],
+                diff_high=diff["high"],
+                p=diff["p"],
+            )
+        rows.append(row)
+    result = pd.DataFrame(rows)
+    if "p" not in result:
+        result["p"] = np.nan
+    result["p_holm"], result["significant"] = holm(result["p"].to_numpy())
+    return result

@@ -1,0 +1,244 @@
+"""``balance report``: a saved run's charts, one PNG each and one multi-page PDF.
+
+The common pages (title, seat and strategy win rates, game length) come from the
+columns every game records; the game adds its own pages (:meth:`Game.report_charts`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from balance import metrics
+from balance.charts import (
+    Chart,
+    plot_length_histogram,
+    plot_rates,
+    plot_still_running,
+    title_page,
+    write_charts,
+)
+from balance.errors import BalanceError
+from balance.formatting import rule_value
+from balance.games import get_game
+from balance.games.base import Setup
+from balance.restricted import restricted_play, restricted_play_chart
+from balance.results import SavedRun, load_run
+
+WILSON = "95% Wilson intervals"
+
+
+@dataclass
+class RunTables:
+    """A run's set-up, its manifest and its record tables as DataFrames, read once each."""
+
+    setup: Setup
+    manifest: Mapping[str, Any]
+    source: SavedRun | None = None
+    given: dict[str, pd.DataFrame] = field(default_factory=dict)
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        if name not in self.given:
+            if self.source is None:
+                raise BalanceError(f"the run has no {name} records")
+            self.given[name] = self.source.table(name)
+        return self.given[name]
+
+    def require(self, name: str, *columns: str) -> pd.DataFrame:
+        """Table ``name``, with a one-line error if a column is missing (a corrupt run)."""
+        table = self[name]
+        missing = [column for column in columns if column not in table.columns]
+        if missing:
+            where = self.source.directory if self.source else "the run"
+            raise BalanceError(
+                f"{str(where)!r} is corrupt: its {name} records have no {missing[0]!r} column"
+            )
+        return table
+
+    @property
+    def games(self) -> int:
+        return len(self["games"])
+
+    @classmethod
+    def read(cls, directory: str | Path) -> RunTables:
+        """A saved run; one-line errors if it is missing, empty or corrupt."""
+        saved = load_run(directory)
+        if saved.games == 0:
+            raise BalanceError(f"{str(directory)!r} holds no games: the run saved none")
+        tables = cls(saved.setup, saved.manifest, source=saved)
+        unit = get_game(saved.setup.game).length_unit
+        games = tables.require("games", "game", unit, "finished")
+        tables.require("seats", "game", "seat", "strategy", "won")
+        if len(games) == 0:
+            raise BalanceError(f"{str(directory)!r} holds no games")
+        if len(games) != saved.games:
+            raise BalanceError(
+                f"{str(directory)!r} is corrupt: the manifest counts {saved.games:,} games, "
+                f"the records hold {len(games):,}"
+            )
+        return tables
+
+
+def describe_run(tables: RunTables) -> list[str]:
+    """The title page's lines: everything that decides what the charts show."""
+    setup = tables.setup
+    game = get_game(setup.game)
+    manifest = tables.manifest
+    rules = setup.rules.to_dict()
+    lines = [
+        f"game: {game.title} ({game.id}), {setup.players} players",
+        f"games: {tables.games:,}"
+        + (" (interrupted run: partial)" if manifest.get("partial") else ""),
+        f"seed: {setup.seed}",
+        f"variants: {', '.join(setup.rules.variants) or 'none (base game)'}",
+        "strategies by seat: " + ", ".join(setup.lineup.labels),
+        "seats rotated across games: " + ("yes" if setup.lineup.rotate else "no"),
+        f"balance version: {manifest.get('balance_version', 'unknown')}"
+        + (f", run created {manifest['created']}" if manifest.get("created") else ""),
+        "",
+        "rules (every parameter):",
+    ]
+    lines += [f"  {name} = {rule_value(value)}" for name, value in rules.items()]
+    lines += [
+        "",
+        "Every rate comes with a 95% interval: Wilson for shares of games or seats,",
+        "Student t for means over games, the delta method (games as clusters) for ratios.",
+    ]
+    return lines
+
+
+def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
+    """Title page, seat win rates, strategy win rates (when they differ), game length."""
+    setup = tables.setup
+    game = get_game(setup.game)
+    n_games = tables.games
+    unit = game.length_unit
+    prefix = f"{label}: " if label else ""
+    charts = [Chart("00-title", title_page(f"{game.title}: balance report", describe_run(tables)))]
+
+    seats = tables["seats"]
+    rates = metrics.seat_win_rates(seats)
+    index = metrics.balance_index(rates["rate"])
+    charts.append(
+        Chart(
+            "01-seat-win-rates",
+            plot_rates(
+                [f"seat {s}" for s in rates["seat"]],
+                rates["rate"],
+                rates["low"],
+                rates["high"],
+                title=f"{prefix}win rate by seat (balance index {index:.3f})",
+                ylabel="games won",
+                xlabel="seat (0 holds the first captain's favor)" if unit == "rounds" else "seat",
+                reference=float(rates["rate"].mean()),
+                reference_label="mean over seats",
+                note=f"{n_games:,} games; {WILSON}. Balance index = 1 - the largest gap "
+                "between two seats' win rates. A game may have several winners, so the "
+                "rates need not sum to 100%.",
+            ),
+        )
+    )
+    if setup.lineup.mixed:
+        table = metrics.strategy_win_rates(seats)
+        charts.append(
+            Chart(
+                "02-strategy-win-rates",
+                plot_rates(
+                    list(table["strategy"]),
+                    table["rate"],
+                    table["low"],
+                    table["high"],
+                    title=f"{prefix}win rate by strategy",
+                    ylabel="seats won",
+                    xlabel="strategy",
+                    note=f"{n_games:,} games; win rate over every seat the strategy played; "
+                    "95% delta-method intervals with games as clusters.",
+                ),
+            )
+        )
+
+    games = tables["games"]
+    unfinished = int((~games["finished"].astype(bool)).sum())
+    cap = getattr(setup.rules, "round_cap", None)
+    length_note = (
+        f"{n_games:,} games; {unfinished:,} unfinished "
+        f"({100 * unfinished / n_games:.2f}%), stopped by the cap of {cap} {unit}"
+        if cap is not None
+        else f"{n_games:,} games; {unfinished:,} unfinished"
+    )
+    histogram = metrics.length_distribution(games, unit)
+    mean = games[unit].mean()
+    charts.append(
+        Chart(
+            "03-game-length",
+            plot_length_histogram(
+                histogram,
+                unit,
+                title=f"{prefix}game length (mean {mean:.2f} {unit})",
+                note=length_note + ".",
+            ),
+        )
+    )
+    charts.append(
+        Chart(
+            "04-games-still-running",
+            plot_still_running(
+                {label or "all games": metrics.still_running(games, unit)},
+                unit,
+                title=f"{prefix}share of games still running",
+                cap=cap if unfinished else None,
+                note=length_note + f"; {WILSON} (grey band).",
+            ),
+        )
+    )
+    return charts
+
+
+def report_charts(tables: RunTables) -> list[Chart]:
+    """Every chart of a run's report, in page order."""
+    game = get_game(tables.setup.game)
+    return common_charts(tables) + list(game.report_charts(tables))
+
+
+def write_report(
+    directory: str | Path,
+    out: str | Path,
+    restricted_games: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+    on_compile: Callable[[str], None] | None = None,
+) -> list[Path]:
+    """Read the run saved in ``directory`` and write its report to ``out``.
+
+    With ``restricted_games``, the report adds card value by restricted play
+    (:mod:`balance.restricted`), played anew on the run's set-up with that many games
+    per card; its table is written as ``restricted-play.csv``.
+    """
+    tables = RunTables.read(directory)
+    out = _out_dir(out)
+    charts = report_charts(tables)
+    value = None
+    if restricted_games is not None:
+        value = restricted_play(
+            tables.setup,
+            restricted_games,
+            threads=threads,
+            progress=progress,
+            on_compile=on_compile,
+        )
+        charts.append(restricted_play_chart(value))
+    written = write_charts(charts, out, "report.pdf")
+    if value is not None:
+        value.table.to_csv(out / "restricted-play.csv", index=False)
+    return written
+
+
+def _out_dir(out: str | Path) -> Path:
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise BalanceError(f"--out {str(path)!r} is a file, not a directory")
+    return path
