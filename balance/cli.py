@@ -219,7 +219,7 @@ def report(directory: Path, out: Path, restricted_games: int | None, threads: in
         progress=sys.stderr.isatty(),
         on_compile=_say_compiling,
     )
-    click.echo(f"wrote {len(written) - 1} charts and {written[-1]}")
+    click.echo(f"wrote {len(written) - 1} pages as PNG and {written[-1]}")
 
 
 @cli.command(
@@ -353,11 +353,13 @@ def _pct(rate: float) -> str:
     return "n/a" if rate != rate else f"{100 * rate:.1f}%"
 
 
-def _interval(pair: list[float], percent: bool = True) -> str:
+def _interval(pair: list[float], percent: bool = True, digits: int = 2) -> str:
     low, high = pair
     if percent:
         return f"[{_pct(low)}, {_pct(high)}]"
-    return f"[{low:.2f}, {high:.2f}]"
+    if low != low or high != high:
+        return "[n/a]"
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"
 
 
 def format_summary(s: dict[str, Any]) -> str:
@@ -375,7 +377,10 @@ def format_summary(s: dict[str, Any]) -> str:
     ]
     for row in s["seat_win_rate"]:
         lines.append(f"  seat {row['seat']}  {_pct(row['rate']):>6}  {_interval(row['ci95'])}")
-    lines.append(f"  balance index (1 - largest gap between seats): {s['balance_index']:.3f}")
+    lines.append(
+        f"  balance index (1 - largest gap between seats): {s['balance_index']:.3f} "
+        f"{_interval(s['balance_index_ci95'], percent=False, digits=3)}"
+    )
     if "strategy_win_rate" in s:
         lines.append("Win rate per strategy (over every seat it played):")
         for row in s["strategy_win_rate"]:

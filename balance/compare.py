@@ -144,8 +144,9 @@ class Comparison:
                     f"{_p(row.p_holm):>9}{' *' if row.significant else ''}"
                 )
         lines.append(
-            "\nIntervals: rates per variant Wilson; differences paired t over games; the "
-            "balance index by a normal bootstrap of the paired seat win rates."
+            "\nIntervals: rates per variant Wilson, means Student t; differences paired t "
+            "over games. Balance index: simultaneous intervals of the seat differences; its "
+            "difference: a normal bootstrap of both variants' paired seat win rates."
         )
         return "\n".join(lines)
 
@@ -297,8 +298,9 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                 title="balance index per variant (1 - largest gap between seat win rates)",
                 xlabel="balance index (1 = every seat wins equally often)",
                 zero=None,
-                note=f"{n_games:,} games per variant; 95% intervals by a normal "
-                "(parametric) bootstrap of the seat win rates.",
+                note=f"{n_games:,} games per variant; 95% intervals from simultaneous "
+                "intervals of the differences between seats' win rates (they reach 1 when "
+                "no seat is significantly ahead).",
             ),
         )
     )
@@ -339,7 +341,8 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
         (
             "06-differences-game-own",
             (later["kind"] == "mean") & (later["metric"] != "game length"),
-            "paired differences from {base}: " + _own_title(later),
+            "paired differences from {base}: "
+            + _own_title(later[(later["kind"] == "mean") & (later["metric"] != "game length")]),
             "difference per game",
             False,
         ),
@@ -362,7 +365,7 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                     marked_label="significant after Holm",
                     percent=percent,
                     note=f"{n_games:,} paired games (same seed and game indices); 95% "
-                    "intervals: paired t over games (balance index: normal bootstrap). "
+                    "intervals: paired t over games (balance index difference: normal bootstrap). "
                     + holm_note,
                 ),
             )
@@ -412,15 +415,17 @@ def _title_lines(comparison: Comparison) -> list[str]:
         f"balance version: {__version__}",
         "",
         "Rates: 95% Wilson intervals. Differences: paired over games, 95% Student t",
-        "intervals; balance index: normal bootstrap. Significance: Holm's correction",
-        "over every difference in the comparison.",
+        "intervals. Balance index: simultaneous intervals of the seat differences; its",
+        "difference: a normal bootstrap of the paired seat win rates. Significance:",
+        "Holm's correction over every difference in the comparison.",
     ]
     return lines
 
 
 def _own_title(rows: pd.DataFrame) -> str:
-    units = sorted({u for u in rows.loc[rows["kind"] == "mean", "unit"] if u})
-    return ", ".join(units) or "per-game counts"
+    """What the game's own per-game counts are, from their units: ``reveals per game``."""
+    units = sorted({unit for unit in rows["unit"] if unit})
+    return (", ".join(units) or "counts") + " per game"
 
 
 def _out_dir(out: str | Path) -> Path:

@@ -37,6 +37,12 @@ def seat_win_rates(seats: pd.DataFrame) -> pd.DataFrame:
     return _with_wilson(table, "wins", "games")
 
 
+def won_matrix(seats: pd.DataFrame) -> np.ndarray:
+    """The seats table as bool ``(G, n)``: which seats won each game, games in order."""
+    table = seats.pivot(index="game", columns="seat", values="won").sort_index()
+    return table.to_numpy(dtype=bool)
+
+
 def balance_index(rates: Sequence[float] | pd.Series) -> float:
     """Ludii's balance metric: 1 − the largest gap between two seats' win rates."""
     values = np.asarray(rates, dtype=float)

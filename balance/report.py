@@ -122,7 +122,7 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
 
     seats = tables["seats"]
     rates = metrics.seat_win_rates(seats)
-    index = metrics.balance_index(rates["rate"])
+    index = metrics.balance_index_interval(metrics.won_matrix(seats))
     charts.append(
         Chart(
             "01-seat-win-rates",
@@ -131,14 +131,16 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
                 rates["rate"],
                 rates["low"],
                 rates["high"],
-                title=f"{prefix}win rate by seat (balance index {index:.3f})",
+                title=f"{prefix}win rate by seat (balance index {index['value']:.3f}, "
+                f"95% interval {index['low']:.3f} to {index['high']:.3f})",
                 ylabel="games won",
                 xlabel="seat (0 holds the first captain's favor)" if unit == "rounds" else "seat",
                 reference=float(rates["rate"].mean()),
                 reference_label="mean over seats",
                 note=f"{n_games:,} games; {WILSON}. Balance index = 1 - the largest gap "
-                "between two seats' win rates. A game may have several winners, so the "
-                "rates need not sum to 100%.",
+                "between two seats' win rates; its interval comes from simultaneous "
+                "intervals of the differences between seats. A game may have several "
+                "winners, so the rates need not sum to 100%.",
             ),
         )
     )

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from balance.games import get_game
+from balance.metrics import balance_index_interval
 from balance.run import RunResult
 from balance.stats import mean_interval, ratio_interval, wilson_interval
 
@@ -53,7 +54,7 @@ def summarize(result: RunResult) -> dict[str, Any]:
         seat_rows.append(
             {"seat": seat, "rate": _rate(wins, games), "ci95": [float(s_low), float(s_high)]}
         )
-    rates = [row["rate"] for row in seat_rows]
+    index = balance_index_interval(won)
 
     summary: dict[str, Any] = {
         "game": setup.game,
@@ -77,9 +78,11 @@ def summarize(result: RunResult) -> dict[str, Any]:
         "winner_count": {k: v["rate"] for k, v in winner_count.items()},
         "winner_count_ci95": {k: v["ci95"] for k, v in winner_count.items()},
         "seat_win_rate": seat_rows,
-        "balance_index": 1.0 - (max(rates) - min(rates)) if games else float("nan"),
+        "balance_index": index["value"],
+        "balance_index_ci95": [index["low"], index["high"]],
         "interval_method": "95%: Wilson for rates over games; Student t for means; "
-        "delta method over games for ratios of counts",
+        "delta method over games for ratios of counts; simultaneous intervals of the seat "
+        "differences for the balance index",
     }
     if setup.lineup.mixed:
         summary["strategy_win_rate"] = _strategy_rates(setup, index, won)
