@@ -54,7 +54,7 @@ def summarize(result: RunResult) -> dict[str, Any]:
         seat_rows.append(
             {"seat": seat, "rate": _rate(wins, games), "ci95": [float(s_low), float(s_high)]}
         )
-    index = balance_index_interval(won)
+    balance = balance_index_interval(won)
 
     summary: dict[str, Any] = {
         "game": setup.game,
@@ -78,8 +78,8 @@ def summarize(result: RunResult) -> dict[str, Any]:
         "winner_count": {k: v["rate"] for k, v in winner_count.items()},
         "winner_count_ci95": {k: v["ci95"] for k, v in winner_count.items()},
         "seat_win_rate": seat_rows,
-        "balance_index": index["value"],
-        "balance_index_ci95": [index["low"], index["high"]],
+        "balance_index": balance["value"],
+        "balance_index_ci95": [balance["low"], balance["high"]],
         "interval_method": "95%: Wilson for rates over games; Student t for means; "
         "delta method over games for ratios of counts; simultaneous intervals of the seat "
         "differences for the balance index",
