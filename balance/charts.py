@@ -311,8 +311,15 @@ def title_page(title: str, lines: Sequence[str]) -> Figure:
 
 
 def write_charts(charts: Sequence[Chart], directory: Path, pdf_name: str) -> list[Path]:
-    """Each chart as ``NAME.png`` (150 dpi) and all of them, in order, as one PDF."""
+    """Each chart as ``NAME.png`` (150 dpi) and all of them, in order, as one PDF.
+
+    A report written before into ``directory`` (its PDF is there) is removed first, so
+    that no page of an older report survives beside the new one.
+    """
     directory.mkdir(parents=True, exist_ok=True)
+    if (directory / pdf_name).exists():
+        for old in directory.glob("[0-9][0-9]-*.png"):
+            old.unlink()
     written = []
     pdf_path = directory / pdf_name
     with PdfPages(pdf_path) as pdf:

@@ -11,6 +11,7 @@ and Holm's correction over the whole table says which differences stay significa
 from __future__ import annotations
 
 import re
+import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ from balance.errors import BalanceError
 from balance.formatting import rules_text
 from balance.games import get_game
 from balance.games.base import Setup
-from balance.results import RunWriter, _write_json, manifest_for
+from balance.results import MANIFEST, RunWriter, manifest_for, write_json
 from balance.run import RunResult, check_run, run_games
 from balance.summary import summarize
 
@@ -189,6 +190,8 @@ def compare(
     }
     check_run(games, threads, None)
     out_dir = _out_dir(out) if out is not None else None
+    if out_dir is not None:
+        _clear_previous(out_dir)
     results: dict[str, RunResult] = {}
     clock = time.perf_counter()
     for label, setup in setups.items():
@@ -377,7 +380,7 @@ def write_comparison(comparison: Comparison, out: Path) -> list[Path]:
     """Charts (PNG and ``comparison.pdf``), ``comparison.csv`` and ``comparison.json``."""
     written = write_charts(comparison_charts(comparison), out, "comparison.pdf")
     comparison.table.to_csv(out / "comparison.csv", index=False)
-    _write_json(
+    write_json(
         out / "comparison.json",
         {
             "game": comparison.game,
@@ -433,6 +436,16 @@ def _out_dir(out: str | Path) -> Path:
     if path.exists() and not path.is_dir():
         raise BalanceError(f"--out {str(path)!r} is a file, not a directory")
     return path
+
+
+def _clear_previous(out: Path) -> None:
+    """Remove an older comparison's runs from ``out``, so that no stale variant remains."""
+    if not (out / "comparison.json").exists():
+        return
+    for manifest in out.glob(f"runs/*/{MANIFEST}"):
+        shutil.rmtree(manifest.parent)
+    for name in ("comparison.json", "comparison.csv"):
+        (out / name).unlink(missing_ok=True)
 
 
 def _safe(label: str) -> str:

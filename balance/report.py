@@ -59,6 +59,15 @@ class RunTables:
             )
         return table
 
+    def check_rows(self, name: str, rows: int, expected: int) -> None:
+        """A one-line error unless table ``name`` holds ``expected`` rows."""
+        if rows != expected:
+            where = self.source.directory if self.source else "the run"
+            raise BalanceError(
+                f"{str(where)!r} is corrupt: its {name} records hold {rows:,} rows, "
+                f"not {expected:,}"
+            )
+
     @property
     def games(self) -> int:
         return len(self["games"])
@@ -72,7 +81,7 @@ class RunTables:
         tables = cls(saved.setup, saved.manifest, source=saved)
         unit = get_game(saved.setup.game).length_unit
         games = tables.require("games", "game", unit, "finished")
-        tables.require("seats", "game", "seat", "strategy", "won")
+        seats = tables.require("seats", "game", "seat", "strategy", "won")
         if len(games) == 0:
             raise BalanceError(f"{str(directory)!r} holds no games")
         if len(games) != saved.games:
@@ -80,6 +89,7 @@ class RunTables:
                 f"{str(directory)!r} is corrupt: the manifest counts {saved.games:,} games, "
                 f"the records hold {len(games):,}"
             )
+        tables.check_rows("seats", len(seats), saved.games * saved.setup.players)
         return tables
 
 
@@ -97,6 +107,14 @@ def describe_run(tables: RunTables) -> list[str]:
         f"variants: {', '.join(setup.rules.variants) or 'none (base game)'}",
         "strategies by seat: " + ", ".join(setup.lineup.labels),
         "seats rotated across games: " + ("yes" if setup.lineup.rotate else "no"),
+        *(
+            [
+                f"restricted play: in game i, seat i mod n may never choose "
+                f"{', '.join(setup.lineup.restricted)}"
+            ]
+            if setup.lineup.restricted
+            else []
+        ),
         f"balance version: {manifest.get('balance_version', 'unknown')}"
         + (f", run created {manifest['created']}" if manifest.get("created") else ""),
         "",
@@ -234,6 +252,7 @@ def write_report(
         )
         charts.append(restricted_play_chart(value))
     written = write_charts(charts, out, "report.pdf")
+    (out / "restricted-play.csv").unlink(missing_ok=True)  # an older report's
     if value is not None:
         value.table.to_csv(out / "restricted-play.csv", index=False)
     return written

@@ -64,9 +64,9 @@ class RunWriter:
         for writer in self.writers.values():
             writer.close()
         manifest = dict(manifest, games=self.games, tables=sorted(self.writers))
-        _write_json(self.directory / MANIFEST, manifest)
+        write_json(self.directory / MANIFEST, manifest)
         if summary is not None:
-            _write_json(self.directory / SUMMARY, summary)
+            write_json(self.directory / SUMMARY, summary)
 
 
 def json_safe(value: Any) -> Any:
@@ -80,7 +80,7 @@ def json_safe(value: Any) -> Any:
     return value
 
 
-def _write_json(path: Path, data: Mapping[str, Any]) -> None:
+def write_json(path: Path, data: Mapping[str, Any]) -> None:
     path.write_text(json.dumps(json_safe(data), indent=2, allow_nan=False) + "\n")
 
 
@@ -139,7 +139,9 @@ class SavedRun:
         try:
             return pq.read_table(path).to_pandas()
         except (pa.ArrowInvalid, OSError) as exc:
-            raise BalanceError(f"{str(path)!r} is not a readable Parquet file: {exc}") from None
+            reason = " ".join(str(exc).split())  # pyarrow's messages may span lines
+            reason = "".join(ch for ch in reason if ch.isprintable())
+            raise BalanceError(f"{str(path)!r} is not a readable Parquet file: {reason}") from None
 
 
 def load_run(directory: str | Path) -> SavedRun:
@@ -149,7 +151,11 @@ def load_run(directory: str | Path) -> SavedRun:
         raise BalanceError(f"run directory {str(directory)!r} does not exist")
     path = directory / MANIFEST
     if not path.exists():
-        inside = sorted(p.parent.name for p in directory.glob(f"*/{MANIFEST}"))
+        inside = sorted(
+            str(p.parent.relative_to(directory))
+            for pattern in (f"*/{MANIFEST}", f"runs/*/{MANIFEST}")
+            for p in directory.glob(pattern)
+        )
         hint = f"; it holds the runs {', '.join(inside)}: name one of them" if inside else ""
         raise BalanceError(f"{str(directory)!r} is not a balance run: it has no {MANIFEST}{hint}")
     try:

@@ -438,7 +438,7 @@ def test_a_program_that_repeats_a_card_stops_the_run(moody) -> None:
     repeated = [cards[0], cards[1], cards[0]]
     assert str(caught.value) == (
         f"strategy 'moody(mood=1)' (seat {seat}) made an illegal 'program' decision in game "
-        f"{game}: programmed cards {repeated}, not three distinct cards it holds"
+        f"{game}: programmed cards {repeated}, not three distinct cards it may program"
     )
 
 

@@ -270,7 +270,7 @@ def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
     value = int(error[nb.Error.VALUE])
     if decision == "program":
         cards = [value // 10000, value // 100 % 100, value % 100]
-        what = f"programmed cards {cards}, not three distinct cards it holds"
+        what = f"programmed cards {cards}, not three distinct cards it may program"
     elif decision == "choose":
         card = CARD_NAMES[int(error[nb.Error.CARD])]
         what = f"chose option {value} of {card}, outside its options"

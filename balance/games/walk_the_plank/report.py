@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from balance.charts import Chart, plot_grouped, plot_intervals
+from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.games.walk_the_plank.metrics import card_usefulness
 
 DELTA = "95% delta-method intervals with games as clusters"
@@ -26,6 +27,7 @@ def card_charts(tables: Any, prefix: str = "") -> list[Chart]:
         "killed_others",
         "saved",
     )
+    tables.check_rows("cards", len(cards), tables.games * tables.setup.players * len(CARD_NAMES))
     usefulness = card_usefulness(cards, tables["seats"])
     n_games = tables.games
     cards = list(usefulness["card"])

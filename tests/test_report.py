@@ -1,0 +1,413 @@
+"""``balance report``: a saved run's charts as PNGs and one PDF, and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+from matplotlib import image
+
+from balance import __version__, api
+from balance.cli import cli, main
+from balance.games.walk_the_plank.cards import CARD_NAMES
+from balance.games.walk_the_plank.rules import WalkThePlankRules
+from balance.report import RunTables, describe_run, write_report
+
+RULE_NAMES = [row["name"] for row in WalkThePlankRules.describe()]
+COMMON = ["00-title", "01-seat-win-rates", "03-game-length", "04-games-still-running"]
+CARD_PAGES = [
+    "10-card-reveals",
+    "11-card-effect-share",
+    "12-card-pirates-per-reveal",
+    "13-card-win-rate-of-users",
+]
+PLAIN_PAGES = COMMON + CARD_PAGES
+MIXED_PAGES = sorted([*PLAIN_PAGES, "02-strategy-win-rates"])
+RESTRICTED_PAGE = "20-card-value-restricted-play"
+MIXED = ["aggressor", "survivor", "greedy"]
+
+
+def pdf_pages(path: Path) -> int:
+    """Pages of a PDF: with pypdf if installed, else the page objects in its bytes."""
+    try:
+        from pypdf import PdfReader
+    except ImportError:
+        data = path.read_bytes()
+        assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
+        return len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", data))
+    return len(PdfReader(path).pages)
+
+
+def assert_real_image(path: Path) -> None:
+    """A PNG of a print-sized chart with something drawn on it."""
+    pixels = image.imread(path)
+    assert pixels.ndim == 3 and pixels.shape[2] in (3, 4), pixels.shape
+    height, width = pixels.shape[:2]
+    assert width == 1200 and 700 <= height <= 1100, pixels.shape  # 8 in wide at 150 dpi
+    grey = pixels[..., :3].mean(axis=2)
+    inked = (grey < 0.9).mean()
+    assert 0.005 < inked < 0.9, (path.name, inked)  # neither blank nor a filled rectangle
+    assert pixels[..., :3].std() > 0.05
+
+
+@pytest.fixture(scope="module")
+def plain_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "plain"
+    api.simulate("walk-the-plank", players=3, games=2000, seed=11, out=out, threads=2)
+    return out
+
+
+@pytest.fixture(scope="module")
+def mixed_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("runs") / "mixed"
+    api.simulate(
+        "walk-the-plank",
+        players=3,
+        games=2000,
+        seed=12,
+        strategies=MIXED,
+        variants=["ghost", "kraken"],
+        rules={"plank_max": 5},
+        rotate_seats=True,
+        out=out,
+        threads=2,
+    )
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(plain_run: Path) -> dict[str, Path]:
+    """The runs the error cases copy and break."""
+    return {"plain": plain_run}
+
+
+@pytest.fixture(scope="module")
+def plain_report(plain_run, tmp_path_factory) -> tuple[Path, list[Path]]:
+    out = tmp_path_factory.mktemp("reports") / "plain"
+    return out, write_report(plain_run, out)
+
+
+@pytest.fixture(scope="module")
+def mixed_report(mixed_run, tmp_path_factory) -> tuple[Path, list[Path]]:
+    out = tmp_path_factory.mktemp("reports") / "mixed"
+    return out, write_report(mixed_run, out)
+
+
+def report_of(request: pytest.FixtureRequest, name: str) -> tuple[Path, list[Path]]:
+    """The ``plain`` or ``mixed`` report: its directory and the files it wrote."""
+    return request.getfixturevalue(f"{name}_report")
+
+
+# --- what a report holds -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "pages"), [("plain", PLAIN_PAGES), ("mixed", MIXED_PAGES)])
+def test_report_writes_every_chart(request, name: str, pages: list[str]) -> None:
+    out, written = report_of(request, name)
+    assert [p.name for p in written] == [f"{page}.png" for page in pages] + ["report.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in written)
+    assert all(p.parent == out for p in written)
+
+
+@pytest.mark.parametrize("name", ["plain", "mixed"])
+def test_report_pdf_has_a_page_per_chart(request, name: str) -> None:
+    out, written = report_of(request, name)
+    pngs = [p for p in written if p.suffix == ".png"]
+    assert pdf_pages(out / "report.pdf") == len(pngs)
+
+
+@pytest.mark.parametrize("name", ["plain", "mixed"])
+def test_report_pngs_are_charts(request, name: str) -> None:
+    _, written = report_of(request, name)
+    pngs = [path for path in written if path.suffix == ".png"]
+    for path in pngs:
+        assert_real_image(path)
+    contents = {path.read_bytes() for path in pngs}
+    assert len(contents) == len(pngs)  # every page draws something of its own
+
+
+def test_title_lines_name_everything_that_decides_the_charts(mixed_run) -> None:
+    tables = RunTables.read(mixed_run)
+    lines = describe_run(tables)
+    text = "\n".join(lines)
+    assert lines[0] == "game: Walk the Plank (walk-the-plank), 3 players"
+    assert "games: 2,000" in lines
+    assert "seed: 12" in lines
+    assert "variants: ghost, kraken" in lines
+    assert "strategies by seat: aggressor, survivor, greedy" in lines
+    assert "seats rotated across games: yes" in lines
+    assert f"balance version: {__version__}" in text
+    rules = tables.setup.rules.to_dict()
+    assert list(rules) == RULE_NAMES
+    for rule in RULE_NAMES:
+        assert sum(line.startswith(f"  {rule} = ") for line in lines) == 1, rule
+    assert "  plank_max = 5" in lines
+    assert "  ghost = true" in lines or "  ghost = True" in lines
+    assert "Wilson" in text
+
+
+def test_title_lines_of_a_base_game(runs) -> None:
+    lines = describe_run(RunTables.read(runs["plain"]))
+    assert "variants: none (base game)" in lines
+    assert "seats rotated across games: no" in lines
+    assert "strategies by seat: random, random, random" in lines
+    assert not any("partial" in line for line in lines)
+
+
+def test_run_tables_read_the_records(runs) -> None:
+    tables = RunTables.read(runs["plain"])
+    assert tables.games == 2000
+    assert len(tables["seats"]) == 6000 and len(tables["cards"]) == 60000
+    assert tables["games"] is tables["games"]  # read once
+
+
+def test_report_through_the_cli_into_an_existing_directory(runs, tmp_path: Path) -> None:
+    out = tmp_path / "cli-report"
+    out.mkdir()
+    (out / "notes.txt").write_text("mine")
+    done = CliRunner().invoke(cli, ["report", str(runs["plain"]), "--out", str(out)])
+    assert done.exit_code == 0, (done.output, done.exception)
+    assert str(out / "report.pdf") in done.stdout
+    assert sorted(p.stem for p in out.glob("*.png")) == PLAIN_PAGES
+    assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_report_with_restricted_play(runs, tmp_path: Path) -> None:
+    out = tmp_path / "with-cards"
+    args = ["report", str(runs["plain"]), "--out", str(out), "--restricted-play", "600"]
+    done = CliRunner().invoke(cli, [*args, "-t", "2"])
+    assert done.exit_code == 0, (done.output, done.exception)
+    pngs = sorted(p.stem for p in out.glob("*.png"))
+    assert pngs == sorted([*PLAIN_PAGES, RESTRICTED_PAGE])
+    assert pdf_pages(out / "report.pdf") == len(pngs)
+    assert_real_image(out / f"{RESTRICTED_PAGE}.png")
+    table = pd.read_csv(out / "restricted-play.csv")
+    assert table["action"].tolist() == list(CARD_NAMES)
+    assert table["games"].tolist() == [600] * len(CARD_NAMES)
+    assert {"difference", "low", "high", "p_holm", "significant"} <= set(table.columns)
+    assert (table["low"] <= table["difference"]).all()
+    assert (table["difference"] <= table["high"]).all()
+
+
+def test_report_without_restricted_play_writes_no_table(plain_report) -> None:
+    out, _ = plain_report
+    assert not (out / "restricted-play.csv").exists()
+    assert not (out / f"{RESTRICTED_PAGE}.png").exists()
+
+
+# --- errors: one line on stderr, exit 2, no traceback ------------------------------------
+
+
+def call_main(monkeypatch: pytest.MonkeyPatch, capsys, *args: str) -> tuple[int, str, str]:
+    """``balance ARGS`` through ``main()``, in this process; returns (code, stdout, stderr)."""
+    monkeypatch.setattr(sys, "argv", ["balance", *args])
+    with pytest.raises(SystemExit) as done:
+        main()
+    out, err = capsys.readouterr()
+    return done.value.code, out, err
+
+
+def assert_one_line_error(code: int, out: str, err: str, *fragments: str) -> None:
+    assert code == 2, (code, err)
+    assert "Traceback" not in err
+    assert err.startswith("error: "), err
+    assert err.count("\n") == 1 and err.endswith("\n"), err
+    assert out == ""
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+
+
+def report_error(monkeypatch, capsys, directory: Path, out: Path, *fragments: str) -> None:
+    code, stdout, err = call_main(monkeypatch, capsys, "report", str(directory), "--out", str(out))
+    assert_one_line_error(code, stdout, err, *fragments)
+    assert not (out / "report.pdf").exists()
+
+
+def copy_run(runs, tmp_path: Path, name: str = "copy") -> Path:
+    target = tmp_path / name
+    shutil.copytree(runs["plain"], target)
+    return target
+
+
+def edit_manifest(directory: Path, **changes) -> None:
+    path = directory / "manifest.json"
+    manifest = json.loads(path.read_text())
+    manifest.update(changes)
+    path.write_text(json.dumps(manifest))
+
+
+def test_missing_directory_through_a_real_process(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "balance.cli", "report", str(tmp_path / "gone"), "--out", "x"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert_one_line_error(done.returncode, done.stdout, done.stderr, "does not exist", "gone")
+    assert not (tmp_path / "x").exists()
+
+
+def test_missing_directory(monkeypatch, capsys, tmp_path: Path) -> None:
+    report_error(monkeypatch, capsys, tmp_path / "nowhere", tmp_path / "o", "does not exist")
+
+
+def test_directory_without_manifest(monkeypatch, capsys, tmp_path: Path) -> None:
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "games.parquet").write_bytes(b"")
+    report_error(
+        monkeypatch, capsys, tmp_path / "run", tmp_path / "o", "not a balance run", "manifest"
+    )
+
+
+@pytest.fixture
+def comparison_dir(plain_run: Path, tmp_path: Path) -> Path:
+    """What ``balance compare --out cmp`` leaves: cmp/runs/LABEL for each variant, and the
+    comparison's own files in cmp (see test_compare for the real thing)."""
+    out = tmp_path / "cmp"
+    for label in ("base", "kraken"):
+        shutil.copytree(plain_run, out / "runs" / label)
+    (out / "comparison.csv").write_text("run,metric\n")
+    (out / "comparison.json").write_text("{}\n")
+    return out
+
+
+def test_the_runs_folder_of_a_comparison_names_its_runs(
+    monkeypatch, capsys, tmp_path: Path, comparison_dir: Path
+) -> None:
+    report_error(
+        monkeypatch, capsys, comparison_dir / "runs", tmp_path / "o", "base", "kraken", "name one"
+    )
+
+
+def test_a_comparison_output_suggests_the_runs_inside(
+    monkeypatch, capsys, tmp_path: Path, comparison_dir: Path
+) -> None:
+    report_error(monkeypatch, capsys, comparison_dir, tmp_path / "o", "not a balance run", "kraken")
+
+
+def test_empty_run(monkeypatch, capsys, runs, tmp_path: Path) -> None:
+    directory = copy_run(runs, tmp_path)
+    edit_manifest(directory, games=0)
+    report_error(monkeypatch, capsys, directory, tmp_path / "o", "holds no games")
+
+
+@pytest.mark.parametrize("text", ["{not json", "", "[]", '{"game": "walk-the-plank"}'])
+def test_corrupt_manifest(monkeypatch, capsys, runs, tmp_path: Path, text: str) -> None:
+    directory = copy_run(runs, tmp_path)
+    (directory / "manifest.json").write_text(text)
+    report_error(monkeypatch, capsys, directory, tmp_path / "o", "is corrupt", "manifest.json")
+
+
+@pytest.mark.parametrize("table", ["games", "seats", "cards"])
+def test_truncated_parquet(monkeypatch, capsys, runs, tmp_path: Path, table: str) -> None:
+    directory = copy_run(runs, tmp_path)
+    path = directory / f"{table}.parquet"
+    path.write_bytes(path.read_bytes()[:500])
+    report_error(
+        monkeypatch, capsys, directory, tmp_path / "o", "not a readable Parquet file", table
+    )
+
+
+def test_garbage_parquet(monkeypatch, capsys, runs, tmp_path: Path) -> None:
+    directory = copy_run(runs, tmp_path)
+    (directory / "seats.parquet").write_bytes(b"this is not parquet at all\n" * 50)
+    report_error(monkeypatch, capsys, directory, tmp_path / "o", "not a readable Parquet file")
+
+
+@pytest.mark.parametrize("table", ["games", "seats"])
+def test_parquet_with_a_damaged_page_header(
+    monkeypatch, capsys, runs, tmp_path: Path, table: str
+) -> None:
+    directory = copy_run(runs, tmp_path)
+    path = directory / f"{table}.parquet"
+    data = bytearray(path.read_bytes())
+    for i in range(8, 72):  # just after the leading magic bytes: the first page header
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+    report_error(monkeypatch, capsys, directory, tmp_path / "o", "not a readable Parquet file")
+
+
+@pytest.mark.parametrize("games", [1999, 2001, 10])
+def test_manifest_count_differs_from_the_records(
+    monkeypatch, capsys, runs, tmp_path: Path, games: int
+) -> None:
+    directory = copy_run(runs, tmp_path)
+    edit_manifest(directory, games=games)
+    report_error(
+        monkeypatch,
+        capsys,
+        directory,
+        tmp_path / "o",
+        "is corrupt",
+        f"the manifest counts {games:,} games",
+        "the records hold 2,000",
+    )
+
+
+@pytest.mark.parametrize(
+    ("table", "column"),
+    [
+        ("games", "rounds"),
+        ("games", "finished"),
+        ("games", "game"),
+        ("seats", "won"),
+        ("seats", "seat"),
+        ("seats", "strategy"),
+        ("cards", "card"),
+        ("cards", "effect"),
+        ("cards", "saved"),
+    ],
+)
+def test_table_missing_a_column(
+    monkeypatch, capsys, runs, tmp_path: Path, table: str, column: str
+) -> None:
+    directory = copy_run(runs, tmp_path)
+    path = directory / f"{table}.parquet"
+    pq.write_table(pq.read_table(path).drop_columns([column]), path)
+    report_error(
+        monkeypatch,
+        capsys,
+        directory,
+        tmp_path / "o",
+        "is corrupt",
+        f"its {table} records have no {column!r} column",
+    )
+
+
+def test_missing_table(monkeypatch, capsys, runs, tmp_path: Path) -> None:
+    directory = copy_run(runs, tmp_path)
+    (directory / "cards.parquet").unlink()
+    report_error(monkeypatch, capsys, directory, tmp_path / "o", "no cards records")
+
+
+def test_seats_table_missing_a_game(monkeypatch, capsys, runs, tmp_path: Path) -> None:
+    directory = copy_run(runs, tmp_path)
+    path = directory / "seats.parquet"
+    seats = pq.read_table(path)
+    pq.write_table(seats.slice(0, seats.num_rows - 3), path)  # the last game's three seats
+    report_error(monkeypatch, capsys, directory, tmp_path / "o", "is corrupt", "seats")
+
+
+def test_out_is_an_existing_file(monkeypatch, capsys, runs, tmp_path: Path) -> None:
+    blocker = tmp_path / "report.pdf"
+    blocker.write_text("in the way")
+    code, out, err = call_main(
+        monkeypatch, capsys, "report", str(runs["plain"]), "--out", str(blocker)
+    )
+    assert_one_line_error(code, out, err, "--out", "is a file, not a directory")
+    assert blocker.read_text() == "in the way"
+
+
+def test_restricted_play_of_no_games(monkeypatch, capsys, runs, tmp_path: Path) -> None:
+    args = ["report", str(runs["plain"]), "--out", str(tmp_path / "o"), "--restricted-play", "0"]
+    code, out, err = call_main(monkeypatch, capsys, *args)
+    assert_one_line_error(code, out, err, "games must be", "not 0")
