@@ -127,6 +127,7 @@ def simulate(
     variants: Sequence[str] = (),
     rules: Mapping[str, Any] | Iterable[tuple[str, str]] = (),
     rotate_seats: bool = False,
+    restricted: Sequence[str] = (),
     threads: int | None = None,
     batch: int | None = None,
     out: str | Path | None = None,
@@ -134,8 +135,12 @@ def simulate(
     keep_records: bool = True,
     on_compile: Callable[[str], None] | None = None,
 ) -> Run:
-    """Play ``games`` games and return them; with ``out``, also save them to that directory."""
-    setup = make_setup(game, players, seed, strategies, variants, rules, rotate_seats)
+    """Play ``games`` games and return them; with ``out``, also save them to that directory.
+
+    ``restricted`` names cards that seat ``i % n`` of game ``i`` may never program
+    (restricted play, see :mod:`balance.restricted`).
+    """
+    setup = make_setup(game, players, seed, strategies, variants, rules, rotate_seats, restricted)
     check_run(games, threads, batch)  # before an old run in ``out`` is replaced
     writer = RunWriter(Path(out), setup) if out is not None else None
     try:

@@ -11,7 +11,7 @@ from typing import Any
 import click
 
 from balance import __version__
-from balance.errors import BalanceError
+from balance.errors import BalanceError, Interrupted
 from balance.formatting import rules_text
 from balance.results import json_safe
 
@@ -420,6 +420,9 @@ def main() -> None:
     """Entry point: user errors become one line on stderr and exit code 2."""
     try:
         cli.main(standalone_mode=False)
+    except Interrupted as error:
+        click.echo(str(error), err=True)
+        sys.exit(130)
     except BalanceError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)

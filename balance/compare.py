@@ -31,7 +31,7 @@ from balance.charts import (
     title_page,
     write_charts,
 )
-from balance.errors import BalanceError
+from balance.errors import BalanceError, Interrupted
 from balance.formatting import rules_text
 from balance.games import get_game
 from balance.games.base import Setup
@@ -217,7 +217,7 @@ def compare(
     played = min(result.games for result in results.values())
     partial = played < games or len(results) < len(setups)
     if partial and (played == 0 or len(results) < 2):
-        raise BalanceError("interrupted before two variants had played any game")
+        raise Interrupted("interrupted before two variants had played any game")
     setups = {label: setups[label] for label in results}
     per_game, chosen, won_columns = {}, [], []
     for label, result in results.items():

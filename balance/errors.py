@@ -3,3 +3,7 @@
 
 class BalanceError(ValueError):
     """Invalid input from the user: a rule value, a player count, a name, a file."""
+
+
+class Interrupted(BalanceError):
+    """Ctrl-C stopped a run before it had anything to show; the CLI exits with code 130."""

@@ -23,7 +23,7 @@ import pandas as pd
 
 from balance import metrics
 from balance.charts import Chart, plot_intervals, title_page, write_charts
-from balance.errors import BalanceError
+from balance.errors import BalanceError, Interrupted
 from balance.formatting import rules_text
 from balance.games import get_game
 from balance.games.base import Setup
@@ -126,7 +126,7 @@ class RestrictedPlay:
             )
         lines.append(
             "\nA negative change: the card helps the player who holds it. * = significant at "
-            f"5% after Holm's correction over the {len(self.table)} cards. Intervals: paired t "
+            f"5% after Holm's correction over {len(self.table)} card(s). Intervals: paired t "
             "over games."
         )
         return "\n".join(lines)
@@ -173,7 +173,7 @@ def restricted_play(
             if results[action].partial:
                 break
     if not results or min(r.games for r in results.values()) == 0:
-        raise BalanceError("interrupted before a restricted run had played any game")
+        raise Interrupted("interrupted before a restricted run had played any game")
     played = min(result.games for result in [unrestricted, *results.values()])
     base_wins = restricted_wins(_won(unrestricted)[:played])
     table = restricted_play_table(

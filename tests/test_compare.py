@@ -387,3 +387,52 @@ def test_out_is_an_existing_file(monkeypatch, capsys, tmp_path: Path) -> None:
     assert code == 2 and out == "" and err.count("\n") == 1, err
     assert err.startswith("error: --out") and "is a file, not a directory" in err
     assert blocker.read_text() == "in the way"
+
+
+def interrupt_variant(monkeypatch: pytest.MonkeyPatch, variant: int, after_blocks: int) -> None:
+    """Ctrl-C while the ``variant``-th variant (1-based) hands over block ``after_blocks``."""
+    import balance.compare as module
+
+    real = module.run_games
+    calls: list[object] = []
+
+    def run_games(setup, games, **options):
+        calls.append(setup)
+        sinks = list(options.pop("sinks", []))
+        if len(calls) == variant:
+            seen: list[int] = []
+
+            def press_ctrl_c(block) -> None:
+                seen.append(block.first_game)
+                if len(seen) == after_blocks:
+                    raise KeyboardInterrupt
+
+            sinks.append(press_ctrl_c)
+        return real(setup, games, sinks=sinks, batch=100, **options)
+
+    monkeypatch.setattr(module, "run_games", run_games)
+
+
+def test_an_interrupted_comparison_compares_the_games_every_variant_played(
+    monkeypatch,
+) -> None:
+    interrupt_variant(monkeypatch, variant=2, after_blocks=3)
+    comparison = compare("walk-the-plank", 3, 1_000, ["base", "kraken", "dolphin"], threads=2)
+    assert comparison.partial and comparison.requested == 1_000
+    assert comparison.labels == ["base", "kraken"]  # dolphin never started
+    assert comparison.games == 300
+    assert all(len(table) == 300 for table in comparison.per_game.values())
+    assert "interrupted, 1,000 asked" in comparison.text()
+    # The 300 games are the first 300 of the uninterrupted comparison, game for game.
+    whole = compare("walk-the-plank", 3, 300, ["base", "kraken"], threads=2)
+    for label in ("base", "kraken"):
+        pd.testing.assert_frame_equal(comparison.per_game[label], whole.per_game[label])
+
+
+def test_an_interruption_before_two_variants_played_exits_130(monkeypatch, capsys) -> None:
+    interrupt_variant(monkeypatch, variant=1, after_blocks=1)
+    code, out, err = call_main(
+        monkeypatch, capsys, *COMPARE[:4], "-g", "1000", "--variant", "base", "--variant", "kraken"
+    )
+    assert code == 130 and out == ""
+    assert err == "interrupted before two variants had played any game\n"
