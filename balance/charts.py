@@ -134,7 +134,7 @@ def plot_length_histogram(
             hatch="////",
             lw=0.5,
             width=1.0,
-            label="unfinished (stopped by the round cap)",
+            label="unfinished (stopped by the cap)",
         )
     ax.legend(fontsize=8)
     ax.set_title(title)
@@ -158,7 +158,7 @@ def plot_still_running(
     """Share of games still running after each round, one step line per run.
 
     Each table is what :func:`balance.metrics.still_running` returns; the interval is a
-    grey band. ``cap`` marks the round cap, where unfinished games stop.
+    grey band. ``cap`` marks the length cap, where unfinished games stop.
     """
     figure, ax = new_axes(ax)
     for k, (label, table) in enumerate(curves.items()):
@@ -175,7 +175,7 @@ def plot_still_running(
     if cap is not None:
         ax.axvline(cap, color="0.4", ls=":", lw=1)
         ax.annotate(
-            "round cap: unfinished games",
+            "cap: unfinished games",
             (cap, 0.5),
             xytext=(-4, 0),
             textcoords="offset points",

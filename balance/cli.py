@@ -12,7 +12,8 @@ import click
 
 from balance import __version__
 from balance.errors import BalanceError, Interrupted
-from balance.formatting import rules_text
+from balance.formatting import interval, percent, rules_text
+from balance.games import get_game
 from balance.results import json_safe
 
 EXAMPLE = """
@@ -349,19 +350,6 @@ def _say_compiling(message: str) -> None:
     click.echo(message, err=True)
 
 
-def _pct(rate: float) -> str:
-    return "n/a" if rate != rate else f"{100 * rate:.1f}%"
-
-
-def _interval(pair: list[float], percent: bool = True, digits: int = 2) -> str:
-    low, high = pair
-    if percent:
-        return f"[{_pct(low)}, {_pct(high)}]"
-    if low != low or high != high:
-        return "[n/a]"
-    return f"[{low:.{digits}f}, {high:.{digits}f}]"
-
-
 def format_summary(s: dict[str, Any]) -> str:
     """The summary as a designer reads it in a terminal."""
     n_games = s["games"]
@@ -376,39 +364,28 @@ def format_summary(s: dict[str, Any]) -> str:
         f"Seat win rates ({n_games:,} games, 95% Wilson intervals):",
     ]
     for row in s["seat_win_rate"]:
-        lines.append(f"  seat {row['seat']}  {_pct(row['rate']):>6}  {_interval(row['ci95'])}")
+        lines.append(f"  seat {row['seat']}  {percent(row['rate']):>6}  {interval(row['ci95'])}")
     lines.append(
         f"  balance index (1 - largest gap between seats): {s['balance_index']:.3f} "
-        f"{_interval(s['balance_index_ci95'], percent=False, digits=3)}"
+        f"{interval(s['balance_index_ci95'], as_percent=False, digits=3)}"
     )
     if "strategy_win_rate" in s:
         lines.append("Win rate per strategy (over every seat it played):")
         for row in s["strategy_win_rate"]:
             lines.append(
-                f"  {row['strategy']:<24} {_pct(row['rate']):>6}  {_interval(row['ci95'])}"
+                f"  {row['strategy']:<24} {percent(row['rate']):>6}  {interval(row['ci95'])}"
                 f"  ({row['seats_played']:,} seats)"
             )
     lines.append("Winners per game:")
     for k, rate in s["winner_count"].items():
-        lines.append(f"  {k}: {_pct(rate):>6}  {_interval(s['winner_count_ci95'][k])}")
+        lines.append(f"  {k}: {percent(rate):>6}  {interval(s['winner_count_ci95'][k])}")
     unit = s["length_unit"]
     lines += [
         f"Game length: mean {s['length_mean']:.2f} {unit} "
-        f"{_interval(s['length_ci95'], percent=False)}, sd {s['length_sd']:.2f}",
-        f"Finished before the round cap: {_pct(s['finished_rate'])} "
-        f"{_interval(s['finished_ci95'])}",
+        f"{interval(s['length_ci95'], as_percent=False)}, sd {s['length_sd']:.2f}",
+        f"Finished before the cap: {percent(s['finished_rate'])} {interval(s['finished_ci95'])}",
     ]
-    if s.get("cards"):
-        lines.append("Cards: reveals per game (all seats) and share of reveals with an effect:")
-        for name, row in s["cards"].items():
-            lines.append(
-                f"  {name:<14} {row['reveals_per_game']:5.2f} "
-                f"{_interval(row['reveals_per_game_ci95'], percent=False):<14} "
-                f"{_pct(row['effect_rate']):>6} {_interval(row['effect_rate_ci95'])}"
-            )
-    if "ghost_rate" in s:
-        ghost = s["ghost_rate"]
-        lines.append(f"Games with a ghost: {_pct(ghost['rate'])} {_interval(ghost['ci95'])}")
+    lines += get_game(s["game"]).summary_lines(s)
     lines.append(
         f"\n{n_games:,} games in {s['elapsed_s']:.2f} s ({s['games_per_s']:,.0f} games/s, "
         f"{s['threads']} threads)"

@@ -16,3 +16,18 @@ def rule_value(value: Any) -> str:
 def rules_text(rules: Mapping[str, Any]) -> str:
     """Every rule as ``name=value``, comma-separated."""
     return ", ".join(f"{name}={rule_value(value)}" for name, value in rules.items())
+
+
+def percent(rate: float) -> str:
+    """A share as ``34.4%``; ``n/a`` when unknown."""
+    return "n/a" if rate != rate else f"{100 * rate:.1f}%"
+
+
+def interval(pair: list[float], as_percent: bool = True, digits: int = 2) -> str:
+    """An interval as ``[32.4%, 33.0%]`` or ``[8.27, 8.31]``."""
+    low, high = pair
+    if as_percent:
+        return f"[{percent(low)}, {percent(high)}]"
+    if low != low or high != high:
+        return "[n/a]"
+    return f"[{low:.{digits}f}, {high:.{digits}f}]"

@@ -152,7 +152,7 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
                 title=f"{prefix}win rate by seat (balance index {index['value']:.3f}, "
                 f"95% interval {index['low']:.3f} to {index['high']:.3f})",
                 ylabel="games won",
-                xlabel="seat (0 holds the first captain's favor)" if unit == "rounds" else "seat",
+                xlabel=game.seat_note,
                 reference=float(rates["rate"].mean()),
                 reference_label="mean over seats",
                 note=f"{n_games:,} games; {WILSON}. Balance index = 1 - the largest gap "
@@ -183,10 +183,10 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
 
     games = tables["games"]
     unfinished = int((~games["finished"].astype(bool)).sum())
-    cap = getattr(setup.rules, "round_cap", None)
+    cap = game.length_cap(setup.rules)
     length_note = (
         f"{n_games:,} games; {unfinished:,} unfinished "
-        f"({100 * unfinished / n_games:.2f}%), stopped by the cap of {cap} {unit}"
+        f"({100 * unfinished / n_games:.2f}%): still running at the cap of {cap} {unit}"
         if cap is not None
         else f"{n_games:,} games; {unfinished:,} unfinished"
     )

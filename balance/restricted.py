@@ -105,16 +105,18 @@ class RestrictedPlay:
         """The table as a designer reads it in a terminal."""
         setup = self.setup
         game = get_game(setup.game)
+        noun = game.action_noun
         lines = [
-            f"{game.id}: card value by {METHOD}",
-            f"{self.games:,} games per card, {setup.players} players, seed {setup.seed}; "
+            f"{game.id}: {noun} value by {METHOD}",
+            f"{self.games:,} games per {noun}, {setup.players} players, seed {setup.seed}; "
             f"variants: {', '.join(setup.rules.variants) or 'none (base game)'}; "
             f"strategies: {', '.join(setup.lineup.labels)}"
             + (f" (interrupted: {self.requested:,} asked)" if self.partial else ""),
-            "In game i, seat i mod n may never program the card; its win rate is paired, "
+            f"In game i, seat i mod n may never {game.action_verb} the {noun}; its win rate "
+            "is paired, "
             "game by game, with the same seat's in the unrestricted run.",
             "",
-            f"  {'card':<16} {'without it':>10} {'with it':>8}  "
+            f"  {noun:<16} {'without it':>10} {'with it':>8}  "
             f"{'change in win rate [95% interval]':<36} {'p (Holm)':>9}",
         ]
         for row in self.table.itertuples():
@@ -125,8 +127,8 @@ class RestrictedPlay:
                 f"{change:<36} {p:>9}{' *' if row.significant else ''}"
             )
         lines.append(
-            "\nA negative change: the card helps the player who holds it. * = significant at "
-            f"5% after Holm's correction over {len(self.table)} card(s). Intervals: paired t "
+            f"\nA negative change: the {noun} helps the player who has it. * = significant at "
+            f"5% after Holm's correction over {len(self.table)} {noun}(s). Intervals: paired t "
             "over games."
         )
         return "\n".join(lines)
@@ -150,7 +152,7 @@ def restricted_play(
     for action in chosen:
         game.check_restricted([action])
     if len(set(chosen)) != len(chosen):
-        raise BalanceError(f"a card is named twice: {', '.join(chosen)}")
+        raise BalanceError(f"a {game.action_noun} is named twice: {', '.join(chosen)}")
     check_run(games, threads, None)
     base = dataclasses.replace(setup, lineup=dataclasses.replace(setup.lineup, restricted=()))
 
@@ -192,11 +194,12 @@ def _won(result: RunResult) -> np.ndarray:
 
 
 def restricted_play_chart(
-    value: RestrictedPlay, name: str = "20-card-value-restricted-play"
+    value: RestrictedPlay, name: str = "20-value-by-restricted-play"
 ) -> Chart:
-    """The forest plot of every card's restricted-play value."""
+    """The forest plot of every action's restricted-play value."""
     table = value.table
     game = get_game(value.setup.game)
+    noun = game.action_noun
     return Chart(
         name,
         plot_intervals(
@@ -204,34 +207,36 @@ def restricted_play_chart(
             table["difference"],
             table["low"],
             table["high"],
-            title=f"card value by {METHOD}",
-            xlabel="change in the win rate of a seat that may never program the card "
+            title=f"{noun} value by {METHOD}",
+            xlabel=f"change in the win rate of a seat that may never {game.action_verb} the "
+            f"{noun} "
             "(percentage points)",
             marked=table["significant"].to_numpy(bool),
             marked_label="significant after Holm",
             percent=True,
-            note=f"{value.games:,} games per card, each paired with the same game of the "
+            note=f"{value.games:,} games per {noun}, each paired with the same game of the "
             f"unrestricted run (same seed, same opponents); {game.title}, "
             f"{value.setup.players} players, strategies {', '.join(value.setup.lineup.labels)}. "
-            "In game i the restricted seat is seat i mod n. Negative: the card helps its "
-            "holder. 95% paired t intervals; filled points stay significant after Holm's "
-            "correction over the cards.",
+            f"In game i the restricted seat is seat i mod n. Negative: the {noun} helps the "
+            "player who has it. 95% paired t intervals; filled points stay significant after "
+            f"Holm's correction over the {noun}s.",
         ),
     )
 
 
 def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
     """The chart as PNG and ``restricted-play.pdf``, and the table as CSV."""
+    noun = get_game(value.setup.game).action_noun
     lines = [
         f"game: {value.setup.game}, {value.setup.players} players, seed {value.setup.seed}",
-        f"games per card: {value.games:,}" + (" (interrupted: partial)" if value.partial else ""),
+        f"games per {noun}: {value.games:,}" + (" (interrupted: partial)" if value.partial else ""),
         f"variants: {', '.join(value.setup.rules.variants) or 'none (base game)'}",
         "rules: " + rules_text(value.setup.rules.to_dict()),
         "strategies by seat: " + ", ".join(value.setup.lineup.labels),
         f"method: {METHOD}",
     ]
     charts = [
-        Chart("00-title", title_page("Card value by restricted play", lines)),
+        Chart("00-title", title_page(f"{noun.capitalize()} value by restricted play", lines)),
         restricted_play_chart(value),
     ]
     written = write_charts(charts, out, "restricted-play.pdf")

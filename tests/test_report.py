@@ -31,7 +31,7 @@ CARD_PAGES = [
 ]
 PLAIN_PAGES = COMMON + CARD_PAGES
 MIXED_PAGES = sorted([*PLAIN_PAGES, "02-strategy-win-rates"])
-RESTRICTED_PAGE = "20-card-value-restricted-play"
+RESTRICTED_PAGE = "20-value-by-restricted-play"
 MIXED = ["aggressor", "survivor", "greedy"]
 
 

@@ -108,8 +108,19 @@ class Game(Protocol):
     max_players: int
     length_unit: str
     variants: Mapping[str, str]
+    seat_note: str  # the report's seat axis, e.g. "seat (0 plays first)"
+    action_noun: str  # what restricted play forbids: "card", "symbol"
+    action_verb: str  # what a seat may then never do with it: "program", "choose"
 
     def check_players(self, players: int) -> None: ...
+
+    def length_cap(self, rules: Any) -> int | None:
+        """The length at which a game stops unfinished, in :attr:`length_unit`."""
+        ...
+
+    def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
+        """The game's own lines of ``balance simulate``'s text summary."""
+        ...
 
     def default_rules(self) -> Any: ...
 

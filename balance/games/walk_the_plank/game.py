@@ -13,7 +13,7 @@ import pyarrow as pa
 
 from balance.charts import Chart
 from balance.errors import BalanceError
-from balance.formatting import rules_text
+from balance.formatting import interval, percent, rules_text
 from balance.games.base import Block, Setup
 from balance.games.walk_the_plank import engine
 from balance.games.walk_the_plank import engine_nb as nb
@@ -41,8 +41,31 @@ class WalkThePlank:
         "kraken": "a die rolled for each pirate that falls: calm, giant wave or kraken",
     }
 
+    #: How the report's seat axis reads, and the words for what restricted play forbids.
+    seat_note = "seat (0 holds the first captain's favor)"
+    action_noun = "card"
+    action_verb = "program"
+
     def check_players(self, players: int) -> None:
         engine.check_players(players)
+
+    def length_cap(self, rules: WalkThePlankRules) -> int:
+        """The round cap: games still running then are unfinished."""
+        return rules.round_cap
+
+    def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
+        """The game's own part of ``balance simulate``'s text: cards and the ghost."""
+        lines = ["Cards: reveals per game (all seats) and share of reveals with an effect:"]
+        for name, row in summary.get("cards", {}).items():
+            lines.append(
+                f"  {name:<14} {row['reveals_per_game']:5.2f} "
+                f"{interval(row['reveals_per_game_ci95'], as_percent=False):<14} "
+                f"{percent(row['effect_rate']):>6} {interval(row['effect_rate_ci95'])}"
+            )
+        if "ghost_rate" in summary:
+            ghost = summary["ghost_rate"]
+            lines.append(f"Games with a ghost: {percent(ghost['rate'])} {interval(ghost['ci95'])}")
+        return lines
 
     def default_rules(self) -> WalkThePlankRules:
         return WalkThePlankRules()
