@@ -59,7 +59,7 @@ def main() -> None:
     repeat = 2 if args.quick else 3
     print(machine())
     print(
-        f"{'engine':<10} {'game':<15} {'players':>7} {'strategy':<10} {'variants':<22} "
+        f"{'engine':<10} {'game':<15} {'players':>7} {'strategy':<16} {'variants':<22} "
         f"{'threads':>7} {'games/s':>12}"
     )
 
@@ -68,15 +68,22 @@ def main() -> None:
         (name, ()) for name in game.strategies() if name not in ("random", "weighted")
     ]
     cases.append(("random", ("ghost", "dolphin", "kraken")))
+    # A table of survivors never ends (nobody pushes), so every game plays the round cap;
+    # one survivor among random players plays games of ordinary length.
+    cases.append(("survivor+random", ()))
     threads_list = sorted({1, default_threads()})
     for players in args.players:
         for strategy, variants in cases:
-            setup = make_setup(game.id, players, 1, [strategy], variants)
+            lineup = strategy.split("+")
+            lineup += [lineup[-1]] * (players - len(lineup))
+            setup = make_setup(
+                game.id, players, 1, lineup, variants, rotate_seats=len(set(lineup)) > 1
+            )
             game.prepare(setup)
             for threads in threads_list:
                 rate = best_rate(setup, int(1_000_000 * scale), threads, repeat)
                 print(
-                    f"{'compiled':<10} {game.id:<15} {players:>7} {strategy:<10} "
+                    f"{'compiled':<10} {game.id:<15} {players:>7} {strategy:<16} "
                     f"{'+'.join(variants) or 'base':<22} {threads:>7} {rate:>12,.0f}"
                 )
         setup = make_setup(game.id, players, 1, ["random"], ())
@@ -86,7 +93,7 @@ def main() -> None:
             play_game(setup.rules, players, 1, g)
         rate = count / (time.perf_counter() - clock)
         print(
-            f"{'reference':<10} {game.id:<15} {players:>7} {'random':<10} {'base':<22} "
+            f"{'reference':<10} {game.id:<15} {players:>7} {'random':<16} {'base':<22} "
             f"{1:>7} {rate:>12,.0f}"
         )
 
