@@ -328,7 +328,9 @@ def play_turn(
 ) -> TurnOutcome:
     """One turn of ``seat`` after the spinner showed ``first`` and ``second``."""
     out = TurnOutcome()
-    usable = usable_symbols(pos, first, second)
+    spun = [first] if first == second else [first, second]
+    options_of = {s: legal_options(pos, s) for s in spun}
+    usable = [s for s in spun if options_of[s]]  # as usable_symbols() says
     if not usable:
         narrate(f"  nothing happens ({SYMBOLS[first]} and {SYMBOLS[second]})")
     else:
@@ -338,7 +340,7 @@ def play_turn(
             if pick not in (0, 1):
                 raise IllegalChoice("symbol", pick)
             symbol = usable[pick]
-        options = legal_options(pos, symbol)
+        options = options_of[symbol]
         k = 0
         if len(options) > 1:
             k = player.choose(pos, seat, colour, symbol, options)
