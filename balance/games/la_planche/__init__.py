@@ -1,0 +1,1 @@
+"""La Planche (Dominique Ehrhard): a spinner, one line of prisoners, hidden colours."""

@@ -1,0 +1,355 @@
+"""Python face of the compiled La Planche engine: validated calls, typed records.
+
+:func:`play_games` runs the compiled game loop over a block of game indices and
+returns a :class:`Records`; :func:`legal_options`, :func:`apply_option`,
+:func:`mandatory_push` and :func:`play_turn` run single steps of the compiled engine on
+a hand-built :class:`Position`, so that scenario tests hold the compiled rules to the
+same positions as the reference.
+"""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from balance.errors import BalanceError
+from balance.games.base import Lineup
+from balance.games.la_planche import engine_nb as nb
+from balance.games.la_planche import moves_nb
+from balance.games.la_planche.bridge import pack_position, unpack_position
+from balance.games.la_planche.reference import (
+    ACTIONS,
+    GameRecord,
+    Option,
+    Position,
+    TurnOutcome,
+)
+from balance.games.la_planche.rules import SYMBOLS, LaPlancheRules
+from balance.random_nb import seed_stream_nb
+from balance.strategies.la_planche import random as random_strategy
+from balance.strategy import MAX_PARAMS, SeatStrategy, Strategy
+
+GAME = "la-planche"
+MIN_PLAYERS = 2
+MAX_PLAYERS = 4
+DECISIONS = ("symbol", "choose")
+GameStat, SeatStat, ActionStat = nb.GameStat, nb.SeatStat, nb.ActionStat
+
+
+def check_players(players: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise BalanceError(f"players: {players!r} is not a whole number")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise BalanceError(f"{GAME} plays {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+
+
+@dataclass(frozen=True)
+class Records:
+    """Per-game records of a block of games, as the compiled engine writes them.
+
+    Attributes
+    ----------
+    first_game : index of the first game of the block.
+    games : int32 ``(G, GameStat.SIZE)``: ``TURNS``, ``FINISHED``, ``ROUNDS``,
+        ``LAST_COLOUR`` (-1 if unfinished), ``FALLS`` (prisoners fallen in the last round).
+    fell : int8 ``(G, MAX_FALLS)``: colours in the order they fell in the last round,
+        -1 after the last fall.
+    seats : int32 ``(G, n, SeatStat.SIZE)``: ``WON`` (0/1), ``COLOUR`` (in the last round),
+        ``SCORE`` (rounds variant; 0 otherwise), ``TURNS`` taken.
+    actions : int32 ``(G, n, 5, ActionStat.SIZE)``: per seat and action (swap, advance,
+        move, nothing, push): ``DONE``, ``FELL_OWN``, ``FELL_OTHER``.
+    """
+
+    first_game: int
+    games: np.ndarray
+    fell: np.ndarray
+    seats: np.ndarray
+    actions: np.ndarray
+
+    def __len__(self) -> int:
+        return self.games.shape[0]
+
+    def game_record(self, g: int) -> GameRecord:
+        """Game ``g`` of the block in the reference engine's record form."""
+        row, seats, actions = self.games[g], self.seats[g], self.actions[g]
+        falls = int(row[GameStat.FALLS])
+
+        def per_action(column: int) -> list[list[int]]:
+            return actions[:, :, column].astype(int).tolist()
+
+        return GameRecord(
+            turns=int(row[GameStat.TURNS]),
+            finished=bool(row[GameStat.FINISHED]),
+            rounds=int(row[GameStat.ROUNDS]),
+            last_colour=int(row[GameStat.LAST_COLOUR]),
+            fell=[int(c) for c in self.fell[g, :falls]],
+            won=[bool(x) for x in seats[:, SeatStat.WON]],
+            colour=[int(x) for x in seats[:, SeatStat.COLOUR]],
+            score=[int(x) for x in seats[:, SeatStat.SCORE]],
+            turns_taken=[int(x) for x in seats[:, SeatStat.TURNS]],
+            done=per_action(ActionStat.DONE),
+            fell_own=per_action(ActionStat.FELL_OWN),
+            fell_other=per_action(ActionStat.FELL_OTHER),
+        )
+
+
+# ---------------------------------------------------------------------------
+# Line-ups: which strategy plays which seat
+# ---------------------------------------------------------------------------
+
+
+def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, n) for the kernel.
+
+    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat.
+    Rotation repeats every ``n`` games, so ``R`` is ``n`` with it, else 1.
+    """
+    if lineup.restricted:
+        raise BalanceError(f"{GAME} does not support restricted play yet")
+    n = len(lineup.seats)
+    users = lineup.user_strategies()
+    codes = np.array(
+        [
+            seat.strategy.code
+            if seat.strategy.code is not None
+            else nb.USER_CODES + users.index(seat.strategy)
+            for seat in lineup.seats
+        ],
+        dtype=np.int64,
+    )
+    params = np.stack([seat.vector() for seat in lineup.seats])
+    rows = np.arange(n if lineup.rotate else 1)
+    seats_of = np.stack([lineup.strategy_index(rows, s) for s in range(n)], axis=1)
+    return codes, params, seats_of.astype(np.int64)
+
+
+def uniform_lineup(players: int) -> Lineup:
+    return Lineup(tuple(SeatStrategy(random_strategy, ()) for _ in range(players)))
+
+
+_kernels: dict[tuple[Strategy, ...], Callable] = {}
+
+
+def kernel_for(lineup: Lineup) -> Callable:
+    """The compiled game loop that can call every strategy of ``lineup``.
+
+    Shipped strategies use the loop cached on disk. A user's strategies join through
+    dispatchers generated for them, and the loop is compiled anew once per process.
+    """
+    users = lineup.user_strategies()
+    if not users:
+        return nb.play_games_nb
+    if users not in _kernels:
+        _kernels[users] = _build_kernel(users)
+    return _kernels[users]
+
+
+def _build_kernel(users: Sequence[Strategy]) -> Callable:
+    namespace: dict[str, object] = {
+        "shipped_symbol": nb.symbol_nb,
+        "shipped_choose": nb.choose_nb,
+    }
+    arguments = {
+        "symbol": "obs, seat, colour, first, second, params, rng",
+        "choose": "obs, seat, colour, symbol, opt_a, opt_b, count, params, rng",
+    }
+    source = []
+    for decision, args in arguments.items():
+        lines = [f"def {decision}_dispatch(code, {args}):"]
+        for i, strategy in enumerate(users):
+            namespace[f"user{i}_{decision}"] = strategy.decisions[decision]
+            lines.append(f"    if code == {nb.USER_CODES + i}:")
+            lines.append(f"        return user{i}_{decision}({args})")
+        lines.append(f"    return shipped_{decision}(code, {args})")
+        source.append("\n".join(lines))
+    exec("\n\n".join(source), namespace)
+
+    bound = dict(vars(nb))
+    for decision in arguments:
+        bound[f"{decision}_nb"] = njit(inline="always")(namespace[f"{decision}_dispatch"])
+    # Recompile the functions that call a dispatcher, reading globals from ``bound``. A
+    # user's strategy may allocate, so the loop keeps numba's reference counting here.
+    for name in ("resolve_turn_nb", "_play_nb", "play_games_nb"):
+        original = getattr(nb, name)
+        options = {
+            k: v
+            for k, v in original.targetoptions.items()
+            if k not in ("cache", "_nrt", "nopython")
+        }
+        function = types.FunctionType(original.py_func.__code__, bound, name)
+        bound[name] = njit(**options)(function)
+    return bound["play_games_nb"]
+
+
+def check_strategy(strategy: Strategy) -> None:
+    """A user's strategy must give compiled functions for both decisions."""
+    for decision in DECISIONS:
+        if decision not in strategy.decisions:
+            raise BalanceError(f"strategy {strategy.name!r} gives no {decision!r} function")
+    for decision, function in strategy.decisions.items():
+        if decision not in DECISIONS:
+            raise BalanceError(
+                f"strategy {strategy.name!r}: unknown decision {decision!r}; "
+                f"{GAME} decisions: {', '.join(DECISIONS)}"
+            )
+        if not hasattr(function, "py_func"):
+            raise BalanceError(
+                f"strategy {strategy.name!r}: its {decision!r} function must be @njit-compiled"
+            )
+
+
+def play_games(
+    rules: LaPlancheRules,
+    players: int,
+    seed: int,
+    n_games: int,
+    first_game: int = 0,
+    lineup: Lineup | None = None,
+) -> Records:
+    """Play ``n_games`` games, indices ``first_game ..``, in compiled code.
+
+    Every seat plays uniform-random unless ``lineup`` says otherwise. Releases the GIL
+    while it plays, so blocks can run on several threads at once.
+    """
+    check_players(players)
+    if n_games < 0 or first_game < 0 or seed < 0:
+        raise BalanceError("games, first game and seed must not be negative")
+    lineup = lineup or uniform_lineup(players)
+    if len(lineup.seats) != players:
+        raise BalanceError(f"{len(lineup.seats)} strategies given for {players} players")
+    for seat in lineup.seats:
+        if seat.strategy.code is None:
+            check_strategy(seat.strategy)
+    games = np.zeros((n_games, GameStat.SIZE), dtype=np.int32)
+    fell = np.full((n_games, moves_nb.MAX_FALLS), -1, dtype=np.int8)
+    seats = np.zeros((n_games, players, SeatStat.SIZE), dtype=np.int32)
+    actions = np.zeros((n_games, players, moves_nb.N_ACTIONS, ActionStat.SIZE), dtype=np.int32)
+    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
+    codes, params, seats_of = kernel_inputs(lineup)
+    kernel = kernel_for(lineup)
+    done = kernel(
+        players,
+        rules.to_array(),
+        codes,
+        params,
+        seats_of,
+        seed,
+        first_game,
+        games,
+        fell,
+        seats,
+        actions,
+        error,
+    )
+    if error[nb.Error.GAME] >= 0:
+        raise BalanceError(_illegal_choice_message(lineup, error))
+    assert done == n_games
+    return Records(first_game=first_game, games=games, fell=fell, seats=seats, actions=actions)
+
+
+def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
+    game, seat = int(error[nb.Error.GAME]), int(error[nb.Error.SEAT])
+    index = int(lineup.strategy_index(np.array(game), seat))
+    label = lineup.seats[index].label
+    decision = DECISIONS[int(error[nb.Error.DECISION])]
+    value = int(error[nb.Error.VALUE])
+    if decision == "symbol":
+        what = f"chose symbol {value}, not 0 (the first spun) or 1 (the second)"
+    else:
+        symbol = SYMBOLS[int(error[nb.Error.SYMBOL])]
+        what = f"chose option {value} of {symbol}, outside its options"
+    return (
+        f"strategy {label!r} (seat {seat}) made an illegal {decision!r} decision "
+        f"in game {game}: {what}"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Single steps on hand-built positions
+# ---------------------------------------------------------------------------
+
+
+def legal_options(pos: Position, rules: LaPlancheRules, symbol: int) -> list[Option]:
+    """The compiled engine's option list for ``symbol``; checks its option count too."""
+    obs = pack_position(pos, rules)
+    opt_a = np.zeros(moves_nb.MAX_OPTIONS, dtype=np.int64)
+    opt_b = np.zeros(moves_nb.MAX_OPTIONS, dtype=np.int64)
+    count = moves_nb.legal_options_nb(obs[0], obs[1], obs[2], symbol, opt_a, opt_b)
+    counted = moves_nb.count_options_nb(obs[0], obs[1], obs[2], symbol)
+    if counted != count:
+        raise AssertionError(f"compiled engine counts {counted} options but lists {count}")
+    return [(int(opt_a[k]), int(opt_b[k])) for k in range(count)]
+
+
+def apply_option(
+    pos: Position, rules: LaPlancheRules, symbol: int, option: Option
+) -> tuple[Position, int]:
+    """Carry out ``option`` in compiled code: the new position and the fallen colour."""
+    obs = pack_position(pos, rules)
+    fallen = moves_nb.apply_option_nb(obs[0], obs[1], obs[2], symbol, option[0], option[1])
+    return unpack_position(pos, obs), int(fallen)
+
+
+def mandatory_push(pos: Position, rules: LaPlancheRules) -> tuple[Position, int]:
+    """The end-of-turn push in compiled code: the new position and the fallen colour."""
+    obs = pack_position(pos, rules)
+    fallen = moves_nb.mandatory_push_nb(obs[0], obs[1], obs[2])
+    return unpack_position(pos, obs), int(fallen)
+
+
+def play_turn(
+    pos: Position,
+    rules: LaPlancheRules,
+    seat: int,
+    colour: int,
+    first: int,
+    second: int,
+    symbol_pick: int = 0,
+    option_pick: int = 0,
+) -> tuple[Position, TurnOutcome]:
+    """One turn in compiled code with scripted answers (used only where there is a choice).
+
+    Returns the new position (``pos`` is not changed) and what the turn did.
+    """
+    obs = pack_position(pos, rules)
+    params = np.zeros(MAX_PARAMS, dtype=np.float64)
+    params[0], params[1] = symbol_pick, option_pick
+    rng = np.zeros(4, dtype=np.uint64)
+    seed_stream_nb(rng, 0, 0, 1 + seat)
+    outcome = np.zeros(nb.Outcome.SIZE, dtype=np.int64)
+    nb.resolve_turn_nb(
+        obs,
+        seat,
+        colour,
+        first,
+        second,
+        nb.SCRIPTED,
+        params,
+        rng,
+        np.zeros(moves_nb.MAX_OPTIONS, dtype=np.int64),
+        np.zeros(moves_nb.MAX_OPTIONS, dtype=np.int64),
+        outcome,
+    )
+    if outcome[nb.Outcome.ERROR_DECISION] >= 0:
+        raise BalanceError(
+            f"scripted {DECISIONS[int(outcome[nb.Outcome.ERROR_DECISION])]!r} answer "
+            f"{int(outcome[nb.Outcome.ERROR_VALUE])} is outside the options"
+        )
+    action = int(outcome[nb.Outcome.ACTION])
+    result = TurnOutcome(
+        action=action,
+        option=(
+            None
+            if action == ACTIONS.index("nothing")
+            else (int(outcome[nb.Outcome.OPTION_A]), int(outcome[nb.Outcome.OPTION_B]))
+        ),
+        fell=int(outcome[nb.Outcome.FELL]),
+        pushed=bool(outcome[nb.Outcome.PUSHED]),
+        fell_push=int(outcome[nb.Outcome.FELL_PUSH]),
+        ended=bool(outcome[nb.Outcome.ENDED]),
+    )
+    return unpack_position(pos, obs), result

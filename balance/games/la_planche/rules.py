@@ -1,0 +1,254 @@
+"""La Planche's rule parameters: one validated, documented object.
+
+Every **[decision]** of ``shared/rules/la-planche.md`` that a designer may want to
+change is a field here. At the kernel boundary the object is packed into a small
+``int64`` array (:meth:`LaPlancheRules.to_array`), indexed by the constants in
+:data:`Rule`; kernels never read module globals.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from balance.errors import BalanceError
+
+#: Colours in index order: Yellow, Red, Green, Blue.
+COLOURS = "YRGB"
+COLOUR_NAMES = ("yellow", "red", "green", "blue")
+N_COLOURS = 4
+#: Prisoners of each colour, and in all.
+PER_COLOUR = 4
+PRISONERS = N_COLOURS * PER_COLOUR
+#: Fewest and most spaces on the plank (the compiled engine has room for SPACES_LIMIT).
+SPACES_MIN = PRISONERS
+SPACES_LIMIT = 32
+#: Spinner symbols, in the order of the weights.
+SYMBOLS = ("swap", "advance", "move", "skull")
+TURN_CAP_LIMIT = 100_000
+ROUND_CAP_LIMIT = 10_000
+TARGET_LIMIT = 1_000
+
+VARIANTS: tuple[str, ...] = ("rounds",)
+
+
+class RuleSlots(NamedTuple):
+    SPACES: int = 0
+    W_SWAP: int = 1  # spinner weights, in symbol order
+    W_ADVANCE: int = 2
+    W_MOVE: int = 3
+    W_SKULL: int = 4
+    ROUNDS: int = 5
+    TARGET: int = 6
+    TURN_CAP: int = 7
+    ROUND_CAP: int = 8
+    START: int = 9  # START + k: colour of the k-th prisoner from the ship end (space k)
+    SIZE: int = 9 + PRISONERS
+
+
+Rule = RuleSlots()
+
+DEFAULT_START = "YRGB" * 4
+
+
+def _help(text: str, allowed: str) -> dict[str, str]:
+    return {"help": text, "allowed": allowed}
+
+
+@dataclass(frozen=True)
+class LaPlancheRules:
+    """Rule parameters of La Planche; the defaults are the printed game (German set-up)."""
+
+    spaces: int = field(
+        default=18,
+        metadata=_help(
+            "Spaces on the plank, 0 at the ship end; the prisoners start on spaces 0..15 "
+            "and the spaces beyond are empty.",
+            f"{SPACES_MIN}..{SPACES_LIMIT}",
+        ),
+    )
+    start_order: str = field(
+        default=DEFAULT_START,
+        metadata=_help(
+            "Colours of the 16 prisoners from the ship end (Y, R, G, B), four of each.",
+            "16 letters from YRGB, four of each",
+        ),
+    )
+    spinner_weights: tuple[int, ...] = field(
+        default=(1, 1, 1, 1),
+        metadata=_help(
+            "Weights of the spinner's symbols swap, advance, move, skull; each of the two "
+            "symbols spun is drawn with these weights.",
+            "four whole numbers >= 0, total > 0, swap+advance+move > 0",
+        ),
+    )
+    rounds: bool = field(
+        default=False,
+        metadata=_help(
+            "Rounds variant: the owners of the last, second-last and third-last prisoners "
+            "score 5, 3 and 1; the game ends when someone reaches the target.",
+            "true/false",
+        ),
+    )
+    target: int = field(
+        default=12,
+        metadata=_help(
+            "Rounds variant: the score that ends the game at the end of a round.",
+            f"1..{TARGET_LIMIT}",
+        ),
+    )
+    turn_cap: int = field(
+        default=1000,
+        metadata=_help(
+            "Turns after which a game (or a round, in the rounds variant) still running "
+            "ends the game unfinished, with no winner.",
+            f"1..{TURN_CAP_LIMIT}",
+        ),
+    )
+    round_cap: int = field(
+        default=100,
+        metadata=_help(
+            "Rounds variant: rounds after which a game nobody has won ends unfinished, "
+            "with no winner.",
+            f"1..{ROUND_CAP_LIMIT}",
+        ),
+    )
+
+    def __post_init__(self) -> None:
+        _check_int("spaces", self.spaces, SPACES_MIN, SPACES_LIMIT)
+        order = self.start_order
+        if not isinstance(order, str):
+            raise BalanceError(f"rule 'start_order': {order!r} is not a string of 16 letters")
+        order = order.strip().upper()
+        if len(order) != PRISONERS or any(c not in COLOURS for c in order):
+            raise BalanceError(
+                f"rule 'start_order': {self.start_order!r} is not 16 letters from {COLOURS}"
+            )
+        for c in COLOURS:
+            if order.count(c) != PER_COLOUR:
+                raise BalanceError(
+                    f"rule 'start_order': {order!r} has {order.count(c)} of {c}, "
+                    f"not {PER_COLOUR} of each colour"
+                )
+        object.__setattr__(self, "start_order", order)
+        weights = self.spinner_weights
+        if isinstance(weights, str):
+            weights = _parse_weights(weights)
+        weights = tuple(weights)
+        if len(weights) != len(SYMBOLS):
+            raise BalanceError(
+                f"rule 'spinner_weights': {len(weights)} weights given, not 4 "
+                "(swap, advance, move, skull)"
+            )
+        for w in weights:
+            if isinstance(w, bool) or not isinstance(w, int | np.integer) or w < 0:
+                raise BalanceError(f"rule 'spinner_weights': {w!r} is not a whole number >= 0")
+            if w > 1_000_000:
+                raise BalanceError(f"rule 'spinner_weights': {w} is above 1000000")
+        if sum(weights[:3]) == 0:
+            raise BalanceError("rule 'spinner_weights': swap, advance and move cannot all weigh 0")
+        object.__setattr__(self, "spinner_weights", tuple(int(w) for w in weights))
+        if not isinstance(self.rounds, bool):
+            raise BalanceError("rule 'rounds': must be true or false")
+        _check_int("target", self.target, 1, TARGET_LIMIT)
+        _check_int("turn_cap", self.turn_cap, 1, TURN_CAP_LIMIT)
+        _check_int("round_cap", self.round_cap, 1, ROUND_CAP_LIMIT)
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The variants switched on, in canonical order."""
+        return tuple(name for name in VARIANTS if getattr(self, name))
+
+    @property
+    def start_colours(self) -> tuple[int, ...]:
+        """The starting colour indices from the ship end."""
+        return tuple(COLOURS.index(c) for c in self.start_order)
+
+    def to_array(self) -> np.ndarray:
+        """Pack for the kernels: ``int64`` array of shape ``(Rule.SIZE,)``."""
+        packed = np.zeros(Rule.SIZE, dtype=np.int64)
+        packed[Rule.SPACES] = self.spaces
+        for k, w in enumerate(self.spinner_weights):
+            packed[Rule.W_SWAP + k] = w
+        packed[Rule.ROUNDS] = self.rounds
+        packed[Rule.TARGET] = self.target
+        packed[Rule.TURN_CAP] = self.turn_cap
+        packed[Rule.ROUND_CAP] = self.round_cap
+        packed[Rule.START : Rule.START + PRISONERS] = self.start_colours
+        return packed
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every parameter's value, JSON-ready."""
+        values = dataclasses.asdict(self)
+        values["spinner_weights"] = list(self.spinner_weights)
+        return values
+
+    def with_text(self, name: str, text: str) -> LaPlancheRules:
+        """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
+        names = [f.name for f in dataclasses.fields(self)]
+        key = name.strip().replace("-", "_")
+        if key not in names:
+            raise BalanceError(f"unknown rule {name!r}; rules: {', '.join(names)}")
+        current = getattr(self, key)
+        value: Any
+        if key == "spinner_weights":
+            value = _parse_weights(text)
+        elif key == "start_order":
+            value = text
+        elif isinstance(current, bool):
+            value = _parse_bool(key, text)
+        else:
+            try:
+                value = int(text)
+            except ValueError:
+                raise BalanceError(f"rule {key!r}: {text!r} is not a whole number") from None
+        return dataclasses.replace(self, **{key: value})
+
+    @classmethod
+    def describe(cls) -> list[dict[str, str]]:
+        """Name, default, allowed values and meaning of every parameter."""
+        rows = []
+        for f in dataclasses.fields(cls):
+            default = f.default
+            if isinstance(default, tuple):
+                shown = ",".join(str(x) for x in default)
+            else:
+                shown = str(default) if isinstance(default, str) else str(default).lower()
+            rows.append(
+                {
+                    "name": f.name,
+                    "default": shown,
+                    "allowed": f.metadata["allowed"],
+                    "meaning": f.metadata["help"],
+                }
+            )
+        return rows
+
+
+def _parse_weights(text: str) -> tuple[int, ...]:
+    parts = [part.strip() for part in text.split(",")]
+    try:
+        return tuple(int(part) for part in parts)
+    except ValueError:
+        raise BalanceError(
+            f"rule 'spinner_weights': {text!r} is not four comma-separated whole numbers"
+        ) from None
+
+
+def _parse_bool(name: str, text: str) -> bool:
+    lowered = text.strip().lower()
+    if lowered in ("1", "true", "yes", "on"):
+        return True
+    if lowered in ("0", "false", "no", "off"):
+        return False
+    raise BalanceError(f"rule {name!r}: {text!r} is not true or false")
+
+
+def _check_int(name: str, value: object, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise BalanceError(f"rule {name!r}: {value!r} is not a whole number")
+    if not low <= value <= high:
+        raise BalanceError(f"rule {name!r}: {value} is outside the allowed range {low}..{high}")

@@ -1,0 +1,113 @@
+"""The La Planche strategies that ship with balance.
+
+This file is written exactly like a user's strategy file: ``--strategy
+strategies/la_planche.py:protector`` loads it by path. Shipped strategies also carry a
+``code`` so that the compiled game loop, cached on disk, can call them without
+compiling anything per run.
+"""
+
+from balance.games.la_planche.kit import (
+    N_COLOURS,
+    below_nb,
+    best_option_nb,
+    best_symbol_nb,
+    detective_values_nb,
+    njit,
+)
+from balance.strategy import Strategy
+
+GAME = "la-planche"
+
+
+# --- random: the rules page's uniform-random player -------------------------------------
+
+
+@njit(inline="always", cache=True)
+def random_symbol(obs, seat, colour, first, second, params, rng):
+    return below_nb(rng, 2)
+
+
+@njit(inline="always", cache=True)
+def random_choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
+    return below_nb(rng, count)
+
+
+# --- protector: its own colour toward the ship, the others toward the shark --------------
+# params: own, other, alive, win
+
+
+@njit(inline="always", cache=True)
+def _protector_values(obs, colour, params):
+    values = obs[9]
+    for c in range(N_COLOURS):
+        values[c] = params[0] if c == colour else -params[1]
+    return values
+
+
+@njit(cache=True)
+def protector_symbol(obs, seat, colour, first, second, params, rng):
+    values = _protector_values(obs, colour, params)
+    return best_symbol_nb(obs, first, second, values, params[2], params[3], rng)
+
+
+@njit(cache=True)
+def protector_choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
+    values = _protector_values(obs, colour, params)
+    return best_option_nb(obs, symbol, opt_a, opt_b, count, values, params[2], params[3], rng)
+
+
+# --- detective: protects its colour and hunts the colours others seem to protect ---------
+# params: own, other, alive, win, sharpness
+
+
+@njit(inline="always", cache=True)
+def _detective_values(obs, seat, colour, params):
+    values = obs[9]
+    detective_values_nb(obs, seat, colour, params[0], params[1], params[4], values)
+    return values
+
+
+@njit(cache=True)
+def detective_symbol(obs, seat, colour, first, second, params, rng):
+    values = _detective_values(obs, seat, colour, params)
+    return best_symbol_nb(obs, first, second, values, params[2], params[3], rng)
+
+
+@njit(cache=True)
+def detective_choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
+    values = _detective_values(obs, seat, colour, params)
+    return best_option_nb(obs, symbol, opt_a, opt_b, count, values, params[2], params[3], rng)
+
+
+def _decisions(symbol, choose):
+    return {"symbol": symbol, "choose": choose}
+
+
+random = Strategy(
+    GAME,
+    "random",
+    "Chooses uniformly between the two symbols and among the chosen symbol's options "
+    "(the rules page's reference player).",
+    _decisions(random_symbol, random_choose),
+    code=0,
+)
+protector = Strategy(
+    GAME,
+    "protector",
+    "Protects its own colour: looks one move ahead and plays the option that moves its "
+    "own prisoners toward the ship and everyone else's toward the shark.",
+    _decisions(protector_symbol, protector_choose),
+    params=(("own", 1.0), ("other", 1.0), ("alive", 4.0), ("win", 50.0)),
+    code=1,
+)
+detective = Strategy(
+    GAME,
+    "detective",
+    "Protects its own colour and works out the others' colours from what they have done, "
+    "sending the colours it believes opponents own toward the shark.",
+    _decisions(detective_symbol, detective_choose),
+    params=(("own", 1.0), ("other", 1.0), ("alive", 4.0), ("win", 50.0), ("sharpness", 0.5)),
+    code=2,
+)
+
+SHIPPED = (random, protector, detective)

@@ -1,0 +1,105 @@
+"""The compiled engine and the readable reference play identical games from the same seeds."""
+
+import pytest
+from balance.strategies.la_planche import detective, protector
+from balance.strategies.la_planche import random as random_strategy
+
+from balance.games.base import Lineup
+from balance.games.la_planche.bridge import lineup_player_factory
+from balance.games.la_planche.engine import play_games
+from balance.games.la_planche.reference import play_game
+from balance.games.la_planche.rules import LaPlancheRules
+from balance.strategy import SeatStrategy
+
+
+def assert_agree(
+    rules: LaPlancheRules,
+    players: int,
+    seed: int,
+    games: int,
+    first: int = 0,
+    lineup: Lineup | None = None,
+) -> None:
+    compiled = play_games(rules, players, seed, games, first_game=first, lineup=lineup)
+    for g in range(games):
+        game = first + g
+        make_player = lineup_player_factory(lineup, rules, game) if lineup else None
+        expected = play_game(rules, players, seed, game, make_player=make_player)
+        assert compiled.game_record(g) == expected, f"game {game} differs"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_engines_agree_on_5000_games(players: int) -> None:
+    assert_agree(LaPlancheRules(), players, seed=20261125, games=5_000)
+
+
+def test_engines_agree_on_5000_games_of_rounds() -> None:
+    # 5,000 games in all, shared among 2, 3 and 4 players.
+    for players, games in ((2, 1_600), (3, 1_700), (4, 1_700)):
+        assert_agree(LaPlancheRules(rounds=True), players, seed=31, games=games)
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        LaPlancheRules(spaces=16),
+        LaPlancheRules(spaces=32, start_order="YYYYRRRRGGGGBBBB"),
+        LaPlancheRules(spinner_weights=(3, 0, 1, 2)),
+        LaPlancheRules(spinner_weights=(0, 1, 0, 0), start_order="BGRYBGRYBGRYBGRY"),
+        LaPlancheRules(turn_cap=12),
+        LaPlancheRules(rounds=True, target=20, spaces=20, spinner_weights=(1, 2, 3, 4)),
+        LaPlancheRules(rounds=True, turn_cap=25, round_cap=3),
+    ],
+    ids=[
+        "spaces-16",
+        "spaces-32-blocks",
+        "weights-3012",
+        "advance-only",
+        "turn-cap-12",
+        "rounds-other",
+        "rounds-caps",
+    ],
+)
+@pytest.mark.parametrize("players", [2, 4])
+def test_engines_agree_on_other_rule_values(rules: LaPlancheRules, players: int) -> None:
+    assert_agree(rules, players, seed=99, games=600)
+
+
+def _lineup(strategies, rotate: bool) -> Lineup:
+    return Lineup(
+        tuple(SeatStrategy(s, tuple(v for _, v in s.params)) for s in strategies), rotate=rotate
+    )
+
+
+@pytest.mark.parametrize(
+    ("strategies", "rotate"),
+    [
+        ((protector, protector, protector), False),
+        ((detective, detective), False),
+        ((detective, protector, random_strategy, detective), True),
+        ((random_strategy, detective, protector), True),
+    ],
+    ids=["protectors", "detectives", "mixed-4-rotated", "mixed-3-rotated"],
+)
+def test_engines_agree_with_protector_and_detective(strategies, rotate: bool) -> None:
+    lineup = _lineup(strategies, rotate)
+    assert_agree(LaPlancheRules(), len(strategies), seed=5, games=120, lineup=lineup)
+
+
+def test_engines_agree_with_strategies_in_rounds() -> None:
+    lineup = _lineup((detective, protector, random_strategy), True)
+    assert_agree(LaPlancheRules(rounds=True), 3, seed=8, games=40, lineup=lineup)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rounds", [False, True], ids=["single", "rounds"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_engines_agree_on_many_more_games(players: int, rounds: bool) -> None:
+    assert_agree(LaPlancheRules(rounds=rounds), players, seed=7, games=30_000, first=10**9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_engines_agree_with_strategies_on_more_games(players: int) -> None:
+    lineup = _lineup((detective, protector, random_strategy, detective)[:players], True)
+    assert_agree(LaPlancheRules(), players, seed=11, games=2_000, lineup=lineup)
