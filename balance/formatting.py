@@ -9,7 +9,7 @@ from typing import Any
 def rule_value(value: Any) -> str:
     """A rule's value as ``--rule`` takes it: lists joined by commas, booleans lower-case."""
     if isinstance(value, list | tuple):
-        return ",".join(value) or "none"
+        return ",".join(str(item) for item in value) or "none"
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 

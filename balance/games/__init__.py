@@ -8,9 +8,10 @@ from balance.games.base import Game
 
 def registry() -> dict[str, Game]:
     """Every game, by id."""
+    from balance.games.la_planche.game import GAME as la_planche
     from balance.games.walk_the_plank.game import GAME as walk_the_plank
 
-    return {walk_the_plank.id: walk_the_plank}
+    return {game.id: game for game in (walk_the_plank, la_planche)}
 
 
 def get_game(game_id: str) -> Game:

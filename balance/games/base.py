@@ -9,12 +9,15 @@ and per seat ``won``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
 
+from balance.errors import BalanceError
 from balance.strategy import SeatStrategy, Strategy
 
 
@@ -174,3 +177,68 @@ class Game(Protocol):
         ...
 
     def replay(self, setup: Setup, game_index: int) -> str: ...
+
+
+def rules_with(
+    defaults: Any,
+    game: str,
+    known: Sequence[str],
+    variants: Sequence[str],
+    pairs: Sequence[tuple[str, str]],
+) -> Any:
+    """``defaults`` with ``variants`` switched on, then each ``NAME=VALUE`` applied in order.
+
+    A game's rules dataclass has one boolean field per variant and ``with_text(name,
+    text)`` for the command-line spelling of a value.
+    """
+    values = defaults
+    for variant in variants:
+        if variant not in known:
+            raise BalanceError(
+                f"unknown variant {variant!r} for {game}; variants: {', '.join(known) or 'none'}"
+            )
+        values = dataclasses.replace(values, **{variant: True})
+    for name, text in pairs:
+        values = values.with_text(name, text)
+    return values
+
+
+def rules_from_json(cls: type, values: Mapping[str, Any], lists: Sequence[str] = ()) -> Any:
+    """A rules dataclass from its JSON form (a manifest's ``rules``); unknown names refused.
+
+    ``lists`` names the fields that JSON holds as lists and the dataclass as tuples.
+    """
+    values = dict(values)
+    for name in lists:
+        if name in values:
+            if not isinstance(values[name], list):
+                raise BalanceError(f"rule {name!r} must be a list, not {values[name]!r}")
+            values[name] = tuple(values[name])
+    known = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(values) - known)
+    if unknown:
+        raise BalanceError(f"unknown rule {unknown[0]!r}; rules: {', '.join(sorted(known))}")
+    return cls(**values)
+
+
+def strategy_column(setup: Setup, game_index: np.ndarray) -> Any:
+    """Each (game, seat)'s strategy label, games then seats, as a pyarrow dictionary column."""
+    import pyarrow as pa
+
+    labels = list(dict.fromkeys(setup.lineup.labels))
+    label_of = np.array([labels.index(label) for label in setup.lineup.labels])
+    seats = range(setup.players)
+    index = label_of[np.stack([setup.lineup.strategy_index(game_index, s) for s in seats], 1)]
+    return pa.DictionaryArray.from_arrays(
+        pa.array(index.ravel().astype(np.int32)), pa.array(labels)
+    )
+
+
+def has_cache(kernel: Any) -> bool:
+    """Whether numba has this kernel compiled in memory or cached on disk."""
+    if kernel.signatures:
+        return True
+    try:
+        return Path(kernel._cache._cache_file._index_path).exists()
+    except AttributeError:  # a kernel built for a user's strategy: never cached
+        return False

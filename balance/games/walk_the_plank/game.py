@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,7 +13,14 @@ import pyarrow as pa
 from balance.charts import Chart
 from balance.errors import BalanceError
 from balance.formatting import interval, percent, rules_text
-from balance.games.base import Block, Setup
+from balance.games.base import (
+    Block,
+    Setup,
+    has_cache,
+    rules_from_json,
+    rules_with,
+    strategy_column,
+)
 from balance.games.walk_the_plank import engine
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank.bridge import lineup_player_factory
@@ -74,29 +80,11 @@ class WalkThePlank:
         self, variants: Sequence[str], rules: Sequence[tuple[str, str]]
     ) -> WalkThePlankRules:
         """Rules with ``variants`` switched on, then each ``NAME=VALUE`` applied in order."""
-        values = WalkThePlankRules()
-        for variant in variants:
-            if variant not in VARIANTS:
-                raise BalanceError(
-                    f"unknown variant {variant!r} for {self.id}; variants: {', '.join(VARIANTS)}"
-                )
-            values = dataclasses.replace(values, **{variant: True})
-        for name, text in rules:
-            values = values.with_text(name, text)
-        return values
+        return rules_with(WalkThePlankRules(), self.id, VARIANTS, variants, rules)
 
     def rules_from_dict(self, values: Mapping[str, Any]) -> WalkThePlankRules:
         """Rules from their JSON form (a manifest's ``rules``); unknown names are refused."""
-        values = dict(values)
-        rest = values.get("rest", [])
-        if not isinstance(rest, list):
-            raise BalanceError(f"rule 'rest' must be a list of card names, not {rest!r}")
-        values["rest"] = tuple(rest)
-        known = {f.name for f in dataclasses.fields(WalkThePlankRules)}
-        unknown = sorted(set(values) - known)
-        if unknown:
-            raise BalanceError(f"unknown rule {unknown[0]!r}; rules: {', '.join(sorted(known))}")
-        return WalkThePlankRules(**values)
+        return rules_from_json(WalkThePlankRules, values, lists=("rest",))
 
     def describe_rules(self) -> list[dict[str, str]]:
         return WalkThePlankRules.describe()
@@ -109,7 +97,7 @@ class WalkThePlank:
 
     def is_compiled(self, setup: Setup) -> bool:
         """Whether the game loop for this line-up is compiled or cached on disk."""
-        return _has_cache(engine.kernel_for(setup.lineup))
+        return has_cache(engine.kernel_for(setup.lineup))
 
     def prepare(self, setup: Setup) -> None:
         """Compile (or load from the cache) the game loop before the clock starts."""
@@ -150,19 +138,12 @@ class WalkThePlank:
                 "kraken_killed": games[:, stat.KRAKEN_KILLED].astype(np.int16),
             }
         )
-        labels = list(dict.fromkeys(setup.lineup.labels))
-        label_of = np.array([labels.index(label) for label in setup.lineup.labels])
-        strategy_index = label_of[
-            np.stack([setup.lineup.strategy_index(game_index, s) for s in range(n)], axis=1)
-        ]
         seats = block.extra["seats"]
         seats_table = pa.table(
             {
                 "game": np.repeat(game_index, n),
                 "seat": np.tile(np.arange(n, dtype=np.int8), g_count),
-                "strategy": pa.DictionaryArray.from_arrays(
-                    pa.array(strategy_index.ravel().astype(np.int32)), pa.array(labels)
-                ),
+                "strategy": strategy_column(setup, game_index),
                 "won": block.won.ravel(),
                 "pirates_left": seats[:, :, 1].ravel().astype(np.int8),
             }
@@ -302,16 +283,6 @@ class WalkThePlank:
                 "please report this with the run's manifest"
             )
         return "\n".join(header + lines)
-
-
-def _has_cache(kernel: Any) -> bool:
-    """Whether numba has this kernel compiled in memory or cached on disk."""
-    if kernel.signatures:
-        return True
-    try:
-        return Path(kernel._cache._cache_file._index_path).exists()
-    except AttributeError:  # a kernel built for a user's strategy: never cached
-        return False
 
 
 GAME = WalkThePlank()

@@ -1,0 +1,306 @@
+"""La Planche as the shared runner, results, reports and CLI see it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from balance.charts import Chart
+from balance.errors import BalanceError
+from balance.formatting import interval, percent, rules_text
+from balance.games.base import (
+    Block,
+    Setup,
+    has_cache,
+    rules_from_json,
+    rules_with,
+    strategy_column,
+)
+from balance.games.la_planche import engine
+from balance.games.la_planche import engine_nb as nb
+from balance.games.la_planche.bridge import lineup_player_factory
+from balance.games.la_planche.reference import ACTIONS, play_game
+from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
+from balance.metrics import Metric
+from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.strategies.la_planche import SHIPPED
+from balance.strategy import Strategy
+
+
+class LaPlanche:
+    """La Planche ("Poussez-pas !", Dominique Ehrhard), 2-4 players."""
+
+    id = "la-planche"
+    title = "La Planche"
+    min_players = engine.MIN_PLAYERS
+    max_players = engine.MAX_PLAYERS
+    length_unit = "turns"
+    variants: Mapping[str, str] = {
+        "rounds": "several rounds scoring 5, 3 and 1 for the last three prisoners; "
+        "first to the target wins",
+    }
+    seat_note = "seat (0 plays first)"
+    action_noun = "symbol"
+    action_verb = "choose"
+
+    def check_players(self, players: int) -> None:
+        engine.check_players(players)
+
+    def length_cap(self, rules: LaPlancheRules) -> int | None:
+        """The turn cap of a game; in the rounds variant it caps each round, not the game."""
+        return None if rules.rounds else rules.turn_cap
+
+    def default_rules(self) -> LaPlancheRules:
+        return LaPlancheRules()
+
+    def make_rules(
+        self, variants: Sequence[str], rules: Sequence[tuple[str, str]]
+    ) -> LaPlancheRules:
+        """Rules with ``variants`` switched on, then each ``NAME=VALUE`` applied in order."""
+        return rules_with(LaPlancheRules(), self.id, VARIANTS, variants, rules)
+
+    def rules_from_dict(self, values: Mapping[str, Any]) -> LaPlancheRules:
+        """Rules from their JSON form (a manifest's ``rules``); unknown names are refused."""
+        return rules_from_json(LaPlancheRules, values, lists=("spinner_weights",))
+
+    def describe_rules(self) -> list[dict[str, str]]:
+        return LaPlancheRules.describe()
+
+    def strategies(self) -> Mapping[str, Strategy]:
+        return {strategy.name: strategy for strategy in SHIPPED}
+
+    def check_strategy(self, strategy: Strategy) -> None:
+        engine.check_strategy(strategy)
+
+    def actions(self) -> tuple[str, ...]:
+        """The symbols a player chooses between."""
+        return ACTIONS[:3]
+
+    def check_restricted(self, names: Sequence[str]) -> None:
+        if names:
+            raise BalanceError(f"restricted play is not available for {self.id} yet")
+
+    def is_compiled(self, setup: Setup) -> bool:
+        """Whether the game loop for this line-up is compiled or cached on disk."""
+        return has_cache(engine.kernel_for(setup.lineup))
+
+    def prepare(self, setup: Setup) -> None:
+        """Compile (or load from the cache) the game loop before the clock starts."""
+        engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
+
+    def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        records = engine.play_games(
+            setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
+        )
+        return Block(
+            first_game=first_game,
+            length=records.games[:, nb.GameStat.TURNS],
+            finished=records.games[:, nb.GameStat.FINISHED].astype(bool),
+            won=records.seats[:, :, nb.SeatStat.WON].astype(bool),
+            extra={
+                "games": records.games,
+                "fell": records.fell,
+                "seats": records.seats,
+                "actions": records.actions,
+            },
+        )
+
+    def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
+        """Per-game records: ``games`` (one row a game), ``seats`` (a seat), ``actions``."""
+        g_count, n = block.won.shape
+        game_index = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
+        games = block.extra["games"]
+        stat = nb.GameStat
+        fell = block.extra["fell"]
+        games_table = pa.table(
+            {
+                "game": game_index,
+                "turns": games[:, stat.TURNS].astype(np.int32),
+                "finished": block.finished,
+                "winners": block.won.sum(axis=1).astype(np.int8),
+                "rounds": games[:, stat.ROUNDS].astype(np.int16),
+                "last_colour": _colour_column(games[:, stat.LAST_COLOUR]),
+                "fall_order": pa.array(
+                    ["".join(COLOURS[c] for c in row if c >= 0) for row in fell],
+                    type=pa.string(),
+                ),
+            }
+        )
+        seats = block.extra["seats"]
+        seat_stat = nb.SeatStat
+        seats_table = pa.table(
+            {
+                "game": np.repeat(game_index, n),
+                "seat": np.tile(np.arange(n, dtype=np.int8), g_count),
+                "strategy": strategy_column(setup, game_index),
+                "won": block.won.ravel(),
+                "colour": _colour_column(seats[:, :, seat_stat.COLOUR].ravel()),
+                "score": seats[:, :, seat_stat.SCORE].ravel().astype(np.int16),
+                "turns": seats[:, :, seat_stat.TURNS].ravel().astype(np.int32),
+            }
+        )
+        actions = block.extra["actions"]
+        action_stat = nb.ActionStat
+        k = len(ACTIONS)
+        actions_table = pa.table(
+            {
+                "game": np.repeat(game_index, n * k),
+                "seat": np.tile(np.repeat(np.arange(n, dtype=np.int8), k), g_count),
+                "action": pa.DictionaryArray.from_arrays(
+                    pa.array(np.tile(np.arange(k, dtype=np.int32), g_count * n)),
+                    pa.array(list(ACTIONS)),
+                ),
+                "done": actions[..., action_stat.DONE].ravel(),
+                "fell_own": actions[..., action_stat.FELL_OWN].ravel(),
+                "fell_other": actions[..., action_stat.FELL_OTHER].ravel(),
+            }
+        )
+        return {"games": games_table, "seats": seats_table, "actions": actions_table}
+
+    def slim(self, block: Block) -> Block:
+        """The block with only what :meth:`summarize` reads: actions summed over seats."""
+        actions = block.extra["actions"]
+        if actions.ndim == 3:
+            return block
+        extra = {"games": block.extra["games"], "actions": actions.sum(axis=1, dtype=np.int32)}
+        return dataclasses.replace(block, extra=extra)
+
+    def summarize(self, blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
+        """No-winner and colour win rates, and per action how often and what fell."""
+        if not blocks:
+            return {"no_winner_rate": float("nan"), "colour_win_rate": {}, "actions": {}}
+        slim = [self.slim(b) for b in blocks]
+        games = np.concatenate([b.extra["games"] for b in slim])
+        won = np.concatenate([b.won for b in blocks])
+        actions = np.concatenate([b.extra["actions"] for b in slim])
+        count = len(games)
+        nobody = int((won.sum(axis=1) == 0).sum())
+        low, high = wilson_interval(nobody, count)
+        last = games[:, nb.GameStat.LAST_COLOUR]
+        colour_rate, colour_ci = {}, {}
+        for c, name in enumerate(COLOUR_NAMES):
+            hits = int((last == c).sum())
+            c_low, c_high = wilson_interval(hits, count)
+            colour_rate[name] = hits / count
+            colour_ci[name] = [float(c_low), float(c_high)]
+        stat = nb.ActionStat
+        per_action: dict[str, Any] = {}
+        for a, name in enumerate(ACTIONS):
+            done = actions[:, a, stat.DONE]
+            mean, mean_low, mean_high = mean_interval(done)
+            own, own_low, own_high = ratio_interval(actions[:, a, stat.FELL_OWN], done)
+            other, other_low, other_high = ratio_interval(actions[:, a, stat.FELL_OTHER], done)
+            per_action[name] = {
+                "per_game": mean,
+                "per_game_ci95": [mean_low, mean_high],
+                "fell_own_per_use": own,
+                "fell_own_per_use_ci95": [own_low, own_high],
+                "fell_other_per_use": other,
+                "fell_other_per_use_ci95": [other_low, other_high],
+            }
+        extra: dict[str, Any] = {
+            "no_winner_rate": nobody / count,
+            "no_winner_ci95": [float(low), float(high)],
+            "colour_win_rate": colour_rate,
+            "colour_win_rate_ci95": colour_ci,
+            "actions": per_action,
+        }
+        if setup.rules.rounds:
+            rounds = games[:, nb.GameStat.ROUNDS]
+            mean, r_low, r_high = mean_interval(rounds)
+            extra["rounds_mean"] = mean
+            extra["rounds_ci95"] = [r_low, r_high]
+        return extra
+
+    def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
+        """The game's own part of ``balance simulate``'s text: colours and actions."""
+        lines = [
+            f"No winner (the last prisoner's colour belongs to nobody): "
+            f"{percent(summary['no_winner_rate'])} {interval(summary['no_winner_ci95'])}",
+            "Colour of the last prisoner on the plank:",
+        ]
+        for name, rate in summary["colour_win_rate"].items():
+            lines.append(
+                f"  {name:<7} {percent(rate):>6}  {interval(summary['colour_win_rate_ci95'][name])}"
+            )
+        if "rounds_mean" in summary:
+            lines.append(
+                f"Rounds per game: {summary['rounds_mean']:.2f} "
+                f"{interval(summary['rounds_ci95'], as_percent=False)}"
+            )
+        lines.append(
+            "Actions: per game (all seats); prisoners of own and other colours fallen per use:"
+        )
+        for name, row in summary["actions"].items():
+            lines.append(
+                f"  {name:<8} {row['per_game']:6.2f} "
+                f"{interval(row['per_game_ci95'], as_percent=False):<16} "
+                f"own {row['fell_own_per_use']:.3f}  other {row['fell_other_per_use']:.3f}"
+            )
+        return lines
+
+    def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
+        """Per game: which colour was last, and how often each action was done."""
+        slim = [self.slim(b) for b in blocks]
+        last = np.concatenate([b.extra["games"][:, nb.GameStat.LAST_COLOUR] for b in slim])
+        actions = np.concatenate([b.extra["actions"] for b in slim])
+        columns: dict[str, np.ndarray] = {}
+        chosen = []
+        for c, name in enumerate(COLOUR_NAMES):
+            columns[f"last_{name}"] = last == c
+            chosen.append(Metric(f"{name} is the last prisoner", f"last_{name}", "share"))
+        for a, name in enumerate(ACTIONS):
+            columns[f"done_{name}"] = actions[:, a, nb.ActionStat.DONE]
+            chosen.append(Metric(f"{name} per game", f"done_{name}", "mean", "uses"))
+        return pd.DataFrame(columns), chosen
+
+    def report_charts(self, tables: Any) -> list[Chart]:
+        """Win rate by colour and the usefulness of each action."""
+        from balance.games.la_planche.report import la_planche_charts
+
+        return la_planche_charts(tables)
+
+    def replay(self, setup: Setup, game_index: int) -> str:
+        """Game ``game_index`` narrated turn by turn by the reference engine."""
+        lines: list[str] = []
+        record = play_game(
+            setup.rules,
+            setup.players,
+            setup.seed,
+            game_index,
+            narrate=lines.append,
+            make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
+        )
+        seats = ", ".join(
+            f"seat {s}: {setup.lineup.seats[int(setup.lineup.strategy_index(game_index, s))].label}"
+            for s in range(setup.players)
+        )
+        header = [
+            f"La Planche, game {game_index} of the run seeded {setup.seed}",
+            f"{setup.players} players ({seats})",
+            f"rules: {rules_text(setup.rules.to_dict())}",
+            "",
+        ]
+        checked = engine.play_games(
+            setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
+        ).game_record(0)
+        if checked != record:
+            raise BalanceError(
+                f"game {game_index}: the reference and compiled engines disagree; "
+                "please report this with the run's manifest"
+            )
+        return "\n".join(header + lines)
+
+
+def _colour_column(values: np.ndarray) -> pa.Array:
+    """Colour indices as a dictionary column of colour names (null for none)."""
+    indices = pa.array(np.asarray(values, dtype=np.int32), mask=np.asarray(values) < 0)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(list(COLOUR_NAMES)))
+
+
+GAME = LaPlanche()
