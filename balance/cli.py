@@ -54,7 +54,10 @@ def rules(game: str) -> None:
     for row in rows:
         click.echo(f"{row['name']}  (default {row['default']}; allowed {row['allowed']})")
         click.echo(f"    {row['meaning']}")
-    click.echo("\nSet one with --rule NAME=VALUE, e.g. --rule rest=charge,run --rule plank_max=4")
+    example = rows[0]
+    click.echo(
+        f"\nSet one with --rule NAME=VALUE, e.g. --rule {example['name']}={example['default']}"
+    )
 
 
 @cli.command(epilog="\b\nExample:\n  balance strategies walk-the-plank")

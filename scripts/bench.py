@@ -2,8 +2,9 @@
 
 Run from the project root:
 
-    python scripts/bench.py            # the full table (about a minute once compiled)
-    python scripts/bench.py --quick    # fewer games, for a quick look
+    python scripts/bench.py                      # every game (a few minutes once compiled)
+    python scripts/bench.py --quick              # fewer games, for a quick look
+    python scripts/bench.py --game la-planche --players 4
 
 It prints the machine it ran on first, so that figures from different machines are
 never compared blindly. Compilation is done (or loaded from the cache) before timing.
@@ -20,7 +21,8 @@ import numpy as np
 
 from balance.api import make_setup
 from balance.games import get_game
-from balance.games.walk_the_plank.reference import play_game
+from balance.games.la_planche.reference import play_game as lp_reference
+from balance.games.walk_the_plank.reference import play_game as wtp_reference
 from balance.run import default_threads, run_games
 
 
@@ -50,52 +52,77 @@ def best_rate(setup, games: int, threads: int, repeat: int) -> float:
     return max(rates)
 
 
+#: What each game is measured on: players, and (strategies, variants) cases. Strategies
+#: joined by "+" fill the seats in order (the last one repeated), rotated round the table.
+PLAN = {
+    "walk-the-plank": (
+        (3, 5),
+        [
+            ("random", ()),
+            ("aggressor", ()),
+            # A table of survivors never ends (nobody pushes): every game plays the round
+            # cap. One survivor among random players plays games of ordinary length.
+            ("survivor", ()),
+            ("survivor+random", ()),
+            ("greedy", ()),
+            ("random", ("ghost", "dolphin", "kraken")),
+        ],
+    ),
+    "la-planche": (
+        (2, 4),
+        [
+            ("random", ()),
+            ("protector", ()),
+            ("detective", ()),
+            ("detective+random", ()),
+            ("random", ("rounds",)),
+        ],
+    ),
+}
+REFERENCES = {"walk-the-plank": wtp_reference, "la-planche": lp_reference}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games per measurement")
-    parser.add_argument("--players", type=int, nargs="*", default=[3, 5])
+    parser.add_argument("--game", choices=sorted(PLAN), nargs="*", default=sorted(PLAN))
+    parser.add_argument("--players", type=int, nargs="*", help="player counts (default: per game)")
     args = parser.parse_args()
     scale = 0.1 if args.quick else 1.0
     repeat = 2 if args.quick else 3
     print(machine())
     print(
-        f"{'engine':<10} {'game':<15} {'players':>7} {'strategy':<16} {'variants':<22} "
+        f"{'engine':<10} {'game':<15} {'players':>7} {'strategy':<18} {'variants':<22} "
         f"{'threads':>7} {'games/s':>12}"
     )
-
-    game = get_game("walk-the-plank")
-    cases = [("random", ())] + [
-        (name, ()) for name in game.strategies() if name not in ("random", "weighted")
-    ]
-    cases.append(("random", ("ghost", "dolphin", "kraken")))
-    # A table of survivors never ends (nobody pushes), so every game plays the round cap;
-    # one survivor among random players plays games of ordinary length.
-    cases.append(("survivor+random", ()))
     threads_list = sorted({1, default_threads()})
-    for players in args.players:
-        for strategy, variants in cases:
-            lineup = strategy.split("+")
-            lineup += [lineup[-1]] * (players - len(lineup))
-            setup = make_setup(
-                game.id, players, 1, lineup, variants, rotate_seats=len(set(lineup)) > 1
-            )
-            game.prepare(setup)
-            for threads in threads_list:
-                rate = best_rate(setup, int(1_000_000 * scale), threads, repeat)
-                print(
-                    f"{'compiled':<10} {game.id:<15} {players:>7} {strategy:<16} "
-                    f"{'+'.join(variants) or 'base':<22} {threads:>7} {rate:>12,.0f}"
+    for game_id in sorted(args.game, reverse=True):
+        game = get_game(game_id)
+        counts, cases = PLAN[game_id]
+        for players in args.players or counts:
+            for strategy, variants in cases:
+                lineup = strategy.split("+")
+                lineup += [lineup[-1]] * (players - len(lineup))
+                setup = make_setup(
+                    game.id, players, 1, lineup, variants, rotate_seats=len(set(lineup)) > 1
                 )
-        setup = make_setup(game.id, players, 1, ["random"], ())
-        count = int(2_000 * scale) or 200
-        clock = time.perf_counter()
-        for g in range(count):
-            play_game(setup.rules, players, 1, g)
-        rate = count / (time.perf_counter() - clock)
-        print(
-            f"{'reference':<10} {game.id:<15} {players:>7} {'random':<16} {'base':<22} "
-            f"{1:>7} {rate:>12,.0f}"
-        )
+                game.prepare(setup)
+                for threads in threads_list:
+                    rate = best_rate(setup, int(1_000_000 * scale), threads, repeat)
+                    print(
+                        f"{'compiled':<10} {game.id:<15} {players:>7} {strategy:<18} "
+                        f"{'+'.join(variants) or 'base':<22} {threads:>7} {rate:>12,.0f}"
+                    )
+            setup = make_setup(game.id, players, 1, ["random"], ())
+            count = int(2_000 * scale) or 200
+            clock = time.perf_counter()
+            for g in range(count):
+                REFERENCES[game_id](setup.rules, players, 1, g)
+            rate = count / (time.perf_counter() - clock)
+            print(
+                f"{'reference':<10} {game.id:<15} {players:>7} {'random':<18} {'base':<22} "
+                f"{1:>7} {rate:>12,.0f}"
+            )
 
 
 if __name__ == "__main__":

@@ -3,7 +3,9 @@
 import re
 from pathlib import Path
 
-from balance.games.walk_the_plank.rules import WalkThePlankRules
+import pytest
+
+from balance.games import get_game
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -26,11 +28,12 @@ def test_readme_strategy_example_is_the_example_file() -> None:
     assert code.strip() in (ROOT / "examples" / "cautious.py").read_text()
 
 
-def test_rules_table_in_docs_matches_the_parameters() -> None:
-    docs = (ROOT / "docs" / "walk-the-plank.md").read_text()
+@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche"])
+def test_rules_table_in_docs_matches_the_parameters(game: str) -> None:
+    docs = (ROOT / "docs" / f"{game}.md").read_text()
     docs = docs.split("## Rule parameters", 1)[1].split("\n## ", 1)[0]
     rows = re.findall(r"^\| `(\w+)` \| ([^|]+) \|", docs, re.M)
-    described = {row["name"]: row["default"] for row in WalkThePlankRules.describe()}
+    described = {row["name"]: row["default"] for row in get_game(game).describe_rules()}
     assert [name for name, _ in rows] == list(described)
     for name, default in rows:
         assert default.strip().replace(", ", ",") == described[name]
