@@ -9,7 +9,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +80,7 @@ class Run:
     def __init__(self, result: RunResult) -> None:
         self.result = result
         self.setup = result.setup
+        self._tables: dict[str, pd.DataFrame] = {}
 
     @property
     def games_played(self) -> int:
@@ -99,23 +99,39 @@ class Run:
                 "this run kept only its summary (keep_records=False); "
                 "run it with keep_records=True, or read the records saved with out=..."
             )
+        first = game.tables(self.result.blocks[0], self.setup)
+        if name not in first:
+            raise BalanceError(
+                f"{game.id} records no {name!r} table; its tables: {', '.join(first)}"
+            )
         tables = [game.tables(block, self.setup)[name] for block in self.result.blocks]
         return pa.concat_tables(tables).to_pandas()
 
-    @cached_property
+    def table(self, name: str) -> pd.DataFrame:
+        """Any of the game's record tables by name, as in the run's Parquet files."""
+        if name not in self._tables:
+            self._tables[name] = self._table(name)
+        return self._tables[name]
+
+    @property
     def games(self) -> pd.DataFrame:
         """One row per game."""
-        return self._table("games")
+        return self.table("games")
 
-    @cached_property
+    @property
     def seats(self) -> pd.DataFrame:
         """One row per game and seat: strategy, won, what was left."""
-        return self._table("seats")
+        return self.table("seats")
 
-    @cached_property
+    @property
     def cards(self) -> pd.DataFrame:
         """One row per game, seat and card (Walk the Plank)."""
-        return self._table("cards")
+        return self.table("cards")
+
+    @property
+    def actions(self) -> pd.DataFrame:
+        """One row per game, seat and action (La Planche)."""
+        return self.table("actions")
 
 
 def simulate(

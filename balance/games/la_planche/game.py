@@ -220,7 +220,7 @@ class LaPlanche:
     def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
         """The game's own part of ``balance simulate``'s text: colours and actions."""
         lines = [
-            f"No winner (the last prisoner's colour belongs to nobody): "
+            f"No winner (the last prisoner's colour belongs to nobody, or unfinished): "
             f"{percent(summary['no_winner_rate'])} {interval(summary['no_winner_ci95'])}",
             "Colour of the last prisoner on the plank:",
         ]
