@@ -420,9 +420,11 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, ca
         np.zeros(n, dtype=np.int64),  # seat_codes
         np.zeros((n, MAX_PARAMS), dtype=np.float64),  # seat_params
         np.zeros(0, dtype=np.int64),  # no_script
+        np.zeros(n * N_CARDS * CardStat.SIZE, dtype=np.int16),  # tally
     )
+    flat_cards = cards.reshape(cards.shape[0], n * N_CARDS * CardStat.SIZE)
     return _play_nb(
-        n, rules, codes, params, seats_of, seed, first_game, games, cards, seats, error, work
+        n, rules, codes, params, seats_of, seed, first_game, games, flat_cards, seats, error, work
     )
 
 
@@ -431,11 +433,13 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
     """The game loop of :func:`play_games_nb`, over the buffers in ``work``.
 
     Compiled without numba's runtime: nothing here (or in a shipped strategy it calls)
-    may allocate an array.
+    may allocate an array. ``cards`` comes flattened to ``(G, n * 10 * CardStat.SIZE)``; a
+    game counts into the small ``tally`` (which stays in cache) and copies it out at its
+    end, rather than adding into a fresh row of the large record for every card.
     """
     pirates, living, state, rng, resting, rested, shown, programs = work[:8]
     outcome, fallen, moved, opt_tile, opt_arg, scratch_tile, scratch_arg = work[8:15]
-    seat_codes, seat_params, no_script = work[15:]
+    seat_codes, seat_params, no_script, tally = work[15:]
     rest_mask = rules[Rule.REST_MASK]
     round_cap = rules[Rule.ROUND_CAP]
     dice = rules[Rule.DOLPHIN] != 0 or rules[Rule.KRAKEN] != 0
@@ -481,14 +485,15 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                         continue
                     card = programs[s, slot]
                     shown[s, slot] = card
-                    cards[g, s, card, CardStat.REVEALED] += 1
+                    at = (s * N_CARDS + card) * CardStat.SIZE
+                    tally[at + CardStat.REVEALED] += 1
                     rested[s] |= rest_mask & (1 << card)
                     count = legal_options_nb(
                         pirates, living, state, rules, n, s, card, slot, opt_tile, opt_arg
                     )
                     if count == 0:
                         continue
-                    cards[g, s, card, CardStat.EFFECT] += 1
+                    tally[at + CardStat.EFFECT] += 1
                     pick = 0
                     if count > 1:
                         pick = choose_nb(
@@ -528,10 +533,10 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                         error[Error.GAME] = game
                         return g
                     if outcome[Outcome.SAVED] > 0:
-                        cards[g, s, card, CardStat.SAVED] += outcome[Outcome.SAVED]
+                        tally[at + CardStat.SAVED] += outcome[Outcome.SAVED]
                     if outcome[Outcome.KILLED_OWN] + outcome[Outcome.KILLED_OTHERS] > 0:
-                        cards[g, s, card, CardStat.KILLED_OWN] += outcome[Outcome.KILLED_OWN]
-                        cards[g, s, card, CardStat.KILLED_OTHERS] += outcome[Outcome.KILLED_OTHERS]
+                        tally[at + CardStat.KILLED_OWN] += outcome[Outcome.KILLED_OWN]
+                        tally[at + CardStat.KILLED_OTHERS] += outcome[Outcome.KILLED_OTHERS]
                         if dice:
                             games[g, GameStat.KRAKEN_CALM] += outcome[Outcome.KRAKEN_CALM]
                             games[g, GameStat.KRAKEN_WAVE] += outcome[Outcome.KRAKEN_WAVE]
@@ -557,6 +562,9 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                 break
             state[State.ROUND] += 1
 
+        for i in range(tally.shape[0]):
+            cards[g, i] = tally[i]
+            tally[i] = 0
         games[g, GameStat.ROUNDS] = state[State.ROUND]
         games[g, GameStat.FINISHED] = finished
         games[g, GameStat.GHOST_SEAT] = state[State.GHOST_SEAT]
