@@ -17,9 +17,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from balance.bits_nb import lowest_bit_nb, popcount_nb
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK, N_CARDS
 from balance.games.walk_the_plank.moves_nb import (
     ALL_CARDS,
+    FIELD,
     MAX_FALLEN,
     MAX_OPTIONS,
     SHIP,
@@ -27,10 +29,13 @@ from balance.games.walk_the_plank.moves_nb import (
     Outcome,
     State,
     add_pirates_nb,
+    clear_tile_nb,
     game_over_nb,
     in_game_nb,
-    legal_options_nb,
     move_nb,
+    option_at_nb,
+    option_mask_nb,
+    options_from_mask_nb,
     seat_at_nb,
 )
 from balance.games.walk_the_plank.rules import Rule
@@ -105,6 +110,7 @@ Decision = DecisionIds()
 Error = ErrorSlots()
 
 STOP = -1
+ILLEGAL = -1000  # no tile: a strategy chose outside its options
 DOLPHIN_SHARK = 4
 DOLPHIN_DOLPHIN = 5
 SCRIPTED = -1  # strategy code that only follows a script (scenario tests)
@@ -152,6 +158,23 @@ def push_nb(code, obs, seat, opt_tile, opt_arg, count, params, rng):
     if code == 4:
         return weighted_push(obs, seat, opt_tile, opt_arg, count, params, rng)
     return random_push(obs, seat, opt_tile, opt_arg, count, params, rng)
+
+
+@njit(cache=True)
+def _strategy_option_nb(code, obs, seat, card, slot, mask, params, rng, opt_tile, opt_arg):
+    """The option ``(tile, arg)`` of ``mask`` that the seat's strategy chooses.
+
+    The strategy is asked only when there is a choice. An index outside the options
+    comes back as ``(ILLEGAL, index)``.
+    """
+    state = obs[2]
+    count = options_from_mask_nb(state[State.SEATS], state, seat, card, mask, opt_tile, opt_arg)
+    pick = 0
+    if count > 1:
+        pick = choose_nb(code, obs, seat, card, slot, opt_tile, opt_arg, count, params, rng)
+        if pick < 0 or pick >= count:
+            return ILLEGAL, pick
+    return opt_tile[pick], opt_arg[pick]
 
 
 @njit(inline="always", cache=True)
@@ -324,24 +347,17 @@ def _meet_the_dice_nb(
             # Giant wave: the farthest occupied plank tile goes back to the ship.
             outcome[Outcome.KRAKEN_WAVE] += 1
             for t in range(last, 0, -1):
-                occupied = False
-                for q in range(n):
-                    if pirates[q, t] > 0:
-                        occupied = True
-                if occupied:
+                if (state[State.SEATS] >> (FIELD * t)) & 0b11111:
                     for q in range(n):
-                        pirates[q, SHIP] += pirates[q, t]
-                        pirates[q, t] = 0
-                    state[State.OCCUPIED + SHIP] |= state[State.OCCUPIED + t]
-                    state[State.OCCUPIED + t] = 0
+                        add_pirates_nb(pirates, state, q, SHIP, pirates[q, t])
+                    clear_tile_nb(pirates, state, n, t)
                     break
         else:
             outcome[Outcome.KRAKEN_KRAKEN] += 1
             for q in range(n):
                 outcome[Outcome.KRAKEN_KILLED] += pirates[q, last]
                 living[q] -= pirates[q, last]
-                pirates[q, last] = 0
-            state[State.OCCUPIED + last] = 0
+            clear_tile_nb(pirates, state, n, last)
             _note_eliminations_nb(obs, seat, had_pirates, outcome)
 
 
@@ -357,6 +373,8 @@ def start_position_nb(pirates, living, state, rules, n):
     state[State.ROUND] = 1
     state[State.GHOST_SEAT] = -1
     state[State.OCCUPIED + SHIP] = (1 << n) - 1
+    state[State.SEATS] = (1 << n) - 1  # everyone on the ship
+    state[State.PAIRS] = (1 << n) - 1 if rules[Rule.PIRATES] > 1 else 0
 
 
 @njit(inline="always", cache=True)
@@ -488,39 +506,46 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                     at = (s * N_CARDS + card) * CardStat.SIZE
                     tally[at + CardStat.REVEALED] += 1
                     rested[s] |= rest_mask & (1 << card)
-                    count = legal_options_nb(
-                        pirates, living, state, rules, n, s, card, slot, opt_tile, opt_arg
+                    seats_now = state[State.SEATS]
+                    mask = option_mask_nb(
+                        seats_now, state[State.PAIRS], living, state, rules, n, s, card, slot
                     )
-                    if count == 0:
+                    if mask == 0:
                         continue
                     tally[at + CardStat.EFFECT] += 1
-                    pick = 0
-                    if count > 1:
-                        pick = choose_nb(
+                    if seat_codes[s] == 0:
+                        # The uniform-random strategy, as its choose does it: one draw
+                        # below(count) when there is a choice. Option k is the k-th set bit.
+                        if mask & (mask - 1):
+                            for _ in range(below_nb(rng[1 + s], popcount_nb(mask))):
+                                mask &= mask - 1
+                        tile, arg = option_at_nb(seats_now, state, s, card, lowest_bit_nb(mask))
+                    else:
+                        tile, arg = _strategy_option_nb(
                             seat_codes[s],
                             obs,
                             s,
                             card,
                             slot,
-                            opt_tile,
-                            opt_arg,
-                            count,
+                            mask,
                             seat_params[s],
                             rng[1 + s],
+                            opt_tile,
+                            opt_arg,
                         )
-                        if pick < 0 or pick >= count:
+                        if tile == ILLEGAL:
                             error[Error.GAME] = game
                             error[Error.SEAT] = s
                             error[Error.DECISION] = Decision.CHOOSE
-                            error[Error.VALUE] = pick
+                            error[Error.VALUE] = arg
                             error[Error.CARD] = card
                             return g
                     resolve_card_nb(
                         obs,
                         s,
                         card,
-                        opt_tile[pick],
-                        opt_arg[pick],
+                        tile,
+                        arg,
                         seat_codes,
                         seat_params,
                         rng,
