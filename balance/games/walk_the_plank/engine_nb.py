@@ -239,13 +239,28 @@ def resolve_card_nb(
     lasts, then from ``rng[0]``; Dolphin choices from ``choice_script``, then from the
     owner's strategy. ``scratch`` is ``(outcome, fallen, moved)``.
     """
-    pirates, living, state, rules, n = obs[0], obs[1], obs[2], obs[5], obs[6]
-    outcome, fallen, moved = scratch
-    outcome[:] = 0
+    pirates, living, state, n = obs[0], obs[1], obs[2], obs[6]
+    outcome, fallen = scratch[0], scratch[1]
+    for i in range(Outcome.SIZE):  # a loop of known length: no call to memset
+        outcome[i] = 0
     outcome[Outcome.DOLPHIN_FACE] = -1
     n_fallen = move_nb(pirates, living, state, n, seat, card, tile, arg, fallen, outcome)
-    if n_fallen == 0:
-        return  # pirates only die by falling: nothing more can happen
+    if n_fallen > 0:  # pirates only die by falling: otherwise nothing more can happen
+        _after_falls_nb(
+            obs, seat, n_fallen, codes, params, rng, dice_script, choice_script, scratch, error
+        )
+
+
+@njit(cache=True)
+def _after_falls_nb(
+    obs, seat, n_fallen, codes, params, rng, dice_script, choice_script, scratch, error
+):
+    """The dice, the dead and who is out once ``n_fallen`` pirates fell.
+
+    A call of its own, not inlined: the game loop stays small where nothing falls.
+    """
+    living, rules, n = obs[1], obs[5], obs[6]
+    outcome, fallen, moved = scratch
 
     # Who had pirates when the card began: those with pirates now, and the fallen's owners.
     had_pirates = 0
@@ -364,11 +379,13 @@ def _meet_the_dice_nb(
 @njit(inline="always", cache=True)
 def start_position_nb(pirates, living, state, rules, n):
     """The opening position: every pirate on the ship, seat 0 the captain, round 1."""
-    pirates[:, :] = 0
     for s in range(n):
+        for t in range(TILES):
+            pirates[s, t] = 0
         pirates[s, SHIP] = rules[Rule.PIRATES]
         living[s] = rules[Rule.PIRATES]
-    state[:] = 0
+    for i in range(State.SIZE):
+        state[i] = 0
     state[State.PLANK] = rules[Rule.PLANK_START]
     state[State.ROUND] = 1
     state[State.GHOST_SEAT] = -1
@@ -475,12 +492,15 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
         for stream in range(n + 1):
             seed_stream_nb(rng[stream], seed, game, stream)
         start_position_nb(pirates, living, state, rules, n)
-        resting[:] = 0
+        for s in range(n):
+            resting[s] = 0
         games[g, GameStat.DOLPHIN_FACE] = -1
         finished = False
 
         while True:
-            shown[:, :] = -1
+            for s in range(n):
+                for slot in range(3):
+                    shown[s, slot] = -1
             for s in range(n):
                 if in_game_nb(living, state, s):
                     available = ALL_CARDS & ~resting[s]
@@ -489,13 +509,14 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                     program_nb(
                         seat_codes[s], obs, s, available, seat_params[s], rng[1 + s], programs[s]
                     )
-                    if not _program_is_legal(programs[s], available):
+                    if seat_codes[s] != 0 and not _program_is_legal(programs[s], available):
                         error[Error.GAME] = game
                         error[Error.SEAT] = s
                         error[Error.DECISION] = Decision.PROGRAM
                         error[Error.VALUE] = _encode_program(programs[s])
                         return g
-            rested[:] = 0
+            for s in range(n):
+                rested[s] = 0
             for slot in range(3):
                 for k in range(n):
                     s = seat_at_nb(state[State.CAPTAIN], k, n)
