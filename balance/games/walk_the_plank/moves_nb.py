@@ -259,21 +259,45 @@ def options_from_mask_nb(seats, state, seat, card, mask, opt_tile, opt_arg):
 
 
 @njit(inline="always", cache=True)
+def _step_nb(pirates, state, owner, here, there):
+    """One of ``owner``'s living pirates moves from tile ``here`` to tile ``there``.
+
+    Every value is read before anything is written, so that the packed words are read
+    from memory once, not once per tile.
+    """
+    left = pirates[owner, here] - 1
+    arrived = pirates[owner, there] + 1
+    seats = state[State.SEATS]
+    pairs = state[State.PAIRS]
+    occupied_here = state[State.OCCUPIED + here]
+    occupied_there = state[State.OCCUPIED + there]
+    bit_here = 1 << (FIELD * here + owner)
+    bit_there = 1 << (FIELD * there + owner)
+    pirates[owner, here] = left
+    pirates[owner, there] = arrived
+    state[State.SEATS] = (seats & ~bit_here) | (bit_here if left > 0 else 0) | bit_there
+    pairs &= ~(bit_here | bit_there)
+    state[State.PAIRS] = pairs | (bit_here if left > 1 else 0) | (bit_there if arrived > 1 else 0)
+    seat_bit = 1 << owner
+    state[State.OCCUPIED + here] = (occupied_here & ~seat_bit) | (seat_bit if left > 0 else 0)
+    state[State.OCCUPIED + there] = occupied_there | seat_bit
+
+
+@njit(inline="always", cache=True)
 def _to_sea_nb(pirates, living, state, owner, t, fallen, n_fallen):
     """One of ``owner``'s living pirates steps seaward; returns the new fallen count."""
-    add_pirates_nb(pirates, state, owner, t, -1)
     if t == state[State.PLANK]:
+        add_pirates_nb(pirates, state, owner, t, -1)
         living[owner] -= 1
         fallen[n_fallen] = owner
         return n_fallen + 1
-    add_pirates_nb(pirates, state, owner, t + 1, 1)
+    _step_nb(pirates, state, owner, t, t + 1)
     return n_fallen
 
 
 @njit(inline="always", cache=True)
 def _to_ship_nb(pirates, state, owner, t, steps, outcome):
-    add_pirates_nb(pirates, state, owner, t, -1)
-    add_pirates_nb(pirates, state, owner, t - steps, 1)
+    _step_nb(pirates, state, owner, t, t - steps)
     outcome[Outcome.SAVED] += 1
 
 
