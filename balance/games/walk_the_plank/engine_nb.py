@@ -21,6 +21,7 @@ from balance.bits_nb import lowest_bit_nb, popcount_nb
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK, N_CARDS
 from balance.games.walk_the_plank.moves_nb import (
     ALL_CARDS,
+    CARD_MASK,
     FIELD,
     MAX_FALLEN,
     MAX_OPTIONS,
@@ -522,7 +523,7 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                     s = seat_at_nb(state[State.CAPTAIN], k, n)
                     if not in_game_nb(living, state, s):
                         continue
-                    card = programs[s, slot]
+                    card = programs[s, slot] & CARD_MASK  # a legal program: 0..9
                     shown[s, slot] = card
                     at = (s * N_CARDS + card) * CardStat.SIZE
                     tally[at + CardStat.REVEALED] += 1

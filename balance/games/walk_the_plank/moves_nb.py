@@ -68,6 +68,11 @@ EVERY_TILE = sum(1 << (FIELD * t) for t in range(TILES))
 #: The five seat bits of every tile.
 EVERY_SEAT = EVERY_TILE * 0b11111
 MAX_FALLEN = 64  # Retract with every pirate of 5 players on the last tile: 45
+#: Seats are 0..4 and cards 0..9, so ``x & SEAT_MASK`` and ``x & CARD_MASK`` change neither;
+#: they tell the compiler that a seat or card read from memory is not negative, and
+#: indexing with it then skips numba's wraparound code for negative indices.
+SEAT_MASK = 0b111
+CARD_MASK = 0b1111
 SHIP = 0
 NOBODY = -1
 JUMP = -2
@@ -127,7 +132,7 @@ def seat_at_nb(seat, k, n):
         s -= n
     elif s < 0:
         s += n
-    return s
+    return s & SEAT_MASK
 
 
 @njit(inline="always", cache=True)
