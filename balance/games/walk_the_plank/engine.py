@@ -170,7 +170,7 @@ def _build_kernel(users: Sequence[Strategy]) -> Callable:
         "_strategy_option_nb",
         "_dolphin_push_nb",
         "_meet_the_dice_nb",
-        "_after_falls_nb",
+        "_fallen_meet_the_dice_nb",
         "resolve_card_nb",
         "_play_nb",
         "play_games_nb",

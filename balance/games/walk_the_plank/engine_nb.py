@@ -240,28 +240,14 @@ def resolve_card_nb(
     lasts, then from ``rng[0]``; Dolphin choices from ``choice_script``, then from the
     owner's strategy. ``scratch`` is ``(outcome, fallen, moved)``.
     """
-    pirates, living, state, n = obs[0], obs[1], obs[2], obs[6]
+    pirates, living, state, rules, n = obs[0], obs[1], obs[2], obs[5], obs[6]
     outcome, fallen = scratch[0], scratch[1]
     for i in range(Outcome.SIZE):  # a loop of known length: no call to memset
         outcome[i] = 0
     outcome[Outcome.DOLPHIN_FACE] = -1
     n_fallen = move_nb(pirates, living, state, n, seat, card, tile, arg, fallen, outcome)
-    if n_fallen > 0:  # pirates only die by falling: otherwise nothing more can happen
-        _after_falls_nb(
-            obs, seat, n_fallen, codes, params, rng, dice_script, choice_script, scratch, error
-        )
-
-
-@njit(cache=True)
-def _after_falls_nb(
-    obs, seat, n_fallen, codes, params, rng, dice_script, choice_script, scratch, error
-):
-    """The dice, the dead and who is out once ``n_fallen`` pirates fell.
-
-    A call of its own, not inlined: the game loop stays small where nothing falls.
-    """
-    living, rules, n = obs[1], obs[5], obs[6]
-    outcome, fallen, moved = scratch
+    if n_fallen == 0:
+        return  # pirates only die by falling: nothing more can happen
 
     # Who had pirates when the card began: those with pirates now, and the fallen's owners.
     had_pirates = 0
@@ -271,26 +257,20 @@ def _after_falls_nb(
     for i in range(n_fallen):
         had_pirates |= 1 << fallen[i]
 
-    # Fallen pirates meet the dice: owners clockwise from the acting player.
     if rules[Rule.DOLPHIN] != 0 or rules[Rule.KRAKEN] != 0:
-        for k in range(n):
-            owner = seat_at_nb(seat, k, n)
-            for i in range(n_fallen):
-                if fallen[i] == owner:
-                    _meet_the_dice_nb(
-                        obs,
-                        seat,
-                        had_pirates,
-                        owner,
-                        codes,
-                        params,
-                        rng,
-                        dice_script,
-                        choice_script,
-                        outcome,
-                        moved,
-                        error,
-                    )
+        _fallen_meet_the_dice_nb(
+            obs,
+            seat,
+            n_fallen,
+            had_pirates,
+            codes,
+            params,
+            rng,
+            dice_script,
+            choice_script,
+            scratch,
+            error,
+        )
     else:
         for i in range(n_fallen):
             if fallen[i] == seat:
@@ -299,6 +279,36 @@ def _after_falls_nb(
                 outcome[Outcome.KILLED_OTHERS] += 1
 
     _note_eliminations_nb(obs, seat, had_pirates, outcome)
+
+
+@njit(cache=True)
+def _fallen_meet_the_dice_nb(
+    obs, seat, n_fallen, had_pirates, codes, params, rng, dice_script, choice_script, scratch, error
+):
+    """Fallen pirates meet the dice: owners clockwise from the acting player.
+
+    A call of its own, not inlined, so that the game loop stays small without dice.
+    """
+    n = obs[6]
+    outcome, fallen, moved = scratch
+    for k in range(n):
+        owner = seat_at_nb(seat, k, n)
+        for i in range(n_fallen):
+            if fallen[i] == owner:
+                _meet_the_dice_nb(
+                    obs,
+                    seat,
+                    had_pirates,
+                    owner,
+                    codes,
+                    params,
+                    rng,
+                    dice_script,
+                    choice_script,
+                    outcome,
+                    moved,
+                    error,
+                )
 
 
 @njit(inline="always", cache=True)
