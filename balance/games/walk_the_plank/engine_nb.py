@@ -38,6 +38,7 @@ from balance.games.walk_the_plank.moves_nb import (
     option_mask_nb,
     options_from_mask_nb,
     seat_at_nb,
+    seats_with_pirates_nb,
 )
 from balance.games.walk_the_plank.rules import Rule
 from balance.random_nb import below_nb, seed_stream_nb
@@ -250,10 +251,7 @@ def resolve_card_nb(
         return  # pirates only die by falling: nothing more can happen
 
     # Who had pirates when the card began: those with pirates now, and the fallen's owners.
-    had_pirates = 0
-    for s in range(n):
-        if living[s] > 0:
-            had_pirates |= 1 << s
+    had_pirates = seats_with_pirates_nb(state[State.SEATS])
     for i in range(n_fallen):
         had_pirates |= 1 << fallen[i]
 

@@ -122,6 +122,16 @@ def clear_tile_nb(pirates, state, n, tile):
 
 
 @njit(inline="always", cache=True)
+def seats_with_pirates_nb(seats):
+    """Bit mask of the seats with a living pirate anywhere, from a word laid out as SEATS."""
+    folded = seats | (seats >> (4 * FIELD))  # tiles 4..8 onto 0..4
+    folded |= folded >> (2 * FIELD)  # 2..3 onto 0..1 (and 4 onto 2)
+    folded |= folded >> FIELD  # 1 onto 0 (and 2 onto 1)
+    folded |= folded >> (2 * FIELD)  # 2 onto 0: tile 4's, which held 8's
+    return folded & 0b11111
+
+
+@njit(inline="always", cache=True)
 def seat_at_nb(seat, k, n):
     """The seat ``k`` places clockwise (``k > 0``) or counter-clockwise (``k < 0``), ``|k| < n``.
 
