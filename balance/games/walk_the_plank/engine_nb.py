@@ -162,7 +162,7 @@ def push_nb(code, obs, seat, opt_tile, opt_arg, count, params, rng):
     return random_push(obs, seat, opt_tile, opt_arg, count, params, rng)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def _strategy_option_nb(code, obs, seat, card, slot, mask, params, rng, opt_tile, opt_arg):
     """The option ``(tile, arg)`` of ``mask`` that the seat's strategy chooses.
 
