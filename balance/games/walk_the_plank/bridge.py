@@ -34,9 +34,13 @@ def pack_position(pos: Position, rules: WalkThePlankRules) -> tuple:
     state[moves_nb.State.DOLPHIN_ROLLED] = pos.dolphin_rolled
     state[moves_nb.State.RETRACT_BLOCKED_THROUGH] = pos.retract_blocked_through
     for tile in range(moves_nb.TILES):
-        state[moves_nb.State.OCCUPIED + tile] = sum(
-            1 << seat for seat in range(pos.players) if pirates[seat, tile] > 0
-        )
+        for seat in range(pos.players):
+            bit = 1 << (moves_nb.FIELD * tile + seat)
+            if pirates[seat, tile] > 0:
+                state[moves_nb.State.SEATS] |= bit
+                state[moves_nb.State.OCCUPIED + tile] |= 1 << seat
+            if pirates[seat, tile] > 1:
+                state[moves_nb.State.PAIRS] |= bit
     resting = np.array(pos.resting or [0] * pos.players, dtype=np.int64)
     shown = np.full((pos.players, 3), -1, dtype=np.int64)
     if pos.shown:

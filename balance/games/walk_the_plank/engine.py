@@ -184,8 +184,10 @@ def _build_kernel(users: Sequence[Strategy]) -> Callable:
     # Recompile the functions that call a dispatcher, reading globals from ``bound``. A
     # user's strategy may allocate, so the loop keeps numba's reference counting here.
     for name in (
+        "_strategy_option_nb",
         "_dolphin_push_nb",
         "_meet_the_dice_nb",
+        "_fallen_meet_the_dice_nb",
         "resolve_card_nb",
         "_play_nb",
         "play_games_nb",
@@ -341,7 +343,7 @@ def resolve_card(
     pirates, living, state = obs[0], obs[1], obs[2]
     if not np.array_equal(living, pirates.sum(axis=1)):
         raise AssertionError("compiled engine lost count of living pirates")
-    occupied = slice(moves_nb.State.OCCUPIED, moves_nb.State.SIZE)
+    occupied = slice(moves_nb.State.SEATS, moves_nb.State.SIZE)
     expected = pack_position(unpack_position(pos, obs), rules)[2][occupied]
     if not np.array_equal(expected, state[occupied]):
         raise AssertionError("compiled engine lost track of which seats occupy which tiles")

@@ -17,9 +17,12 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from balance.bits_nb import lowest_bit_nb, popcount_nb
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK, N_CARDS
 from balance.games.walk_the_plank.moves_nb import (
     ALL_CARDS,
+    CARD_MASK,
+    FIELD,
     MAX_FALLEN,
     MAX_OPTIONS,
     SHIP,
@@ -27,11 +30,15 @@ from balance.games.walk_the_plank.moves_nb import (
     Outcome,
     State,
     add_pirates_nb,
+    clear_tile_nb,
     game_over_nb,
     in_game_nb,
-    legal_options_nb,
     move_nb,
+    option_at_nb,
+    option_mask_nb,
+    options_from_mask_nb,
     seat_at_nb,
+    seats_with_pirates_nb,
 )
 from balance.games.walk_the_plank.rules import Rule
 from balance.random_nb import below_nb, seed_stream_nb
@@ -105,6 +112,7 @@ Decision = DecisionIds()
 Error = ErrorSlots()
 
 STOP = -1
+ILLEGAL = -1000  # no tile: a strategy chose outside its options
 DOLPHIN_SHARK = 4
 DOLPHIN_DOLPHIN = 5
 SCRIPTED = -1  # strategy code that only follows a script (scenario tests)
@@ -152,6 +160,23 @@ def push_nb(code, obs, seat, opt_tile, opt_arg, count, params, rng):
     if code == 4:
         return weighted_push(obs, seat, opt_tile, opt_arg, count, params, rng)
     return random_push(obs, seat, opt_tile, opt_arg, count, params, rng)
+
+
+@njit(inline="always", cache=True)
+def _strategy_option_nb(code, obs, seat, card, slot, mask, params, rng, opt_tile, opt_arg):
+    """The option ``(tile, arg)`` of ``mask`` that the seat's strategy chooses.
+
+    The strategy is asked only when there is a choice. An index outside the options
+    comes back as ``(ILLEGAL, index)``.
+    """
+    state = obs[2]
+    count = options_from_mask_nb(state[State.SEATS], state, seat, card, mask, opt_tile, opt_arg)
+    pick = 0
+    if count > 1:
+        pick = choose_nb(code, obs, seat, card, slot, opt_tile, opt_arg, count, params, rng)
+        if pick < 0 or pick >= count:
+            return ILLEGAL, pick
+    return opt_tile[pick], opt_arg[pick]
 
 
 @njit(inline="always", cache=True)
@@ -217,41 +242,33 @@ def resolve_card_nb(
     owner's strategy. ``scratch`` is ``(outcome, fallen, moved)``.
     """
     pirates, living, state, rules, n = obs[0], obs[1], obs[2], obs[5], obs[6]
-    outcome, fallen, moved = scratch
-    outcome[:] = 0
+    outcome, fallen = scratch[0], scratch[1]
+    for i in range(Outcome.SIZE):  # a loop of known length: no call to memset
+        outcome[i] = 0
     outcome[Outcome.DOLPHIN_FACE] = -1
     n_fallen = move_nb(pirates, living, state, n, seat, card, tile, arg, fallen, outcome)
     if n_fallen == 0:
         return  # pirates only die by falling: nothing more can happen
 
     # Who had pirates when the card began: those with pirates now, and the fallen's owners.
-    had_pirates = 0
-    for s in range(n):
-        if living[s] > 0:
-            had_pirates |= 1 << s
+    had_pirates = seats_with_pirates_nb(state[State.SEATS])
     for i in range(n_fallen):
         had_pirates |= 1 << fallen[i]
 
-    # Fallen pirates meet the dice: owners clockwise from the acting player.
     if rules[Rule.DOLPHIN] != 0 or rules[Rule.KRAKEN] != 0:
-        for k in range(n):
-            owner = seat_at_nb(seat, k, n)
-            for i in range(n_fallen):
-                if fallen[i] == owner:
-                    _meet_the_dice_nb(
-                        obs,
-                        seat,
-                        had_pirates,
-                        owner,
-                        codes,
-                        params,
-                        rng,
-                        dice_script,
-                        choice_script,
-                        outcome,
-                        moved,
-                        error,
-                    )
+        _fallen_meet_the_dice_nb(
+            obs,
+            seat,
+            n_fallen,
+            had_pirates,
+            codes,
+            params,
+            rng,
+            dice_script,
+            choice_script,
+            scratch,
+            error,
+        )
     else:
         for i in range(n_fallen):
             if fallen[i] == seat:
@@ -260,6 +277,36 @@ def resolve_card_nb(
                 outcome[Outcome.KILLED_OTHERS] += 1
 
     _note_eliminations_nb(obs, seat, had_pirates, outcome)
+
+
+@njit(cache=True)
+def _fallen_meet_the_dice_nb(
+    obs, seat, n_fallen, had_pirates, codes, params, rng, dice_script, choice_script, scratch, error
+):
+    """Fallen pirates meet the dice: owners clockwise from the acting player.
+
+    A call of its own, not inlined, so that the game loop stays small without dice.
+    """
+    n = obs[6]
+    outcome, fallen, moved = scratch
+    for k in range(n):
+        owner = seat_at_nb(seat, k, n)
+        for i in range(n_fallen):
+            if fallen[i] == owner:
+                _meet_the_dice_nb(
+                    obs,
+                    seat,
+                    had_pirates,
+                    owner,
+                    codes,
+                    params,
+                    rng,
+                    dice_script,
+                    choice_script,
+                    outcome,
+                    moved,
+                    error,
+                )
 
 
 @njit(inline="always", cache=True)
@@ -324,39 +371,36 @@ def _meet_the_dice_nb(
             # Giant wave: the farthest occupied plank tile goes back to the ship.
             outcome[Outcome.KRAKEN_WAVE] += 1
             for t in range(last, 0, -1):
-                occupied = False
-                for q in range(n):
-                    if pirates[q, t] > 0:
-                        occupied = True
-                if occupied:
+                if (state[State.SEATS] >> (FIELD * t)) & 0b11111:
                     for q in range(n):
-                        pirates[q, SHIP] += pirates[q, t]
-                        pirates[q, t] = 0
-                    state[State.OCCUPIED + SHIP] |= state[State.OCCUPIED + t]
-                    state[State.OCCUPIED + t] = 0
+                        add_pirates_nb(pirates, state, q, SHIP, pirates[q, t])
+                    clear_tile_nb(pirates, state, n, t)
                     break
         else:
             outcome[Outcome.KRAKEN_KRAKEN] += 1
             for q in range(n):
                 outcome[Outcome.KRAKEN_KILLED] += pirates[q, last]
                 living[q] -= pirates[q, last]
-                pirates[q, last] = 0
-            state[State.OCCUPIED + last] = 0
+            clear_tile_nb(pirates, state, n, last)
             _note_eliminations_nb(obs, seat, had_pirates, outcome)
 
 
 @njit(inline="always", cache=True)
 def start_position_nb(pirates, living, state, rules, n):
     """The opening position: every pirate on the ship, seat 0 the captain, round 1."""
-    pirates[:, :] = 0
     for s in range(n):
+        for t in range(TILES):
+            pirates[s, t] = 0
         pirates[s, SHIP] = rules[Rule.PIRATES]
         living[s] = rules[Rule.PIRATES]
-    state[:] = 0
+    for i in range(State.SIZE):
+        state[i] = 0
     state[State.PLANK] = rules[Rule.PLANK_START]
     state[State.ROUND] = 1
     state[State.GHOST_SEAT] = -1
     state[State.OCCUPIED + SHIP] = (1 << n) - 1
+    state[State.SEATS] = (1 << n) - 1  # everyone on the ship
+    state[State.PAIRS] = (1 << n) - 1 if rules[Rule.PIRATES] > 1 else 0
 
 
 @njit(inline="always", cache=True)
@@ -421,9 +465,11 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, ca
         np.zeros(n, dtype=np.int64),  # seat_codes
         np.zeros((n, MAX_PARAMS), dtype=np.float64),  # seat_params
         np.zeros(0, dtype=np.int64),  # no_script
+        np.zeros(n * N_CARDS * CardStat.SIZE, dtype=np.int16),  # tally
     )
+    flat_cards = cards.reshape(cards.shape[0], n * N_CARDS * CardStat.SIZE)
     return _play_nb(
-        n, rules, codes, params, seats_of, seed, first_game, games, cards, seats, error, work
+        n, rules, codes, params, seats_of, seed, first_game, games, flat_cards, seats, error, work
     )
 
 
@@ -432,11 +478,13 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
     """The game loop of :func:`play_games_nb`, over the buffers in ``work``.
 
     Compiled without numba's runtime: nothing here (or in a shipped strategy it calls)
-    may allocate an array.
+    may allocate an array. ``cards`` comes flattened to ``(G, n * 10 * CardStat.SIZE)``; a
+    game counts into the small ``tally`` (which stays in cache) and copies it out at its
+    end, rather than adding into a fresh row of the large record for every card.
     """
     pirates, living, state, rng, resting, rested, shown, programs = work[:8]
     outcome, fallen, moved, opt_tile, opt_arg, scratch_tile, scratch_arg = work[8:15]
-    seat_codes, seat_params, no_script = work[15:]
+    seat_codes, seat_params, no_script, tally = work[15:]
     rest_mask = rules[Rule.REST_MASK]
     round_cap = rules[Rule.ROUND_CAP]
     dice = rules[Rule.DOLPHIN] != 0 or rules[Rule.KRAKEN] != 0
@@ -454,12 +502,15 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
         for stream in range(n + 1):
             seed_stream_nb(rng[stream], seed, game, stream)
         start_position_nb(pirates, living, state, rules, n)
-        resting[:] = 0
+        for s in range(n):
+            resting[s] = 0
         games[g, GameStat.DOLPHIN_FACE] = -1
         finished = False
 
         while True:
-            shown[:, :] = -1
+            for s in range(n):
+                for slot in range(3):
+                    shown[s, slot] = -1
             for s in range(n):
                 if in_game_nb(living, state, s):
                     available = ALL_CARDS & ~resting[s] & ~row[n + s]
@@ -468,55 +519,64 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                     program_nb(
                         seat_codes[s], obs, s, available, seat_params[s], rng[1 + s], programs[s]
                     )
-                    if not _program_is_legal(programs[s], available):
+                    if seat_codes[s] != 0 and not _program_is_legal(programs[s], available):
                         error[Error.GAME] = game
                         error[Error.SEAT] = s
                         error[Error.DECISION] = Decision.PROGRAM
                         error[Error.VALUE] = _encode_program(programs[s])
                         return g
-            rested[:] = 0
+            for s in range(n):
+                rested[s] = 0
             for slot in range(3):
                 for k in range(n):
                     s = seat_at_nb(state[State.CAPTAIN], k, n)
                     if not in_game_nb(living, state, s):
                         continue
-                    card = programs[s, slot]
+                    card = programs[s, slot] & CARD_MASK  # a legal program: 0..9
                     shown[s, slot] = card
-                    cards[g, s, card, CardStat.REVEALED] += 1
+                    at = (s * N_CARDS + card) * CardStat.SIZE
+                    tally[at + CardStat.REVEALED] += 1
                     rested[s] |= rest_mask & (1 << card)
-                    count = legal_options_nb(
-                        pirates, living, state, rules, n, s, card, slot, opt_tile, opt_arg
+                    seats_now = state[State.SEATS]
+                    mask = option_mask_nb(
+                        seats_now, state[State.PAIRS], living, state, rules, n, s, card, slot
                     )
-                    if count == 0:
+                    if mask == 0:
                         continue
-                    cards[g, s, card, CardStat.EFFECT] += 1
-                    pick = 0
-                    if count > 1:
-                        pick = choose_nb(
+                    tally[at + CardStat.EFFECT] += 1
+                    if seat_codes[s] == 0:
+                        # The uniform-random strategy, as its choose does it: one draw
+                        # below(count) when there is a choice. Option k is the k-th set bit.
+                        if mask & (mask - 1):
+                            for _ in range(below_nb(rng[1 + s], popcount_nb(mask))):
+                                mask &= mask - 1
+                        tile, arg = option_at_nb(seats_now, state, s, card, lowest_bit_nb(mask))
+                    else:
+                        tile, arg = _strategy_option_nb(
                             seat_codes[s],
                             obs,
                             s,
                             card,
                             slot,
-                            opt_tile,
-                            opt_arg,
-                            count,
+                            mask,
                             seat_params[s],
                             rng[1 + s],
+                            opt_tile,
+                            opt_arg,
                         )
-                        if pick < 0 or pick >= count:
+                        if tile == ILLEGAL:
                             error[Error.GAME] = game
                             error[Error.SEAT] = s
                             error[Error.DECISION] = Decision.CHOOSE
-                            error[Error.VALUE] = pick
+                            error[Error.VALUE] = arg
                             error[Error.CARD] = card
                             return g
                     resolve_card_nb(
                         obs,
                         s,
                         card,
-                        opt_tile[pick],
-                        opt_arg[pick],
+                        tile,
+                        arg,
                         seat_codes,
                         seat_params,
                         rng,
@@ -529,10 +589,10 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                         error[Error.GAME] = game
                         return g
                     if outcome[Outcome.SAVED] > 0:
-                        cards[g, s, card, CardStat.SAVED] += outcome[Outcome.SAVED]
+                        tally[at + CardStat.SAVED] += outcome[Outcome.SAVED]
                     if outcome[Outcome.KILLED_OWN] + outcome[Outcome.KILLED_OTHERS] > 0:
-                        cards[g, s, card, CardStat.KILLED_OWN] += outcome[Outcome.KILLED_OWN]
-                        cards[g, s, card, CardStat.KILLED_OTHERS] += outcome[Outcome.KILLED_OTHERS]
+                        tally[at + CardStat.KILLED_OWN] += outcome[Outcome.KILLED_OWN]
+                        tally[at + CardStat.KILLED_OTHERS] += outcome[Outcome.KILLED_OTHERS]
                         if dice:
                             games[g, GameStat.KRAKEN_CALM] += outcome[Outcome.KRAKEN_CALM]
                             games[g, GameStat.KRAKEN_WAVE] += outcome[Outcome.KRAKEN_WAVE]
@@ -558,6 +618,9 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                 break
             state[State.ROUND] += 1
 
+        for i in range(tally.shape[0]):
+            cards[g, i] = tally[i]
+            tally[i] = 0
         games[g, GameStat.ROUNDS] = state[State.ROUND]
         games[g, GameStat.FINISHED] = finished
         games[g, GameStat.GHOST_SEAT] = state[State.GHOST_SEAT]

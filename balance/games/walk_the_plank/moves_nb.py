@@ -14,9 +14,9 @@ Shapes used throughout (``n`` players, ``T = PLANK_LIMIT + 1`` positions):
 
 from typing import NamedTuple
 
-import numpy as np
 from numba import njit
 
+from balance.bits_nb import lowest_bit_nb
 from balance.games.walk_the_plank.cards import N_CARDS, Card
 from balance.games.walk_the_plank.rules import PLANK_LIMIT, Rule
 
@@ -32,10 +32,15 @@ class StateSlots(NamedTuple):
     RETRACT_BLOCKED_THROUGH: int = 7
     DICE_CURSOR: int = 8  # next scripted die roll (scenario tests)
     CHOICE_CURSOR: int = 9  # next scripted Dolphin choice (scenario tests)
-    # OCCUPIED + t: bit mask of the seats with a living pirate on tile t, kept in step
-    # with ``pirates`` by every move, so that option lists test bits instead of counts.
+    # OCCUPIED + t: bit mask of the seats with a living pirate on tile t.
     OCCUPIED: int = 10
-    SIZE: int = 10 + PLANK_LIMIT + 1
+    # The same packed in one word: bit FIELD * t + q set while seat q has a living pirate
+    # on tile t; PAIRS: two or more. With them an option list is a few operations on two
+    # words rather than loops over tiles and seats. Every move keeps all three in step
+    # with ``pirates``.
+    SEATS: int = 10 + PLANK_LIMIT + 1
+    PAIRS: int = 10 + PLANK_LIMIT + 2
+    SIZE: int = 10 + PLANK_LIMIT + 3
 
 
 class OutcomeSlots(NamedTuple):
@@ -56,7 +61,18 @@ Outcome = OutcomeSlots()
 
 TILES = PLANK_LIMIT + 1
 MAX_OPTIONS = 64  # Drag on 9 tiles x 5 players is the most: 45
+#: Bits per tile in the packed words SEATS, PAIRS and option masks: five seats and a spare.
+FIELD = 6
+#: Bit ``FIELD * t`` for every tile: a tile set, or seat 0 on every tile.
+EVERY_TILE = sum(1 << (FIELD * t) for t in range(TILES))
+#: The five seat bits of every tile.
+EVERY_SEAT = EVERY_TILE * 0b11111
 MAX_FALLEN = 64  # Retract with every pirate of 5 players on the last tile: 45
+#: Seats are 0..4 and cards 0..9, so ``x & SEAT_MASK`` and ``x & CARD_MASK`` change neither;
+#: they tell the compiler that a seat or card read from memory is not negative, and
+#: indexing with it then skips numba's wraparound code for negative indices.
+SEAT_MASK = 0b111
+CARD_MASK = 0b1111
 SHIP = 0
 NOBODY = -1
 JUMP = -2
@@ -76,18 +92,43 @@ NOT_ME = Card.NOT_ME
 CHARGE = Card.CHARGE
 
 
-#: Index of the lowest set bit of every seat mask (5 seats at most).
-LOW_BIT = np.array([0] + [(m & -m).bit_length() - 1 for m in range(1, 32)], dtype=np.int64)
+@njit(inline="always", cache=True)
+def set_pirates_nb(pirates, state, seat, tile, count):
+    """``count`` living pirates of ``seat`` on ``tile``, with its occupancy bits."""
+    pirates[seat, tile] = count
+    bit = 1 << (FIELD * tile + seat)
+    state[State.SEATS] = (state[State.SEATS] & ~bit) | (bit if count > 0 else 0)
+    state[State.PAIRS] = (state[State.PAIRS] & ~bit) | (bit if count > 1 else 0)
+    seat_bit = 1 << seat
+    there = state[State.OCCUPIED + tile] & ~seat_bit
+    state[State.OCCUPIED + tile] = there | (seat_bit if count > 0 else 0)
 
 
 @njit(inline="always", cache=True)
 def add_pirates_nb(pirates, state, seat, tile, delta):
-    """``delta`` more living pirates of ``seat`` on ``tile``, with its occupancy bit."""
-    pirates[seat, tile] += delta
-    if pirates[seat, tile] > 0:
-        state[State.OCCUPIED + tile] |= 1 << seat
-    else:
-        state[State.OCCUPIED + tile] &= ~(1 << seat)
+    """``delta`` more living pirates of ``seat`` on ``tile``, with its occupancy bits."""
+    set_pirates_nb(pirates, state, seat, tile, pirates[seat, tile] + delta)
+
+
+@njit(inline="always", cache=True)
+def clear_tile_nb(pirates, state, n, tile):
+    """No pirate left on ``tile``."""
+    for q in range(n):
+        pirates[q, tile] = 0
+    field = ~(0b11111 << (FIELD * tile))
+    state[State.SEATS] &= field
+    state[State.PAIRS] &= field
+    state[State.OCCUPIED + tile] = 0
+
+
+@njit(inline="always", cache=True)
+def seats_with_pirates_nb(seats):
+    """Bit mask of the seats with a living pirate anywhere, from a word laid out as SEATS."""
+    folded = seats | (seats >> (4 * FIELD))  # tiles 4..8 onto 0..4
+    folded |= folded >> (2 * FIELD)  # 2..3 onto 0..1 (and 4 onto 2)
+    folded |= folded >> FIELD  # 1 onto 0 (and 2 onto 1)
+    folded |= folded >> (2 * FIELD)  # 2 onto 0: tile 4's, which held 8's
+    return folded & 0b11111
 
 
 @njit(inline="always", cache=True)
@@ -101,18 +142,7 @@ def seat_at_nb(seat, k, n):
         s -= n
     elif s < 0:
         s += n
-    return s
-
-
-@njit(inline="always", cache=True)
-def your_tiles_nb(pirates, state, seat, plank):
-    """Bit ``t`` set for every tile ``0..plank`` holding ``seat``'s pirate (or ghost)."""
-    if seat == state[State.GHOST_SEAT]:
-        return 1 << state[State.GHOST_TILE]
-    mask = 0
-    for t in range(plank + 1):
-        mask |= ((state[State.OCCUPIED + t] >> seat) & 1) << t
-    return mask
+    return s & SEAT_MASK
 
 
 @njit(inline="always", cache=True)
@@ -131,144 +161,158 @@ def neighbour_with_pirates_nb(living, n, seat, step):
 
 
 @njit(inline="always", cache=True)
+def option_mask_nb(seats, pairs, living, state, rules, n, seat, card, slot):
+    """The legal options of ``card`` for ``seat`` as a bit mask, in canonical order.
+
+    Option ``(t, x)`` is bit ``FIELD * t + x`` (see :func:`option_at_nb` for ``x``), so
+    the canonical order, tiles ascending then players or directions, is the order of the
+    bits, the number of options is the number of set bits and option ``k`` is the
+    ``k``-th set bit. ``seats`` and ``pairs`` are laid out as ``state[State.SEATS]`` and
+    ``state[State.PAIRS]``; only ``seat``'s own bits of ``pairs`` are read. See
+    ``reference.legal_options`` for the rules in words.
+    """
+    plank = state[State.PLANK]
+    me = EVERY_TILE << seat  # your seat bit on every tile
+    is_ghost = seat == state[State.GHOST_SEAT]
+    # Bit FIELD * t for every tile holding "your pirate" (or the ghost).
+    mine = (1 << (FIELD * state[State.GHOST_TILE])) if is_ghost else (seats >> seat) & EVERY_TILE
+    with_mine = mine * 0b11111  # every seat bit of those tiles
+    if card == SHOVE_LEFT or card == SHOVE_RIGHT:
+        target = neighbour_with_pirates_nb(living, n, seat, 1 if card == SHOVE_LEFT else -1)
+        if target < 0:
+            return 0
+        return seats & with_mine & (EVERY_TILE << target)
+    if card == SHOVE_ANYONE:
+        others = seats & with_mine & ~me
+        if others == 0:
+            return pairs & me  # you must shove your own
+        return others
+    if card == EXTEND_PLANK:
+        if plank < rules[Rule.PLANK_MAX]:
+            return 1 << (FIELD * (plank + 1))
+        return 0
+    if card == RETRACT_PLANK:
+        blocked = state[State.ROUND] <= state[State.RETRACT_BLOCKED_THROUGH]
+        if plank > rules[Rule.PLANK_MIN] and not blocked:
+            return 1 << (FIELD * plank)
+        return 0
+    if card == DRAG_TO_SEA or card == PULL_TO_SHIP:
+        # Another pirate there: anyone else's, or a second one of yours.
+        victims = (seats & with_mine & ~me) | (pairs & me)
+        if card == PULL_TO_SHIP:
+            victims &= ~0b11111  # not from the ship
+        return victims
+    if card == RUN:
+        toward_sea = mine << TOWARD_SEA
+        if is_ghost:
+            toward_sea &= ~(1 << (FIELD * plank + TOWARD_SEA))
+        return (mine & ~1) | toward_sea  # TOWARD_SHIP is 0: not from the ship
+    if card == NOT_ME:
+        return (mine & ~1) | ((mine & ~1 & ~(1 << FIELD)) << 1)  # one step, two steps
+    if card == CHARGE:
+        if slot == 0:
+            return 0
+        # Others on the arrival tile t + 1, seen from t (none beyond the last tile).
+        victims = (seats >> FIELD) & with_mine & ~me
+        # Tiles with none: the one option (self, nobody, or jump from the last tile) is
+        # bit FIELD * t + 5. Adding 31 to a 5-bit field carries into bit 5 unless it is 0.
+        alone = (mine << 5) & ~(victims + EVERY_SEAT)
+        if is_ghost:
+            alone &= ~(1 << (FIELD * plank + 5))  # the ghost never jumps
+        return victims | alone
+    return 0
+
+
+@njit(inline="always", cache=True)
+def option_at_nb(seats, state, seat, card, bit):
+    """The option ``(tile, arg)`` that bit ``bit`` of :func:`option_mask_nb` stands for."""
+    tile = bit // FIELD
+    x = bit - FIELD * tile
+    if card == EXTEND_PLANK or card == RETRACT_PLANK:
+        return tile, NOBODY
+    if card == NOT_ME:
+        return tile, x + 1  # steps toward the ship
+    if card == CHARGE and x == 5:
+        if tile == state[State.PLANK]:
+            return tile, JUMP
+        if (seats >> (FIELD * (tile + 1) + seat)) & 1:
+            return tile, seat
+        return tile, NOBODY
+    return tile, x  # a player, or Run's direction
+
+
+@njit(inline="always", cache=True)
 def legal_options_nb(pirates, living, state, rules, n, seat, card, slot, opt_tile, opt_arg):
     """Fill ``opt_tile``/``opt_arg`` (int64, ``(MAX_OPTIONS,)``) with the canonical options.
 
     Returns the number of options; see ``reference.legal_options`` for the rules in words.
+    Strategies inline this function into their own machine code, which numba's disk cache
+    keeps until the strategy's file changes, whatever becomes of this module: so it reads
+    the position only through ``pirates`` and the ``OCCUPIED`` slots, which keep their
+    places (the game loop reads the packed words).
     """
-    plank = state[State.PLANK]
-    # Tiles holding "your pirate", and per tile the seats with pirates there, as bit
-    # masks: the loops below test bits rather than counts.
-    mine = your_tiles_nb(pirates, state, seat, plank)
-    occupied = State.OCCUPIED
-    me = 1 << seat
+    seats = 0
+    pairs = 0
+    for t in range(state[State.PLANK] + 1):
+        seats |= state[State.OCCUPIED + t] << (FIELD * t)
+        pairs |= (1 if pirates[seat, t] > 1 else 0) << (FIELD * t + seat)
+    mask = option_mask_nb(seats, pairs, living, state, rules, n, seat, card, slot)
+    return options_from_mask_nb(seats, state, seat, card, mask, opt_tile, opt_arg)
+
+
+@njit(inline="always", cache=True)
+def options_from_mask_nb(seats, state, seat, card, mask, opt_tile, opt_arg):
+    """Fill ``opt_tile``/``opt_arg`` with the options of ``mask``; returns how many."""
     count = 0
-    if card == SHOVE_LEFT or card == SHOVE_RIGHT:
-        step = 1 if card == SHOVE_LEFT else -1
-        target = neighbour_with_pirates_nb(living, n, seat, step)
-        if target < 0:
-            return 0
-        for t in range(plank + 1):
-            if (mine >> t) & 1 and (state[occupied + t] >> target) & 1:
-                opt_tile[count] = t
-                opt_arg[count] = target
-                count += 1
-        return count
+    while mask:
+        tile, arg = option_at_nb(seats, state, seat, card, lowest_bit_nb(mask))
+        opt_tile[count] = tile
+        opt_arg[count] = arg
+        count += 1
+        mask &= mask - 1
+    return count
 
-    if card == SHOVE_ANYONE:
-        for t in range(plank + 1):
-            if (mine >> t) & 1:
-                others = state[occupied + t] & ~me
-                while others:
-                    opt_tile[count] = t
-                    opt_arg[count] = LOW_BIT[others]
-                    count += 1
-                    others &= others - 1
-        if count == 0:
-            for t in range(plank + 1):
-                if (mine >> t) & 1 and pirates[seat, t] >= 2:
-                    opt_tile[count] = t
-                    opt_arg[count] = seat
-                    count += 1
-        return count
 
-    if card == EXTEND_PLANK:
-        if plank < rules[Rule.PLANK_MAX]:
-            opt_tile[0] = plank + 1
-            opt_arg[0] = NOBODY
-            return 1
-        return 0
+@njit(inline="always", cache=True)
+def _step_nb(pirates, state, owner, here, there):
+    """One of ``owner``'s living pirates moves from tile ``here`` to tile ``there``.
 
-    if card == RETRACT_PLANK:
-        blocked = state[State.ROUND] <= state[State.RETRACT_BLOCKED_THROUGH]
-        if plank > rules[Rule.PLANK_MIN] and not blocked:
-            opt_tile[0] = plank
-            opt_arg[0] = NOBODY
-            return 1
-        return 0
-
-    if card == DRAG_TO_SEA or card == PULL_TO_SHIP:
-        lowest = SHIP if card == DRAG_TO_SEA else 1
-        for t in range(lowest, plank + 1):
-            if (mine >> t) & 1:
-                seats = state[occupied + t]
-                if (seats & me) and pirates[seat, t] < 2:
-                    seats &= ~me  # your own pirate needs a second one there
-                while seats:
-                    opt_tile[count] = t
-                    opt_arg[count] = LOW_BIT[seats]
-                    count += 1
-                    seats &= seats - 1
-        return count
-
-    if card == RUN:
-        is_ghost = seat == state[State.GHOST_SEAT]
-        for t in range(plank + 1):
-            if (mine >> t) & 1:
-                if t >= 1:
-                    opt_tile[count] = t
-                    opt_arg[count] = TOWARD_SHIP
-                    count += 1
-                if not (is_ghost and t == plank):
-                    opt_tile[count] = t
-                    opt_arg[count] = TOWARD_SEA
-                    count += 1
-        return count
-
-    if card == NOT_ME:
-        for t in range(1, plank + 1):
-            if (mine >> t) & 1:
-                for d in range(1, 3):
-                    if t - d >= SHIP:
-                        opt_tile[count] = t
-                        opt_arg[count] = d
-                        count += 1
-        return count
-
-    if card == CHARGE:
-        if slot == 0:
-            return 0
-        is_ghost = seat == state[State.GHOST_SEAT]
-        for t in range(plank + 1):
-            if not (mine >> t) & 1:
-                continue
-            if t == plank:
-                if not is_ghost:
-                    opt_tile[count] = t
-                    opt_arg[count] = JUMP
-                    count += 1
-                continue
-            there = state[occupied + t + 1]
-            victims = there & ~me
-            if victims == 0:
-                opt_tile[count] = t
-                opt_arg[count] = seat if there & me else NOBODY
-                count += 1
-            while victims:
-                opt_tile[count] = t
-                opt_arg[count] = LOW_BIT[victims]
-                count += 1
-                victims &= victims - 1
-        return count
-    return 0
+    Every value is read before anything is written, so that the packed words are read
+    from memory once, not once per tile.
+    """
+    left = pirates[owner, here] - 1
+    arrived = pirates[owner, there] + 1
+    seats = state[State.SEATS]
+    pairs = state[State.PAIRS]
+    occupied_here = state[State.OCCUPIED + here]
+    occupied_there = state[State.OCCUPIED + there]
+    bit_here = 1 << (FIELD * here + owner)
+    bit_there = 1 << (FIELD * there + owner)
+    pirates[owner, here] = left
+    pirates[owner, there] = arrived
+    state[State.SEATS] = (seats & ~bit_here) | (bit_here if left > 0 else 0) | bit_there
+    pairs &= ~(bit_here | bit_there)
+    state[State.PAIRS] = pairs | (bit_here if left > 1 else 0) | (bit_there if arrived > 1 else 0)
+    seat_bit = 1 << owner
+    state[State.OCCUPIED + here] = (occupied_here & ~seat_bit) | (seat_bit if left > 0 else 0)
+    state[State.OCCUPIED + there] = occupied_there | seat_bit
 
 
 @njit(inline="always", cache=True)
 def _to_sea_nb(pirates, living, state, owner, t, fallen, n_fallen):
     """One of ``owner``'s living pirates steps seaward; returns the new fallen count."""
-    add_pirates_nb(pirates, state, owner, t, -1)
     if t == state[State.PLANK]:
+        add_pirates_nb(pirates, state, owner, t, -1)
         living[owner] -= 1
         fallen[n_fallen] = owner
         return n_fallen + 1
-    add_pirates_nb(pirates, state, owner, t + 1, 1)
+    _step_nb(pirates, state, owner, t, t + 1)
     return n_fallen
 
 
 @njit(inline="always", cache=True)
 def _to_ship_nb(pirates, state, owner, t, steps, outcome):
-    add_pirates_nb(pirates, state, owner, t, -1)
-    add_pirates_nb(pirates, state, owner, t - steps, 1)
+    _step_nb(pirates, state, owner, t, t - steps)
     outcome[Outcome.SAVED] += 1
 
 
@@ -305,8 +349,7 @@ def move_nb(pirates, living, state, n, seat, card, tile, arg, fallen, outcome):
                 fallen[n_fallen] = owner
                 n_fallen += 1
             living[owner] -= pirates[owner, plank]
-            pirates[owner, plank] = 0
-        state[State.OCCUPIED + plank] = 0
+        clear_tile_nb(pirates, state, n, plank)
         if state[State.GHOST_SEAT] >= 0 and state[State.GHOST_TILE] == plank:
             state[State.GHOST_TILE] = plank - 1
         state[State.PLANK] = plank - 1
