@@ -9,13 +9,13 @@ same positions as the reference.
 
 from __future__ import annotations
 
-import types
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from balance import dispatch
+from balance.dispatch import Dispatch
 from balance.errors import BalanceError
 from balance.games.base import Lineup
 from balance.games.la_planche import engine_nb as nb
@@ -131,7 +131,14 @@ def uniform_lineup(players: int) -> Lineup:
     return Lineup(tuple(SeatStrategy(random_strategy, ()) for _ in range(players)))
 
 
-_kernels: dict[tuple[Strategy, ...], Callable] = {}
+DISPATCH = Dispatch(
+    nb,
+    arguments={
+        "symbol": "obs, seat, colour, first, second, params, rng",
+        "choose": "obs, seat, colour, symbol, opt_a, opt_b, count, params, rng",
+    },
+    callers=("resolve_turn_nb", "_play_nb", "play_games_nb"),
+)
 
 
 def kernel_for(lineup: Lineup) -> Callable:
@@ -140,66 +147,12 @@ def kernel_for(lineup: Lineup) -> Callable:
     Shipped strategies use the loop cached on disk. A user's strategies join through
     dispatchers generated for them, and the loop is compiled anew once per process.
     """
-    users = lineup.user_strategies()
-    if not users:
-        return nb.play_games_nb
-    if users not in _kernels:
-        _kernels[users] = _build_kernel(users)
-    return _kernels[users]
-
-
-def _build_kernel(users: Sequence[Strategy]) -> Callable:
-    namespace: dict[str, object] = {
-        "shipped_symbol": nb.symbol_nb,
-        "shipped_choose": nb.choose_nb,
-    }
-    arguments = {
-        "symbol": "obs, seat, colour, first, second, params, rng",
-        "choose": "obs, seat, colour, symbol, opt_a, opt_b, count, params, rng",
-    }
-    source = []
-    for decision, args in arguments.items():
-        lines = [f"def {decision}_dispatch(code, {args}):"]
-        for i, strategy in enumerate(users):
-            namespace[f"user{i}_{decision}"] = strategy.decisions[decision]
-            lines.append(f"    if code == {nb.USER_CODES + i}:")
-            lines.append(f"        return user{i}_{decision}({args})")
-        lines.append(f"    return shipped_{decision}(code, {args})")
-        source.append("\n".join(lines))
-    exec("\n\n".join(source), namespace)
-
-    bound = dict(vars(nb))
-    for decision in arguments:
-        bound[f"{decision}_nb"] = njit(inline="always")(namespace[f"{decision}_dispatch"])
-    # Recompile the functions that call a dispatcher, reading globals from ``bound``. A
-    # user's strategy may allocate, so the loop keeps numba's reference counting here.
-    for name in ("resolve_turn_nb", "_play_nb", "play_games_nb"):
-        original = getattr(nb, name)
-        options = {
-            k: v
-            for k, v in original.targetoptions.items()
-            if k not in ("cache", "_nrt", "nopython")
-        }
-        function = types.FunctionType(original.py_func.__code__, bound, name)
-        bound[name] = njit(**options)(function)
-    return bound["play_games_nb"]
+    return DISPATCH.kernel_for(lineup)
 
 
 def check_strategy(strategy: Strategy) -> None:
     """A user's strategy must give compiled functions for both decisions."""
-    for decision in DECISIONS:
-        if decision not in strategy.decisions:
-            raise BalanceError(f"strategy {strategy.name!r} gives no {decision!r} function")
-    for decision, function in strategy.decisions.items():
-        if decision not in DECISIONS:
-            raise BalanceError(
-                f"strategy {strategy.name!r}: unknown decision {decision!r}; "
-                f"{GAME} decisions: {', '.join(DECISIONS)}"
-            )
-        if not hasattr(function, "py_func"):
-            raise BalanceError(
-                f"strategy {strategy.name!r}: its {decision!r} function must be @njit-compiled"
-            )
+    dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
 
 
 def play_games(

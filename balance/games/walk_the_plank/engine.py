@@ -8,13 +8,13 @@ scenario tests hold the compiled rules to the same positions as the reference.
 
 from __future__ import annotations
 
-import types
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
+from balance import dispatch
+from balance.dispatch import Dispatch
 from balance.errors import BalanceError
 from balance.games.base import Lineup
 from balance.games.walk_the_plank import engine_nb as nb
@@ -136,7 +136,25 @@ def uniform_lineup(players: int) -> Lineup:
     return Lineup(tuple(SeatStrategy(random_strategy, ()) for _ in range(players)))
 
 
-_kernels: dict[tuple[Strategy, ...], Callable] = {}
+DISPATCH = Dispatch(
+    nb,
+    arguments={
+        "program": "obs, seat, available, params, rng, out",
+        "choose": "obs, seat, card, slot, opt_tile, opt_arg, count, params, rng",
+        "push": "obs, seat, opt_tile, opt_arg, count, params, rng",
+    },
+    callers=(
+        "_strategy_option_nb",
+        "_dolphin_push_nb",
+        "_meet_the_dice_nb",
+        "_fallen_meet_the_dice_nb",
+        "resolve_card_nb",
+        "_play_nb",
+        "play_games_nb",
+    ),
+    # push is optional: without it a user's strategy takes the Dolphin steps at random.
+    fallback={"push": random_strategy.decisions["push"]},
+)
 
 
 def kernel_for(lineup: Lineup) -> Callable:
@@ -145,79 +163,12 @@ def kernel_for(lineup: Lineup) -> Callable:
     Shipped strategies use the loop cached on disk. A user's strategies join through
     dispatchers generated for them, and the loop is compiled anew once per process.
     """
-    users = lineup.user_strategies()
-    if not users:
-        return nb.play_games_nb
-    if users not in _kernels:
-        _kernels[users] = _build_kernel(users)
-    return _kernels[users]
-
-
-def _build_kernel(users: Sequence[Strategy]) -> Callable:
-    namespace: dict[str, object] = {
-        "shipped_program": nb.program_nb,
-        "shipped_choose": nb.choose_nb,
-        "shipped_push": nb.push_nb,
-    }
-    arguments = {
-        "program": "obs, seat, available, params, rng, out",
-        "choose": "obs, seat, card, slot, opt_tile, opt_arg, count, params, rng",
-        "push": "obs, seat, opt_tile, opt_arg, count, params, rng",
-    }
-    source = []
-    for decision, args in arguments.items():
-        lines = [f"def {decision}_dispatch(code, {args}):"]
-        for i, strategy in enumerate(users):
-            function = strategy.decisions.get(decision)
-            if function is None:  # push is optional: the Dolphin steps are then random
-                function = random_strategy.decisions[decision]
-            namespace[f"user{i}_{decision}"] = function
-            lines.append(f"    if code == {nb.USER_CODES + i}:")
-            lines.append(f"        return user{i}_{decision}({args})")
-        lines.append(f"    return shipped_{decision}(code, {args})")
-        source.append("\n".join(lines))
-    exec("\n\n".join(source), namespace)
-
-    bound = dict(vars(nb))
-    for decision in arguments:
-        bound[f"{decision}_nb"] = njit(inline="always")(namespace[f"{decision}_dispatch"])
-    # Recompile the functions that call a dispatcher, reading globals from ``bound``. A
-    # user's strategy may allocate, so the loop keeps numba's reference counting here.
-    for name in (
-        "_strategy_option_nb",
-        "_dolphin_push_nb",
-        "_meet_the_dice_nb",
-        "_fallen_meet_the_dice_nb",
-        "resolve_card_nb",
-        "_play_nb",
-        "play_games_nb",
-    ):
-        original = getattr(nb, name)
-        options = {
-            k: v
-            for k, v in original.targetoptions.items()
-            if k not in ("cache", "_nrt", "nopython")
-        }
-        function = types.FunctionType(original.py_func.__code__, bound, name)
-        bound[name] = njit(**options)(function)
-    return bound["play_games_nb"]
+    return DISPATCH.kernel_for(lineup)
 
 
 def check_strategy(strategy: Strategy) -> None:
     """A user's strategy must give compiled functions for the decisions it makes."""
-    for decision in ("program", "choose"):
-        if decision not in strategy.decisions:
-            raise BalanceError(f"strategy {strategy.name!r} gives no {decision!r} function")
-    for decision, function in strategy.decisions.items():
-        if decision not in DECISIONS:
-            raise BalanceError(
-                f"strategy {strategy.name!r}: unknown decision {decision!r}; "
-                f"walk-the-plank decisions: {', '.join(DECISIONS)}"
-            )
-        if not hasattr(function, "py_func"):
-            raise BalanceError(
-                f"strategy {strategy.name!r}: its {decision!r} function must be @njit-compiled"
-            )
+    dispatch.check_strategy(strategy, "walk-the-plank", DECISIONS, ("program", "choose"))
 
 
 def play_games(
