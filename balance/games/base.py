@@ -242,3 +242,51 @@ def has_cache(kernel: Any) -> bool:
         return Path(kernel._cache._cache_file._index_path).exists()
     except AttributeError:  # a kernel built for a user's strategy: never cached
         return False
+
+
+class EngineGame:
+    """What a game module with a compiled engine shares: rules, strategies, compilation.
+
+    A subclass names its ``engine`` module (``check_players``, ``check_strategy``,
+    ``kernel_for``, ``play_games``), its ``rules_class`` (a frozen dataclass with one
+    boolean field per variant, ``with_text`` and ``describe``), ``variant_names``,
+    ``shipped`` strategies and, if any, the rule fields JSON holds as lists.
+    """
+
+    id: str
+    engine: Any
+    rules_class: type
+    variant_names: tuple[str, ...]
+    shipped: tuple[Strategy, ...]
+    list_fields: tuple[str, ...] = ()
+
+    def check_players(self, players: int) -> None:
+        self.engine.check_players(players)
+
+    def default_rules(self) -> Any:
+        return self.rules_class()
+
+    def make_rules(self, variants: Sequence[str], rules: Sequence[tuple[str, str]]) -> Any:
+        """Rules with ``variants`` switched on, then each ``NAME=VALUE`` applied in order."""
+        return rules_with(self.rules_class(), self.id, self.variant_names, variants, rules)
+
+    def rules_from_dict(self, values: Mapping[str, Any]) -> Any:
+        """Rules from their JSON form (a manifest's ``rules``); unknown names are refused."""
+        return rules_from_json(self.rules_class, values, self.list_fields)
+
+    def describe_rules(self) -> list[dict[str, str]]:
+        return self.rules_class.describe()
+
+    def strategies(self) -> Mapping[str, Strategy]:
+        return {strategy.name: strategy for strategy in self.shipped}
+
+    def check_strategy(self, strategy: Strategy) -> None:
+        self.engine.check_strategy(strategy)
+
+    def is_compiled(self, setup: Setup) -> bool:
+        """Whether the game loop for this line-up is compiled or cached on disk."""
+        return has_cache(self.engine.kernel_for(setup.lineup))
+
+    def prepare(self, setup: Setup) -> None:
+        """Compile (or load from the cache) the game loop before the clock starts."""
+        self.engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)

@@ -15,10 +15,8 @@ from balance.errors import BalanceError
 from balance.formatting import interval, percent, rules_text
 from balance.games.base import (
     Block,
+    EngineGame,
     Setup,
-    has_cache,
-    rules_from_json,
-    rules_with,
     strategy_column,
 )
 from balance.games.la_planche import engine
@@ -29,10 +27,9 @@ from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPl
 from balance.metrics import Metric
 from balance.stats import mean_interval, ratio_interval, wilson_interval
 from balance.strategies.la_planche import SHIPPED
-from balance.strategy import Strategy
 
 
-class LaPlanche:
+class LaPlanche(EngineGame):
     """La Planche ("Poussez-pas !", Dominique Ehrhard), 2-4 players."""
 
     id = "la-planche"
@@ -48,34 +45,15 @@ class LaPlanche:
     action_noun = "symbol"
     action_verb = "choose"
 
-    def check_players(self, players: int) -> None:
-        engine.check_players(players)
+    engine = engine
+    rules_class = LaPlancheRules
+    variant_names = VARIANTS
+    shipped = tuple(SHIPPED)
+    list_fields = ("spinner_weights",)
 
     def length_cap(self, rules: LaPlancheRules) -> int | None:
         """The turn cap of a game; in the rounds variant it caps each round, not the game."""
         return None if rules.rounds else rules.turn_cap
-
-    def default_rules(self) -> LaPlancheRules:
-        return LaPlancheRules()
-
-    def make_rules(
-        self, variants: Sequence[str], rules: Sequence[tuple[str, str]]
-    ) -> LaPlancheRules:
-        """Rules with ``variants`` switched on, then each ``NAME=VALUE`` applied in order."""
-        return rules_with(LaPlancheRules(), self.id, VARIANTS, variants, rules)
-
-    def rules_from_dict(self, values: Mapping[str, Any]) -> LaPlancheRules:
-        """Rules from their JSON form (a manifest's ``rules``); unknown names are refused."""
-        return rules_from_json(LaPlancheRules, values, lists=("spinner_weights",))
-
-    def describe_rules(self) -> list[dict[str, str]]:
-        return LaPlancheRules.describe()
-
-    def strategies(self) -> Mapping[str, Strategy]:
-        return {strategy.name: strategy for strategy in SHIPPED}
-
-    def check_strategy(self, strategy: Strategy) -> None:
-        engine.check_strategy(strategy)
 
     def actions(self) -> tuple[str, ...]:
         """The symbols a player chooses between."""
@@ -84,14 +62,6 @@ class LaPlanche:
     def check_restricted(self, names: Sequence[str]) -> None:
         if names:
             raise BalanceError(f"restricted play is not available for {self.id} yet")
-
-    def is_compiled(self, setup: Setup) -> bool:
-        """Whether the game loop for this line-up is compiled or cached on disk."""
-        return has_cache(engine.kernel_for(setup.lineup))
-
-    def prepare(self, setup: Setup) -> None:
-        """Compile (or load from the cache) the game loop before the clock starts."""
-        engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
 
     def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
         records = engine.play_games(

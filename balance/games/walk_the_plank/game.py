@@ -15,10 +15,8 @@ from balance.errors import BalanceError
 from balance.formatting import interval, percent, rules_text
 from balance.games.base import (
     Block,
+    EngineGame,
     Setup,
-    has_cache,
-    rules_from_json,
-    rules_with,
     strategy_column,
 )
 from balance.games.walk_the_plank import engine
@@ -30,10 +28,9 @@ from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
 from balance.metrics import Metric
 from balance.stats import mean_interval, ratio_interval, wilson_interval
 from balance.strategies.walk_the_plank import SHIPPED
-from balance.strategy import Strategy
 
 
-class WalkThePlank:
+class WalkThePlank(EngineGame):
     """Walk the Plank (Shane Steely and Jared Tinney), 2-5 players."""
 
     id = "walk-the-plank"
@@ -52,8 +49,11 @@ class WalkThePlank:
     action_noun = "card"
     action_verb = "program"
 
-    def check_players(self, players: int) -> None:
-        engine.check_players(players)
+    engine = engine
+    rules_class = WalkThePlankRules
+    variant_names = VARIANTS
+    shipped = tuple(SHIPPED)
+    list_fields = ("rest",)
 
     def length_cap(self, rules: WalkThePlankRules) -> int:
         """The round cap: games still running then are unfinished."""
@@ -72,36 +72,6 @@ class WalkThePlank:
             ghost = summary["ghost_rate"]
             lines.append(f"Games with a ghost: {percent(ghost['rate'])} {interval(ghost['ci95'])}")
         return lines
-
-    def default_rules(self) -> WalkThePlankRules:
-        return WalkThePlankRules()
-
-    def make_rules(
-        self, variants: Sequence[str], rules: Sequence[tuple[str, str]]
-    ) -> WalkThePlankRules:
-        """Rules with ``variants`` switched on, then each ``NAME=VALUE`` applied in order."""
-        return rules_with(WalkThePlankRules(), self.id, VARIANTS, variants, rules)
-
-    def rules_from_dict(self, values: Mapping[str, Any]) -> WalkThePlankRules:
-        """Rules from their JSON form (a manifest's ``rules``); unknown names are refused."""
-        return rules_from_json(WalkThePlankRules, values, lists=("rest",))
-
-    def describe_rules(self) -> list[dict[str, str]]:
-        return WalkThePlankRules.describe()
-
-    def strategies(self) -> Mapping[str, Strategy]:
-        return {strategy.name: strategy for strategy in SHIPPED}
-
-    def check_strategy(self, strategy: Strategy) -> None:
-        engine.check_strategy(strategy)
-
-    def is_compiled(self, setup: Setup) -> bool:
-        """Whether the game loop for this line-up is compiled or cached on disk."""
-        return has_cache(engine.kernel_for(setup.lineup))
-
-    def prepare(self, setup: Setup) -> None:
-        """Compile (or load from the cache) the game loop before the clock starts."""
-        engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
 
     def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
         records = engine.play_games(
