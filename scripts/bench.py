@@ -79,6 +79,8 @@ PLAN = {
         ],
     ),
 }
+#: Games per measurement (before --quick), where a case's games are slow to play.
+GAMES = {"protector": 100_000, "detective": 100_000, "detective+random": 100_000}
 REFERENCES = {"walk-the-plank": wtp_reference, "la-planche": lp_reference}
 
 
@@ -108,7 +110,8 @@ def main() -> None:
                 )
                 game.prepare(setup)
                 for threads in threads_list:
-                    rate = best_rate(setup, int(1_000_000 * scale), threads, repeat)
+                    games = int(GAMES.get(strategy, 1_000_000) * scale)
+                    rate = best_rate(setup, games, threads, repeat)
                     print(
                         f"{'compiled':<10} {game.id:<15} {players:>7} {strategy:<18} "
                         f"{'+'.join(variants) or 'base':<22} {threads:>7} {rate:>12,.0f}"
