@@ -24,7 +24,6 @@ WIDTH, HEIGHT = 8.0, 5.0
 GREYS = ("0.55", "0.85", "0.3", "0.7", "0.15", "0.95")
 HATCHES = ("", "//", "..", "xx", "\\\\", "++")
 LINES = ("-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 3)))
-MARKERS = ("o", "s", "^", "D", "v", "P")
 CAPTION_SPACE = 0.13  # share of the figure's height kept free for the caption
 
 

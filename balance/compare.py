@@ -193,6 +193,7 @@ def compare(
     if out_dir is not None:
         _clear_previous(out_dir)
     results: dict[str, RunResult] = {}
+    summaries: dict[str, dict[str, Any]] = {}
     clock = time.perf_counter()
     for label, setup in setups.items():
         writer = RunWriter(out_dir / "runs" / _safe(label), setup) if out_dir else None
@@ -206,10 +207,11 @@ def compare(
             on_compile=on_compile,
         )
         results[label] = result
+        summaries[label] = summarize(result)
         if writer is not None:
             writer.close(
                 manifest_for(setup, games, result.partial, threads=result.threads),
-                summarize(result),
+                summaries[label],
             )
         if result.partial:
             break
@@ -230,7 +232,7 @@ def compare(
         requested=games,
         partial=partial,
         elapsed_s=elapsed,
-        summaries={label: summarize(result) for label, result in results.items()},
+        summaries=summaries,
     )
     if out_dir is not None:
         write_comparison(comparison, out_dir)

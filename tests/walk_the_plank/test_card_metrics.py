@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from balance.games.walk_the_plank.metrics import PER_REVEAL, card_usefulness, per_game_card_counts
+from balance.games.walk_the_plank.metrics import PER_REVEAL, card_usefulness
 from balance.stats import mean_interval, ratio_interval, wilson_interval
 
 Z = stats.norm.ppf(0.975)
@@ -199,18 +199,3 @@ def test_a_card_without_rows_does_not_break_the_table() -> None:
     cards, seats = make_tables(categories=[*ORDER, "run"])
     table = card_usefulness(cards, seats).set_index("card")
     assert table.loc["shove-left", "effect_share"] == pytest.approx(0.6)
-
-
-def test_per_game_card_counts_sums_seats() -> None:
-    rows = {**ROWS, "charge": dict.fromkeys(ROWS["shove-left"], (0, 0, 0, 0, 0))}
-    cards, _ = make_tables(rows)
-    revealed = per_game_card_counts(cards, "revealed")
-    assert revealed.index.tolist() == [0, 1, 2]
-    assert list(revealed.columns) == [*ORDER, "charge"]
-    assert (revealed.dtypes == np.int64).all()
-    assert revealed.to_numpy().tolist() == [[3, 2, 0], [1, 1, 0], [1, 1, 0]]
-    saved = per_game_card_counts(cards, "saved")
-    assert saved.to_numpy().tolist() == [[0, 3, 0], [0, 1, 0], [0, 0, 0]]
-    for card in ORDER:
-        assert revealed[card].tolist() == PER_GAME[card]["revealed"]
-        assert per_game_card_counts(cards, "effect")[card].tolist() == PER_GAME[card]["effect"]

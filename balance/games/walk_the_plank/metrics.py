@@ -7,7 +7,6 @@ with an effect), ``killed_own``, ``killed_others`` (pirates sent to the Locker) 
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from balance.stats import mean_interval, ratio_interval, wilson_interval
@@ -73,14 +72,3 @@ def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
 
 def _put(row: dict[str, object], name: str, estimate: tuple[float, float, float]) -> None:
     row[name], row[f"{name}_low"], row[f"{name}_high"] = (float(x) for x in estimate)
-
-
-def per_game_card_counts(cards: pd.DataFrame, column: str) -> pd.DataFrame:
-    """``column`` summed over seats: one row a game (sorted), one column a card.
-
-    Used to pair two runs game by game (variant comparisons, restricted play).
-    """
-    table = cards.pivot_table(
-        index="game", columns="card", values=column, aggfunc="sum", observed=True
-    )
-    return table.sort_index().astype(np.int64)
