@@ -290,3 +290,18 @@ class EngineGame:
     def prepare(self, setup: Setup) -> None:
         """Compile (or load from the cache) the game loop before the clock starts."""
         self.engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
+
+
+def player_factory(lineup: Lineup, game: int, random_player: type, compiled_player: Any) -> Any:
+    """``make_player(seat, stream)`` for a reference engine: ``lineup``'s strategies in game
+    ``game``. The uniform-random strategy (code 0) plays as the reference's own readable
+    ``random_player(stream)``; any other as ``compiled_player(seat_strategy, stream)``.
+    """
+
+    def make_player(seat: int, stream: Any) -> Any:
+        chosen = lineup.seats[int(lineup.strategy_index(game, seat))]
+        if chosen.strategy.code == 0:
+            return random_player(stream)
+        return compiled_player(chosen, stream)
+
+    return make_player

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from balance.errors import BalanceError
+from balance.games.rule_fields import check_int, describe_fields, field_key, parse_plain
 
 #: Colours in index order: Yellow, Red, Green, Blue.
 COLOURS = "YRGB"
@@ -118,7 +119,7 @@ class LaPlancheRules:
     )
 
     def __post_init__(self) -> None:
-        _check_int("spaces", self.spaces, SPACES_MIN, SPACES_LIMIT)
+        check_int("spaces", self.spaces, SPACES_MIN, SPACES_LIMIT)
         order = self.start_order
         if not isinstance(order, str):
             raise BalanceError(f"rule 'start_order': {order!r} is not a string of 16 letters")
@@ -153,9 +154,9 @@ class LaPlancheRules:
         object.__setattr__(self, "spinner_weights", tuple(int(w) for w in weights))
         if not isinstance(self.rounds, bool):
             raise BalanceError("rule 'rounds': must be true or false")
-        _check_int("target", self.target, 1, TARGET_LIMIT)
-        _check_int("turn_cap", self.turn_cap, 1, TURN_CAP_LIMIT)
-        _check_int("round_cap", self.round_cap, 1, ROUND_CAP_LIMIT)
+        check_int("target", self.target, 1, TARGET_LIMIT)
+        check_int("turn_cap", self.turn_cap, 1, TURN_CAP_LIMIT)
+        check_int("round_cap", self.round_cap, 1, ROUND_CAP_LIMIT)
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -188,44 +189,20 @@ class LaPlancheRules:
 
     def with_text(self, name: str, text: str) -> LaPlancheRules:
         """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
-        names = [f.name for f in dataclasses.fields(self)]
-        key = name.strip().replace("-", "_")
-        if key not in names:
-            raise BalanceError(f"unknown rule {name!r}; rules: {', '.join(names)}")
-        current = getattr(self, key)
+        key = field_key(self, name)
         value: Any
         if key == "spinner_weights":
             value = _parse_weights(text)
         elif key == "start_order":
             value = text
-        elif isinstance(current, bool):
-            value = _parse_bool(key, text)
         else:
-            try:
-                value = int(text)
-            except ValueError:
-                raise BalanceError(f"rule {key!r}: {text!r} is not a whole number") from None
+            value = parse_plain(key, getattr(self, key), text)
         return dataclasses.replace(self, **{key: value})
 
     @classmethod
     def describe(cls) -> list[dict[str, str]]:
         """Name, default, allowed values and meaning of every parameter."""
-        rows = []
-        for f in dataclasses.fields(cls):
-            default = f.default
-            if isinstance(default, tuple):
-                shown = ",".join(str(x) for x in default)
-            else:
-                shown = str(default) if isinstance(default, str) else str(default).lower()
-            rows.append(
-                {
-                    "name": f.name,
-                    "default": shown,
-                    "allowed": f.metadata["allowed"],
-                    "meaning": f.metadata["help"],
-                }
-            )
-        return rows
+        return describe_fields(cls)
 
 
 def _parse_weights(text: str) -> tuple[int, ...]:
@@ -236,19 +213,3 @@ def _parse_weights(text: str) -> tuple[int, ...]:
         raise BalanceError(
             f"rule 'spinner_weights': {text!r} is not four comma-separated whole numbers"
         ) from None
-
-
-def _parse_bool(name: str, text: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise BalanceError(f"rule {name!r}: {text!r} is not true or false")
-
-
-def _check_int(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise BalanceError(f"rule {name!r}: {value!r} is not a whole number")
-    if not low <= value <= high:
-        raise BalanceError(f"rule {name!r}: {value} is outside the allowed range {low}..{high}")

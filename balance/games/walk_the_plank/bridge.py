@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from balance.games.base import player_factory
 from balance.games.walk_the_plank import moves_nb
 from balance.games.walk_the_plank.reference import Option, Position, RandomStrategy
 from balance.games.walk_the_plank.rules import WalkThePlankRules
@@ -132,11 +133,6 @@ def lineup_player_factory(lineup, rules: WalkThePlankRules, game: int):
     The uniform-random strategy plays as the reference's own readable
     :class:`~balance.games.walk_the_plank.reference.RandomStrategy`.
     """
-
-    def make_player(seat: int, stream: Stream):
-        chosen = lineup.seats[int(lineup.strategy_index(game, seat))]
-        if chosen.strategy.code == 0:
-            return RandomStrategy(stream)
-        return CompiledStrategy(chosen, rules, stream)
-
-    return make_player
+    return player_factory(
+        lineup, game, RandomStrategy, lambda chosen, stream: CompiledStrategy(chosen, rules, stream)
+    )

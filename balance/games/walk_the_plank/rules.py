@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from balance.errors import BalanceError
+from balance.games.rule_fields import check_int, describe_fields, field_key, parse_plain
 from balance.games.walk_the_plank.cards import CARD_NAMES, DEFAULT_REST, card_mask
 
 #: Largest plank the compiled engine has room for (positions 0..PLANK_LIMIT).
@@ -118,11 +119,11 @@ class WalkThePlankRules:
             )
         # One canonical spelling: card order, no repeats.
         object.__setattr__(self, "rest", tuple(name for name in CARD_NAMES if name in rest))
-        _check_int("pirates_per_player", self.pirates_per_player, 1, PIRATES_LIMIT)
-        _check_int("plank_min", self.plank_min, 1, PLANK_LIMIT)
-        _check_int("plank_max", self.plank_max, self.plank_min, PLANK_LIMIT)
-        _check_int("plank_start", self.plank_start, self.plank_min, self.plank_max)
-        _check_int("round_cap", self.round_cap, 1, ROUND_CAP_LIMIT)
+        check_int("pirates_per_player", self.pirates_per_player, 1, PIRATES_LIMIT)
+        check_int("plank_min", self.plank_min, 1, PLANK_LIMIT)
+        check_int("plank_max", self.plank_max, self.plank_min, PLANK_LIMIT)
+        check_int("plank_start", self.plank_start, self.plank_min, self.plank_max)
+        check_int("round_cap", self.round_cap, 1, ROUND_CAP_LIMIT)
         for name in VARIANTS:
             if not isinstance(getattr(self, name), bool):
                 raise BalanceError(f"rule {name!r}: must be true or false")
@@ -154,39 +155,14 @@ class WalkThePlankRules:
 
     def with_text(self, name: str, text: str) -> WalkThePlankRules:
         """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
-        names = [f.name for f in dataclasses.fields(self)]
-        key = name.strip().replace("-", "_")
-        if key not in names:
-            raise BalanceError(f"unknown rule {name!r}; rules: {', '.join(names)}")
-        current = getattr(self, key)
-        value: Any
-        if key == "rest":
-            value = _parse_rest(text)
-        elif isinstance(current, bool):
-            value = _parse_bool(key, text)
-        else:
-            try:
-                value = int(text)
-            except ValueError:
-                raise BalanceError(f"rule {key!r}: {text!r} is not a whole number") from None
+        key = field_key(self, name)
+        value = _parse_rest(text) if key == "rest" else parse_plain(key, getattr(self, key), text)
         return dataclasses.replace(self, **{key: value})
 
     @classmethod
     def describe(cls) -> list[dict[str, str]]:
         """Name, default, allowed values and meaning of every parameter."""
-        rows = []
-        for f in dataclasses.fields(cls):
-            default = f.default
-            shown = ",".join(default) if isinstance(default, tuple) else str(default).lower()
-            rows.append(
-                {
-                    "name": f.name,
-                    "default": shown,
-                    "allowed": f.metadata["allowed"],
-                    "meaning": f.metadata["help"],
-                }
-            )
-        return rows
+        return describe_fields(cls)
 
 
 def _parse_rest(text: str) -> tuple[str, ...]:
@@ -194,19 +170,3 @@ def _parse_rest(text: str) -> tuple[str, ...]:
     if text.lower() in ("", "none"):
         return ()
     return tuple(part.strip() for part in text.split(","))
-
-
-def _parse_bool(name: str, text: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in ("1", "true", "yes", "on"):
-        return True
-    if lowered in ("0", "false", "no", "off"):
-        return False
-    raise BalanceError(f"rule {name!r}: {text!r} is not true or false")
-
-
-def _check_int(name: str, value: object, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
-        raise BalanceError(f"rule {name!r}: {value!r} is not a whole number")
-    if not low <= value <= high:
-        raise BalanceError(f"rule {name!r}: {value} is outside the allowed range {low}..{high}")

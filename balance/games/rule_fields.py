@@ -1,0 +1,67 @@
+"""What every game's rules dataclass shares: checking, reading and describing its fields.
+
+A game's rules are a frozen dataclass whose fields carry ``help`` and ``allowed`` in
+their metadata; these helpers validate values, read a value's command-line spelling
+(``--rule NAME=VALUE``) and list the fields for ``balance rules``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from balance.errors import BalanceError
+
+
+def check_int(name: str, value: object, low: int, high: int) -> None:
+    """A one-line error unless ``value`` is a whole number in ``low..high``."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise BalanceError(f"rule {name!r}: {value!r} is not a whole number")
+    if not low <= value <= high:
+        raise BalanceError(f"rule {name!r}: {value} is outside the allowed range {low}..{high}")
+
+
+def field_key(rules: Any, name: str) -> str:
+    """The field ``name`` spells (``-`` for ``_``); a one-line error if there is none."""
+    names = [f.name for f in dataclasses.fields(rules)]
+    key = name.strip().replace("-", "_")
+    if key not in names:
+        raise BalanceError(f"unknown rule {name!r}; rules: {', '.join(names)}")
+    return key
+
+
+def parse_plain(name: str, current: object, text: str) -> bool | int:
+    """``text`` as the value of a boolean or whole-number field whose value is ``current``."""
+    if isinstance(current, bool):
+        lowered = text.strip().lower()
+        if lowered in ("1", "true", "yes", "on"):
+            return True
+        if lowered in ("0", "false", "no", "off"):
+            return False
+        raise BalanceError(f"rule {name!r}: {text!r} is not true or false")
+    try:
+        return int(text)
+    except ValueError:
+        raise BalanceError(f"rule {name!r}: {text!r} is not a whole number") from None
+
+
+def describe_fields(cls: type) -> list[dict[str, str]]:
+    """Name, default, allowed values and meaning of every field, as ``balance rules`` lists."""
+    rows = []
+    for f in dataclasses.fields(cls):
+        default = f.default
+        if isinstance(default, tuple):
+            shown = ",".join(str(x) for x in default)
+        else:
+            shown = default if isinstance(default, str) else str(default).lower()
+        rows.append(
+            {
+                "name": f.name,
+                "default": shown,
+                "allowed": f.metadata["allowed"],
+                "meaning": f.metadata["help"],
+            }
+        )
+    return rows
