@@ -1,0 +1,1 @@
+"""Rette sich wer kann (Lifeboats, Ronald Wettering), 3-6 players."""

@@ -1,0 +1,180 @@
+"""Lifeboats' array layouts: the slots of the compiled position, rules and records.
+
+The compiled engine, the strategies and the bridge to the reference engine all index
+the same small ``int64`` arrays; the slot names here are their shared vocabulary.
+``NamedTuple`` instances are read by numba as compile-time constants.
+
+What a strategy sees, ``obs``, is a tuple ``(boats, crew, seats, state, rules,
+scratch_i, scratch_f)``:
+
+* ``boats`` int64 ``(MAX_BOATS, Boat.SIZE)``: one row per boat (boat ``s`` is seat
+  ``s``'s, boat ``n`` the black boat; rows beyond ``n`` have ``STATE == UNUSED``)
+* ``crew`` int64 ``(MAX_BOATS, MAX_PLAYERS, 2)``: pawns of each seat aboard each boat, by
+  type (:data:`OFFICER`, :data:`SAILOR`)
+* ``seats`` int64 ``(MAX_PLAYERS, Seat.SIZE)``: hats left, score, reserve, swimmer
+* ``state`` int64 ``(State.SIZE,)``: round, first player, leak supply, the boat in question
+* ``rules`` int64 ``(Rule.SIZE,)``: the packed rule parameters
+* ``scratch_i`` int64 ``(SCRATCH,)`` and ``scratch_f`` float64 ``(SCRATCH,)``: buffers a
+  strategy may use (the game loop allocates nothing)
+
+Everything in ``obs`` is public: no strategy sees another player's vote of the same ballot.
+"""
+
+from typing import NamedTuple
+
+MAX_PLAYERS = 6
+MIN_PLAYERS = 3
+#: One boat per player and the black boat.
+MAX_BOATS = MAX_PLAYERS + 1
+MAX_LANES = 12
+MAX_ISLANDS = 6
+SCRATCH = 64
+#: Longest option list: pawn placement and swimming out, two pawn types in every boat.
+MAX_OPTIONS = 2 * MAX_BOATS + 1
+
+OFFICER = 0
+SAILOR = 1
+PAWN_TYPES = ("officer", "sailor")
+#: The captain's hat, as an option of a vote.
+HAT = -1
+
+# Boat states.
+AFLOAT = 0
+LANDED = 1
+SUNK = 2
+UNUSED = 3
+FATES = ("afloat", "landed", "sunk")
+
+# Decision kinds: one strategy function answers them all (``decide``).
+LANE = 0
+PLACE = 1
+LEAK_VOTE = 2
+MOVE_VOTE = 3
+OVERBOARD_VOTE = 4
+CHOOSE_LEAK = 5
+CHOOSE_MOVE = 6
+CHOOSE_OVERBOARD = 7
+LOSE_PAWN = 8
+SWIM_OUT = 9
+SWIM_IN = 10
+KINDS = (
+    "lane",
+    "place",
+    "leak vote",
+    "move vote",
+    "overboard vote",
+    "choose leak",
+    "choose move",
+    "choose overboard",
+    "lose pawn",
+    "swim out",
+    "swim in",
+)
+
+# Tie rules (D13 of docs/lifeboats.md).
+UNFINISHED = -1
+NO_TIE = 0
+OWN_BOAT_FIRST = 1
+CLOCKWISE = 2
+SHARED = 3
+TIE_RULES = ("no tie", "own boat landed first", "clockwise from the first lander", "shared")
+
+
+class BoatSlots(NamedTuple):
+    LANE: int = 0
+    ISLAND: int = 1
+    STEPS: int = 2  # moves made
+    STATE: int = 3  # AFLOAT, LANDED, SUNK or UNUSED
+    LEAKS: int = 4
+    PAWNS: int = 5  # pawns aboard, all seats and types
+    FREE: int = 6  # free seats
+    LEFT: int = 7  # 1 if a pawn swam out of it in this swim phase
+    SIZE: int = 8
+
+
+class SeatSlots(NamedTuple):
+    HATS: int = 0  # hats left
+    SCORE: int = 1
+    RESERVE_OFFICERS: int = 2  # not yet placed
+    RESERVE_SAILORS: int = 3
+    SWIMMING: int = 4  # type of the pawn in the water during the swim phase, -1 if none
+    SIZE: int = 5
+
+
+class StateSlots(NamedTuple):
+    PLAYERS: int = 0
+    ROUND: int = 1  # from 1
+    FIRST: int = 2  # the first player F of this round
+    LEAKS_LEFT: int = 3
+    BOAT: int = 4  # the boat of the current overboard vote or pawn loss, -1 otherwise
+    SWIM_FROM: int = 5  # the boat the asked swimmer left, -1 otherwise
+    LANDED: int = 6  # boats landed so far
+    FIRST_LANDED: int = 7  # boat index, -1 if none yet
+    SIZE: int = 8
+
+
+class RuleSlots(NamedTuple):
+    SEATS: int = 0  # seats per boat
+    TRACK: int = 1  # track length
+    LANES: int = 2
+    HATS: int = 3
+    LEAKS: int = 4
+    ROUND_CAP: int = 5
+    OFFICERS: int = 6  # officers per player at this player count
+    SAILORS: int = 7  # sailors per player at this player count
+    ISLANDS: int = 8
+    LANE_ISLAND: int = 9  # LANE_ISLAND + l: island of lane l
+    OFFICER_POINTS: int = 9 + MAX_LANES  # OFFICER_POINTS + i: an officer landed on island i
+    SAILOR_POINTS: int = 9 + MAX_LANES + MAX_ISLANDS
+    SIZE: int = 9 + MAX_LANES + 2 * MAX_ISLANDS
+
+
+Boat = BoatSlots()
+Seat = SeatSlots()
+State = StateSlots()
+Rule = RuleSlots()
+
+
+class GameSlots(NamedTuple):
+    ROUNDS: int = 0
+    FINISHED: int = 1
+    WINNERS: int = 2
+    FIRST_LANDED: int = 3  # boat, -1 if none landed
+    BOATS_LANDED: int = 4
+    BOATS_SUNK: int = 5
+    HAT_DECIDED: int = 6  # ballots decided by a lone hat
+    REVOTES: int = 7  # ballots where every voter played a hat
+    TIES_BROKEN: int = 8  # ballots the first player's choice decided
+    VOTES: int = 9  # ballots, revotes included
+    TIE_RULE: int = 10
+    SIZE: int = 11
+
+
+class SeatStatSlots(NamedTuple):
+    WON: int = 0
+    SCORE: int = 1
+    PLACED_OFFICERS: int = 2
+    PLACED_SAILORS: int = 3
+    SAVED_OFFICERS: int = 4
+    SAVED_SAILORS: int = 5
+    OVERBOARD: int = 6  # pawns lost to an overboard vote
+    SUNK: int = 7  # pawns drowned with a sinking boat
+    NO_SEAT: int = 8  # swimmers with no free seat to reach
+    HATS_USED: int = 9
+    HATS_DECISIVE: int = 10  # ballots this seat's lone hat decided
+    SIZE: int = 11
+
+
+class BoatStatSlots(NamedTuple):
+    LANE: int = 0
+    FATE: int = 1  # AFLOAT (at the cap), LANDED or SUNK
+    ROUND: int = 2  # of landing or sinking, 0 if afloat
+    ABOARD: int = 3  # pawns aboard when it landed or sank
+    ORDER: int = 4  # landing order from 1, 0 if it did not land
+    LEAKS: int = 5  # leaks aboard at the end or when it left the water
+    SIZE: int = 6
+
+
+GameStat = GameSlots()
+SeatStat = SeatStatSlots()
+BoatStat = BoatStatSlots()
