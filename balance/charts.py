@@ -196,6 +196,48 @@ def plot_still_running(
     return figure
 
 
+MARKERS = ("o", "s", "^", "D", "v", "x")
+
+
+def plot_distributions(
+    curves: dict[str, pd.DataFrame],
+    *,
+    value: str,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    note: str,
+    ax: Axes | None = None,
+) -> Figure:
+    """Distributions of a whole-number quantity, one line per group.
+
+    Each table has the column ``value`` and ``share`` (the share of the group taking that
+    value); line styles and markers tell the groups apart in grey-scale print.
+    """
+    figure, ax = new_axes(ax)
+    for k, (label, table) in enumerate(curves.items()):
+        ax.plot(
+            table[value],
+            table["share"],
+            color="black" if k % 2 == 0 else "0.45",
+            ls=LINES[k % len(LINES)],
+            marker=MARKERS[k % len(MARKERS)],
+            ms=3.5,
+            mfc="white",
+            lw=1.1,
+            label=label,
+        )
+    ax.legend(fontsize=8, ncols=min(len(curves), 3))
+    ax.set_ylim(bottom=0)
+    percent_axis(ax)
+    ax.set_title(title)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(color="0.9")
+    caption(figure, note)
+    return figure
+
+
 def plot_intervals(
     labels: Sequence[str],
     value: Sequence[float],

@@ -305,3 +305,37 @@ def player_factory(lineup: Lineup, game: int, random_player: type, compiled_play
         return compiled_player(chosen, stream)
 
     return make_player
+
+
+def replay_header(title: str, setup: Setup, game_index: int, verb: str = "choose") -> list[str]:
+    """The first lines of a narrated game: which game, who sits where, the rules.
+
+    ``verb`` says what a restricted seat may never do with the forbidden actions.
+    """
+    from balance.formatting import rules_text
+
+    lineup = setup.lineup
+    seats = ", ".join(
+        f"seat {s}: {lineup.seats[int(lineup.strategy_index(game_index, s))].label}"
+        for s in range(setup.players)
+    )
+    header = [
+        f"{title}, game {game_index} of the run seeded {setup.seed}",
+        f"{setup.players} players ({seats})",
+        f"rules: {rules_text(setup.rules.to_dict())}",
+    ]
+    restricted = int(lineup.restricted_seat(game_index))
+    if restricted >= 0:
+        header.append(
+            f"restricted play: seat {restricted} may never {verb} {', '.join(lineup.restricted)}"
+        )
+    return header
+
+
+def check_replay(narrated: Any, compiled: Any, game_index: int) -> None:
+    """A one-line error unless the narrated game's record is the compiled engine's."""
+    if narrated != compiled:
+        raise BalanceError(
+            f"game {game_index}: the reference and compiled engines disagree; "
+            "please report this with the run's manifest"
+        )

@@ -32,6 +32,9 @@ SCRATCH = 64
 #: Longest option list: pawn placement and swimming out, two pawn types in every boat.
 MAX_OPTIONS = 2 * MAX_BOATS + 1
 
+#: Islands in index order, as the rules page names them.
+ISLAND_NAMES = ("A", "B", "C", "D", "E", "F")
+
 OFFICER = 0
 SAILOR = 1
 PAWN_TYPES = ("officer", "sailor")

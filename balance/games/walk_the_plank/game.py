@@ -12,11 +12,13 @@ import pyarrow as pa
 
 from balance.charts import Chart
 from balance.errors import BalanceError
-from balance.formatting import interval, percent, rules_text
+from balance.formatting import interval, percent
 from balance.games.base import (
     Block,
     EngineGame,
     Setup,
+    check_replay,
+    replay_header,
     strategy_column,
 )
 from balance.games.walk_the_plank import engine
@@ -236,31 +238,12 @@ class WalkThePlank(EngineGame):
             make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
             forbidden=[int(m) for m in engine.forbidden_by_seat(setup.lineup, game_index)],
         )
-        seats = ", ".join(
-            f"seat {s}: {setup.lineup.seats[int(setup.lineup.strategy_index(game_index, s))].label}"
-            for s in range(setup.players)
-        )
-        header = [
-            f"Walk the Plank, game {game_index} of the run seeded {setup.seed}",
-            f"{setup.players} players ({seats})",
-            f"rules: {rules_text(setup.rules.to_dict())}",
-        ]
-        restricted = int(setup.lineup.restricted_seat(game_index))
-        if restricted >= 0:
-            header.append(
-                f"restricted play: seat {restricted} may never program "
-                f"{', '.join(setup.lineup.restricted)}"
-            )
-        header.append("")
         checked = engine.play_games(
             setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
         ).game_record(0)
-        if checked != record:
-            raise BalanceError(
-                f"game {game_index}: the reference and compiled engines disagree; "
-                "please report this with the run's manifest"
-            )
-        return "\n".join(header + lines)
+        check_replay(record, checked, game_index)
+        header = replay_header("Walk the Plank", setup, game_index, self.action_verb)
+        return "\n".join([*header, "", *lines])
 
 
 GAME = WalkThePlank()

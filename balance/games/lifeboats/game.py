@@ -1,0 +1,292 @@
+"""Lifeboats as the shared runner, results, reports and CLI see it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from balance.charts import Chart
+from balance.errors import BalanceError
+from balance.formatting import interval, percent
+from balance.games.base import (
+    Block,
+    EngineGame,
+    Setup,
+    check_replay,
+    replay_header,
+    strategy_column,
+)
+from balance.games.lifeboats import engine
+from balance.games.lifeboats.bridge import lineup_player_factory
+from balance.games.lifeboats.layout import (
+    FATES,
+    ISLAND_NAMES,
+    TIE_RULES,
+    BoatStat,
+    GameStat,
+    SeatStat,
+)
+from balance.games.lifeboats.reference import play_game
+from balance.games.lifeboats.rules import LifeboatsRules
+from balance.metrics import Metric
+from balance.stats import mean_interval, wilson_interval
+from balance.strategies.lifeboats import SHIPPED
+
+#: What each seat record adds up to in the summary, per game over all seats.
+_PER_GAME_SEATS = {
+    "pawns_saved": (SeatStat.SAVED_OFFICERS, SeatStat.SAVED_SAILORS),
+    "hats_used": (SeatStat.HATS_USED,),
+    "pawns_overboard": (SeatStat.OVERBOARD,),
+    "pawns_sunk": (SeatStat.SUNK,),
+    "pawns_no_seat": (SeatStat.NO_SEAT,),
+}
+_PER_GAME_GAMES = {
+    "boats_sunk": GameStat.BOATS_SUNK,
+    "boats_landed": GameStat.BOATS_LANDED,
+    "ballots": GameStat.VOTES,
+    "hat_decided": GameStat.HAT_DECIDED,
+    "ties_broken": GameStat.TIES_BROKEN,
+    "revotes": GameStat.REVOTES,
+}
+
+
+class Lifeboats(EngineGame):
+    """Rette sich wer kann (Lifeboats, Ronald Wettering), 3-6 players."""
+
+    id = "lifeboats"
+    title = "Lifeboats (Rette sich wer kann)"
+    min_players = engine.MIN_PLAYERS
+    max_players = engine.MAX_PLAYERS
+    length_unit = "rounds"
+    variants: Mapping[str, str] = {}
+    seat_note = "seat (0 places its boat first and leads round 1)"
+    action_noun = "decision"
+    action_verb = "take"
+
+    engine = engine
+    rules_class = LifeboatsRules
+    variant_names: tuple[str, ...] = ()
+    shipped = tuple(SHIPPED)
+    list_fields = ("lane_islands", "officer_points", "sailor_points", "officers", "sailors")
+
+    def length_cap(self, rules: LifeboatsRules) -> int:
+        """The round cap: games with a boat still afloat then are unfinished."""
+        return rules.round_cap
+
+    def check_players(self, players: int) -> None:
+        self.engine.check_players(players)
+
+    def actions(self) -> tuple[str, ...]:
+        return ()
+
+    def check_restricted(self, names: Sequence[str]) -> None:
+        if names:
+            raise BalanceError(f"restricted play is not available for {self.id} yet")
+
+    def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        records = engine.play_games(
+            setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
+        )
+        return Block(
+            first_game=first_game,
+            length=records.games[:, GameStat.ROUNDS],
+            finished=records.games[:, GameStat.FINISHED].astype(bool),
+            won=records.seats[:, :, SeatStat.WON].astype(bool),
+            extra={"games": records.games, "seats": records.seats, "boats": records.boats},
+        )
+
+    def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
+        """Per-game records: ``games`` (one row a game), ``seats`` (a seat), ``boats`` (a boat)."""
+        g_count, n = block.won.shape
+        game_index = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
+        games = block.extra["games"]
+        boat_names = boat_labels(n)
+        first = games[:, GameStat.FIRST_LANDED]
+        games_table = pa.table(
+            {
+                "game": game_index,
+                "rounds": games[:, GameStat.ROUNDS].astype(np.int16),
+                "finished": block.finished,
+                "winners": block.won.sum(axis=1).astype(np.int8),
+                "first_landed": _labels(first, boat_names),
+                "boats_landed": games[:, GameStat.BOATS_LANDED].astype(np.int8),
+                "boats_sunk": games[:, GameStat.BOATS_SUNK].astype(np.int8),
+                "votes": games[:, GameStat.VOTES].astype(np.int16),
+                "hat_decided": games[:, GameStat.HAT_DECIDED].astype(np.int16),
+                "revotes": games[:, GameStat.REVOTES].astype(np.int16),
+                "ties_broken": games[:, GameStat.TIES_BROKEN].astype(np.int16),
+                "tie_rule": _labels(games[:, GameStat.TIE_RULE], list(TIE_RULES)),
+            }
+        )
+        seats = block.extra["seats"]
+        columns: dict[str, Any] = {
+            "game": np.repeat(game_index, n),
+            "seat": np.tile(np.arange(n, dtype=np.int8), g_count),
+            "strategy": strategy_column(setup, game_index),
+            "won": block.won.ravel(),
+        }
+        for name, slot in zip(SeatStat._fields, SeatStat, strict=True):
+            if name not in ("WON", "SIZE"):
+                columns[name.lower()] = seats[:, :, slot].ravel().astype(np.int16)
+        seats_table = pa.table(columns)
+        boats = block.extra["boats"]
+        b = boats.shape[1]
+        lanes = boats[:, :, BoatStat.LANE].ravel()
+        island_of_lane = np.asarray(setup.rules.lane_islands)
+        boats_table = pa.table(
+            {
+                "game": np.repeat(game_index, b),
+                "boat": pa.DictionaryArray.from_arrays(
+                    pa.array(np.tile(np.arange(b, dtype=np.int32), g_count)),
+                    pa.array(boat_names),
+                ),
+                "lane": lanes.astype(np.int8),
+                "island": _labels(island_of_lane[lanes], list(ISLAND_NAMES)),
+                "fate": _labels(boats[:, :, BoatStat.FATE].ravel(), list(FATES)),
+                "round": boats[:, :, BoatStat.ROUND].ravel().astype(np.int16),
+                "aboard": boats[:, :, BoatStat.ABOARD].ravel().astype(np.int8),
+                "order": boats[:, :, BoatStat.ORDER].ravel().astype(np.int8),
+                "leaks": boats[:, :, BoatStat.LEAKS].ravel().astype(np.int8),
+            }
+        )
+        return {"games": games_table, "seats": seats_table, "boats": boats_table}
+
+    def slim(self, block: Block) -> Block:
+        """The block with only what :meth:`summarize` reads: no per-boat records."""
+        if "boats" not in block.extra:
+            return block
+        extra = {"games": block.extra["games"], "seats": block.extra["seats"]}
+        return dataclasses.replace(block, extra=extra)
+
+    def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
+        """Per game: every seat's score, and the totals the summary reports."""
+        games = np.concatenate([b.extra["games"] for b in blocks])
+        seats = np.concatenate([b.extra["seats"] for b in blocks])
+        columns: dict[str, np.ndarray] = {}
+        chosen = []
+        for seat in range(seats.shape[1]):
+            columns[f"score_{seat}"] = seats[:, seat, SeatStat.SCORE]
+            chosen.append(Metric(f"seat {seat} score", f"score_{seat}", "mean", "points"))
+        won = seats[:, :, SeatStat.WON].sum(axis=1)
+        columns["shared_win"] = won >= 2
+        chosen.append(Metric("shared win", "shared_win", "share"))
+        for name, slots in _PER_GAME_SEATS.items():
+            columns[name] = sum(seats[:, :, slot].sum(axis=1) for slot in slots)
+            chosen.append(Metric(name.replace("_", " ") + " per game", name, "mean"))
+        for name, slot in _PER_GAME_GAMES.items():
+            columns[name] = games[:, slot]
+            chosen.append(Metric(name.replace("_", " ") + " per game", name, "mean"))
+        return pd.DataFrame(columns), chosen
+
+    def summarize(self, blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
+        """Scores per seat, pawns saved, boats sunk, hats used and shared wins, per game."""
+        if not blocks:
+            return {
+                "score_mean": [float("nan")] * setup.players,
+                "shared_win_rate": float("nan"),
+            }
+        slim = [self.slim(b) for b in blocks]
+        table, _ = self.per_game(slim)
+        count = len(table)
+        summary: dict[str, Any] = {"score_mean": [], "score_ci95": []}
+        for seat in range(setup.players):
+            mean, low, high = mean_interval(table[f"score_{seat}"].to_numpy())
+            summary["score_mean"].append(mean)
+            summary["score_ci95"].append([low, high])
+        for name in (*_PER_GAME_SEATS, *_PER_GAME_GAMES):
+            mean, low, high = mean_interval(table[name].to_numpy())
+            summary[f"{name}_mean"] = mean
+            summary[f"{name}_ci95"] = [low, high]
+        shared = int(table["shared_win"].sum())
+        low, high = wilson_interval(shared, count)
+        summary["shared_win_rate"] = shared / count
+        summary["shared_win_ci95"] = [float(low), float(high)]
+        games = np.concatenate([b.extra["games"] for b in slim])
+        rule = games[:, GameStat.TIE_RULE]
+        finished = int((rule >= 0).sum())
+        summary["tie_rule"] = {}
+        summary["tie_rule_ci95"] = {}
+        for k, name in enumerate(TIE_RULES):
+            hits = int((rule == k).sum())
+            r_low, r_high = wilson_interval(hits, finished)
+            summary["tie_rule"][name] = hits / finished if finished else float("nan")
+            summary["tie_rule_ci95"][name] = [float(r_low), float(r_high)]
+        return summary
+
+    def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
+        """The game's own part of ``balance simulate``'s text: scores, pawns, boats, hats."""
+        lines = ["Mean score by seat:"]
+        for seat, (mean, ci) in enumerate(
+            zip(summary["score_mean"], summary["score_ci95"], strict=True)
+        ):
+            lines.append(f"  seat {seat}  {mean:6.2f}  {interval(ci, as_percent=False)}")
+        lines.append(
+            f"Shared wins (a tie nobody's boat could break): {percent(summary['shared_win_rate'])} "
+            f"{interval(summary['shared_win_ci95'])}"
+        )
+        lines.append("Per game, all seats together:")
+        for name, label in (
+            ("pawns_saved", "pawns saved (landed)"),
+            ("pawns_overboard", "pawns thrown overboard"),
+            ("pawns_sunk", "pawns sunk with a boat"),
+            ("pawns_no_seat", "swimmers with no seat"),
+            ("boats_landed", "boats landed"),
+            ("boats_sunk", "boats sunk"),
+            ("ballots", "ballots (revotes included)"),
+            ("hats_used", "captain's hats played"),
+            ("hat_decided", "ballots a lone hat decided"),
+            ("ties_broken", "ties the first player broke"),
+        ):
+            lines.append(
+                f"  {label:<28} {summary[f'{name}_mean']:6.2f} "
+                f"{interval(summary[f'{name}_ci95'], as_percent=False)}"
+            )
+        lines.append("How the winner was decided (finished games):")
+        for name, rate in summary["tie_rule"].items():
+            lines.append(
+                f"  {name:<32} {percent(rate):>6}  {interval(summary['tie_rule_ci95'][name])}"
+            )
+        return lines
+
+    def report_charts(self, tables: Any) -> list[Chart]:
+        """Scores, boats by lane and the value of captain's hats."""
+        from balance.games.lifeboats.report import lifeboats_charts
+
+        return lifeboats_charts(tables)
+
+    def replay(self, setup: Setup, game_index: int) -> str:
+        """Game ``game_index`` narrated phase by phase by the reference engine."""
+        lines: list[str] = []
+        record = play_game(
+            setup.rules,
+            setup.players,
+            setup.seed,
+            game_index,
+            narrate=lines.append,
+            make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
+        )
+        checked = engine.play_games(
+            setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
+        ).game_record(0)
+        check_replay(record, checked, game_index)
+        return "\n".join([*replay_header("Lifeboats", setup, game_index), "", *lines])
+
+
+def boat_labels(players: int) -> list[str]:
+    """The boats' names: each seat's boat by its owner, then the black boat."""
+    return [f"seat {s}" for s in range(players)] + ["black"]
+
+
+def _labels(values: np.ndarray, names: list[str]) -> pa.Array:
+    """Indices as a dictionary column of ``names`` (null where negative)."""
+    values = np.asarray(values)
+    indices = pa.array(values.astype(np.int32), mask=values < 0)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(names))
+
+
+GAME = Lifeboats()
