@@ -1,0 +1,480 @@
+"""Python face of the compiled Lifeboats engine: validated calls, typed records.
+
+:func:`play_games` runs the compiled game loop over a block of game indices and returns
+a :class:`Records`. The single-phase entry points (:func:`set_up`,
+:func:`resolve_vote`, :func:`leak_phase`, :func:`move_phase`, :func:`swim_phase`,
+:func:`sink_boats`, :func:`winners`, :func:`legal_options`, and :func:`play_scripted`
+for a whole game) run the compiled engine on a hand-built reference
+:class:`~balance.games.lifeboats.reference.Position`, so that scenario tests hold the
+compiled rules to the same positions as the reference.
+
+In those entry points each seat's player is given as a list of option codes (its
+answers, in the order it is asked; every answer must be used), a
+:class:`~balance.games.lifeboats.reference.Scripted` player (its ``used`` and ``asked``
+are brought up to date) or a
+:class:`~balance.games.lifeboats.reference.RandomPlayer` (its stream is advanced). Only
+real decisions (two or more options) consume an answer, as in the reference engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from balance import dispatch
+from balance.dispatch import Dispatch
+from balance.errors import BalanceError
+from balance.games.base import Lineup
+from balance.games.lifeboats import engine_nb as nb
+from balance.games.lifeboats import layout, moves_nb
+from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
+from balance.games.lifeboats.layout import (
+    KINDS,
+    MAX_BOATS,
+    MAX_OPTIONS,
+    MAX_PLAYERS,
+    OFFICER,
+    OVERBOARD_VOTE,
+    SAILOR,
+    BoatStat,
+    GameStat,
+    SeatStat,
+)
+from balance.games.lifeboats.reference import (
+    GameRecord,
+    IllegalChoice,
+    Position,
+    RandomPlayer,
+    Scripted,
+    ScriptError,
+)
+from balance.games.lifeboats.rules import LifeboatsRules
+from balance.strategies.lifeboats import random as random_strategy
+from balance.strategy import SeatStrategy, Strategy
+
+GAME = "lifeboats"
+MIN_PLAYERS = layout.MIN_PLAYERS
+DECISIONS = ("decide",)
+
+
+def check_players(players: int) -> None:
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise BalanceError(f"players: {players!r} is not a whole number")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise BalanceError(f"{GAME} plays {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+
+
+@dataclass(frozen=True)
+class Records:
+    """Per-game records of a block of games, as the compiled engine writes them.
+
+    Attributes
+    ----------
+    first_game : index of the first game of the block.
+    games : int32 ``(G, GameStat.SIZE)``: ``ROUNDS``, ``FINISHED``, ``WINNERS``,
+        ``FIRST_LANDED`` (-1 if none), ``BOATS_LANDED``, ``BOATS_SUNK``, ``HAT_DECIDED``,
+        ``REVOTES``, ``TIES_BROKEN``, ``VOTES``, ``TIE_RULE``.
+    seats : int32 ``(G, n, SeatStat.SIZE)``: ``WON``, ``SCORE``, ``PLACED_*``,
+        ``SAVED_*``, ``OVERBOARD``, ``SUNK``, ``NO_SEAT``, ``HATS_USED``, ``HATS_DECISIVE``.
+    boats : int32 ``(G, n + 1, BoatStat.SIZE)``: ``LANE``, ``FATE``, ``ROUND``,
+        ``ABOARD``, ``ORDER``, ``LEAKS`` (the black boat last).
+    """
+
+    first_game: int
+    games: np.ndarray
+    seats: np.ndarray
+    boats: np.ndarray
+
+    def __len__(self) -> int:
+        return self.games.shape[0]
+
+    def game_record(self, g: int) -> GameRecord:
+        """Game ``g`` of the block in the reference engine's record form."""
+        row, seats, boats = self.games[g], self.seats[g], self.boats[g]
+
+        def seat(slot: int) -> list[int]:
+            return [int(x) for x in seats[:, slot]]
+
+        def boat(slot: int) -> list[int]:
+            return [int(x) for x in boats[:, slot]]
+
+        return GameRecord(
+            rounds=int(row[GameStat.ROUNDS]),
+            finished=bool(row[GameStat.FINISHED]),
+            winners=int(row[GameStat.WINNERS]),
+            first_landed=int(row[GameStat.FIRST_LANDED]),
+            boats_landed=int(row[GameStat.BOATS_LANDED]),
+            boats_sunk=int(row[GameStat.BOATS_SUNK]),
+            hat_decided=int(row[GameStat.HAT_DECIDED]),
+            revotes=int(row[GameStat.REVOTES]),
+            ties_broken=int(row[GameStat.TIES_BROKEN]),
+            votes=int(row[GameStat.VOTES]),
+            tie_rule=int(row[GameStat.TIE_RULE]),
+            won=[bool(x) for x in seats[:, SeatStat.WON]],
+            score=seat(SeatStat.SCORE),
+            placed_officers=seat(SeatStat.PLACED_OFFICERS),
+            placed_sailors=seat(SeatStat.PLACED_SAILORS),
+            saved_officers=seat(SeatStat.SAVED_OFFICERS),
+            saved_sailors=seat(SeatStat.SAVED_SAILORS),
+            overboard=seat(SeatStat.OVERBOARD),
+            sunk=seat(SeatStat.SUNK),
+            no_seat=seat(SeatStat.NO_SEAT),
+            hats_used=seat(SeatStat.HATS_USED),
+            hats_decisive=seat(SeatStat.HATS_DECISIVE),
+            boat_lane=boat(BoatStat.LANE),
+            boat_fate=boat(BoatStat.FATE),
+            boat_round=boat(BoatStat.ROUND),
+            boat_aboard=boat(BoatStat.ABOARD),
+            boat_order=boat(BoatStat.ORDER),
+            boat_leaks=boat(BoatStat.LEAKS),
+        )
+
+
+def empty_records(players: int, n_games: int, first_game: int = 0) -> Records:
+    """Zeroed record arrays for ``n_games`` games of ``players`` players."""
+    return Records(
+        first_game=first_game,
+        games=np.zeros((n_games, GameStat.SIZE), dtype=np.int32),
+        seats=np.zeros((n_games, players, SeatStat.SIZE), dtype=np.int32),
+        boats=np.zeros((n_games, players + 1, BoatStat.SIZE), dtype=np.int32),
+    )
+
+
+# ---------------------------------------------------------------------------
+# Line-ups: which strategy plays which seat
+# ---------------------------------------------------------------------------
+
+
+def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, n) for the kernel.
+
+    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat.
+    Rotation repeats every ``n`` games, so ``R`` is ``n`` with it, else 1.
+    """
+    if lineup.restricted:
+        raise BalanceError(f"{GAME} does not support restricted play yet")
+    n = len(lineup.seats)
+    users = lineup.user_strategies()
+    codes = np.array(
+        [
+            seat.strategy.code
+            if seat.strategy.code is not None
+            else nb.USER_CODES + users.index(seat.strategy)
+            for seat in lineup.seats
+        ],
+        dtype=np.int64,
+    )
+    params = np.stack([seat.vector() for seat in lineup.seats])
+    rows = np.arange(n if lineup.rotate else 1)
+    seats_of = np.stack([lineup.strategy_index(rows, s) for s in range(n)], axis=1)
+    return codes, params, seats_of.astype(np.int64)
+
+
+def uniform_lineup(players: int) -> Lineup:
+    return Lineup(tuple(SeatStrategy(random_strategy, ()) for _ in range(players)))
+
+
+DISPATCH = Dispatch(
+    nb,
+    arguments={"decide": "obs, seat, kind, options, count, params, rng"},
+    callers=(
+        "ask_nb",
+        "resolve_vote_nb",
+        "set_up_nb",
+        "leak_phase_nb",
+        "move_phase_nb",
+        "swim_phase_nb",
+        "play_game_nb",
+        "_play_nb",
+        "play_games_nb",
+    ),
+)
+
+
+def kernel_for(lineup: Lineup) -> Callable:
+    """The compiled game loop that can call every strategy of ``lineup``.
+
+    Shipped strategies use the loop cached on disk. A user's strategies join through a
+    dispatcher generated for them, and the loop is compiled anew once per process.
+    """
+    return DISPATCH.kernel_for(lineup)
+
+
+def check_strategy(strategy: Strategy) -> None:
+    """A user's strategy must give a compiled ``decide`` function."""
+    dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
+
+
+def play_games(
+    rules: LifeboatsRules,
+    players: int,
+    seed: int,
+    n_games: int,
+    first_game: int = 0,
+    lineup: Lineup | None = None,
+) -> Records:
+    """Play ``n_games`` games, indices ``first_game ..``, in compiled code.
+
+    Every seat plays uniform-random unless ``lineup`` says otherwise. Releases the GIL
+    while it plays, so blocks can run on several threads at once.
+    """
+    check_players(players)
+    rules.check_players(players)
+    if n_games < 0 or first_game < 0 or seed < 0:
+        raise BalanceError("games, first game and seed must not be negative")
+    lineup = lineup or uniform_lineup(players)
+    if len(lineup.seats) != players:
+        raise BalanceError(f"{len(lineup.seats)} strategies given for {players} players")
+    for seat in lineup.seats:
+        if seat.strategy.code is None:
+            check_strategy(seat.strategy)
+    records = empty_records(players, n_games, first_game)
+    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
+    codes, params, seats_of = kernel_inputs(lineup)
+    kernel = kernel_for(lineup)
+    done = kernel(
+        players,
+        rules.to_array(players),
+        codes,
+        params,
+        seats_of,
+        seed,
+        first_game,
+        records.games,
+        records.seats,
+        records.boats,
+        error,
+    )
+    if error[nb.Error.SEAT] >= 0:
+        raise BalanceError(_illegal_choice_message(lineup, error))
+    assert done == n_games
+    return records
+
+
+def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
+    game, seat = int(error[nb.Error.GAME]), int(error[nb.Error.SEAT])
+    index = int(lineup.strategy_index(np.array(game), seat))
+    label = lineup.seats[index].label
+    kind = KINDS[int(error[nb.Error.KIND])]
+    value, count = int(error[nb.Error.VALUE]), int(error[nb.Error.COUNT])
+    return (
+        f"strategy {label!r} (seat {seat}) made an illegal 'decide' decision in game "
+        f"{game}: answered {value} to a {kind!r} decision of {count} options (0..{count - 1})"
+    )
+
+
+# ---------------------------------------------------------------------------
+# Single phases on hand-built positions, with scripted players
+# ---------------------------------------------------------------------------
+
+#: A seat's player in the single-phase entry points.
+PlayerSpec = Sequence[int] | Scripted | RandomPlayer
+
+
+def new_work() -> tuple[np.ndarray, ...]:
+    """The int64 work buffers of the compiled phases (see :mod:`.engine_nb`)."""
+    buffers = [np.zeros(MAX_BOATS, dtype=np.int64) for _ in range(nb.N_WORK)]
+    return (np.zeros(MAX_OPTIONS, dtype=np.int64), *buffers)
+
+
+class _Seated:
+    """Players given to a single-phase entry point, as the compiled engine's arrays."""
+
+    def __init__(self, players: int, given: Sequence[PlayerSpec]) -> None:
+        if len(given) > players:
+            raise ValueError(f"{len(given)} players given for {players} seats")
+        self.given = list(given) + [()] * (players - len(given))
+        scripts = []
+        for player in self.given:
+            if isinstance(player, Scripted):
+                scripts.append(player.codes[player.used :])
+            elif isinstance(player, RandomPlayer):
+                scripts.append([])
+            else:
+                scripts.append([int(code) for code in player])
+        self.scripts = scripts
+        length = max([len(s) for s in scripts] + [1])
+        codes = np.full(MAX_PLAYERS, nb.SCRIPTED, dtype=np.int64)
+        params = np.zeros((MAX_PLAYERS, 2 + 2 * length), dtype=np.float64)
+        rng = np.zeros((MAX_PLAYERS + 1, 4), dtype=np.uint64)
+        for s, (player, script) in enumerate(zip(self.given, scripts, strict=True)):
+            if isinstance(player, RandomPlayer):
+                codes[s] = 0
+                rng[1 + s] = player.stream.state
+            # params[s, 0]: answers used; [1]: script length L; [2 : 2 + L]: the answers;
+            # [2 + L + k]: the kind of the k-th question (see engine_nb.SCRIPTED).
+            params[s, 1] = len(script)
+            params[s, 2 : 2 + len(script)] = script
+        self.arrays = (codes, params, rng)
+
+    def used(self, seat: int) -> int:
+        return int(self.arrays[1][seat, 0])
+
+    def kinds(self, seat: int) -> list[int]:
+        params = self.arrays[1][seat]
+        start = 2 + int(params[1])
+        return [int(k) for k in params[start : start + self.used(seat)]]
+
+    def finish(self, error: np.ndarray, options: np.ndarray, strict: bool = True) -> None:
+        """Bring the players up to date; raise if a scripted answer failed or went unused."""
+        codes, _, rng = self.arrays
+        for s, player in enumerate(self.given):
+            if isinstance(player, RandomPlayer):
+                player.stream.state = [int(x) for x in rng[1 + s]]
+            elif isinstance(player, Scripted):
+                player.used += self.used(s)
+                player.asked.extend(self.kinds(s))
+        seat = int(error[nb.Error.SEAT])
+        if seat >= 0:
+            kind = int(error[nb.Error.KIND])
+            value, count = int(error[nb.Error.VALUE]), int(error[nb.Error.COUNT])
+            listed = [int(x) for x in options[:count]]
+            if codes[seat] == nb.SCRIPTED and value == nb.SCRIPT_EXHAUSTED:
+                raise ScriptError(
+                    f"seat {seat} was asked a {KINDS[kind]} decision among {listed} after "
+                    f"its {len(self.scripts[seat])} scripted answers"
+                )
+            if codes[seat] == nb.SCRIPTED and value == nb.SCRIPT_MISSING:
+                answer = self.scripts[seat][self.used(seat) - 1]
+                raise ScriptError(
+                    f"seat {seat}'s scripted answer {answer} to a {KINDS[kind]} decision "
+                    f"is not among its options {listed}"
+                )
+            raise IllegalChoice(seat, kind, value, count)
+        if strict:
+            unused = {
+                s: self.scripts[s][self.used(s) :]
+                for s, player in enumerate(self.given)
+                if not isinstance(player, Scripted | RandomPlayer)
+                and self.used(s) < len(self.scripts[s])
+            }
+            if unused:
+                raise ScriptError(f"scripted answers never asked for, by seat: {unused}")
+
+
+def _run_phase(
+    function: Callable, pos: Position, players: Sequence[PlayerSpec], *args: Any
+) -> tuple[Position, Any]:
+    """Run a compiled phase on a packed copy of ``pos``: the new position and the result."""
+    obs = pack_position(pos)
+    stats = pack_stats(pos)
+    work = new_work()
+    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
+    seated = _Seated(pos.players, players)
+    if args:
+        result = function(obs, *args, seated.arrays, work, stats, error)
+    else:
+        result = function(obs, seated.arrays, work, stats, error)
+    seated.finish(error, work[0])
+    return unpack_position(pos, obs, stats), result
+
+
+def set_up(pos: Position, players: Sequence[PlayerSpec]) -> Position:
+    """Set-up (D15) in compiled code; returns the new position (``pos`` is unchanged)."""
+    return _run_phase(nb.set_up_nb, pos, players)[0]
+
+
+def leak_phase(pos: Position, players: Sequence[PlayerSpec]) -> Position:
+    """The leak phase in compiled code, sinking included; returns the new position."""
+    return _run_phase(nb.leak_phase_nb, pos, players)[0]
+
+
+def move_phase(pos: Position, players: Sequence[PlayerSpec]) -> Position:
+    """The move phase in compiled code, sinking included; returns the new position."""
+    return _run_phase(nb.move_phase_nb, pos, players)[0]
+
+
+def swim_phase(pos: Position, players: Sequence[PlayerSpec]) -> Position:
+    """The swim phase in compiled code, sinking included; returns the new position."""
+    return _run_phase(nb.swim_phase_nb, pos, players)[0]
+
+
+def resolve_vote(
+    pos: Position,
+    kind: int,
+    voters: Sequence[int],
+    players: Sequence[PlayerSpec],
+    weights: Sequence[int] | None = None,
+    boat: int = -1,
+) -> tuple[Position, int]:
+    """One vote (D6) in compiled code: the new position and the outcome.
+
+    ``weights`` default as in :func:`reference.resolve_vote`: 1, and in an overboard vote
+    2 x officers + sailors in ``boat``.
+    """
+    if weights is None:
+        if kind == OVERBOARD_VOTE:
+            weights = [2 * pos.crew[boat][s][OFFICER] + pos.crew[boat][s][SAILOR] for s in voters]
+        else:
+            weights = [1] * len(voters)
+    obs = pack_position(pos)
+    stats = pack_stats(pos)
+    work = new_work()
+    work[3][: len(voters)] = voters
+    work[4][: len(voters)] = weights
+    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
+    seated = _Seated(pos.players, players)
+    outcome = nb.resolve_vote_nb(obs, kind, len(voters), boat, seated.arrays, work, stats, error)
+    seated.finish(error, work[0])
+    return unpack_position(pos, obs, stats), int(outcome)
+
+
+def sink_boats(pos: Position) -> tuple[Position, list[int]]:
+    """Sinking (D9) in compiled code: the new position and the boats that sank."""
+    obs = pack_position(pos)
+    stats = pack_stats(pos)
+    mask = moves_nb.sink_boats_nb(obs[0], obs[1], obs[3], stats)
+    sunk = [b for b in range(pos.players + 1) if (int(mask) >> b) & 1]
+    return unpack_position(pos, obs, stats), sunk
+
+
+def winners(pos: Position, finished: bool) -> tuple[list[int], int]:
+    """The winning seats and tie rule (D13), by the compiled engine."""
+    obs = pack_position(pos)
+    boat_stat = pack_stats(pos)[2]
+    won = np.zeros(MAX_BOATS, dtype=np.int64)
+    count, tie_rule = moves_nb.winners_nb(obs[0], obs[2], obs[3], boat_stat, finished, won)
+    seats = [s for s in range(pos.players) if won[s]]
+    assert len(seats) == count
+    return seats, int(tie_rule)
+
+
+def legal_options(
+    pos: Position,
+    seat: int,
+    kind: int,
+    boat: int = -1,
+    swim_from: int = -1,
+    tied: Sequence[int] | None = None,
+) -> list[int]:
+    """The compiled engine's option list (as :func:`reference.legal_options`)."""
+    obs = pack_position(pos)
+    options = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    tied_array = np.zeros(MAX_BOATS, dtype=np.int64)
+    ntied = 0
+    if tied is not None:
+        ntied = len(tied)
+        tied_array[:ntied] = sorted(tied)
+    count = moves_nb.legal_options_nb(obs, seat, kind, boat, swim_from, tied_array, ntied, options)
+    return [int(x) for x in options[:count]]
+
+
+def play_scripted(rules: LifeboatsRules, players: int, scripts: Sequence[PlayerSpec]) -> GameRecord:
+    """A whole game in compiled code with scripted players: its record."""
+    check_players(players)
+    rules.check_players(players)
+    pos = Position.start(rules, players)
+    obs = pack_position(pos)
+    stats = pack_stats(pos)
+    work = new_work()
+    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
+    seated = _Seated(players, scripts)
+    records = empty_records(players, 1)
+    nb.play_one_nb(
+        obs, seated.arrays, work, stats, error, (records.games, records.seats, records.boats)
+    )
+    seated.finish(error, work[0])
+    return records.game_record(0)

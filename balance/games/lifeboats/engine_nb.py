@@ -1,0 +1,520 @@
+"""Lifeboats' compiled game loop: set-up, votes, phases, strategies, records.
+
+The rules are those of :mod:`.reference`, which says them in readable Python; this
+module says them again for speed and must agree with it game for game (the test suite
+checks it). Position moves and option lists live in :mod:`.moves_nb`; everything that
+asks a strategy lives here, so that a run's own strategies can be bound in
+(:class:`balance.dispatch.Dispatch` recompiles the functions that ask). Nothing here
+allocates inside the game loop: every buffer is made once per block of games.
+
+The tuples passed around (``n`` players):
+
+* ``obs``: ``(boats, crew, seats, state, rules, scratch_i, scratch_f)``, what a strategy
+  sees (:mod:`balance.games.lifeboats.layout`)
+* ``players``: ``(codes, params, rng)``: int64 ``(MAX_PLAYERS,)`` strategy code of each
+  seat, float64 ``(MAX_PLAYERS, P)`` its parameters, uint64 ``(MAX_PLAYERS + 1, 4)`` the
+  random streams (stream ``1 + s`` is seat ``s``'s; stream 0 is unused)
+* ``work``: int64 buffers ``(options (MAX_OPTIONS,), ballot, tally, voters, weights,
+  swam_from, won)``, the last six ``(MAX_BOATS,)``
+* ``stats``: int64 tallies ``(game_stat (GameStat.SIZE,), seat_stat (MAX_PLAYERS,
+  SeatStat.SIZE), boat_stat (MAX_BOATS, BoatStat.SIZE))``
+* ``error``: int64 ``(Error.SIZE,)``; ``SEAT`` is -1 while all is well. A strategy that
+  answers outside its options fills it, and every phase returns at once.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from balance.games.lifeboats.layout import (
+    AFLOAT,
+    HAT,
+    LANE,
+    LEAK_VOTE,
+    LOSE_PAWN,
+    MAX_BOATS,
+    MAX_OPTIONS,
+    MAX_PLAYERS,
+    MOVE_VOTE,
+    OVERBOARD_VOTE,
+    PLACE,
+    SCRATCH,
+    SWIM_IN,
+    SWIM_OUT,
+    Boat,
+    BoatStat,
+    GameStat,
+    Rule,
+    Seat,
+    SeatStat,
+    State,
+)
+from balance.games.lifeboats.moves_nb import (
+    add_pawn_nb,
+    afloat_count_nb,
+    eligible_options_nb,
+    land_nb,
+    lane_options_nb,
+    lose_options_nb,
+    place_options_nb,
+    remove_pawn_nb,
+    reset_nb,
+    sink_boats_nb,
+    swim_in_options_nb,
+    swim_out_options_nb,
+    vote_options_nb,
+    winners_nb,
+)
+from balance.random_nb import seed_stream_nb
+from balance.strategies.lifeboats import random_decide
+from balance.strategy import MAX_PARAMS
+
+
+class ErrorSlots(NamedTuple):
+    """Layout of the ``error`` array (int64, ``(SIZE,)``); ``SEAT`` is -1 while all is well."""
+
+    SEAT: int = 0
+    KIND: int = 1  # the decision kind asked
+    VALUE: int = 2  # the answer, outside 0..COUNT-1
+    COUNT: int = 3
+    GAME: int = 4  # the game index (set by the game loop)
+    SIZE: int = 5
+
+
+Error = ErrorSlots()
+
+#: Strategy code that answers from a script of option codes in its parameters (tests):
+#: ``params[0]`` answers used, ``params[1]`` script length L, ``params[2 : 2 + L]`` the
+#: codes, ``params[2 + L + k]`` receives the kind of the k-th question.
+SCRIPTED = -1
+#: A scripted answer that is not among the options, or a script that ran out.
+SCRIPT_MISSING = -1
+SCRIPT_EXHAUSTED = -2
+USER_CODES = 100  # codes from here on belong to a run's own strategies
+#: Work buffers after ``options``: ballot, tally, voters, weights, swam_from, won.
+N_WORK = 6
+
+
+@njit(inline="always", cache=True)
+def scripted_decide(kind, options, count, params):
+    """The index of the next scripted option code among ``options``."""
+    used = np.int64(params[0])
+    length = np.int64(params[1])
+    if used >= length:
+        return np.int64(SCRIPT_EXHAUSTED)
+    params[0] = used + 1
+    params[2 + length + used] = kind
+    code = np.int64(params[2 + used])
+    for k in range(count):
+        if options[k] == code:
+            return np.int64(k)
+    return np.int64(SCRIPT_MISSING)
+
+
+@njit(inline="always", cache=True)
+def decide_nb(code, obs, seat, kind, options, count, params, rng):
+    """Index of the chosen option among ``count >= 2``: shipped strategies by code."""
+    if code == 0:
+        return random_decide(obs, seat, kind, options, count, params, rng)
+    if code == SCRIPTED:
+        return scripted_decide(kind, options, count, params)
+    return random_decide(obs, seat, kind, options, count, params, rng)
+
+
+@njit(inline="always", cache=True)
+def ask_nb(obs, seat, kind, options, count, players, error):
+    """The option code ``seat`` chooses; a single option is taken without asking (D3).
+
+    An answer outside ``0..count-1`` fills ``error`` (the caller must then return).
+    """
+    if count == 1:
+        return options[0]
+    codes, params, rng = players
+    k = decide_nb(codes[seat], obs, seat, kind, options, count, params[seat], rng[seat + 1])
+    if k < 0 or k >= count:
+        error[Error.SEAT] = seat
+        error[Error.KIND] = kind
+        error[Error.VALUE] = k
+        error[Error.COUNT] = count
+        return options[0]
+    return options[k]
+
+
+@njit(cache=True)
+def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
+    """Resolve a vote (D6) of ``kind`` among ``work[3][:nvoters]`` weighing ``work[4]``.
+
+    ``boat`` is the boat of an overboard vote. Returns the outcome (a boat or a colour).
+    """
+    boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
+    options, ballot, tally, voters, weights = work[0], work[1], work[2], work[3], work[4]
+    game_stat, seat_stat = stats[0], stats[1]
+    n = state[State.PLAYERS]
+    choose = kind + 3  # CHOOSE_LEAK, CHOOSE_MOVE, CHOOSE_OVERBOARD
+    while True:
+        game_stat[GameStat.VOTES] += 1
+        # Every voter is asked before anything of the ballot is revealed or spent (D5).
+        for i in range(nvoters):
+            s = voters[i]
+            count = vote_options_nb(boats, crew, seats, n, s, kind, boat, options)
+            ballot[i] = ask_nb(obs, s, kind, options, count, players, error)
+            if error[Error.SEAT] >= 0:
+                return -1
+        hats = 0
+        hatter = -1
+        for i in range(nvoters):
+            if ballot[i] == HAT:
+                s = voters[i]
+                seats[s, Seat.HATS] -= 1
+                seat_stat[s, SeatStat.HATS_USED] += 1
+                hats += 1
+                hatter = s
+        if hats == 1:
+            game_stat[GameStat.HAT_DECIDED] += 1
+            seat_stat[hatter, SeatStat.HATS_DECISIVE] += 1
+            count = eligible_options_nb(boats, crew, n, kind, boat, options)
+            return ask_nb(obs, hatter, choose, options, count, players, error)
+        if hats == nvoters:
+            game_stat[GameStat.REVOTES] += 1
+            continue
+        for c in range(n + 1):
+            tally[c] = -1  # no vote
+        for i in range(nvoters):
+            v = ballot[i]
+            if v != HAT:
+                if tally[v] < 0:
+                    tally[v] = 0
+                tally[v] += weights[i]
+        top = -1
+        for c in range(n + 1):
+            if tally[c] > top:
+                top = tally[c]
+        count = 0
+        for c in range(n + 1):
+            if tally[c] == top:
+                options[count] = c
+                count += 1
+        if count == 1:
+            return options[0]
+        game_stat[GameStat.TIES_BROKEN] += 1
+        return ask_nb(obs, state[State.FIRST], choose, options, count, players, error)
+
+
+@njit(cache=True)
+def set_up_nb(obs, players, work, stats, error):
+    """Boats on lanes, then pawns into boats (D15). No sinking is checked."""
+    boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
+    options = work[0]
+    seat_stat = stats[1]
+    n = state[State.PLAYERS]
+    for boat in range(n + 1):
+        seat = boat if boat < n else 0  # seat 0 places the black boat last
+        state[State.BOAT] = boat
+        count = lane_options_nb(boats, rules, n, options)
+        lane = ask_nb(obs, seat, LANE, options, count, players, error)
+        if error[Error.SEAT] >= 0:
+            return
+        state[State.BOAT] = -1
+        boats[boat, Boat.LANE] = lane
+        boats[boat, Boat.ISLAND] = rules[Rule.LANE_ISLAND + lane]
+    left = 0
+    for s in range(n):
+        left += seats[s, Seat.RESERVE_OFFICERS] + seats[s, Seat.RESERVE_SAILORS]
+    seat = 0
+    while left > 0:
+        if seats[seat, Seat.RESERVE_OFFICERS] + seats[seat, Seat.RESERVE_SAILORS] > 0:
+            count = place_options_nb(boats, seats, n, seat, options)
+            code = ask_nb(obs, seat, PLACE, options, count, players, error)
+            if error[Error.SEAT] >= 0:
+                return
+            boat = code >> 1
+            kind = code & 1
+            seats[seat, Seat.RESERVE_OFFICERS + kind] -= 1
+            add_pawn_nb(boats, crew, seat, boat, kind)
+            seat_stat[seat, SeatStat.PLACED_OFFICERS + kind] += 1
+            left -= 1
+        seat += 1
+        if seat == n:
+            seat = 0
+
+
+@njit(cache=True)
+def leak_phase_nb(obs, players, work, stats, error):
+    """The leak vote, anyone overboard, the leak, then sinking (D6-D9)."""
+    boats, crew, state = obs[0], obs[1], obs[3]
+    options, voters, weights = work[0], work[3], work[4]
+    seat_stat = stats[1]
+    if state[State.LEAKS_LEFT] == 0:
+        sink_boats_nb(boats, crew, state, stats)
+        return
+    n = state[State.PLAYERS]
+    first = state[State.FIRST]
+    for i in range(n):
+        s = first + i
+        voters[i] = s if s < n else s - n
+        weights[i] = 1
+    target = resolve_vote_nb(obs, LEAK_VOTE, n, -1, players, work, stats, error)
+    if error[Error.SEAT] >= 0:
+        return
+    if boats[target, Boat.FREE] == 0:
+        count = 0
+        for i in range(n):
+            s = first + i
+            if s >= n:
+                s -= n
+            weight = 2 * crew[target, s, 0] + crew[target, s, 1]
+            if weight > 0:
+                voters[count] = s
+                weights[count] = weight
+                count += 1
+        state[State.BOAT] = target
+        colour = resolve_vote_nb(obs, OVERBOARD_VOTE, count, target, players, work, stats, error)
+        if error[Error.SEAT] >= 0:
+            return
+        count = lose_options_nb(crew, colour, target, options)
+        kind = ask_nb(obs, colour, LOSE_PAWN, options, count, players, error)
+        if error[Error.SEAT] >= 0:
+            return
+        state[State.BOAT] = -1
+        remove_pawn_nb(boats, crew, colour, target, kind)
+        seat_stat[colour, SeatStat.OVERBOARD] += 1
+    boats[target, Boat.LEAKS] += 1
+    boats[target, Boat.FREE] -= 1
+    state[State.LEAKS_LEFT] -= 1
+    sink_boats_nb(boats, crew, state, stats)
+
+
+@njit(cache=True)
+def move_phase_nb(obs, players, work, stats, error):
+    """The move vote, the move (and landing), then sinking (D10)."""
+    boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
+    voters, weights = work[3], work[4]
+    n = state[State.PLAYERS]
+    first = state[State.FIRST]
+    for i in range(n):
+        s = first + i
+        voters[i] = s if s < n else s - n
+        weights[i] = 1
+    target = resolve_vote_nb(obs, MOVE_VOTE, n, -1, players, work, stats, error)
+    if error[Error.SEAT] >= 0:
+        return
+    boats[target, Boat.STEPS] += 1
+    if boats[target, Boat.STEPS] >= rules[Rule.TRACK]:
+        land_nb(boats, crew, seats, state, rules, stats, target)
+    sink_boats_nb(boats, crew, state, stats)
+
+
+@njit(cache=True)
+def swim_phase_nb(obs, players, work, stats, error):
+    """Swimmers out from F clockwise, in from F-1 counter-clockwise, then sinking (D11)."""
+    boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
+    options, swam_from = work[0], work[5]
+    seat_stat = stats[1]
+    n = state[State.PLAYERS]
+    first = state[State.FIRST]
+    for b in range(n + 1):
+        boats[b, Boat.LEFT] = 0
+    for s in range(n):
+        seats[s, Seat.SWIMMING] = -1
+    for i in range(n):
+        s = first + i
+        if s >= n:
+            s -= n
+        count = swim_out_options_nb(boats, crew, n, s, options)
+        if count == 0:
+            continue
+        code = ask_nb(obs, s, SWIM_OUT, options, count, players, error)
+        if error[Error.SEAT] >= 0:
+            return
+        boat = code >> 1
+        kind = code & 1
+        remove_pawn_nb(boats, crew, s, boat, kind)
+        boats[boat, Boat.LEFT] = 1
+        seats[s, Seat.SWIMMING] = kind
+        swam_from[s] = boat
+    for k in range(1, n + 1):
+        s = first - k
+        if s < 0:
+            s += n
+        kind = seats[s, Seat.SWIMMING]
+        if kind < 0:
+            continue
+        state[State.SWIM_FROM] = swam_from[s]
+        count = swim_in_options_nb(boats, n, swam_from[s], options)
+        if count == 0:
+            seat_stat[s, SeatStat.NO_SEAT] += 1
+        else:
+            boat = ask_nb(obs, s, SWIM_IN, options, count, players, error)
+            if error[Error.SEAT] >= 0:
+                return
+            add_pawn_nb(boats, crew, s, boat, kind)
+        state[State.SWIM_FROM] = -1
+        seats[s, Seat.SWIMMING] = -1
+    for b in range(n + 1):
+        boats[b, Boat.LEFT] = 0
+    sink_boats_nb(boats, crew, state, stats)
+
+
+@njit(cache=True)
+def play_game_nb(obs, players, work, stats, error):
+    """One whole game from the reset position; returns whether it finished (D12)."""
+    boats, state, rules = obs[0], obs[3], obs[4]
+    n = state[State.PLAYERS]
+    round_cap = rules[Rule.ROUND_CAP]
+    set_up_nb(obs, players, work, stats, error)
+    if error[Error.SEAT] >= 0:
+        return False
+    while True:
+        state[State.FIRST] = (state[State.ROUND] - 1) % n
+        leak_phase_nb(obs, players, work, stats, error)
+        if error[Error.SEAT] >= 0:
+            return False
+        if afloat_count_nb(boats, n) == 0:
+            return True
+        move_phase_nb(obs, players, work, stats, error)
+        if error[Error.SEAT] >= 0:
+            return False
+        if afloat_count_nb(boats, n) == 0:
+            return True
+        swim_phase_nb(obs, players, work, stats, error)
+        if error[Error.SEAT] >= 0:
+            return False
+        if afloat_count_nb(boats, n) == 0:
+            return True
+        if state[State.ROUND] >= round_cap:
+            return False
+        state[State.ROUND] += 1
+
+
+@njit(cache=True)
+def play_one_nb(obs, players, work, stats, error, records):
+    """One game from the position in ``obs`` (reset), recorded as game 0 of ``records``."""
+    finished = play_game_nb(obs, players, work, stats, error)
+    if error[Error.SEAT] < 0:
+        write_records_nb(0, obs, stats, finished, work[6], records)
+
+
+@njit(inline="always", cache=True)
+def write_records_nb(g, obs, stats, finished, won, records):
+    """Game ``g``'s row of the record arrays from the final position and tallies."""
+    boats, seats, state = obs[0], obs[2], obs[3]
+    game_stat, seat_stat, boat_stat = stats
+    games, seat_records, boat_records = records
+    n = state[State.PLAYERS]
+    winners, tie_rule = winners_nb(boats, seats, state, boat_stat, finished, won)
+    games[g, GameStat.ROUNDS] = state[State.ROUND]
+    games[g, GameStat.FINISHED] = finished
+    games[g, GameStat.WINNERS] = winners
+    games[g, GameStat.FIRST_LANDED] = state[State.FIRST_LANDED]
+    games[g, GameStat.BOATS_LANDED] = state[State.LANDED]
+    games[g, GameStat.BOATS_SUNK] = game_stat[GameStat.BOATS_SUNK]
+    games[g, GameStat.HAT_DECIDED] = game_stat[GameStat.HAT_DECIDED]
+    games[g, GameStat.REVOTES] = game_stat[GameStat.REVOTES]
+    games[g, GameStat.TIES_BROKEN] = game_stat[GameStat.TIES_BROKEN]
+    games[g, GameStat.VOTES] = game_stat[GameStat.VOTES]
+    games[g, GameStat.TIE_RULE] = tie_rule
+    for s in range(n):
+        for k in range(SeatStat.SIZE):
+            seat_records[g, s, k] = seat_stat[s, k]
+        seat_records[g, s, SeatStat.WON] = won[s]
+        seat_records[g, s, SeatStat.SCORE] = seats[s, Seat.SCORE]
+    for b in range(n + 1):
+        boat_records[g, b, BoatStat.LANE] = boats[b, Boat.LANE]
+        boat_records[g, b, BoatStat.FATE] = boats[b, Boat.STATE]
+        boat_records[g, b, BoatStat.ROUND] = boat_stat[b, BoatStat.ROUND]
+        if boats[b, Boat.STATE] == AFLOAT:
+            boat_records[g, b, BoatStat.ABOARD] = boats[b, Boat.PAWNS]
+        else:
+            boat_records[g, b, BoatStat.ABOARD] = boat_stat[b, BoatStat.ABOARD]
+        boat_records[g, b, BoatStat.ORDER] = boat_stat[b, BoatStat.ORDER]
+        boat_records[g, b, BoatStat.LEAKS] = boats[b, Boat.LEAKS]
+
+
+@njit(cache=True, nogil=True)
+def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, seats, boats, error):
+    """Play games ``first_game .. first_game + G - 1`` of the run seeded ``seed``.
+
+    Parameters
+    ----------
+    n : number of players.
+    rules : int64 ``(Rule.SIZE,)``, packed rule parameters for ``n`` players.
+    codes : int64 ``(K,)``, strategy code of each of the run's K strategies.
+    params : float64 ``(K, MAX_PARAMS)``, their parameters.
+    seats_of : int64 ``(R, n)``: in game ``i``, row ``i % R`` holds which strategy sits in
+        each seat.
+    games : int32 ``(G, GameStat.SIZE)``, per-game record, written here.
+    seats : int32 ``(G, n, SeatStat.SIZE)``, per seat, written here.
+    boats : int32 ``(G, n + 1, BoatStat.SIZE)``, per boat, written here.
+    error : int64 ``(Error.SIZE,)``: ``SEAT`` stays -1 unless a strategy answered outside
+        its options; then it names the game, seat, decision kind, answer and option
+        count, and play stops.
+
+    Returns the number of games completed (``G`` unless a strategy erred).
+    """
+    obs = (
+        np.zeros((MAX_BOATS, Boat.SIZE), dtype=np.int64),
+        np.zeros((MAX_BOATS, MAX_PLAYERS, 2), dtype=np.int64),
+        np.zeros((MAX_PLAYERS, Seat.SIZE), dtype=np.int64),
+        np.zeros(State.SIZE, dtype=np.int64),
+        rules,
+        np.zeros(SCRATCH, dtype=np.int64),
+        np.zeros(SCRATCH, dtype=np.float64),
+    )
+    players = (
+        np.zeros(MAX_PLAYERS, dtype=np.int64),
+        np.zeros((MAX_PLAYERS, MAX_PARAMS), dtype=np.float64),
+        np.zeros((MAX_PLAYERS + 1, 4), dtype=np.uint64),
+    )
+    work = (
+        np.zeros(MAX_OPTIONS, dtype=np.int64),
+        np.zeros(MAX_BOATS, dtype=np.int64),  # ballot
+        np.zeros(MAX_BOATS, dtype=np.int64),  # tally
+        np.zeros(MAX_BOATS, dtype=np.int64),  # voters
+        np.zeros(MAX_BOATS, dtype=np.int64),  # weights
+        np.zeros(MAX_BOATS, dtype=np.int64),  # swam_from
+        np.zeros(MAX_BOATS, dtype=np.int64),  # won
+    )
+    stats = (
+        np.zeros(GameStat.SIZE, dtype=np.int64),
+        np.zeros((MAX_PLAYERS, SeatStat.SIZE), dtype=np.int64),
+        np.zeros((MAX_BOATS, BoatStat.SIZE), dtype=np.int64),
+    )
+    records = (games, seats, boats)
+    return _play_nb(
+        n, codes, params, seats_of, seed, first_game, obs, players, work, stats, records, error
+    )
+
+
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+def _play_nb(
+    n, codes, params, seats_of, seed, first_game, obs, players, work, stats, records, error
+):
+    """The game loop of :func:`play_games_nb`, over the buffers it made.
+
+    Compiled without numba's runtime: nothing here (or in a shipped strategy it calls)
+    may allocate an array.
+    """
+    boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
+    seat_codes, seat_params, rng = players
+    game_stat, seat_stat, boat_stat = stats
+    games = records[0]
+    error[:] = -1
+    for g in range(games.shape[0]):
+        game = first_game + g
+        row = seats_of[game % seats_of.shape[0]]
+        for s in range(n):
+            seat_codes[s] = codes[row[s]]
+            for k in range(MAX_PARAMS):
+                seat_params[s, k] = params[row[s], k]
+            seed_stream_nb(rng[1 + s], seed, game, 1 + s)
+        reset_nb(boats, crew, seats, state, rules, n)
+        game_stat[:] = 0
+        seat_stat[:, :] = 0
+        boat_stat[:, :] = 0
+        finished = play_game_nb(obs, players, work, stats, error)
+        if error[Error.SEAT] >= 0:
+            error[Error.GAME] = game
+            return g
+        write_records_nb(g, obs, stats, finished, work[6], records)
+    return games.shape[0]
