@@ -276,7 +276,7 @@ PlayerSpec = Sequence[int] | Scripted | RandomPlayer
 
 def new_work() -> tuple[np.ndarray, ...]:
     """The int64 work buffers of the compiled phases (see :mod:`.engine_nb`)."""
-    buffers = [np.zeros(MAX_BOATS, dtype=np.int64) for _ in range(nb.N_WORK)]
+    buffers = [np.zeros(nb.WORK_SIZE, dtype=np.int64) for _ in range(nb.N_WORK)]
     return (np.zeros(MAX_OPTIONS, dtype=np.int64), *buffers)
 
 

@@ -15,7 +15,7 @@ The tuples passed around (``n`` players):
   seat, float64 ``(MAX_PLAYERS, P)`` its parameters, uint64 ``(MAX_PLAYERS + 1, 4)`` the
   random streams (stream ``1 + s`` is seat ``s``'s; stream 0 is unused)
 * ``work``: int64 buffers ``(options (MAX_OPTIONS,), ballot, tally, voters, weights,
-  swam_from, won)``, the last six ``(MAX_BOATS,)``
+  swam_from, won)``, the last six ``(WORK_SIZE,)``
 * ``stats``: int64 tallies ``(game_stat (GameStat.SIZE,), seat_stat (MAX_PLAYERS,
   SeatStat.SIZE), boat_stat (MAX_BOATS, BoatStat.SIZE))``
 * ``error``: int64 ``(Error.SIZE,)``; ``SEAT`` is -1 while all is well. A strategy that
@@ -52,7 +52,6 @@ from balance.games.lifeboats.layout import (
 )
 from balance.games.lifeboats.moves_nb import (
     add_pawn_nb,
-    afloat_count_nb,
     eligible_options_nb,
     land_nb,
     lane_options_nb,
@@ -92,8 +91,10 @@ SCRIPTED = -1
 SCRIPT_MISSING = -1
 SCRIPT_EXHAUSTED = -2
 USER_CODES = 100  # codes from here on belong to a run's own strategies
-#: Work buffers after ``options``: ballot, tally, voters, weights, swam_from, won.
+#: Work buffers after ``options``: ballot, tally, voters, weights, swam_from, won, each
+#: ``(WORK_SIZE,)`` (a tally has a slot for every boat and one for the hats).
 N_WORK = 6
+WORK_SIZE = MAX_BOATS + 1
 
 
 @njit(inline="always", cache=True)
@@ -141,7 +142,7 @@ def ask_nb(obs, seat, kind, options, count, players, error):
     return options[k]
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
     """Resolve a vote (D6) of ``kind`` among ``work[3][:nvoters]`` weighing ``work[4]``.
 
@@ -161,15 +162,16 @@ def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
             ballot[i] = ask_nb(obs, s, kind, options, count, players, error)
             if error[Error.SEAT] >= 0:
                 return -1
+        # Spend the hats played (branch-free: votes are random, branches mispredict).
         hats = 0
         hatter = -1
         for i in range(nvoters):
-            if ballot[i] == HAT:
-                s = voters[i]
-                seats[s, Seat.HATS] -= 1
-                seat_stat[s, SeatStat.HATS_USED] += 1
-                hats += 1
-                hatter = s
+            s = voters[i]
+            hat = ballot[i] == HAT
+            seats[s, Seat.HATS] -= hat
+            seat_stat[s, SeatStat.HATS_USED] += hat
+            hats += hat
+            hatter = s if hat else hatter
         if hats == 1:
             game_stat[GameStat.HAT_DECIDED] += 1
             seat_stat[hatter, SeatStat.HATS_DECISIVE] += 1
@@ -178,30 +180,31 @@ def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
         if hats == nvoters:
             game_stat[GameStat.REVOTES] += 1
             continue
-        for c in range(n + 1):
-            tally[c] = -1  # no vote
+        # Tally the other votes: option v in tally[v + 1] (hats in tally[0], ignored).
+        # (Only the slots voted for are cleared: a loop clearing them all becomes a memset
+        # call, which costs more than the whole tally.)
         for i in range(nvoters):
-            v = ballot[i]
-            if v != HAT:
-                if tally[v] < 0:
-                    tally[v] = 0
-                tally[v] += weights[i]
+            tally[ballot[i] + 1] = 0
+        voted = 0
+        for i in range(nvoters):
+            v = ballot[i] + 1
+            tally[v] += weights[i]
+            voted |= 1 << v
         top = -1
-        for c in range(n + 1):
-            if tally[c] > top:
-                top = tally[c]
+        for c in range(1, n + 2):
+            score = tally[c] if (voted >> c) & 1 else -1
+            top = max(top, score)
         count = 0
-        for c in range(n + 1):
-            if tally[c] == top:
-                options[count] = c
-                count += 1
+        for c in range(1, n + 2):
+            options[count] = c - 1
+            count += ((voted >> c) & 1) & (tally[c] == top)
         if count == 1:
             return options[0]
         game_stat[GameStat.TIES_BROKEN] += 1
         return ask_nb(obs, state[State.FIRST], choose, options, count, players, error)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def set_up_nb(obs, players, work, stats, error):
     """Boats on lanes, then pawns into boats (D15). No sinking is checked."""
     boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
@@ -239,7 +242,7 @@ def set_up_nb(obs, players, work, stats, error):
             seat = 0
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def leak_phase_nb(obs, players, work, stats, error):
     """The leak vote, anyone overboard, the leak, then sinking (D6-D9)."""
     boats, crew, state = obs[0], obs[1], obs[3]
@@ -285,7 +288,7 @@ def leak_phase_nb(obs, players, work, stats, error):
     sink_boats_nb(boats, crew, state, stats)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def move_phase_nb(obs, players, work, stats, error):
     """The move vote, the move (and landing), then sinking (D10)."""
     boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
@@ -305,7 +308,7 @@ def move_phase_nb(obs, players, work, stats, error):
     sink_boats_nb(boats, crew, state, stats)
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def swim_phase_nb(obs, players, work, stats, error):
     """Swimmers out from F clockwise, in from F-1 counter-clockwise, then sinking (D11)."""
     boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
@@ -356,10 +359,10 @@ def swim_phase_nb(obs, players, work, stats, error):
     sink_boats_nb(boats, crew, state, stats)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def play_game_nb(obs, players, work, stats, error):
     """One whole game from the reset position; returns whether it finished (D12)."""
-    boats, state, rules = obs[0], obs[3], obs[4]
+    state, rules = obs[3], obs[4]
     n = state[State.PLAYERS]
     round_cap = rules[Rule.ROUND_CAP]
     set_up_nb(obs, players, work, stats, error)
@@ -370,24 +373,24 @@ def play_game_nb(obs, players, work, stats, error):
         leak_phase_nb(obs, players, work, stats, error)
         if error[Error.SEAT] >= 0:
             return False
-        if afloat_count_nb(boats, n) == 0:
+        if state[State.LANDED] + stats[0][GameStat.BOATS_SUNK] == n + 1:
             return True
         move_phase_nb(obs, players, work, stats, error)
         if error[Error.SEAT] >= 0:
             return False
-        if afloat_count_nb(boats, n) == 0:
+        if state[State.LANDED] + stats[0][GameStat.BOATS_SUNK] == n + 1:
             return True
         swim_phase_nb(obs, players, work, stats, error)
         if error[Error.SEAT] >= 0:
             return False
-        if afloat_count_nb(boats, n) == 0:
+        if state[State.LANDED] + stats[0][GameStat.BOATS_SUNK] == n + 1:
             return True
         if state[State.ROUND] >= round_cap:
             return False
         state[State.ROUND] += 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def play_one_nb(obs, players, work, stats, error, records):
     """One game from the position in ``obs`` (reset), recorded as game 0 of ``records``."""
     finished = play_game_nb(obs, players, work, stats, error)
@@ -468,12 +471,12 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, se
     )
     work = (
         np.zeros(MAX_OPTIONS, dtype=np.int64),
-        np.zeros(MAX_BOATS, dtype=np.int64),  # ballot
-        np.zeros(MAX_BOATS, dtype=np.int64),  # tally
-        np.zeros(MAX_BOATS, dtype=np.int64),  # voters
-        np.zeros(MAX_BOATS, dtype=np.int64),  # weights
-        np.zeros(MAX_BOATS, dtype=np.int64),  # swam_from
-        np.zeros(MAX_BOATS, dtype=np.int64),  # won
+        np.zeros(WORK_SIZE, dtype=np.int64),  # ballot
+        np.zeros(WORK_SIZE, dtype=np.int64),  # tally
+        np.zeros(WORK_SIZE, dtype=np.int64),  # voters
+        np.zeros(WORK_SIZE, dtype=np.int64),  # weights
+        np.zeros(WORK_SIZE, dtype=np.int64),  # swam_from
+        np.zeros(WORK_SIZE, dtype=np.int64),  # won
     )
     stats = (
         np.zeros(GameStat.SIZE, dtype=np.int64),

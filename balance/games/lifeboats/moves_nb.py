@@ -158,17 +158,16 @@ def lane_options_nb(boats, rules, n, options):
 @njit(inline="always", cache=True)
 def place_options_nb(boats, seats, n, seat, options):
     """``boat * 2 + type`` for every boat with a free seat and type in reserve."""
+    # Branch-free: every candidate is written, and kept by counting it.
     officers = seats[seat, Seat.RESERVE_OFFICERS] > 0
     sailors = seats[seat, Seat.RESERVE_SAILORS] > 0
     count = 0
     for b in range(n + 1):
-        if boats[b, Boat.FREE] > 0:
-            if officers:
-                options[count] = 2 * b
-                count += 1
-            if sailors:
-                options[count] = 2 * b + 1
-                count += 1
+        free = boats[b, Boat.FREE] > 0
+        options[count] = 2 * b
+        count += free & officers
+        options[count] = 2 * b + 1
+        count += free & sailors
     return count
 
 
@@ -177,9 +176,8 @@ def afloat_options_nb(boats, n, options):
     """Boats afloat ascending (what a leak or move vote can choose)."""
     count = 0
     for b in range(n + 1):
-        if boats[b, Boat.STATE] == AFLOAT:
-            options[count] = b
-            count += 1
+        options[count] = b
+        count += boats[b, Boat.STATE] == AFLOAT
     return count
 
 
@@ -188,9 +186,8 @@ def colour_options_nb(crew, n, boat, options):
     """Colours (seats) ascending with a pawn in ``boat`` (what an overboard vote can choose)."""
     count = 0
     for s in range(n):
-        if crew[boat, s, OFFICER] + crew[boat, s, SAILOR] > 0:
-            options[count] = s
-            count += 1
+        options[count] = s
+        count += crew[boat, s, OFFICER] + crew[boat, s, SAILOR] > 0
     return count
 
 
@@ -201,10 +198,8 @@ def vote_options_nb(boats, crew, seats, n, seat, kind, boat, options):
         count = colour_options_nb(crew, n, boat, options)
     else:
         count = afloat_options_nb(boats, n, options)
-    if seats[seat, Seat.HATS] > 0:
-        options[count] = HAT
-        count += 1
-    return count
+    options[count] = HAT
+    return count + (seats[seat, Seat.HATS] > 0)
 
 
 @njit(inline="always", cache=True)
@@ -233,13 +228,11 @@ def swim_out_options_nb(boats, crew, n, seat, options):
     """``boat * 2 + type`` for every boat afloat not yet left this phase with such a pawn."""
     count = 0
     for b in range(n + 1):
-        if boats[b, Boat.STATE] == AFLOAT and boats[b, Boat.LEFT] == 0:
-            if crew[b, seat, OFFICER] > 0:
-                options[count] = 2 * b
-                count += 1
-            if crew[b, seat, SAILOR] > 0:
-                options[count] = 2 * b + 1
-                count += 1
+        open_ = (boats[b, Boat.STATE] == AFLOAT) & (boats[b, Boat.LEFT] == 0)
+        options[count] = 2 * b
+        count += open_ & (crew[b, seat, OFFICER] > 0)
+        options[count] = 2 * b + 1
+        count += open_ & (crew[b, seat, SAILOR] > 0)
     return count
 
 
@@ -248,13 +241,12 @@ def swim_in_options_nb(boats, n, swim_from, options):
     """Boats afloat ascending with a free seat, other than ``swim_from``."""
     count = 0
     for b in range(n + 1):
-        if b != swim_from and boats[b, Boat.STATE] == AFLOAT and boats[b, Boat.FREE] > 0:
-            options[count] = b
-            count += 1
+        options[count] = b
+        count += (b != swim_from) & (boats[b, Boat.STATE] == AFLOAT) & (boats[b, Boat.FREE] > 0)
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def legal_options_nb(obs, seat, kind, boat, swim_from, tied, ntied, options):
     """The option list of any decision ``kind`` (as :func:`reference.legal_options`).
 
@@ -287,7 +279,7 @@ def legal_options_nb(obs, seat, kind, boat, swim_from, tied, ntied, options):
 # --- leaving the water ------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def sink_boats_nb(boats, crew, state, stats):
     """Sink every boat afloat with more leaks than pawns, in boat order (D9).
 
@@ -336,7 +328,7 @@ def land_nb(boats, crew, seats, state, rules, stats, boat):
 # --- the end -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def winners_nb(boats, seats, state, boat_stat, finished, won):
     """Mark the winners in ``won`` (int64 ``(MAX_PLAYERS,)``, 0/1) by D13.
 
