@@ -91,6 +91,8 @@ SCRIPTED = -1
 SCRIPT_MISSING = -1
 SCRIPT_EXHAUSTED = -2
 USER_CODES = 100  # codes from here on belong to a run's own strategies
+#: The shipped strategies' codes :func:`decide_nb` plays (extend it with each one wired in).
+SHIPPED_CODES = (0,)
 #: Work buffers after ``options``: ballot, tally, voters, weights, swam_from, won, each
 #: ``(WORK_SIZE,)`` (a tally has a slot for every boat and one for the hats).
 N_WORK = 6
@@ -115,7 +117,10 @@ def scripted_decide(kind, options, count, params):
 
 @njit(inline="always", cache=True)
 def decide_nb(code, obs, seat, kind, options, count, params, rng):
-    """Index of the chosen option among ``count >= 2``: shipped strategies by code."""
+    """Index of the chosen option among ``count >= 2``: shipped strategies by code.
+
+    One ``if`` a code (:data:`SHIPPED_CODES` lists them); an unknown code plays random.
+    """
     if code == 0:
         return random_decide(obs, seat, kind, options, count, params, rng)
     if code == SCRIPTED:

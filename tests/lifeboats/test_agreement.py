@@ -1,0 +1,231 @@
+"""The compiled engine and the readable reference play identical games from the same seeds.
+
+Whole games are compared record for record (:meth:`Records.game_record` against the
+reference's :class:`GameRecord`); single phases are compared position for position, the
+compiled phase run on the reference's position just before it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from balance.strategies.lifeboats import SHIPPED
+from numba import njit
+
+from balance.errors import BalanceError
+from balance.games.base import Lineup
+from balance.games.lifeboats import engine as compiled
+from balance.games.lifeboats import engine_nb as nb
+from balance.games.lifeboats import reference
+from balance.games.lifeboats.bridge import lineup_player_factory
+from balance.games.lifeboats.layout import HAT, Seat
+from balance.games.lifeboats.reference import Position, RandomPlayer
+from balance.games.lifeboats.rules import LifeboatsRules
+from balance.random_nb import below_nb
+from balance.random_ref import Stream
+from balance.strategy import SeatStrategy, Strategy
+
+
+def assert_agree(
+    rules: LifeboatsRules,
+    players: int,
+    seed: int,
+    games: int,
+    first: int = 0,
+    lineup: Lineup | None = None,
+) -> list[reference.GameRecord]:
+    """Play ``games`` games on both engines; every record must be the same. Returns them."""
+    played = compiled.play_games(rules, players, seed, games, first_game=first, lineup=lineup)
+    records = []
+    for g in range(games):
+        game = first + g
+        make_player = lineup_player_factory(lineup, rules, game) if lineup else None
+        expected = reference.play_game(rules, players, seed, game, make_player=make_player)
+        assert played.game_record(g) == expected, f"game {game} differs"
+        records.append(expected)
+    return records
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_engines_agree_on_1500_games(players: int) -> None:
+    records = assert_agree(LifeboatsRules(), players, seed=20261126, games=1_500)
+    # The games used the rules the tests mean to cover.
+    assert any(r.revotes for r in records)
+    assert any(r.ties_broken for r in records)
+    assert any(any(r.overboard) for r in records)
+    assert any(any(r.no_seat) for r in records)
+    assert {r.tie_rule for r in records} >= {0, 1}
+
+
+RULE_SETS = {
+    "fewer-seats": LifeboatsRules(seats_per_boat=4, officers=(1, 1, 1, 1), sailors=(3, 3, 2, 2)),
+    "cramped": LifeboatsRules(seats_per_boat=3, officers=(1, 1, 1, 1), sailors=(2, 2, 2, 2)),
+    "longer-track": LifeboatsRules(track_length=6),
+    "fewer-leaks": LifeboatsRules(leaks=4),
+    "no-leaks": LifeboatsRules(leaks=0, track_length=2),
+    "no-hats": LifeboatsRules(hats=0),
+    "many-hats": LifeboatsRules(hats=9),
+    "other-islands": LifeboatsRules(
+        lane_islands=(3, 0, 1, 2, 3, 2, 1, 0, 0),
+        officer_points=(9, 7, 5, 3),
+        sailor_points=(5, 4, 3, 0),
+    ),
+    "seven-lanes-one-island": LifeboatsRules(
+        lane_islands=(0,) * 7, officer_points=(3,), sailor_points=(3,)
+    ),
+    "round-cap-5": LifeboatsRules(round_cap=5),
+}
+
+
+@pytest.mark.parametrize("rules", list(RULE_SETS.values()), ids=list(RULE_SETS))
+@pytest.mark.parametrize("players", [3, 6])
+def test_engines_agree_on_other_rule_values(rules: LifeboatsRules, players: int) -> None:
+    assert_agree(rules, players, seed=99, games=200, first=1_000)
+
+
+def test_a_round_cap_ends_games_unfinished_on_both_engines() -> None:
+    records = assert_agree(LifeboatsRules(round_cap=9), 3, seed=4, games=300)
+    unfinished = [r for r in records if not r.finished]
+    assert unfinished and len(unfinished) < len(records)
+    for r in unfinished:
+        assert (r.rounds, r.winners, r.tie_rule, any(r.won)) == (9, 0, -1, False)
+
+
+def _lineup(strategies, rotate: bool) -> Lineup:
+    return Lineup(
+        tuple(SeatStrategy(s, tuple(v for _, v in s.params)) for s in strategies), rotate=rotate
+    )
+
+
+#: Shipped strategies the compiled dispatcher plays (the others are not wired in yet).
+WIRED = [s for s in SHIPPED if s.code in nb.SHIPPED_CODES]
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_engines_agree_with_rotated_lineups(players: int) -> None:
+    strategies = [WIRED[k % len(WIRED)] for k in range(players)]
+    lineup = _lineup(strategies, rotate=True)
+    assert_agree(LifeboatsRules(), players, seed=5, games=300, first=7, lineup=lineup)
+
+
+# ---------------------------------------------------------------------------
+# Phase by phase
+# ---------------------------------------------------------------------------
+
+
+def _phase_snapshots(rules: LifeboatsRules, players: int, seed: int, game: int):
+    """Every phase of a reference game: (phase name, position before, streams before,
+    position after)."""
+    seated = [RandomPlayer(Stream(seed, game, 1 + s)) for s in range(players)]
+    pos = Position.start(rules, players)
+    steps = []
+
+    def run(name: str) -> None:
+        before, streams = pos.copy(), [list(p.stream.state) for p in seated]
+        getattr(reference, name)(pos, seated)
+        steps.append((name, before, streams, pos.copy()))
+
+    run("set_up")
+    while True:
+        for name in ("leak_phase", "move_phase", "swim_phase"):
+            run(name)
+            if not pos.afloat():
+                return steps
+        if pos.round >= rules.round_cap:
+            return steps
+        pos.round += 1
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [LifeboatsRules(), RULE_SETS["cramped"], RULE_SETS["many-hats"]],
+    ids=["default", "cramped", "many-hats"],
+)
+def test_every_compiled_phase_agrees_with_the_reference(rules: LifeboatsRules) -> None:
+    for players, game in ((3, 0), (4, 1), (5, 2), (6, 3)):
+        for name, before, streams, after in _phase_snapshots(rules, players, 17, game):
+            seated = []
+            for state in streams:
+                player = RandomPlayer(Stream(0, 0, 0))
+                player.stream.state = list(state)
+                seated.append(player)
+            got = getattr(compiled, name)(before, seated)
+            assert got == after, f"{name} of round {before.round}, {players} players"
+
+
+def test_compiled_phases_leave_their_position_alone() -> None:
+    _, before, _, _ = _phase_snapshots(LifeboatsRules(), 4, 1, 0)[1]
+    kept = before.copy()
+    seated = [RandomPlayer(Stream(1, 0, 1 + s)) for s in range(4)]
+    compiled.leak_phase(before, seated)
+    assert before == kept
+
+
+# ---------------------------------------------------------------------------
+# Strategies that answer outside their options
+# ---------------------------------------------------------------------------
+
+
+def test_an_illegal_answer_names_the_strategy() -> None:
+    lineup = _lineup([WIRED[0]] * 4, rotate=False)
+    error = np.array([2, 9, 7, 3, 41], dtype=np.int64)  # seat, kind, value, count, game
+    message = compiled._illegal_choice_message(lineup, error)
+    assert message == (
+        "strategy 'random' (seat 2) made an illegal 'decide' decision in game 41: "
+        "answered 7 to a 'swim out' decision of 3 options (0..2)"
+    )
+
+
+@njit
+def _hatty(obs, seat, kind, options, count, params, rng):
+    """Plays a hat while it holds more than ``params[0]``; answers ``count`` (illegal) if
+    ``params[1]`` is set; otherwise random."""
+    if params[1] > 0:
+        return count
+    if options[count - 1] == HAT and obs[2][seat, Seat.HATS] > params[0]:
+        return count - 1
+    return below_nb(rng, count)
+
+
+HATTY = Strategy(
+    "lifeboats",
+    "hatty",
+    "Plays its hats early.",
+    {"decide": _hatty},
+    params=(("keep", 1.0), ("illegal", 0.0)),
+)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 6])
+def test_engines_agree_with_a_users_strategy(players: int) -> None:
+    seats = [SeatStrategy(HATTY, (float(k % 3), 0.0)) for k in range(players - 1)]
+    lineup = Lineup((*seats, SeatStrategy(WIRED[0], ())), rotate=True)
+    assert_agree(LifeboatsRules(), players, seed=12, games=600, lineup=lineup)
+
+
+@pytest.mark.slow
+def test_a_users_illegal_answer_stops_the_run_naming_it() -> None:
+    lineup = Lineup(
+        (SeatStrategy(WIRED[0], ()), SeatStrategy(HATTY, (1.0, 1.0)), SeatStrategy(WIRED[0], ())),
+    )
+    with pytest.raises(BalanceError, match=r"strategy 'hatty\(illegal=1\)' \(seat 1\)"):
+        compiled.play_games(LifeboatsRules(), 3, 1, 10, lineup=lineup)
+
+
+# ---------------------------------------------------------------------------
+# Many more games
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_engines_agree_on_many_more_games(players: int) -> None:
+    assert_agree(LifeboatsRules(), players, seed=7, games=30_000, first=10**9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", list(RULE_SETS.values()), ids=list(RULE_SETS))
+@pytest.mark.parametrize("players", [4, 5])
+def test_engines_agree_on_other_rule_values_on_more_games(rules, players: int) -> None:
+    assert_agree(rules, players, seed=3, games=3_000)
