@@ -218,12 +218,10 @@ def set_up_nb(obs, players, work, stats, error):
     n = state[State.PLAYERS]
     for boat in range(n + 1):
         seat = boat if boat < n else 0  # seat 0 places the black boat last
-        state[State.BOAT] = boat
         count = lane_options_nb(boats, rules, n, options)
         lane = ask_nb(obs, seat, LANE, options, count, players, error)
         if error[Error.SEAT] >= 0:
             return
-        state[State.BOAT] = -1
         boats[boat, Boat.LANE] = lane
         boats[boat, Boat.ISLAND] = rules[Rule.LANE_ISLAND + lane]
     left = 0

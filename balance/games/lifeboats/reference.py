@@ -93,10 +93,11 @@ Decisions this engine adds where the contract is silent:
 * **What a chooser sees.** A lone hat's player and F breaking a tie are asked after the
   ballot's hats are spent; a revote is asked with the previous ballot's hats spent.
 * **The boat in question.** ``Position.boat`` (``state[BOAT]`` in the compiled
-  position) is the boat of the overboard vote, of its choice and of the pawn loss; during
-  set-up's LANE decisions it is the boat being placed (seat 0's second LANE decision
-  places the black boat). It is -1 otherwise. ``Position.swim_from`` is the boat the
-  asked swimmer left, during their SWIM_IN decision only.
+  position) is the boat of the overboard vote, of its choice and of the pawn loss, -1
+  otherwise (a LANE decision does not name the boat placed: seat 0's second LANE
+  decision, once its own boat has a lane, places the black boat).
+  ``Position.swim_from`` is the boat the asked swimmer left, during their SWIM_IN
+  decision only.
 * **The swim phase's marks.** ``left`` (per boat) and ``swimming`` (per seat) are
   cleared when the swim phase starts and again when it ends: they are only seen during
   it.
@@ -186,7 +187,7 @@ class Position:
     first_landed: int = -1  # the first boat to land, -1 while none has
     landing_order: list[int] = field(default_factory=list)  # per boat: 1, 2, ...; 0 if not
     # What the asked player is deciding about (public; see the module docstring).
-    boat: int = -1  # the boat of an overboard vote or pawn loss, or being placed
+    boat: int = -1  # the boat of an overboard vote and its pawn loss
     swim_from: int = -1  # the boat the asked swimmer left
     swimming: list[int] = field(default_factory=list)  # per seat: type in the water, or -1
     left: list[int] = field(default_factory=list)  # per boat: 1 if a pawn swam out this phase
@@ -553,9 +554,7 @@ def set_up(pos: Position, players: Sequence[Player], narrate: Narrator = _quiet)
     n = pos.players
     # Each seat its own boat, then seat 0 the black boat.
     for s, boat in [*((s, s) for s in range(n)), (0, n)]:
-        pos.boat = boat
         lane = ask(pos, players, s, LANE, legal_options(pos, s, LANE))
-        pos.boat = -1
         pos.lane[boat] = lane
         narrate(f"Set-up: seat {s} puts {boat_name(pos, boat)} on {option_text(pos, LANE, lane)}")
     seat = 0
