@@ -195,3 +195,32 @@ def test_every_option_list_of_random_games_is_the_compiled_engines() -> None:
                 LifeboatsRules(), players, 3, game, make_player=lambda s, stream: Checking(stream)
             )
     assert Checking.asked > 500
+
+
+def test_scripted_players_answer_by_code_on_both_engines() -> None:
+    pos = build_position(["Aa", "Bb", "Cc", ""], hats=(0, 1, 0))
+    # Seat 1 plays its hat and, alone with one, chooses boat 2 for the leak.
+    ref_players = [reference.Scripted(s) for s in ([1], [HAT, 2], [3])]
+    ref = pos.copy()
+    reference.leak_phase(ref, ref_players)
+    com_players = [reference.Scripted(s) for s in ([1], [HAT, 2], [3])]
+    got = compiled.leak_phase(pos, com_players)
+    assert got == ref
+    assert got.leaks == [0, 0, 1, 0] and got.hats == [0, 0, 0] and got.hat_decided == 1
+    for r, c in zip(ref_players, com_players, strict=True):
+        assert (r.used, r.asked) == (c.used, c.asked)
+    assert com_players[1].asked == [LEAK_VOTE, CHOOSE_LEAK]
+
+
+@pytest.mark.parametrize(
+    ("scripts", "message"),
+    [
+        ([[7], [1], [1]], "seat 0's scripted answer 7 to a leak vote decision is not among"),
+        ([[1], [1]], "seat 2 was asked a leak vote decision among \\[0, 1, 2, 3\\] after its 0"),
+        ([[1, 2], [1], [1]], "scripted answers never asked for, by seat: {0: \\[2\\]}"),
+    ],
+)
+def test_a_script_that_does_not_fit_fails_on_the_compiled_engine(scripts, message) -> None:
+    pos = build_position(["Aa", "Bb", "Cc", ""])
+    with pytest.raises(reference.ScriptError, match=message):
+        compiled.leak_phase(pos, scripts)
