@@ -526,6 +526,8 @@ def resolve_vote(
             pos.revotes += 1
             narrate("  every voter played a hat: they vote again")
             continue
+        if hatters:
+            narrate(f"  {len(hatters)} hats cancel out: the other votes decide")
         tally: dict[int, int] = {}
         for v, w in zip(ballot, weights, strict=True):
             if v != HAT:
@@ -815,7 +817,10 @@ def play_game(
     set_up(pos, seated, narrate)
     finished = False
     while True:
-        narrate(f"Round {pos.round} (seat {pos.first()} first)")
+        narrate(
+            f"Round {pos.round} (seat {pos.first()} first; hats left {pos.hats}, "
+            f"scores {pos.score}, {_count(pos.leaks_left, 'leak marker')} left)"
+        )
         for b in pos.afloat():
             narrate(f"  {boat_text(pos, b)}")
         for phase in (leak_phase, move_phase, swim_phase):
