@@ -48,6 +48,7 @@ def make_setup(
         raise BalanceError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
     pairs = list(rules.items()) if isinstance(rules, Mapping) else list(rules)
     values = chosen.make_rules(list(variants), [(k, _as_text(v)) for k, v in pairs])
+    chosen.check_rules(values, players)
     texts = list(strategies) or ["random"]
     if len(texts) == 1:
         texts = texts * players

@@ -22,6 +22,7 @@ import numpy as np
 from balance.api import make_setup
 from balance.games import get_game
 from balance.games.la_planche.reference import play_game as lp_reference
+from balance.games.lifeboats.reference import play_game as lb_reference
 from balance.games.walk_the_plank.reference import play_game as wtp_reference
 from balance.run import default_threads, run_games
 
@@ -78,10 +79,24 @@ PLAN = {
             ("random", ("rounds",)),
         ],
     ),
+    "lifeboats": (
+        (3, 5),
+        [
+            ("random", ()),
+            ("steward", ()),
+            ("hatkeeper", ()),
+            ("swimmer", ()),
+            ("steward+hatkeeper+swimmer+random", ()),
+        ],
+    ),
 }
 #: Games per measurement (before --quick), where a case's games are slow to play.
 GAMES = {"protector": 100_000, "detective": 100_000, "detective+random": 100_000}
-REFERENCES = {"walk-the-plank": wtp_reference, "la-planche": lp_reference}
+REFERENCES = {
+    "walk-the-plank": wtp_reference,
+    "la-planche": lp_reference,
+    "lifeboats": lb_reference,
+}
 
 
 def main() -> None:
@@ -94,7 +109,7 @@ def main() -> None:
     repeat = 2 if args.quick else 3
     print(machine())
     print(
-        f"{'engine':<10} {'game':<15} {'players':>7} {'strategy':<18} {'variants':<22} "
+        f"{'engine':<10} {'game':<15} {'players':>7} {'strategy':<34} {'variants':<22} "
         f"{'threads':>7} {'games/s':>12}"
     )
     threads_list = sorted({1, default_threads()})
@@ -113,7 +128,7 @@ def main() -> None:
                     games = int(GAMES.get(strategy, 1_000_000) * scale)
                     rate = best_rate(setup, games, threads, repeat)
                     print(
-                        f"{'compiled':<10} {game.id:<15} {players:>7} {strategy:<18} "
+                        f"{'compiled':<10} {game.id:<15} {players:>7} {strategy:<34} "
                         f"{'+'.join(variants) or 'base':<22} {threads:>7} {rate:>12,.0f}"
                     )
             setup = make_setup(game.id, players, 1, ["random"], ())
@@ -123,7 +138,7 @@ def main() -> None:
                 REFERENCES[game_id](setup.rules, players, 1, g)
             rate = count / (time.perf_counter() - clock)
             print(
-                f"{'reference':<10} {game.id:<15} {players:>7} {'random':<18} {'base':<22} "
+                f"{'reference':<10} {game.id:<15} {players:>7} {'random':<34} {'base':<22} "
                 f"{1:>7} {rate:>12,.0f}"
             )
 

@@ -8,12 +8,51 @@ compiling anything per run.
 A Lifeboats strategy is one ``@njit`` function ``decide(obs, seat, kind, options, count,
 params, rng) -> int`` that answers every kind of decision (see
 :mod:`balance.games.lifeboats.layout` for ``obs`` and the kinds): it returns an index in
-``0..count - 1`` into ``options``. It is only asked when ``count >= 2``.
+``0..count - 1`` into ``options``. It is only asked when ``count >= 2``. The helpers of
+:mod:`balance.games.lifeboats.kit` estimate stakes, landing chances and rivals' votes.
 """
 
-from numba import njit
-
-from balance.random_nb import below_nb
+from balance.games.lifeboats.kit import (
+    CHANCE,
+    CHANCE_AFTER,
+    HAT,
+    LANE,
+    LEAK_VOTE,
+    LOSE_PAWN,
+    MOVE_VOTE,
+    NEVER,
+    OFFICER,
+    OVERBOARD_VOTE,
+    PLACE,
+    SAILOR,
+    SWIM_IN,
+    SWIM_OUT,
+    VALUES,
+    Seat,
+    State,
+    below_nb,
+    best_entry_nb,
+    best_index_nb,
+    best_seat_nb,
+    enter_gain_nb,
+    fill_chances_nb,
+    has_hat_nb,
+    is_ballot_nb,
+    lane_value_nb,
+    leave_loss_nb,
+    lose_pawn_nb,
+    njit,
+    own_value_nb,
+    pawn_points_nb,
+    predict_tally_nb,
+    predicted_outcome_nb,
+    predicted_sinking_nb,
+    rival_mean_nb,
+    stake_nb,
+    steps_left_nb,
+    vote_kind_nb,
+    weight_nb,
+)
 from balance.strategy import Strategy
 
 GAME = "lifeboats"
@@ -27,6 +66,138 @@ def random_decide(obs, seat, kind, options, count, params, rng):
     return below_nb(rng, count)
 
 
+# --- steward: votes by expected points, never plays a hat --------------------------------
+# params: spite  weight of the rivals' mean expected points against its own in leak, move
+#                and swim decisions (0: ignores rivals)
+#         spread points a placement is marked down for each of its pawns already in the boat
+
+
+@njit(cache=True)
+def _steward_values(obs, seat, kind, options, count, spite, spread):
+    """Fill the option values (kit.VALUES) the steward and the hatkeeper choose by."""
+    values, crew, state = obs[6], obs[1], obs[3]
+    fill_chances_nb(obs, kind)
+    vote = vote_kind_nb(kind)
+    for k in range(count):
+        code = options[k]
+        value = 0.0
+        if code == HAT:
+            value = NEVER
+        elif kind == LANE:
+            value = lane_value_nb(obs, code)
+        elif kind == PLACE:
+            boat = code // 2
+            mine = crew[boat, seat, OFFICER] + crew[boat, seat, SAILOR]
+            value = enter_gain_nb(obs, seat, boat, code % 2) - spread * mine
+        elif vote == OVERBOARD_VOTE:
+            value = -1.0 if code == seat else float(weight_nb(obs, code, state[State.BOAT]))
+        elif is_ballot_nb(vote):  # leak or move: own expected points, less spite for rivals'
+            value = own_value_nb(obs, seat, kind, code) - spite * rival_mean_nb(
+                obs, seat, kind, code
+            )
+        elif kind == SWIM_OUT:
+            boat, pawn = code // 2, code % 2
+            value = best_entry_nb(obs, seat, pawn, boat) - leave_loss_nb(
+                obs, seat, boat, pawn, seat
+            )
+            rivals = 0.0
+            for q in range(state[State.PLAYERS]):
+                if q != seat:
+                    rivals += leave_loss_nb(obs, q, boat, pawn, seat)
+            value += spite * rivals / max(state[State.PLAYERS] - 1, 1)
+        elif kind == SWIM_IN:
+            value = enter_gain_nb(obs, seat, code, obs[2][seat, Seat.SWIMMING])
+        values[VALUES + k] = value
+
+
+@njit(cache=True)
+def steward_decide(obs, seat, kind, options, count, params, rng):
+    if kind == LOSE_PAWN:
+        return lose_pawn_nb(obs, options, count)
+    _steward_values(obs, seat, kind, options, count, params[0], params[1])
+    return best_index_nb(obs, count, rng)
+
+
+# --- hatkeeper: the steward, with a hat for a vote it predicts it would lose ---------------
+# params: spite, spread (as the steward's)
+#         stake  expected points the predicted outcome must cost it, against its own choice,
+#                before it plays a hat
+
+
+@njit(cache=True)
+def hatkeeper_decide(obs, seat, kind, options, count, params, rng):
+    if kind == LOSE_PAWN:
+        return lose_pawn_nb(obs, options, count)
+    _steward_values(obs, seat, kind, options, count, params[0], params[1])
+    pick = best_index_nb(obs, count, rng)
+    if is_ballot_nb(kind) and has_hat_nb(obs, seat, options, count):
+        weight = 1.0
+        if kind == OVERBOARD_VOTE:
+            weight = float(weight_nb(obs, seat, obs[3][State.BOAT]))
+        predict_tally_nb(obs, seat, kind, options, count)
+        outcome = predicted_outcome_nb(obs, seat, kind, options, count, pick, weight)
+        if own_value_nb(obs, seat, kind, options[pick]) - outcome >= params[2]:
+            return count - 1
+    return pick
+
+
+# --- swimmer: moves its pawns to the best boats, advances those closest to landing ---------
+# params: stake  points of its own a boat must hold before it plays a hat to keep a
+#                predicted sinking leak off it
+
+
+@njit(cache=True)
+def _swimmer_values(obs, seat, kind, options, count):
+    values, state = obs[6], obs[3]
+    fill_chances_nb(obs, kind)
+    vote = vote_kind_nb(kind)
+    for k in range(count):
+        code = options[k]
+        value = 0.0
+        if code == HAT:
+            value = NEVER
+        elif kind == LANE:
+            value = lane_value_nb(obs, code)
+        elif kind == PLACE:
+            boat = code // 2
+            value = pawn_points_nb(obs, boat, code % 2) + values[CHANCE_AFTER + boat]
+        elif vote == LEAK_VOTE:
+            if stake_nb(obs, seat, code) == 0.0:
+                value = 1000.0 - rival_mean_nb(obs, seat, kind, code)
+            else:
+                value = own_value_nb(obs, seat, kind, code)
+        elif vote == MOVE_VOTE:
+            stake = stake_nb(obs, seat, code)
+            if stake > 0.0:
+                value = 1000.0 - 100.0 * steps_left_nb(obs, code) + stake
+            else:
+                value = -rival_mean_nb(obs, seat, kind, code)
+        elif vote == OVERBOARD_VOTE:
+            value = -1.0 if code == seat else float(weight_nb(obs, code, state[State.BOAT]))
+        elif kind == SWIM_OUT:
+            boat, pawn = code // 2, code % 2
+            value = best_seat_nb(obs, pawn, boat) - (
+                pawn_points_nb(obs, boat, pawn) * values[CHANCE + boat]
+            )
+        elif kind == SWIM_IN:
+            pawn = obs[2][seat, Seat.SWIMMING]
+            value = pawn_points_nb(obs, code, pawn) * values[CHANCE_AFTER + code]
+        values[VALUES + k] = value
+
+
+@njit(cache=True)
+def swimmer_decide(obs, seat, kind, options, count, params, rng):
+    if kind == LOSE_PAWN:
+        return lose_pawn_nb(obs, options, count)
+    _swimmer_values(obs, seat, kind, options, count)
+    pick = best_index_nb(obs, count, rng)
+    if kind == LEAK_VOTE and has_hat_nb(obs, seat, options, count):
+        predict_tally_nb(obs, seat, kind, options, count)
+        if predicted_sinking_nb(obs, seat, options, count, pick, params[0]):
+            return count - 1
+    return pick
+
+
 random = Strategy(
     GAME,
     "random",
@@ -34,5 +205,38 @@ random = Strategy(
     {"decide": random_decide},
     code=0,
 )
+steward = Strategy(
+    GAME,
+    "steward",
+    "Votes by expected points: advances the boat whose move adds most to its own points "
+    "weighted by landing chance, leaks the boat where a leak costs it least and rivals most, "
+    "throws out the rival with the most weight, places its pawns where they add most "
+    "expected points (less `spread` for each of its pawns already aboard), swims from risky "
+    "boats into safe valuable ones, and never plays a hat.",
+    {"decide": steward_decide},
+    params=(("spite", 1.0), ("spread", 1.0)),
+    code=1,
+)
+hatkeeper = Strategy(
+    GAME,
+    "hatkeeper",
+    "Plays like the steward but predicts each rival's vote from that rival's own pawns "
+    "aboard, and plays a hat when the vote it expects to lose would cost it at least "
+    "`stake` expected points.",
+    {"decide": hatkeeper_decide},
+    params=(("spite", 1.0), ("spread", 1.0), ("stake", 2.0)),
+    code=2,
+)
+swimmer = Strategy(
+    GAME,
+    "swimmer",
+    "Places its pawns on boats of high-value islands, swims them into the boat with room "
+    "worth most (points times landing chance), advances its own boats closest to landing, "
+    "leaks boats it has no pawn in, and plays a hat when it predicts a leak would sink a "
+    "boat holding at least `stake` of its points.",
+    {"decide": swimmer_decide},
+    params=(("stake", 3.0),),
+    code=3,
+)
 
-SHIPPED = (random,)
+SHIPPED = (random, steward, hatkeeper, swimmer)

@@ -117,6 +117,10 @@ class Game(Protocol):
 
     def check_players(self, players: int) -> None: ...
 
+    def check_rules(self, rules: Any, players: int) -> None:
+        """A one-line error unless ``rules`` can be played by ``players`` players."""
+        ...
+
     def length_cap(self, rules: Any) -> int | None:
         """The length at which a game stops unfinished, in :attr:`length_unit`."""
         ...
@@ -262,6 +266,12 @@ class EngineGame:
 
     def check_players(self, players: int) -> None:
         self.engine.check_players(players)
+
+    def check_rules(self, rules: Any, players: int) -> None:
+        """Rules whose limits depend on the table (lanes, seats) check them here."""
+        check = getattr(rules, "check_players", None)
+        if check is not None:
+            check(players)
 
     def default_rules(self) -> Any:
         return self.rules_class()

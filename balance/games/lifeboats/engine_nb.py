@@ -66,7 +66,12 @@ from balance.games.lifeboats.moves_nb import (
     winners_nb,
 )
 from balance.random_nb import seed_stream_nb
-from balance.strategies.lifeboats import random_decide
+from balance.strategies.lifeboats import (
+    hatkeeper_decide,
+    random_decide,
+    steward_decide,
+    swimmer_decide,
+)
 from balance.strategy import MAX_PARAMS
 
 
@@ -92,7 +97,7 @@ SCRIPT_MISSING = -1
 SCRIPT_EXHAUSTED = -2
 USER_CODES = 100  # codes from here on belong to a run's own strategies
 #: The shipped strategies' codes :func:`decide_nb` plays (extend it with each one wired in).
-SHIPPED_CODES = (0,)
+SHIPPED_CODES = (0, 1, 2, 3)
 #: Work buffers after ``options``: ballot, tally, voters, weights, swam_from, won, each
 #: ``(WORK_SIZE,)`` (a tally has a slot for every boat and one for the hats).
 N_WORK = 6
@@ -115,17 +120,32 @@ def scripted_decide(kind, options, count, params):
     return np.int64(SCRIPT_MISSING)
 
 
+@njit(cache=True)
+def heuristic_decide_nb(code, obs, seat, kind, options, count, params, rng):
+    """The shipped heuristics, out of line: each decision of theirs costs far more than a
+    call, and one call site (rather than one at every decision of the inlined game loop)
+    keeps the loop's compile time down. An unknown code answers -1, an illegal answer."""
+    if code == 1:
+        return steward_decide(obs, seat, kind, options, count, params, rng)
+    if code == 2:
+        return hatkeeper_decide(obs, seat, kind, options, count, params, rng)
+    if code == 3:
+        return swimmer_decide(obs, seat, kind, options, count, params, rng)
+    return np.int64(-1)
+
+
 @njit(inline="always", cache=True)
 def decide_nb(code, obs, seat, kind, options, count, params, rng):
     """Index of the chosen option among ``count >= 2``: shipped strategies by code.
 
-    One ``if`` a code (:data:`SHIPPED_CODES` lists them); an unknown code plays random.
+    The uniform-random player is inlined (its decisions are the loop's hot path); the
+    heuristics go through :func:`heuristic_decide_nb`. :data:`SHIPPED_CODES` lists the codes.
     """
     if code == 0:
         return random_decide(obs, seat, kind, options, count, params, rng)
     if code == SCRIPTED:
         return scripted_decide(kind, options, count, params)
-    return random_decide(obs, seat, kind, options, count, params, rng)
+    return heuristic_decide_nb(code, obs, seat, kind, options, count, params, rng)
 
 
 @njit(inline="always", cache=True)
@@ -137,7 +157,18 @@ def ask_nb(obs, seat, kind, options, count, players, error):
     if count == 1:
         return options[0]
     codes, params, rng = players
-    k = decide_nb(codes[seat], obs, seat, kind, options, count, params[seat], rng[seat + 1])
+    # Plain int64 arguments: with the literal constants of each call site numba would
+    # compile every strategy once per decision kind (minutes of compiling, no speed).
+    k = decide_nb(
+        codes[seat],
+        obs,
+        np.int64(seat),
+        np.int64(kind),
+        options,
+        np.int64(count),
+        params[seat],
+        rng[seat + 1],
+    )
     if k < 0 or k >= count:
         error[Error.SEAT] = seat
         error[Error.KIND] = kind

@@ -170,6 +170,11 @@ class LifeboatsRules:
                 )
 
     @property
+    def variants(self) -> tuple[str, ...]:
+        """Lifeboats has no named variants: every change is a rule parameter."""
+        return ()
+
+    @property
     def lanes(self) -> int:
         return len(self.lane_islands)
 

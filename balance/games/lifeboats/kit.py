@@ -1,0 +1,623 @@
+"""What a Lifeboats strategy is made of: compiled helpers that read the public position.
+
+A strategy is one ``@njit`` function ``decide(obs, seat, kind, options, count, params,
+rng) -> int`` (see :mod:`balance.games.lifeboats.layout` for ``obs``, the decision kinds
+and the option codes). The helpers here estimate what a position is worth to a seat:
+
+* a seat's **stake** in a boat: the points its pawns aboard would score if it landed;
+* a boat's **landing chance**, estimated from its leaks, pawns, free seats, the steps it
+  still has to make and the leak markers left (:func:`chance_raw_nb`);
+* the **expected points** a seat loses or gains when a boat takes a leak, moves, loses a
+  pawn or takes one (stake times the change in landing chance);
+* a rival's **predicted vote**, from that rival's own stake only (votes are secret), and
+  the ballot it predicts (:func:`predict_tally_nb`, :func:`predicted_outcome_nb`).
+
+Landing chances are worked out once per decision into the float scratch buffer
+``obs[6]`` (:func:`fill_chances_nb`); the helpers then only read them. The buffer's
+slots: option values ``[VALUES, VALUES + MAX_OPTIONS)``, a predicted tally ``[TALLY, ...)``
+and three per-boat tables (:data:`CHANCE`, :data:`CHANCE_AFTER`, :data:`CHANCE_LESS`).
+Nothing here allocates.
+
+Option values are compared by :func:`best_index_nb`: the highest wins and ties between
+equally good options are broken by a draw from the seat's own stream, so that no strategy
+leans on the order of the options.
+
+The small readers (a stake, a vote's weight) are inlined into their callers; the larger
+helpers are compiled once and called, which keeps a strategy's first compilation to
+seconds (inlining them all took up to a minute a strategy).
+"""
+
+import math
+
+from numba import njit
+
+from balance.games.lifeboats.layout import (
+    AFLOAT,
+    CHOOSE_LEAK,
+    CHOOSE_MOVE,
+    CHOOSE_OVERBOARD,
+    HAT,
+    LANDED,
+    LANE,
+    LEAK_VOTE,
+    LOSE_PAWN,
+    MAX_BOATS,
+    MAX_OPTIONS,
+    MOVE_VOTE,
+    OFFICER,
+    OVERBOARD_VOTE,
+    PLACE,
+    SAILOR,
+    SWIM_IN,
+    SWIM_OUT,
+    Boat,
+    Rule,
+    Seat,
+    State,
+)
+from balance.random_nb import below_nb
+
+__all__ = [
+    "AFLOAT",
+    "CHANCE",
+    "CHANCE_AFTER",
+    "CHANCE_LESS",
+    "CHOOSE_LEAK",
+    "CHOOSE_MOVE",
+    "CHOOSE_OVERBOARD",
+    "HAT",
+    "LANE",
+    "LEAK_VOTE",
+    "LOSE_PAWN",
+    "MOVE_VOTE",
+    "NEVER",
+    "OFFICER",
+    "OVERBOARD_VOTE",
+    "PLACE",
+    "SAILOR",
+    "SWIM_IN",
+    "SWIM_OUT",
+    "TALLY",
+    "VALUES",
+    "Boat",
+    "Rule",
+    "Seat",
+    "State",
+    "below_nb",
+    "best_entry_nb",
+    "best_index_nb",
+    "best_seat_nb",
+    "boat_chance_nb",
+    "chance_raw_nb",
+    "cheapest_nb",
+    "enter_gain_nb",
+    "fill_chances_nb",
+    "has_hat_nb",
+    "is_ballot_nb",
+    "lane_value_nb",
+    "leak_loss_nb",
+    "leak_sinks_nb",
+    "leave_loss_nb",
+    "lose_pawn_nb",
+    "move_gain_nb",
+    "njit",
+    "own_value_nb",
+    "pawn_points_nb",
+    "predict_tally_nb",
+    "predicted_outcome_nb",
+    "predicted_sinking_nb",
+    "rival_mean_nb",
+    "stake_nb",
+    "steps_left_nb",
+    "vote_kind_nb",
+    "weight_nb",
+]
+
+#: Slots of the float scratch buffer ``obs[6]`` (64 entries).
+VALUES = 0  # one value per option
+TALLY = 16  # a predicted ballot: votes per option
+CHANCE = 32  # per boat: estimated landing chance now
+CHANCE_AFTER = 40  # per boat: after the event the decision is about (leak, move, one more pawn)
+CHANCE_LESS = 48  # per boat: with one pawn fewer (a swimmer leaving it)
+#: The value of an option a strategy will not take (a hat it keeps).
+NEVER = -1e300
+
+# What CHANCE_AFTER holds.
+_AFTER_LEAK = 0
+_AFTER_MOVE = 1
+_AFTER_PAWN = 2
+
+
+# --- reading the position ------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def pawn_points_nb(obs, boat, kind):
+    """Points a pawn of type ``kind`` (OFFICER, SAILOR) scores if ``boat`` lands."""
+    boats, rules = obs[0], obs[4]
+    island = boats[boat, Boat.ISLAND]
+    if island < 0:
+        return 0.0
+    if kind == OFFICER:
+        return float(rules[Rule.OFFICER_POINTS + island])
+    return float(rules[Rule.SAILOR_POINTS + island])
+
+
+@njit(inline="always", cache=True)
+def stake_nb(obs, seat, boat):
+    """Points ``seat``'s pawns aboard ``boat`` score if it lands (0 unless it is afloat)."""
+    boats, crew = obs[0], obs[1]
+    if boats[boat, Boat.STATE] != AFLOAT:
+        return 0.0
+    return crew[boat, seat, OFFICER] * pawn_points_nb(obs, boat, OFFICER) + crew[
+        boat, seat, SAILOR
+    ] * pawn_points_nb(obs, boat, SAILOR)
+
+
+@njit(inline="always", cache=True)
+def weight_nb(obs, seat, boat):
+    """Weight of ``seat``'s vote on who goes overboard from ``boat``: 2 an officer, 1 a sailor."""
+    crew = obs[1]
+    return 2 * crew[boat, seat, OFFICER] + crew[boat, seat, SAILOR]
+
+
+@njit(cache=True)
+def cheapest_nb(obs, seat, boat):
+    """Points of ``seat``'s least valuable pawn aboard ``boat`` (0.0 if it has none)."""
+    crew = obs[1]
+    officer = pawn_points_nb(obs, boat, OFFICER)
+    sailor = pawn_points_nb(obs, boat, SAILOR)
+    if crew[boat, seat, SAILOR] > 0 and (crew[boat, seat, OFFICER] == 0 or sailor <= officer):
+        return sailor
+    if crew[boat, seat, OFFICER] > 0:
+        return officer
+    return 0.0
+
+
+@njit(inline="always", cache=True)
+def steps_left_nb(obs, boat):
+    """Moves ``boat`` still has to make to land."""
+    return obs[4][Rule.TRACK] - obs[0][boat, Boat.STEPS]
+
+
+@njit(inline="always", cache=True)
+def has_hat_nb(obs, seat, options, count):
+    """True if ``seat`` may play a hat in this decision (the last option is HAT)."""
+    return options[count - 1] == HAT and obs[2][seat, Seat.HATS] > 0
+
+
+@njit(cache=True)
+def lane_value_nb(obs, lane):
+    """Average points of one of a player's pawns landed on the island ``lane`` leads to."""
+    rules = obs[4]
+    island = rules[Rule.LANE_ISLAND + lane]
+    officers, sailors = rules[Rule.OFFICERS], rules[Rule.SAILORS]
+    total = (
+        officers * rules[Rule.OFFICER_POINTS + island]
+        + sailors * rules[Rule.SAILOR_POINTS + island]
+    )
+    return total / max(officers + sailors, 1)
+
+
+@njit(inline="always", cache=True)
+def is_ballot_nb(kind):
+    """True for the decisions of a ballot: leak, move and overboard votes (a hat allowed)."""
+    return LEAK_VOTE <= kind <= OVERBOARD_VOTE
+
+
+@njit(inline="always", cache=True)
+def vote_kind_nb(kind):
+    """The vote a decision is about: CHOOSE_LEAK -> LEAK_VOTE, and so on; others unchanged."""
+    if kind == CHOOSE_LEAK:
+        return LEAK_VOTE
+    if kind == CHOOSE_MOVE:
+        return MOVE_VOTE
+    if kind == CHOOSE_OVERBOARD:
+        return OVERBOARD_VOTE
+    return kind
+
+
+# --- landing chances -----------------------------------------------------------------
+
+
+@njit(cache=True)
+def chance_raw_nb(pawns, leaks, free, steps_left, leaks_left, rate):
+    """Estimated chance that a boat afloat lands.
+
+    A boat sinks when it holds more leaks than pawns. A leak costs it one seat of margin
+    while it has a free seat, and two once it is full (someone goes overboard and the leak
+    takes the seat); so the boat survives a known number of leaks, at most the markers
+    left. The leaks it takes before landing are counted as Poisson with mean
+    ``rate * steps_left`` (with votes spread evenly a boat takes as many leaks as moves
+    while markers last: ``rate`` is markers left per step left on the water, at most 1).
+    """
+    if leaks > pawns:
+        return 0.0
+    if steps_left <= 0 or leaks_left <= 0:
+        return 1.0
+    margin = pawns - leaks
+    spare = free
+    hits = 0
+    while margin >= 0 and hits < leaks_left:
+        if spare > 0:
+            spare -= 1
+            margin -= 1
+        else:
+            margin -= 2
+        hits += 1
+    if margin >= 0:
+        return 1.0  # the markers run out before it sinks
+    mean = rate * steps_left
+    term = math.exp(-mean)
+    total = term
+    for k in range(1, hits):
+        term *= mean / k
+        total += term
+    return min(total, 1.0)
+
+
+@njit(cache=True)
+def _rate_nb(obs, leaks_left, steps_delta):
+    """Leak markers left per step left on the water, at most 1."""
+    boats, state = obs[0], obs[3]
+    n = state[State.PLAYERS]
+    total = 0
+    for b in range(n + 1):
+        if boats[b, Boat.STATE] == AFLOAT:
+            total += max(steps_left_nb(obs, b), 0)
+    total -= steps_delta
+    if total <= 0:
+        return 1.0
+    return min(1.0, leaks_left / total)
+
+
+@njit(cache=True)
+def boat_chance_nb(obs, boat, pawns_delta, leaks_delta, steps_delta):
+    """Landing chance of ``boat`` after ``pawns_delta`` pawns, ``leaks_delta`` leaks and
+    ``steps_delta`` moves more; 1.0 for a landed boat, 0.0 for a sunk one."""
+    boats, state, rules = obs[0], obs[3], obs[4]
+    fate = boats[boat, Boat.STATE]
+    if fate != AFLOAT:
+        return 1.0 if fate == LANDED else 0.0
+    pawns = boats[boat, Boat.PAWNS] + pawns_delta
+    leaks = boats[boat, Boat.LEAKS] + leaks_delta
+    free = rules[Rule.SEATS] - pawns - leaks
+    steps = steps_left_nb(obs, boat) - steps_delta
+    leaks_left = state[State.LEAKS_LEFT] - leaks_delta
+    return chance_raw_nb(
+        pawns, leaks, max(free, 0), steps, leaks_left, _rate_nb(obs, leaks_left, steps_delta)
+    )
+
+
+@njit(cache=True)
+def leak_sinks_nb(obs, boat):
+    """True if one more leak sinks ``boat`` (after an overboard if it is full)."""
+    boats = obs[0]
+    pawns, leaks = boats[boat, Boat.PAWNS], boats[boat, Boat.LEAKS]
+    if boats[boat, Boat.FREE] <= 0:
+        pawns -= 1
+    return leaks + 1 > pawns
+
+
+@njit(cache=True)
+def fill_chances_nb(obs, kind):
+    """Fill the per-boat chance tables of ``obs[6]`` for a decision of ``kind``.
+
+    :data:`CHANCE`: now. :data:`CHANCE_AFTER`: after a leak (leak and overboard votes),
+    a move (move votes) or one more pawn (placing, swimming). :data:`CHANCE_LESS`: with
+    one pawn fewer (swimming out).
+    """
+    boats, scratch, state = obs[0], obs[6], obs[3]
+    n = state[State.PLAYERS]
+    vote = vote_kind_nb(kind)
+    after = _AFTER_PAWN
+    if vote == MOVE_VOTE:
+        after = _AFTER_MOVE
+    elif is_ballot_nb(vote):  # leak or overboard
+        after = _AFTER_LEAK
+    for b in range(MAX_BOATS):
+        scratch[CHANCE + b] = 0.0
+        scratch[CHANCE_AFTER + b] = 0.0
+        scratch[CHANCE_LESS + b] = 0.0
+    for b in range(n + 1):
+        scratch[CHANCE + b] = boat_chance_nb(obs, b, 0, 0, 0)
+        if after == _AFTER_LEAK:
+            full = 1 if boats[b, Boat.FREE] <= 0 else 0
+            scratch[CHANCE_AFTER + b] = boat_chance_nb(obs, b, -full, 1, 0)
+        elif after == _AFTER_MOVE:
+            if steps_left_nb(obs, b) <= 1:
+                scratch[CHANCE_AFTER + b] = 1.0  # it lands
+            else:
+                scratch[CHANCE_AFTER + b] = boat_chance_nb(obs, b, 0, 0, 1)
+        else:
+            scratch[CHANCE_AFTER + b] = boat_chance_nb(obs, b, 1, 0, 0)
+        if kind == SWIM_OUT:
+            scratch[CHANCE_LESS + b] = boat_chance_nb(obs, b, -1, 0, 0)
+
+
+# --- expected points (read the tables filled by fill_chances_nb) ------------------------
+
+
+@njit(cache=True)
+def _colours_nb(obs, boat):
+    crew, n = obs[1], obs[3][State.PLAYERS]
+    colours = 0
+    for q in range(n):
+        if crew[boat, q, OFFICER] + crew[boat, q, SAILOR] > 0:
+            colours += 1
+    return colours
+
+
+@njit(cache=True)
+def leak_loss_nb(obs, seat, boat):
+    """Expected points ``seat`` loses if ``boat`` takes a leak.
+
+    Its stake times the fall in landing chance; if the boat is full, someone goes
+    overboard first: each colour aboard is taken as equally likely, and ``seat`` would
+    lose its cheapest pawn there.
+    """
+    scratch, boats = obs[6], obs[0]
+    stake = stake_nb(obs, seat, boat)
+    if stake == 0.0:
+        return 0.0
+    now, after = scratch[CHANCE + boat], scratch[CHANCE_AFTER + boat]
+    kept = stake
+    if boats[boat, Boat.FREE] <= 0:
+        kept -= cheapest_nb(obs, seat, boat) / max(_colours_nb(obs, boat), 1)
+    return stake * now - kept * after
+
+
+@njit(cache=True)
+def move_gain_nb(obs, seat, boat):
+    """Expected points ``seat`` gains if ``boat`` moves one step (landing if it was the last)."""
+    scratch = obs[6]
+    return stake_nb(obs, seat, boat) * (scratch[CHANCE_AFTER + boat] - scratch[CHANCE + boat])
+
+
+@njit(cache=True)
+def enter_gain_nb(obs, seat, boat, kind):
+    """Expected points ``seat`` gains by putting a pawn of type ``kind`` into ``boat``.
+
+    The pawn's points times the boat's chance with it aboard, plus what its other pawns
+    there gain from one more pawn (tables filled for PLACE, SWIM_OUT or SWIM_IN).
+    """
+    scratch = obs[6]
+    after, now = scratch[CHANCE_AFTER + boat], scratch[CHANCE + boat]
+    return pawn_points_nb(obs, boat, kind) * after + stake_nb(obs, seat, boat) * (after - now)
+
+
+@njit(cache=True)
+def leave_loss_nb(obs, seat, boat, kind, leaver):
+    """Expected points ``seat`` loses in ``boat`` when ``leaver`` swims out a ``kind`` pawn.
+
+    If ``seat`` is the leaver, the pawn's own expected points go with it; every pawn of
+    ``seat`` left aboard loses the fall in landing chance (tables filled for SWIM_OUT).
+    """
+    scratch = obs[6]
+    now, less = scratch[CHANCE + boat], scratch[CHANCE_LESS + boat]
+    stake = stake_nb(obs, seat, boat)
+    if seat == leaver:
+        points = pawn_points_nb(obs, boat, kind)
+        return points * now + (stake - points) * (now - less)
+    return stake * (now - less)
+
+
+@njit(cache=True)
+def own_value_nb(obs, seat, kind, code):
+    """Expected points a vote's outcome ``code`` is worth to ``seat``, against no change.
+
+    Leak: minus :func:`leak_loss_nb`; move: :func:`move_gain_nb`; overboard (of the boat
+    ``state[BOAT]``): minus its cheapest pawn's expected points if ``code`` is ``seat``,
+    else 0 (the boat takes the leak either way). A hat is worth :data:`NEVER`.
+    """
+    if code == HAT:
+        return NEVER
+    vote = vote_kind_nb(kind)
+    if vote == LEAK_VOTE:
+        return -leak_loss_nb(obs, seat, code)
+    if vote == MOVE_VOTE:
+        return move_gain_nb(obs, seat, code)
+    if vote == OVERBOARD_VOTE:
+        if code != seat:
+            return 0.0
+        boat = obs[3][State.BOAT]
+        return -cheapest_nb(obs, seat, boat) * obs[6][CHANCE_AFTER + boat]
+    return 0.0
+
+
+@njit(cache=True)
+def rival_mean_nb(obs, seat, kind, code):
+    """Mean over ``seat``'s rivals of :func:`own_value_nb` (what the outcome does to them)."""
+    n = obs[3][State.PLAYERS]
+    total = 0.0
+    for q in range(n):
+        if q != seat:
+            total += own_value_nb(obs, q, kind, code)
+    return total / max(n - 1, 1)
+
+
+@njit(cache=True)
+def lose_pawn_nb(obs, options, count):
+    """Index of the pawn type to lose overboard: the one worth fewer points, a sailor on a tie."""
+    boat = obs[3][State.BOAT]
+    best = 0
+    best_points = 1e300
+    for k in range(count):
+        points = pawn_points_nb(obs, boat, options[k])
+        if points < best_points or (points == best_points and options[k] == SAILOR):
+            best, best_points = k, points
+    return best
+
+
+# --- predicting a secret ballot ------------------------------------------------------
+
+
+@njit(cache=True)
+def _predicted_value_nb(obs, voter, kind, code):
+    """How ``voter`` is predicted to rate option ``code``, from its own stake alone."""
+    if code == HAT:
+        return NEVER
+    if vote_kind_nb(kind) == OVERBOARD_VOTE:
+        if code == voter:
+            return -1.0
+        return float(weight_nb(obs, code, obs[3][State.BOAT]))
+    return own_value_nb(obs, voter, kind, code)
+
+
+@njit(cache=True)
+def predict_tally_nb(obs, seat, kind, options, count):
+    """Fill ``obs[6][TALLY:TALLY + count]`` with the votes ``seat`` predicts from its rivals.
+
+    Every other voter (every player in a leak or move vote; the players with pawns in the
+    boat, weighted 2 an officer and 1 a sailor, in an overboard vote) is predicted to vote
+    for the option best for its own stake: in a leak vote the boat where a leak costs it
+    least, in a move vote the boat whose move gains it most, in an overboard vote the
+    colour (not its own) with the most weight aboard. Its vote is split evenly among the
+    options it rates equally. Hats are not predicted (the tally ignores them).
+    """
+    scratch, state = obs[6], obs[3]
+    n = state[State.PLAYERS]
+    vote = vote_kind_nb(kind)
+    boat = state[State.BOAT]
+    for k in range(count):
+        scratch[TALLY + k] = 0.0
+    for q in range(n):
+        if q == seat:
+            continue
+        weight = 1.0
+        if vote == OVERBOARD_VOTE:
+            weight = float(weight_nb(obs, q, boat))
+            if weight == 0.0:
+                continue
+        top = NEVER
+        for k in range(count):
+            value = _predicted_value_nb(obs, q, kind, options[k])
+            if value > top:
+                top = value
+        if top <= NEVER:
+            continue
+        ties = 0
+        for k in range(count):
+            if _predicted_value_nb(obs, q, kind, options[k]) > top - 1e-9:
+                ties += 1
+        for k in range(count):
+            if _predicted_value_nb(obs, q, kind, options[k]) > top - 1e-9:
+                scratch[TALLY + k] += weight / ties
+
+
+@njit(cache=True)
+def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
+    """Expected :func:`own_value_nb` to ``seat`` of the ballot predicted in ``TALLY`` when
+    ``seat`` adds ``own_weight`` votes to option ``pick``.
+
+    A single top option is the outcome. Tied top options go to the first player: ``seat``'s
+    own pick if ``seat`` is first and its pick is among them, else the average of the tied
+    options (the first player's choice is not predicted).
+    """
+    scratch, state = obs[6], obs[3]
+    top = -1e300
+    for k in range(count):
+        votes = scratch[TALLY + k] + (own_weight if k == pick else 0.0)
+        if options[k] != HAT and votes > top:
+            top = votes
+    ties = 0
+    total = 0.0
+    pick_tied = False
+    for k in range(count):
+        votes = scratch[TALLY + k] + (own_weight if k == pick else 0.0)
+        if options[k] != HAT and votes > top - 1e-9:
+            ties += 1
+            total += own_value_nb(obs, seat, kind, options[k])
+            if k == pick:
+                pick_tied = True
+    if ties > 1 and pick_tied and state[State.FIRST] == seat:
+        return own_value_nb(obs, seat, kind, options[pick])
+    return total / max(ties, 1)
+
+
+@njit(cache=True)
+def predicted_sinking_nb(obs, seat, options, count, pick, stake):
+    """True if the leak ballot predicted in ``TALLY`` (with ``seat``'s vote on ``pick``) may
+    sink a boat where ``seat`` holds at least ``stake`` points (other than ``pick``: a lone
+    hat would choose ``pick`` again).
+
+    The outcomes are the top options; on a tie the first player chooses (``seat``'s pick if
+    ``seat`` is first and its pick is tied), so any tied option may be the outcome.
+    """
+    scratch, state = obs[6], obs[3]
+    top = -1e300
+    for k in range(count):
+        votes = scratch[TALLY + k] + (1.0 if k == pick else 0.0)
+        if options[k] != HAT and votes > top:
+            top = votes
+    pick_tied = scratch[TALLY + pick] + 1.0 > top - 1e-9
+    if pick_tied and state[State.FIRST] == seat:
+        return False  # seat breaks the tie with its own pick
+    for k in range(count):
+        votes = scratch[TALLY + k] + (1.0 if k == pick else 0.0)
+        boat = options[k]
+        if (
+            boat != HAT
+            and k != pick
+            and votes > top - 1e-9
+            and stake_nb(obs, seat, boat) >= stake
+            and leak_sinks_nb(obs, boat)
+        ):
+            return True
+    return False
+
+
+# --- swimming --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def best_entry_nb(obs, seat, kind, left):
+    """Best :func:`enter_gain_nb` for ``seat``'s pawn of type ``kind`` over the boats afloat
+    with a free seat other than ``left``; 0.0 if there is none (the swimmer would drown)."""
+    boats, n = obs[0], obs[3][State.PLAYERS]
+    best = 0.0
+    found = False
+    for b in range(n + 1):
+        if b != left and boats[b, Boat.STATE] == AFLOAT and boats[b, Boat.FREE] > 0:
+            gain = enter_gain_nb(obs, seat, b, kind)
+            if not found or gain > best:
+                best, found = gain, True
+    return best
+
+
+@njit(cache=True)
+def best_seat_nb(obs, kind, left):
+    """Best points-times-landing-chance (with it aboard) for a pawn of type ``kind`` over the
+    boats afloat with a free seat other than ``left``; 0.0 if there is none."""
+    boats, scratch, n = obs[0], obs[6], obs[3][State.PLAYERS]
+    best = 0.0
+    for b in range(n + 1):
+        if b != left and boats[b, Boat.STATE] == AFLOAT and boats[b, Boat.FREE] > 0:
+            best = max(best, pawn_points_nb(obs, b, kind) * scratch[CHANCE_AFTER + b])
+    return best
+
+
+# --- choosing --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def best_index_nb(obs, count, rng):
+    """Index of the highest of ``obs[6][VALUES:VALUES + count]``; ties drawn at random."""
+    values = obs[6]
+    best = 0
+    best_value = -1e308
+    ties = 0
+    for k in range(count):
+        value = values[VALUES + k]
+        if value > best_value + 1e-9:
+            best, best_value, ties = k, value, 1
+        elif value > best_value - 1e-9:
+            ties += 1
+            if below_nb(rng, ties) == 0:
+                best = k
+    return best
+
+
+assert (LEAK_VOTE, MOVE_VOTE, OVERBOARD_VOTE) == (2, 3, 4)  # is_ballot_nb's range
+assert MAX_OPTIONS <= TALLY - VALUES
+assert TALLY + MAX_OPTIONS <= CHANCE
