@@ -40,7 +40,10 @@ def assert_agree(
     for g in range(games):
         game = first + g
         make_player = lineup_player_factory(lineup, rules, game) if lineup else None
-        expected = reference.play_game(rules, players, seed, game, make_player=make_player)
+        hatless = compiled.hatless_seat(lineup, game) if lineup else -1
+        expected = reference.play_game(
+            rules, players, seed, game, make_player=make_player, hatless=hatless
+        )
         assert played.game_record(g) == expected, f"game {game} differs"
         records.append(expected)
     return records
@@ -91,9 +94,11 @@ def test_a_round_cap_ends_games_unfinished_on_both_engines() -> None:
         assert (r.rounds, r.winners, r.tie_rule, any(r.won)) == (9, 0, -1, False)
 
 
-def _lineup(strategies, rotate: bool) -> Lineup:
+def _lineup(strategies, rotate: bool, restricted: tuple[str, ...] = ()) -> Lineup:
     return Lineup(
-        tuple(SeatStrategy(s, tuple(v for _, v in s.params)) for s in strategies), rotate=rotate
+        tuple(SeatStrategy(s, tuple(v for _, v in s.params)) for s in strategies),
+        rotate=rotate,
+        restricted=restricted,
     )
 
 
@@ -106,6 +111,27 @@ def test_engines_agree_with_rotated_lineups(players: int) -> None:
     strategies = [WIRED[k % len(WIRED)] for k in range(players)]
     lineup = _lineup(strategies, rotate=True)
     assert_agree(LifeboatsRules(), players, seed=5, games=300, first=7, lineup=lineup)
+
+
+@pytest.mark.parametrize("players", [3, 5])
+def test_engines_agree_when_a_seat_may_never_play_a_hat(players: int) -> None:
+    """Restricted play: seat ``i % n`` of game ``i`` never plays a hat, on both engines."""
+    strategies = [WIRED[k % len(WIRED)] for k in range(players)]
+    lineup = _lineup(strategies, rotate=True, restricted=("hat",))
+    records = assert_agree(LifeboatsRules(), players, seed=8, games=300, lineup=lineup)
+    for game, record in enumerate(records):
+        assert record.hats_used[game % players] == 0
+    # The others still play hats, and the restricted seat's hats are simply never offered.
+    assert sum(sum(r.hats_used) for r in records) > 0
+    free = compiled.play_games(
+        LifeboatsRules(), players, 8, 300, lineup=_lineup(strategies, rotate=True)
+    )
+    assert free.seats[np.arange(300), np.arange(300) % players, nb.SeatStat.HATS_USED].sum() > 0
+
+
+def test_restricted_play_forbids_only_the_hat() -> None:
+    with pytest.raises(BalanceError, match="can forbid only hat"):
+        compiled.kernel_inputs(_lineup(WIRED[:1] * 3, rotate=False, restricted=("swim",)))
 
 
 # ---------------------------------------------------------------------------

@@ -79,6 +79,7 @@ def pack_position(pos: Position, rules: np.ndarray | None = None) -> Obs:
     seats[:, Seat.SWIMMING] = -1
     for s in range(n):
         seats[s, Seat.HATS] = pos.hats[s]
+        seats[s, Seat.HATLESS] = pos.hatless[s]
         seats[s, Seat.SCORE] = pos.score[s]
         seats[s, Seat.RESERVE_OFFICERS] = pos.reserve[s][OFFICER]
         seats[s, Seat.RESERVE_SAILORS] = pos.reserve[s][SAILOR]
@@ -153,6 +154,7 @@ def unpack_position(pos: Position, obs: Obs, stats: Stats) -> Position:
     out.left = [int(x) for x in boats[: n + 1, Boat.LEFT]]
     out.crew = crew[: n + 1, :n, :].astype(int).tolist()
     out.hats = [int(x) for x in seats[:n, Seat.HATS]]
+    out.hatless = [int(x) for x in seats[:n, Seat.HATLESS]]
     out.score = [int(x) for x in seats[:n, Seat.SCORE]]
     out.reserve = seats[:n, Seat.RESERVE_OFFICERS : Seat.RESERVE_SAILORS + 1].astype(int).tolist()
     out.swimming = [int(x) for x in seats[:n, Seat.SWIMMING]]

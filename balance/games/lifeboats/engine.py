@@ -149,13 +149,13 @@ def empty_records(players: int, n_games: int, first_game: int = 0) -> Records:
 
 
 def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, n) for the kernel.
+    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2n) for the kernel.
 
-    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat.
-    Rotation repeats every ``n`` games, so ``R`` is ``n`` with it, else 1.
+    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat, then
+    1 for the seat that may never play a hat (restricted play: seat ``i % n``). Rotation
+    and restriction repeat every ``n`` games, so ``R`` is ``n`` with either, else 1.
     """
-    if lineup.restricted:
-        raise BalanceError(f"{GAME} does not support restricted play yet")
+    check_restricted(lineup.restricted)
     n = len(lineup.seats)
     users = lineup.user_strategies()
     codes = np.array(
@@ -168,9 +168,30 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         dtype=np.int64,
     )
     params = np.stack([seat.vector() for seat in lineup.seats])
-    rows = np.arange(n if lineup.rotate else 1)
-    seats_of = np.stack([lineup.strategy_index(rows, s) for s in range(n)], axis=1)
-    return codes, params, seats_of.astype(np.int64)
+    rows = np.arange(n if lineup.rotate or lineup.restricted else 1)
+    strategy = np.stack([lineup.strategy_index(rows, s) for s in range(n)], axis=1)
+    hatless = lineup.restricted_seat(rows)[:, None] == np.arange(n)[None, :]
+    return codes, params, np.hstack([strategy, hatless]).astype(np.int64)
+
+
+#: What restricted play may forbid a seat: playing a captain's hat.
+RESTRICTABLE = ("hat",)
+
+
+def check_restricted(names: Sequence[str]) -> None:
+    """Restricted play may only forbid the hat (a seat that never plays one)."""
+    for name in names:
+        if name not in RESTRICTABLE:
+            raise BalanceError(
+                f"{GAME}: restricted play can forbid only {', '.join(RESTRICTABLE)}, not {name!r}"
+            )
+    if len(set(names)) != len(names):
+        raise BalanceError(f"restricted actions repeat: {', '.join(names)}")
+
+
+def hatless_seat(lineup: Lineup, game: int) -> int:
+    """The seat of game ``game`` that may never play a hat, or -1."""
+    return int(lineup.restricted_seat(game))
 
 
 def uniform_lineup(players: int) -> Lineup:

@@ -478,8 +478,8 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, se
     rules : int64 ``(Rule.SIZE,)``, packed rule parameters for ``n`` players.
     codes : int64 ``(K,)``, strategy code of each of the run's K strategies.
     params : float64 ``(K, MAX_PARAMS)``, their parameters.
-    seats_of : int64 ``(R, n)``: in game ``i``, row ``i % R`` holds which strategy sits in
-        each seat.
+    seats_of : int64 ``(R, 2n)``: in game ``i``, row ``i % R`` holds which strategy sits in
+        each seat, then 1 for each seat that may never play a hat (restricted play).
     games : int32 ``(G, GameStat.SIZE)``, per-game record, written here.
     seats : int32 ``(G, n, SeatStat.SIZE)``, per seat, written here.
     boats : int32 ``(G, n + 1, BoatStat.SIZE)``, per boat, written here.
@@ -546,6 +546,8 @@ def _play_nb(
                 seat_params[s, k] = params[row[s], k]
             seed_stream_nb(rng[1 + s], seed, game, 1 + s)
         reset_nb(boats, crew, seats, state, rules, n)
+        for s in range(n):
+            seats[s, Seat.HATLESS] = row[n + s]
         game_stat[:] = 0
         seat_stat[:, :] = 0
         boat_stat[:, :] = 0

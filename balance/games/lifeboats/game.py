@@ -11,7 +11,6 @@ import pandas as pd
 import pyarrow as pa
 
 from balance.charts import Chart
-from balance.errors import BalanceError
 from balance.formatting import interval, percent
 from balance.games.base import (
     Block,
@@ -65,8 +64,9 @@ class Lifeboats(EngineGame):
     length_unit = "rounds"
     variants: Mapping[str, str] = {}
     seat_note = "seat (0 places its boat first and leads round 1)"
-    action_noun = "decision"
-    action_verb = "take"
+    # Restricted play forbids the captain's hat: a seat that never plays one.
+    action_noun = "vote option"
+    action_verb = "play"
 
     engine = engine
     rules_class = LifeboatsRules
@@ -82,11 +82,11 @@ class Lifeboats(EngineGame):
         self.engine.check_players(players)
 
     def actions(self) -> tuple[str, ...]:
-        return ()
+        """What restricted play may forbid: the hat (the seat keeps its hats unplayed)."""
+        return engine.RESTRICTABLE
 
     def check_restricted(self, names: Sequence[str]) -> None:
-        if names:
-            raise BalanceError(f"restricted play is not available for {self.id} yet")
+        engine.check_restricted(names)
 
     def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
         records = engine.play_games(
@@ -269,12 +269,14 @@ class Lifeboats(EngineGame):
             game_index,
             narrate=lines.append,
             make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
+            hatless=engine.hatless_seat(setup.lineup, game_index),
         )
         checked = engine.play_games(
             setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
         ).game_record(0)
         check_replay(record, checked, game_index)
-        return "\n".join([*replay_header("Lifeboats", setup, game_index), "", *lines])
+        header = replay_header("Lifeboats", setup, game_index, self.action_verb)
+        return "\n".join([*header, "", *lines])
 
 
 def boat_labels(players: int) -> list[str]:

@@ -11,7 +11,8 @@ scratch_i, scratch_f)``:
   ``s``'s, boat ``n`` the black boat; rows beyond ``n`` have ``STATE == UNUSED``)
 * ``crew`` int64 ``(MAX_BOATS, MAX_PLAYERS, 2)``: pawns of each seat aboard each boat, by
   type (:data:`OFFICER`, :data:`SAILOR`)
-* ``seats`` int64 ``(MAX_PLAYERS, Seat.SIZE)``: hats left, score, reserve, swimmer
+* ``seats`` int64 ``(MAX_PLAYERS, Seat.SIZE)``: hats left, score, reserve, swimmer,
+  and whether the seat may play a hat at all (restricted play)
 * ``state`` int64 ``(State.SIZE,)``: round, first player, leak supply, the boat in question
 * ``rules`` int64 ``(Rule.SIZE,)``: the packed rule parameters
 * ``scratch_i`` int64 ``(SCRATCH,)`` and ``scratch_f`` float64 ``(SCRATCH,)``: buffers a
@@ -101,7 +102,8 @@ class SeatSlots(NamedTuple):
     RESERVE_OFFICERS: int = 2  # not yet placed
     RESERVE_SAILORS: int = 3
     SWIMMING: int = 4  # type of the pawn in the water during the swim phase, -1 if none
-    SIZE: int = 5
+    HATLESS: int = 5  # 1 if this seat may never play a hat (restricted play), else 0
+    SIZE: int = 6
 
 
 class StateSlots(NamedTuple):

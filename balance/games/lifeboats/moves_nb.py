@@ -193,13 +193,14 @@ def colour_options_nb(crew, n, boat, options):
 
 @njit(inline="always", cache=True)
 def vote_options_nb(boats, crew, seats, n, seat, kind, boat, options):
-    """A voter's options: the eligible outcomes, then ``HAT`` if ``seat`` has a hat left."""
+    """A voter's options: the eligible outcomes, then ``HAT`` if ``seat`` has a hat left
+    (and is not barred from hats by restricted play)."""
     if kind == OVERBOARD_VOTE:
         count = colour_options_nb(crew, n, boat, options)
     else:
         count = afloat_options_nb(boats, n, options)
     options[count] = HAT
-    return count + (seats[seat, Seat.HATS] > 0)
+    return count + ((seats[seat, Seat.HATS] > 0) & (seats[seat, Seat.HATLESS] == 0))
 
 
 @njit(inline="always", cache=True)

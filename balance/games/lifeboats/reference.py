@@ -81,6 +81,8 @@ the design contract, then the ones this engine had to add):
 * **Set-up (D15).** Lanes from seat 0 clockwise, then seat 0 places the black boat (a
   second LANE decision of seat 0). Pawns from seat 0 clockwise, round and round, one pawn
   a turn; a player with none left passes, until all are placed. No sinking in set-up.
+* **Restricted play.** A seat may be barred from hats (``Position.hatless``): the hat is
+  then never among its vote options, though it keeps its hats (others see them).
 * **Validation (D16)** is :class:`~balance.games.lifeboats.rules.LifeboatsRules`'.
 
 Decisions this engine adds where the contract is silent:
@@ -191,6 +193,7 @@ class Position:
     swim_from: int = -1  # the boat the asked swimmer left
     swimming: list[int] = field(default_factory=list)  # per seat: type in the water, or -1
     left: list[int] = field(default_factory=list)  # per boat: 1 if a pawn swam out this phase
+    hatless: list[int] = field(default_factory=list)  # per seat: 1 if it may never play a hat
     # Tallies for the record.
     placed: list[list[int]] = field(default_factory=list)  # [seat][type]
     saved: list[list[int]] = field(default_factory=list)  # [seat][type]: landed on an island
@@ -212,6 +215,7 @@ class Position:
             ("landing_order", boats, 0),
             ("swimming", n, -1),
             ("left", boats, 0),
+            ("hatless", n, 0),
             ("overboard", n, 0),
             ("sunk", n, 0),
             ("no_seat", n, 0),
@@ -361,7 +365,7 @@ def legal_options(
     without ``tied`` lists every eligible option, as a lone hat's player chooses).
     """
     n = pos.players
-    hat = [HAT] if pos.hats[seat] > 0 else []
+    hat = [HAT] if pos.hats[seat] > 0 and not pos.hatless[seat] else []
     if kind == LANE:
         taken = set(pos.lane)
         return [lane for lane in range(pos.rules.lanes) if lane not in taken]
@@ -803,17 +807,22 @@ def play_game(
     game: int,
     make_player: Callable[[int, Stream], Player] | None = None,
     narrate: Narrator | None = None,
+    hatless: int = -1,
 ) -> GameRecord:
     """Play game number ``game`` of the run seeded ``seed``.
 
     ``make_player(seat, stream)`` gives each seat its decision maker (``stream`` is the
-    seat's, D2); by default every seat is uniform-random.
+    seat's, D2); by default every seat is uniform-random. Seat ``hatless`` (if any) may
+    never play a hat: the hat is not among its vote options (restricted play).
     """
     rules.check_players(players)
     narrate = narrate or _quiet
     make_player = make_player or (lambda seat, stream: RandomPlayer(stream))
     seated = [make_player(s, Stream(seed, game, 1 + s)) for s in range(players)]
     pos = Position.start(rules, players)
+    if hatless >= 0:
+        pos.hatless[hatless] = 1
+        narrate(f"Restricted play: seat {hatless} may never play a hat")
     set_up(pos, seated, narrate)
     finished = False
     while True:
