@@ -302,6 +302,45 @@ class EngineGame:
         self.engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
 
 
+def check_player_count(game: str, players: Any, low: int, high: int) -> None:
+    """A one-line error unless ``players`` is a whole number from ``low`` to ``high``."""
+    if isinstance(players, bool) or not isinstance(players, int | np.integer):
+        raise BalanceError(f"players: {players!r} is not a whole number")
+    if not low <= players <= high:
+        raise BalanceError(f"{game} plays {low} to {high} players, not {players}")
+
+
+def lineup_arrays(
+    lineup: Lineup, user_codes: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What every compiled game loop needs to seat ``lineup``.
+
+    Returns
+    -------
+    codes : int64 ``(K,)``, each strategy's dispatcher code (a user's strategy gets
+        ``user_codes + i``, in the order of :meth:`Lineup.user_strategies`).
+    params : float64 ``(K, MAX_PARAMS)``, their parameter vectors.
+    rows : int64 ``(R,)``, the game indices whose tables repeat: rotation and restricted
+        play both repeat every ``n`` games, so ``R`` is ``n`` with either, else 1.
+    strategies : int64 ``(R, n)``, row ``i % R`` the strategy in each seat of game ``i``.
+    """
+    n = len(lineup.seats)
+    users = lineup.user_strategies()
+    codes = np.array(
+        [
+            seat.strategy.code
+            if seat.strategy.code is not None
+            else user_codes + users.index(seat.strategy)
+            for seat in lineup.seats
+        ],
+        dtype=np.int64,
+    )
+    params = np.stack([seat.vector() for seat in lineup.seats])
+    rows = np.arange(n if lineup.rotate or lineup.restricted else 1, dtype=np.int64)
+    strategies = np.stack([lineup.strategy_index(rows, s) for s in range(n)], axis=1)
+    return codes, params, rows, strategies.astype(np.int64)
+
+
 def player_factory(lineup: Lineup, game: int, random_player: type, compiled_player: Any) -> Any:
     """``make_player(seat, stream)`` for a reference engine: ``lineup``'s strategies in game
     ``game``. The uniform-random strategy (code 0) plays as the reference's own readable

@@ -17,7 +17,7 @@ import numpy as np
 from balance import dispatch
 from balance.dispatch import Dispatch
 from balance.errors import BalanceError
-from balance.games.base import Lineup
+from balance.games.base import Lineup, check_player_count, lineup_arrays
 from balance.games.la_planche import engine_nb as nb
 from balance.games.la_planche import moves_nb
 from balance.games.la_planche.bridge import pack_position, unpack_position
@@ -41,10 +41,7 @@ GameStat, SeatStat, ActionStat = nb.GameStat, nb.SeatStat, nb.ActionStat
 
 
 def check_players(players: int) -> None:
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
-        raise BalanceError(f"players: {players!r} is not a whole number")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise BalanceError(f"{GAME} plays {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    check_player_count(GAME, players, MIN_PLAYERS, MAX_PLAYERS)
 
 
 @dataclass(frozen=True)
@@ -110,21 +107,8 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """
     if lineup.restricted:
         raise BalanceError(f"{GAME} does not support restricted play yet")
-    n = len(lineup.seats)
-    users = lineup.user_strategies()
-    codes = np.array(
-        [
-            seat.strategy.code
-            if seat.strategy.code is not None
-            else nb.USER_CODES + users.index(seat.strategy)
-            for seat in lineup.seats
-        ],
-        dtype=np.int64,
-    )
-    params = np.stack([seat.vector() for seat in lineup.seats])
-    rows = np.arange(n if lineup.rotate else 1)
-    seats_of = np.stack([lineup.strategy_index(rows, s) for s in range(n)], axis=1)
-    return codes, params, seats_of.astype(np.int64)
+    codes, params, _, seats_of = lineup_arrays(lineup, nb.USER_CODES)
+    return codes, params, seats_of
 
 
 def uniform_lineup(players: int) -> Lineup:

@@ -27,7 +27,7 @@ import numpy as np
 from balance import dispatch
 from balance.dispatch import Dispatch
 from balance.errors import BalanceError
-from balance.games.base import Lineup
+from balance.games.base import Lineup, check_player_count, lineup_arrays
 from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import layout, moves_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
@@ -61,10 +61,7 @@ DECISIONS = ("decide",)
 
 
 def check_players(players: int) -> None:
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
-        raise BalanceError(f"players: {players!r} is not a whole number")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise BalanceError(f"{GAME} plays {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+    check_player_count(GAME, players, MIN_PLAYERS, MAX_PLAYERS)
 
 
 @dataclass(frozen=True)
@@ -156,22 +153,9 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     and restriction repeat every ``n`` games, so ``R`` is ``n`` with either, else 1.
     """
     check_restricted(lineup.restricted)
-    n = len(lineup.seats)
-    users = lineup.user_strategies()
-    codes = np.array(
-        [
-            seat.strategy.code
-            if seat.strategy.code is not None
-            else nb.USER_CODES + users.index(seat.strategy)
-            for seat in lineup.seats
-        ],
-        dtype=np.int64,
-    )
-    params = np.stack([seat.vector() for seat in lineup.seats])
-    rows = np.arange(n if lineup.rotate or lineup.restricted else 1)
-    strategy = np.stack([lineup.strategy_index(rows, s) for s in range(n)], axis=1)
-    hatless = lineup.restricted_seat(rows)[:, None] == np.arange(n)[None, :]
-    return codes, params, np.hstack([strategy, hatless]).astype(np.int64)
+    codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+    hatless = lineup.restricted_seat(rows)[:, None] == np.arange(len(lineup.seats))[None, :]
+    return codes, params, np.hstack([strategies, hatless]).astype(np.int64)
 
 
 #: What restricted play may forbid a seat: playing a captain's hat.

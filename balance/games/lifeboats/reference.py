@@ -125,6 +125,7 @@ from balance.games.lifeboats.layout import (
     CHOOSE_OVERBOARD,
     CLOCKWISE,
     HAT,
+    ISLAND_NAMES,
     KINDS,
     LANDED,
     LANE,
@@ -147,8 +148,6 @@ from balance.games.lifeboats.layout import (
 from balance.games.lifeboats.rules import LifeboatsRules
 from balance.random_ref import Stream
 
-#: Islands by index, as the rules page names them.
-ISLAND_NAMES = "ABCDEF"
 #: The decision an outcome of each vote is chosen with (a lone hat, or F breaking a tie).
 CHOOSE_KIND = {LEAK_VOTE: CHOOSE_LEAK, MOVE_VOTE: CHOOSE_MOVE, OVERBOARD_VOTE: CHOOSE_OVERBOARD}
 VOTE_NAMES = {LEAK_VOTE: "leak vote", MOVE_VOTE: "move vote", OVERBOARD_VOTE: "overboard vote"}

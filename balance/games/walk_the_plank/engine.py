@@ -16,7 +16,7 @@ import numpy as np
 from balance import dispatch
 from balance.dispatch import Dispatch
 from balance.errors import BalanceError
-from balance.games.base import Lineup
+from balance.games.base import Lineup, check_player_count, lineup_arrays
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank import moves_nb
 from balance.games.walk_the_plank.bridge import pack_position, unpack_position
@@ -32,12 +32,7 @@ DECISIONS = ("program", "choose", "push")
 
 
 def check_players(players: int) -> None:
-    if isinstance(players, bool) or not isinstance(players, int | np.integer):
-        raise BalanceError(f"players: {players!r} is not a whole number")
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise BalanceError(
-            f"walk-the-plank plays {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}"
-        )
+    check_player_count("walk-the-plank", players, MIN_PLAYERS, MAX_PLAYERS)
 
 
 @dataclass(frozen=True)
@@ -103,25 +98,8 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     each seat's forbidden cards. Rotation and restricted play both repeat every ``n``
     games, so ``R`` is ``n`` with either, else 1.
     """
-    n = len(lineup.seats)
-    users = lineup.user_strategies()
-    codes = np.array(
-        [
-            seat.strategy.code
-            if seat.strategy.code is not None
-            else nb.USER_CODES + users.index(seat.strategy)
-            for seat in lineup.seats
-        ],
-        dtype=np.int64,
-    )
-    params = np.stack([seat.vector() for seat in lineup.seats])
-    rows = np.arange(n if lineup.rotate or lineup.restricted else 1)
-    seats_of = np.stack(
-        [lineup.strategy_index(rows, s) for s in range(n)]
-        + [forbidden_by_seat(lineup, rows)[:, s] for s in range(n)],
-        axis=1,
-    )
-    return codes, params, seats_of
+    codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+    return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
 
 def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
