@@ -17,7 +17,7 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from balance.stats import LEVEL, mean_interval, ratio_interval, wilson_interval
+from balance.stats import LEVEL, mean_interval, share_interval, wilson_interval
 
 
 def seat_win_rates(seats: pd.DataFrame) -> pd.DataFrame:
@@ -71,7 +71,7 @@ def strategy_win_rates(seats: pd.DataFrame) -> pd.DataFrame:
         grouped = per_game.groupby("game")["won"]
         plays = grouped.size().to_numpy()
         wins = grouped.sum().to_numpy()
-        rate, low, high = ratio_interval(wins, plays)
+        rate, low, high = share_interval(wins, plays)
         rows.append(
             {
                 "strategy": label,

@@ -66,3 +66,14 @@ def ratio_interval(
     variance = games / (games - 1) * float((residual**2).sum()) / total**2
     half = float(stats.norm.ppf(0.5 + level / 2) * np.sqrt(variance))
     return ratio, ratio - half, ratio + half
+
+
+def share_interval(
+    numerators: np.ndarray, denominators: np.ndarray, level: float = LEVEL
+) -> tuple[float, float, float]:
+    """:func:`ratio_interval` for a share (successes over trials, games as clusters): its
+    normal interval cut to ``[0, 1]``, where a rare share's would reach below 0."""
+    rate, low, high = ratio_interval(numerators, denominators, level)
+    if low != low:
+        return rate, low, high
+    return rate, max(low, 0.0), min(high, 1.0)

@@ -13,7 +13,7 @@ import numpy as np
 from balance.games import get_game
 from balance.metrics import balance_index_interval
 from balance.run import RunResult
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import mean_interval, share_interval, wilson_interval
 
 
 def summarize(result: RunResult) -> dict[str, Any]:
@@ -110,7 +110,7 @@ def _strategy_rates(setup, index: np.ndarray, won: np.ndarray) -> list[dict[str,
         here = seat_labels == k
         plays = here.sum(axis=1)
         wins = (here & won).sum(axis=1)
-        rate, low, high = ratio_interval(wins, plays)
+        rate, low, high = share_interval(wins, plays)
         rows.append(
             {"strategy": label, "seats_played": int(plays.sum()), "rate": rate, "ci95": [low, high]}
         )

@@ -183,3 +183,17 @@ def test_statsmodels_used_by_stats_is_a_declared_dependency() -> None:
     source = (ROOT / "balance" / "stats.py").read_text()
     assert re.search(r"^from statsmodels", source, re.MULTILINE)  # the import is there
     assert "statsmodels" in declared_dependencies()
+
+
+def test_share_interval_stays_within_zero_and_one() -> None:
+    from balance.stats import ratio_interval, share_interval
+
+    wins = np.zeros(1000)
+    wins[3] = 1
+    plays = np.ones(1000)
+    rate, low, high = share_interval(wins, plays)
+    raw = ratio_interval(wins, plays)
+    assert raw[1] < 0  # the normal interval of a rare share reaches below 0
+    assert (rate, high) == (raw[0], raw[2]) and low == 0.0
+    rate, low, high = share_interval(plays, plays)
+    assert (rate, low, high) == (1.0, 1.0, 1.0)

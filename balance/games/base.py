@@ -192,19 +192,22 @@ def rules_with(
 ) -> Any:
     """``defaults`` with ``variants`` switched on, then each ``NAME=VALUE`` applied in order.
 
-    A game's rules dataclass has one boolean field per variant and ``with_text(name,
-    text)`` for the command-line spelling of a value.
+    A game's rules dataclass has one boolean field per variant and ``parse_text(name,
+    text) -> (field, value)`` for the command-line spelling of a value. The rules are
+    checked once all values are in, so that values that must agree (two lists of the
+    same length) can change together.
     """
-    values = defaults
+    changes: dict[str, Any] = {}
     for variant in variants:
         if variant not in known:
             raise BalanceError(
                 f"unknown variant {variant!r} for {game}; variants: {', '.join(known) or 'none'}"
             )
-        values = dataclasses.replace(values, **{variant: True})
+        changes[variant] = True
     for name, text in pairs:
-        values = values.with_text(name, text)
-    return values
+        key, value = defaults.parse_text(name, text)
+        changes[key] = value
+    return dataclasses.replace(defaults, **changes)
 
 
 def rules_from_json(cls: type, values: Mapping[str, Any], lists: Sequence[str] = ()) -> Any:
@@ -253,7 +256,7 @@ class EngineGame:
 
     A subclass names its ``engine`` module (``check_players``, ``check_strategy``,
     ``kernel_for``, ``play_games``), its ``rules_class`` (a frozen dataclass with one
-    boolean field per variant, ``with_text`` and ``describe``), ``variant_names``,
+    boolean field per variant, ``parse_text`` and ``describe``), ``variant_names``,
     ``shipped`` strategies and, if any, the rule fields JSON holds as lists.
     """
 

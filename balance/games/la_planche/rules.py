@@ -189,6 +189,10 @@ class LaPlancheRules:
 
     def with_text(self, name: str, text: str) -> LaPlancheRules:
         """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
+        return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
+
+    def parse_text(self, name: str, text: str) -> tuple[str, Any]:
+        """A parameter's name and value from its command-line spelling (``NAME=VALUE``)."""
         key = field_key(self, name)
         value: Any
         if key == "spinner_weights":
@@ -197,7 +201,7 @@ class LaPlancheRules:
             value = text
         else:
             value = parse_plain(key, getattr(self, key), text)
-        return dataclasses.replace(self, **{key: value})
+        return key, value
 
     @classmethod
     def describe(cls) -> list[dict[str, str]]:

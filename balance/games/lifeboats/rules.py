@@ -236,13 +236,17 @@ class LifeboatsRules:
 
     def with_text(self, name: str, text: str) -> LifeboatsRules:
         """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
+        return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
+
+    def parse_text(self, name: str, text: str) -> tuple[str, Any]:
+        """A parameter's name and value from its command-line spelling (``NAME=VALUE``)."""
         key = field_key(self, name)
         value: Any
         if key in LIST_FIELDS:
             value = _parse_numbers(key, text)
         else:
             value = parse_plain(key, getattr(self, key), text)
-        return dataclasses.replace(self, **{key: value})
+        return key, value
 
     @classmethod
     def describe(cls) -> list[dict[str, str]]:

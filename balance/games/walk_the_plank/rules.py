@@ -153,11 +153,15 @@ class WalkThePlankRules:
         values["rest"] = list(self.rest)
         return values
 
-    def with_text(self, name: str, text: str) -> WalkThePlankRules:
-        """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
+    def parse_text(self, name: str, text: str) -> tuple[str, Any]:
+        """A parameter's name and value from its command-line spelling (``NAME=VALUE``)."""
         key = field_key(self, name)
         value = _parse_rest(text) if key == "rest" else parse_plain(key, getattr(self, key), text)
-        return dataclasses.replace(self, **{key: value})
+        return key, value
+
+    def with_text(self, name: str, text: str) -> WalkThePlankRules:
+        """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
+        return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
 
     @classmethod
     def describe(cls) -> list[dict[str, str]]:
