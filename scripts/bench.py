@@ -54,7 +54,8 @@ def best_rate(setup, games: int, threads: int, repeat: int) -> float:
 
 
 #: What each game is measured on: players, and (strategies, variants) cases. Strategies
-#: joined by "+" fill the seats in order (the last one repeated), rotated round the table.
+#: joined by "+" fill the seats in order (the last one repeated, the surplus dropped),
+#: rotated round the table.
 PLAN = {
     "walk-the-plank": (
         (3, 5),
@@ -91,7 +92,15 @@ PLAN = {
     ),
 }
 #: Games per measurement (before --quick), where a case's games are slow to play.
-GAMES = {"protector": 100_000, "detective": 100_000, "detective+random": 100_000}
+GAMES = {
+    "protector": 100_000,
+    "detective": 100_000,
+    "detective+random": 100_000,
+    "steward": 50_000,
+    "hatkeeper": 50_000,
+    "swimmer": 50_000,
+    "steward+hatkeeper+swimmer+random": 50_000,
+}
 REFERENCES = {
     "walk-the-plank": wtp_reference,
     "la-planche": lp_reference,
@@ -119,7 +128,7 @@ def main() -> None:
         for players in args.players or counts:
             for strategy, variants in cases:
                 lineup = strategy.split("+")
-                lineup += [lineup[-1]] * (players - len(lineup))
+                lineup = (lineup + [lineup[-1]] * players)[:players]
                 setup = make_setup(
                     game.id, players, 1, lineup, variants, rotate_seats=len(set(lineup)) > 1
                 )

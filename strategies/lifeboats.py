@@ -72,7 +72,7 @@ def random_decide(obs, seat, kind, options, count, params, rng):
 #         spread points a placement is marked down for each of its pawns already in the boat
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _steward_values(obs, seat, kind, options, count, spite, spread):
     """Fill the option values (kit.VALUES) the steward and the hatkeeper choose by."""
     values, crew, state = obs[6], obs[1], obs[3]
@@ -110,7 +110,7 @@ def _steward_values(obs, seat, kind, options, count, spite, spread):
         values[VALUES + k] = value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def steward_decide(obs, seat, kind, options, count, params, rng):
     if kind == LOSE_PAWN:
         return lose_pawn_nb(obs, options, count)
@@ -124,7 +124,7 @@ def steward_decide(obs, seat, kind, options, count, params, rng):
 #                before it plays a hat
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def hatkeeper_decide(obs, seat, kind, options, count, params, rng):
     if kind == LOSE_PAWN:
         return lose_pawn_nb(obs, options, count)
@@ -146,7 +146,7 @@ def hatkeeper_decide(obs, seat, kind, options, count, params, rng):
 #                predicted sinking leak off it
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _swimmer_values(obs, seat, kind, options, count):
     values, state = obs[6], obs[3]
     fill_chances_nb(obs, kind)
@@ -185,7 +185,7 @@ def _swimmer_values(obs, seat, kind, options, count):
         values[VALUES + k] = value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def swimmer_decide(obs, seat, kind, options, count, params, rng):
     if kind == LOSE_PAWN:
         return lose_pawn_nb(obs, options, count)

@@ -120,7 +120,7 @@ def scripted_decide(kind, options, count, params):
     return np.int64(SCRIPT_MISSING)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def heuristic_decide_nb(code, obs, seat, kind, options, count, params, rng):
     """The shipped heuristics, out of line: each decision of theirs costs far more than a
     call, and one call site (rather than one at every decision of the inlined game loop)

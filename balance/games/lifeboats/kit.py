@@ -12,6 +12,11 @@ and the option codes). The helpers here estimate what a position is worth to a s
 * a rival's **predicted vote**, from that rival's own stake only (votes are secret), and
   the ballot it predicts (:func:`predict_tally_nb`, :func:`predicted_outcome_nb`).
 
+The larger helpers are compiled out of line (inlining them all made each strategy take
+up to a minute to compile) and without numba's reference counting (``_nrt=False``:
+nothing here allocates, and counting the references of ``obs``'s seven arrays at every
+call made the heuristics three times slower).
+
 Landing chances are worked out once per decision into the float scratch buffer
 ``obs[6]`` (:func:`fill_chances_nb`); the helpers then only read them. The buffer's
 slots: option values ``[VALUES, VALUES + MAX_OPTIONS)``, a predicted tally ``[TALLY, ...)``
@@ -161,7 +166,7 @@ def weight_nb(obs, seat, boat):
     return 2 * crew[boat, seat, OFFICER] + crew[boat, seat, SAILOR]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def cheapest_nb(obs, seat, boat):
     """Points of ``seat``'s least valuable pawn aboard ``boat`` (0.0 if it has none)."""
     crew = obs[1]
@@ -186,7 +191,7 @@ def has_hat_nb(obs, seat, options, count):
     return options[count - 1] == HAT and obs[2][seat, Seat.HATS] > 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def lane_value_nb(obs, lane):
     """Average points of one of a player's pawns landed on the island ``lane`` leads to."""
     rules = obs[4]
@@ -220,7 +225,7 @@ def vote_kind_nb(kind):
 # --- landing chances -----------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def chance_raw_nb(pawns, leaks, free, steps_left, leaks_left, rate):
     """Estimated chance that a boat afloat lands.
 
@@ -256,7 +261,7 @@ def chance_raw_nb(pawns, leaks, free, steps_left, leaks_left, rate):
     return min(total, 1.0)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _rate_nb(obs, leaks_left, steps_delta):
     """Leak markers left per step left on the water, at most 1."""
     boats, state = obs[0], obs[3]
@@ -271,7 +276,7 @@ def _rate_nb(obs, leaks_left, steps_delta):
     return min(1.0, leaks_left / total)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def boat_chance_nb(obs, boat, pawns_delta, leaks_delta, steps_delta):
     """Landing chance of ``boat`` after ``pawns_delta`` pawns, ``leaks_delta`` leaks and
     ``steps_delta`` moves more; 1.0 for a landed boat, 0.0 for a sunk one."""
@@ -289,7 +294,7 @@ def boat_chance_nb(obs, boat, pawns_delta, leaks_delta, steps_delta):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def leak_sinks_nb(obs, boat):
     """True if one more leak sinks ``boat`` (after an overboard if it is full)."""
     boats = obs[0]
@@ -299,7 +304,7 @@ def leak_sinks_nb(obs, boat):
     return leaks + 1 > pawns
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def fill_chances_nb(obs, kind):
     """Fill the per-boat chance tables of ``obs[6]`` for a decision of ``kind``.
 
@@ -338,7 +343,7 @@ def fill_chances_nb(obs, kind):
 # --- expected points (read the tables filled by fill_chances_nb) ------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _colours_nb(obs, boat):
     crew, n = obs[1], obs[3][State.PLAYERS]
     colours = 0
@@ -348,7 +353,7 @@ def _colours_nb(obs, boat):
     return colours
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def leak_loss_nb(obs, seat, boat):
     """Expected points ``seat`` loses if ``boat`` takes a leak.
 
@@ -367,14 +372,14 @@ def leak_loss_nb(obs, seat, boat):
     return stake * now - kept * after
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def move_gain_nb(obs, seat, boat):
     """Expected points ``seat`` gains if ``boat`` moves one step (landing if it was the last)."""
     scratch = obs[6]
     return stake_nb(obs, seat, boat) * (scratch[CHANCE_AFTER + boat] - scratch[CHANCE + boat])
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def enter_gain_nb(obs, seat, boat, kind):
     """Expected points ``seat`` gains by putting a pawn of type ``kind`` into ``boat``.
 
@@ -386,7 +391,7 @@ def enter_gain_nb(obs, seat, boat, kind):
     return pawn_points_nb(obs, boat, kind) * after + stake_nb(obs, seat, boat) * (after - now)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def leave_loss_nb(obs, seat, boat, kind, leaver):
     """Expected points ``seat`` loses in ``boat`` when ``leaver`` swims out a ``kind`` pawn.
 
@@ -402,7 +407,7 @@ def leave_loss_nb(obs, seat, boat, kind, leaver):
     return stake * (now - less)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def own_value_nb(obs, seat, kind, code):
     """Expected points a vote's outcome ``code`` is worth to ``seat``, against no change.
 
@@ -425,7 +430,7 @@ def own_value_nb(obs, seat, kind, code):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def rival_mean_nb(obs, seat, kind, code):
     """Mean over ``seat``'s rivals of :func:`own_value_nb` (what the outcome does to them)."""
     n = obs[3][State.PLAYERS]
@@ -436,7 +441,7 @@ def rival_mean_nb(obs, seat, kind, code):
     return total / max(n - 1, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def lose_pawn_nb(obs, options, count):
     """Index of the pawn type to lose overboard: the one worth fewer points, a sailor on a tie."""
     boat = obs[3][State.BOAT]
@@ -452,7 +457,7 @@ def lose_pawn_nb(obs, options, count):
 # --- predicting a secret ballot ------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def _predicted_value_nb(obs, voter, kind, code):
     """How ``voter`` is predicted to rate option ``code``, from its own stake alone."""
     if code == HAT:
@@ -464,7 +469,7 @@ def _predicted_value_nb(obs, voter, kind, code):
     return own_value_nb(obs, voter, kind, code)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def predict_tally_nb(obs, seat, kind, options, count):
     """Fill ``obs[6][TALLY:TALLY + count]`` with the votes ``seat`` predicts from its rivals.
 
@@ -505,7 +510,7 @@ def predict_tally_nb(obs, seat, kind, options, count):
                 scratch[TALLY + k] += weight / ties
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
     """Expected :func:`own_value_nb` to ``seat`` of the ballot predicted in ``TALLY`` when
     ``seat`` adds ``own_weight`` votes to option ``pick``.
@@ -535,7 +540,7 @@ def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
     return total / max(ties, 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def predicted_sinking_nb(obs, seat, options, count, pick, stake):
     """True if the leak ballot predicted in ``TALLY`` (with ``seat``'s vote on ``pick``) may
     sink a boat where ``seat`` holds at least ``stake`` points (other than ``pick``: a lone
@@ -570,7 +575,7 @@ def predicted_sinking_nb(obs, seat, options, count, pick, stake):
 # --- swimming --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def best_entry_nb(obs, seat, kind, left):
     """Best :func:`enter_gain_nb` for ``seat``'s pawn of type ``kind`` over the boats afloat
     with a free seat other than ``left``; 0.0 if there is none (the swimmer would drown)."""
@@ -585,7 +590,7 @@ def best_entry_nb(obs, seat, kind, left):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def best_seat_nb(obs, kind, left):
     """Best points-times-landing-chance (with it aboard) for a pawn of type ``kind`` over the
     boats afloat with a free seat other than ``left``; 0.0 if there is none."""
@@ -600,7 +605,7 @@ def best_seat_nb(obs, kind, left):
 # --- choosing --------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def best_index_nb(obs, count, rng):
     """Index of the highest of ``obs[6][VALUES:VALUES + count]``; ties drawn at random."""
     values = obs[6]
