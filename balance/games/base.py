@@ -304,6 +304,27 @@ class EngineGame:
         """Compile (or load from the cache) the game loop before the clock starts."""
         self.engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
 
+    #: The game's name in the first line of a narrated game.
+    replay_title: str
+    action_verb: str
+
+    def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
+        """Play game ``game_index`` on the reference engine, passing each line of its
+        narration to ``say``; returns the reference's record of the game."""
+        raise NotImplementedError
+
+    def replay(self, setup: Setup, game_index: int) -> str:
+        """Game ``game_index`` narrated by the reference engine, which must have played
+        the game the compiled engine plays."""
+        lines: list[str] = []
+        record = self.narrate(setup, game_index, lines.append)
+        checked = self.engine.play_games(
+            setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
+        ).game_record(0)
+        check_replay(record, checked, game_index)
+        header = replay_header(self.replay_title, setup, game_index, self.action_verb)
+        return "\n".join([*header, "", *lines])
+
 
 def check_player_count(game: str, players: Any, low: int, high: int) -> None:
     """A one-line error unless ``players`` is a whole number from ``low`` to ``high``."""

@@ -17,8 +17,6 @@ from balance.games.base import (
     Block,
     EngineGame,
     Setup,
-    check_replay,
-    replay_header,
     strategy_column,
 )
 from balance.games.walk_the_plank import engine
@@ -226,24 +224,19 @@ class WalkThePlank(EngineGame):
 
         return card_charts(tables)
 
-    def replay(self, setup: Setup, game_index: int) -> str:
+    replay_title = "Walk the Plank"
+
+    def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
         """Game ``game_index`` narrated move by move by the reference engine."""
-        lines: list[str] = []
-        record = play_game(
+        return play_game(
             setup.rules,
             setup.players,
             setup.seed,
             game_index,
-            narrate=lines.append,
+            narrate=say,
             make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
             forbidden=[int(m) for m in engine.forbidden_by_seat(setup.lineup, game_index)],
         )
-        checked = engine.play_games(
-            setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
-        ).game_record(0)
-        check_replay(record, checked, game_index)
-        header = replay_header("Walk the Plank", setup, game_index, self.action_verb)
-        return "\n".join([*header, "", *lines])
 
 
 GAME = WalkThePlank()
