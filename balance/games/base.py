@@ -334,6 +334,25 @@ def check_player_count(game: str, players: Any, low: int, high: int) -> None:
         raise BalanceError(f"{game} plays {low} to {high} players, not {players}")
 
 
+def check_block(
+    players: int,
+    n_games: int,
+    first_game: int,
+    seed: int,
+    lineup: Lineup,
+    check_strategy: Any,
+) -> None:
+    """One-line errors for a block of games a compiled loop cannot play: negative
+    counts, a line-up of the wrong size, or a user's strategy the game does not take."""
+    if n_games < 0 or first_game < 0 or seed < 0:
+        raise BalanceError("games, first game and seed must not be negative")
+    if len(lineup.seats) != players:
+        raise BalanceError(f"{len(lineup.seats)} strategies given for {players} players")
+    for seat in lineup.seats:
+        if seat.strategy.code is None:
+            check_strategy(seat.strategy)
+
+
 def lineup_arrays(
     lineup: Lineup, user_codes: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

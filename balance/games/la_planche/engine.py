@@ -17,7 +17,7 @@ import numpy as np
 from balance import dispatch
 from balance.dispatch import Dispatch
 from balance.errors import BalanceError
-from balance.games.base import Lineup, check_player_count, lineup_arrays
+from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.la_planche import engine_nb as nb
 from balance.games.la_planche import moves_nb
 from balance.games.la_planche.bridge import pack_position, unpack_position
@@ -153,14 +153,8 @@ def play_games(
     while it plays, so blocks can run on several threads at once.
     """
     check_players(players)
-    if n_games < 0 or first_game < 0 or seed < 0:
-        raise BalanceError("games, first game and seed must not be negative")
     lineup = lineup or uniform_lineup(players)
-    if len(lineup.seats) != players:
-        raise BalanceError(f"{len(lineup.seats)} strategies given for {players} players")
-    for seat in lineup.seats:
-        if seat.strategy.code is None:
-            check_strategy(seat.strategy)
+    check_block(players, n_games, first_game, seed, lineup, check_strategy)
     games = np.zeros((n_games, GameStat.SIZE), dtype=np.int32)
     fell = np.full((n_games, moves_nb.MAX_FALLS), -1, dtype=np.int8)
     seats = np.zeros((n_games, players, SeatStat.SIZE), dtype=np.int32)

@@ -27,7 +27,7 @@ import numpy as np
 from balance import dispatch
 from balance.dispatch import Dispatch
 from balance.errors import BalanceError
-from balance.games.base import Lineup, check_player_count, lineup_arrays
+from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import layout, moves_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
@@ -228,14 +228,8 @@ def play_games(
     """
     check_players(players)
     rules.check_players(players)
-    if n_games < 0 or first_game < 0 or seed < 0:
-        raise BalanceError("games, first game and seed must not be negative")
     lineup = lineup or uniform_lineup(players)
-    if len(lineup.seats) != players:
-        raise BalanceError(f"{len(lineup.seats)} strategies given for {players} players")
-    for seat in lineup.seats:
-        if seat.strategy.code is None:
-            check_strategy(seat.strategy)
+    check_block(players, n_games, first_game, seed, lineup, check_strategy)
     records = empty_records(players, n_games, first_game)
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     codes, params, seats_of = kernel_inputs(lineup)

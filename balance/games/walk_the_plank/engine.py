@@ -16,7 +16,7 @@ import numpy as np
 from balance import dispatch
 from balance.dispatch import Dispatch
 from balance.errors import BalanceError
-from balance.games.base import Lineup, check_player_count, lineup_arrays
+from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank import moves_nb
 from balance.games.walk_the_plank.bridge import pack_position, unpack_position
@@ -163,11 +163,8 @@ def play_games(
     while it plays, so blocks can run on several threads at once.
     """
     check_players(players)
-    if n_games < 0 or first_game < 0 or seed < 0:
-        raise BalanceError("games, first game and seed must not be negative")
     lineup = lineup or uniform_lineup(players)
-    if len(lineup.seats) != players:
-        raise BalanceError(f"{len(lineup.seats)} strategies given for {players} players")
+    check_block(players, n_games, first_game, seed, lineup, check_strategy)
     games = np.zeros((n_games, nb.GameStat.SIZE), dtype=np.int32)
     cards = np.zeros((n_games, players, N_CARDS, nb.CardStat.SIZE), dtype=np.int16)
     seats = np.zeros((n_games, players, 2), dtype=np.int8)
