@@ -26,7 +26,7 @@ from balance.summary import summarize
 
 def make_setup(
     game: str,
-    players: int,
+    players: int | None,
     seed: int = 0,
     strategies: Sequence[str] = ("random",),
     variants: Sequence[str] = (),
@@ -40,9 +40,12 @@ def make_setup(
     a shipped strategy's name, ``name:param=value,...`` or ``path/to/file.py:name``.
     ``rules`` maps rule names to values (or is a list of ``(name, text)`` pairs).
     ``restricted`` names actions (cards) that seat ``i % n`` of game ``i`` may never
-    choose: restricted play (:mod:`balance.restricted`).
+    choose: restricted play (:mod:`balance.restricted`). ``players`` None: the game's only
+    player count, or 4.
     """
     chosen = get_game(game)
+    if players is None:  # a game played by one number of players needs no choice
+        players = chosen.min_players if chosen.min_players == chosen.max_players else 4
     chosen.check_players(players)
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise BalanceError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
@@ -137,7 +140,7 @@ class Run:
 
 def simulate(
     game: str = "walk-the-plank",
-    players: int = 4,
+    players: int | None = 4,
     games: int = 10_000,
     seed: int = 0,
     strategies: Sequence[str] = ("random",),
@@ -183,3 +186,29 @@ def simulate(
             summary,
         )
     return run
+
+
+def check_card_values(game: str) -> None:
+    """A one-line error unless ``game`` can add each card's value to a run's summary."""
+    if not hasattr(get_game(game), "value_cards"):
+        raise BalanceError(
+            f"--restricted-play adds card values to Battle of Thieves' summary; for {game} "
+            "use 'balance cards' or 'balance report --restricted-play'"
+        )
+
+
+def add_card_values(
+    summary: dict[str, Any],
+    setup: Setup,
+    games: int,
+    threads: int | None = None,
+    progress: bool = False,
+    on_compile: Callable[[str], None] | None = None,
+) -> None:
+    """Each card's restricted-play value (``games`` paired games a card) in ``summary``'s
+    ``cards`` (Battle of Thieves)."""
+    from balance.games.battle_of_thieves.decks import add_card_values as add
+
+    check_card_values(setup.game)
+    values = get_game(setup.game).value_cards(setup, games, (), threads, progress, on_compile)
+    add(summary, values)

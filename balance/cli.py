@@ -82,11 +82,25 @@ def _rule_pair(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
+def _rule_pairs(rule_texts: tuple[str, ...], decks: tuple[str, ...]) -> list[tuple[str, str]]:
+    """``--rule`` values, with ``--deck`` as the rule ``decks``."""
+    pairs = [_rule_pair(text) for text in rule_texts]
+    if decks:
+        pairs.append(("decks", ",".join(decks)))
+    return pairs
+
+
 def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """The options that set up a table of games: game, players, games, seed, strategies."""
     options = [
         click.argument("game"),
-        click.option("-p", "--players", type=int, default=4, show_default=True, help="Players."),
+        click.option(
+            "-p",
+            "--players",
+            type=int,
+            default=None,
+            help="Players (default: 4, or the game's only player count).",
+        ),
         click.option(
             "-g",
             "--games",
@@ -105,6 +119,13 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
             "or path/to/file.py:NAME. Default: random.",
         ),
         click.option("--rotate-seats", is_flag=True, help="Rotate the strategies round the table."),
+        click.option(
+            "--deck",
+            "decks",
+            multiple=True,
+            help="Battle of Thieves: one deck a seat, seat 0's first (an example deck's name "
+            "or a TOML file).",
+        ),
         click.option(
             "-t", "--threads", type=int, default=None, help="Threads (default: all cores)."
         ),
@@ -130,6 +151,15 @@ Examples:
 @click.option("-r", "--rule", "rule_texts", multiple=True, help="Set a rule: NAME=VALUE.")
 @click.option("--out", type=click.Path(path_type=Path), default=None, help="Save the run here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON only.")
+@click.option(
+    "--restricted-play",
+    "restricted_games",
+    type=int,
+    default=None,
+    metavar="GAMES",
+    help="Battle of Thieves: add each card's value to its deck (the deck with a blank card "
+    "in its place), GAMES paired games a card.",
+)
 def simulate(
     game: str,
     players: int,
@@ -137,14 +167,19 @@ def simulate(
     seed: int,
     strategy_texts: tuple[str, ...],
     rotate_seats: bool,
+    decks: tuple[str, ...],
     variants: tuple[str, ...],
     rule_texts: tuple[str, ...],
     threads: int | None,
     out: Path | None,
     as_json: bool,
+    restricted_games: int | None,
 ) -> None:
     """Play many games of GAME and summarise them."""
     from balance import api
+
+    if restricted_games is not None:
+        api.check_card_values(game)
 
     run = api.simulate(
         game,
@@ -153,7 +188,7 @@ def simulate(
         seed=seed,
         strategies=strategy_texts or ("random",),
         variants=variants,
-        rules=[_rule_pair(text) for text in rule_texts],
+        rules=_rule_pairs(rule_texts, decks),
         rotate_seats=rotate_seats,
         threads=threads,
         out=out,
@@ -162,6 +197,15 @@ def simulate(
         on_compile=_say_compiling,
     )
     summary = run.summary()
+    if restricted_games is not None and not run.result.partial:
+        api.add_card_values(
+            summary,
+            run.setup,
+            restricted_games,
+            threads=threads,
+            progress=sys.stderr.isatty(),
+            on_compile=_say_compiling,
+        )
     if as_json:
         click.echo(json.dumps(json_safe(summary)))
     else:
@@ -249,6 +293,7 @@ def cards(
     seed: int,
     strategy_texts: tuple[str, ...],
     rotate_seats: bool,
+    decks: tuple[str, ...],
     threads: int | None,
     variants: tuple[str, ...],
     rule_texts: tuple[str, ...],
@@ -265,7 +310,7 @@ def cards(
         seed,
         strategy_texts or ("random",),
         variants,
-        [_rule_pair(text) for text in rule_texts],
+        _rule_pairs(rule_texts, decks),
         rotate_seats,
     )
     value = restricted_play(
@@ -318,6 +363,7 @@ def compare(
     variant_texts: tuple[str, ...],
     strategy_texts: tuple[str, ...],
     rotate_seats: bool,
+    decks: tuple[str, ...],
     rule_texts: tuple[str, ...],
     threads: int | None,
     out: Path | None,
@@ -332,7 +378,7 @@ def compare(
         variants=variant_texts,
         seed=seed,
         strategies=strategy_texts or ("random",),
-        rules=[_rule_pair(text) for text in rule_texts],
+        rules=_rule_pairs(rule_texts, decks),
         rotate_seats=rotate_seats,
         threads=threads,
         out=out,
@@ -347,6 +393,128 @@ def compare(
             f"interrupted: compared the {comparison.games:,} games every variant played", err=True
         )
         sys.exit(130)
+
+
+@cli.command(
+    epilog="""
+\b
+Examples:
+  balance matchup battle-of-thieves --deck cannon-battery --deck boarding-party \\
+      --deck island-raiders --games 20000 --out reports/matchup
+  balance matchup battle-of-thieves --deck my-deck.toml --deck cannon-battery --strategy cannoneer
+"""
+)
+@click.argument("game")
+@click.option("--deck", "decks", multiple=True, required=True, help="A deck (at least two).")
+@click.option(
+    "-g",
+    "--games",
+    "n_games",
+    type=int,
+    default=20_000,
+    show_default=True,
+    help="Games in each seat order of every pair.",
+)
+@click.option("-s", "--seed", type=int, default=0, show_default=True, help="Run seed.")
+@click.option(
+    "--strategy",
+    "strategy_texts",
+    multiple=True,
+    help="Once for both seats, or once per seat in seat order. Default: random.",
+)
+@click.option("-r", "--rule", "rule_texts", multiple=True, help="A rule for every pair.")
+@click.option("-t", "--threads", type=int, default=None, help="Threads (default: all cores).")
+@click.option(
+    "--out", type=click.Path(path_type=Path), default=None, help="Write the table and chart here."
+)
+def matchup(
+    game: str,
+    decks: tuple[str, ...],
+    n_games: int,
+    seed: int,
+    strategy_texts: tuple[str, ...],
+    rule_texts: tuple[str, ...],
+    threads: int | None,
+    out: Path | None,
+) -> None:
+    """Play every pair of decks in both seat orders: the win-rate matrix of GAME's decks."""
+    from balance.games.battle_of_thieves.decks import matchup as play_matchup
+
+    if get_game(game).id != "battle-of-thieves":
+        raise BalanceError(f"matchups are between Battle of Thieves decks, not {game} tables")
+    result = play_matchup(
+        decks,
+        n_games,
+        seed=seed,
+        strategies=strategy_texts or ("random",),
+        rules=[_rule_pair(text) for text in rule_texts],
+        threads=threads,
+        progress=sys.stderr.isatty(),
+        on_compile=_say_compiling,
+    )
+    click.echo(result.text())
+    if out is not None:
+        result.write(out)
+        click.echo(f"\nsaved matchup.csv, matchup.json, the chart and matchup.pdf in {out}")
+    if result.partial:
+        click.echo(f"interrupted: {result.games:,} games in each seat order", err=True)
+        sys.exit(130)
+
+
+@cli.group(
+    epilog="""
+\b
+Examples:
+  balance deck list
+  balance deck check my-cards.toml my-deck.toml
+  balance deck check cannon-battery
+"""
+)
+def deck() -> None:
+    """Battle of Thieves' card and deck files (TOML): check them, list the examples.
+
+    The format: docs/battle-of-thieves-cards.md.
+    """
+
+
+@deck.command(
+    "check",
+    epilog="""
+\b
+Examples:
+  balance deck check my-deck.toml
+  balance deck check cards.toml crew.toml decks/*.toml
+  balance deck check island-raiders
+\b
+A good file prints a line per deck; a bad one prints FILE:LINE: reason. The exit code is
+1 when any file is bad.
+""",
+)
+@click.argument("files", nargs=-1, required=True)
+def deck_check(files: tuple[str, ...]) -> None:
+    """Check card and deck FILES (or example deck names): every mistake with its line."""
+    from balance.games.battle_of_thieves import cards as card_files
+
+    results = card_files.check_each(files)
+    for ok, line in results:
+        click.echo(line, err=not ok)
+    if not all(ok for ok, _ in results):
+        sys.exit(1)
+
+
+@deck.command("list", epilog="\b\nExample:\n  balance deck list")
+def deck_list() -> None:
+    """List the example decks and their files (examples, not the published game's cards)."""
+    from balance.games.battle_of_thieves import cards as card_files
+
+    for name, path, text in card_files.example_list():
+        click.echo(f"{name:<16} {path}")
+        if text:
+            click.echo(f"    {text}")
+    click.echo(
+        "\nExample content, not the published game's cards. Copy a file, edit it, "
+        "then: balance deck check FILE"
+    )
 
 
 def _say_compiling(message: str) -> None:

@@ -154,7 +154,7 @@ class Comparison:
 
 def compare(
     game: str,
-    players: int,
+    players: int | None,
     games: int,
     variants: Sequence[str],
     seed: int = 0,

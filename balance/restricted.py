@@ -148,6 +148,9 @@ def restricted_play(
     ``setup`` with :func:`balance.api.make_setup`, or take a saved run's.
     """
     game = get_game(setup.game)
+    own = getattr(game, "value_cards", None)
+    if own is not None:  # a game that values cards its own way (a deck without the card)
+        return own(setup, games, actions, threads, progress, on_compile)
     chosen = list(actions) or list(game.actions())
     for action in chosen:
         game.check_restricted([action])
@@ -197,6 +200,8 @@ def restricted_play_chart(
     value: RestrictedPlay, name: str = "20-value-by-restricted-play"
 ) -> Chart:
     """The forest plot of every action's restricted-play value."""
+    if hasattr(value, "chart"):  # a game's own card values draw themselves
+        return value.chart(name)
     table = value.table
     game = get_game(value.setup.game)
     noun = game.action_noun
@@ -226,6 +231,8 @@ def restricted_play_chart(
 
 def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
     """The chart as PNG and ``restricted-play.pdf``, and the table as CSV."""
+    if hasattr(value, "write"):  # a game's own card values write themselves
+        return value.write(out)
     noun = get_game(value.setup.game).action_noun
     lines = [
         f"game: {value.setup.game}, {value.setup.players} players, seed {value.setup.seed}",

@@ -28,7 +28,7 @@ def test_readme_strategy_example_is_the_example_file() -> None:
     assert code.strip() in (ROOT / "examples" / "cautious.py").read_text()
 
 
-@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats"])
+@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
 def test_rules_table_in_docs_matches_the_parameters(game: str) -> None:
     docs = (ROOT / "docs" / f"{game}.md").read_text()
     docs = docs.split("## Rule parameters", 1)[1].split("\n## ", 1)[0]

@@ -53,7 +53,7 @@ def describe_fields(cls: type) -> list[dict[str, str]]:
     for f in dataclasses.fields(cls):
         default = f.default
         if isinstance(default, tuple):
-            shown = ",".join(str(x) for x in default)
+            shown = ",".join(str(x) for x in default) if default else "none"
         else:
             shown = default if isinstance(default, str) else str(default).lower()
         rows.append(

@@ -1,0 +1,1364 @@
+"""Battle of Thieves' cards, weapons, pirates, ships and decks, read from TOML files.
+
+The designer writes the game's content in TOML (``docs/battle-of-thieves-cards.md``
+describes the format); this module checks it and compiles two decks into the
+:class:`~balance.games.battle_of_thieves.content.Content` both engines play. Every
+mistake in a file is a :class:`~balance.errors.BalanceError` of one line,
+``FILE:LINE: what: reason``, pointing at the ``key =`` line of the value at fault (or
+the header of its table when the value is not on a line of its own).
+
+A file may hold any of ``include = [...]``, ``[[card]]``, ``[[weapon]]``, ``[[pirate]]``,
+``[[ship]]`` and ``[[deck]]``. A deck refers to cards, weapons, pirates and a ship by
+name, from its own file or from a file it includes (paths relative to the including
+file), so a deck file can reuse a shared card library.
+
+Entry points: :func:`load_file` (a file and its includes, checked), :func:`check_files`
+and :func:`check_each` (``balance deck check``), :func:`example_decks` (``balance deck
+list``), :func:`deck_content` and :func:`matchup_content` (``BattleRules.content()``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import tomllib
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, NamedTuple, NoReturn
+
+from balance.errors import BalanceError
+from balance.games.battle_of_thieves import layout as L
+from balance.games.battle_of_thieves.content import Content, blanked, make_content
+
+#: The example content shipped with balance (not the published game's cards).
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+
+#: Most provisions a deck's starting reserve may hold (the rules page: "at most 30").
+MAX_PROVISIONS = 30
+#: Copy limit of a card that gives none (legendary cards: 1).
+DEFAULT_COPIES = 2
+BLANK_NAME = "(blank)"
+
+# --- the vocabulary ---------------------------------------------------------------------
+
+#: Card types a ``[[card]]`` may have (ships are ``[[ship]]`` tables; blank is internal).
+CARD_TYPE_NAMES = tuple(n for n in L.CARD_TYPES if n not in ("blank", "ship"))
+
+SHIP_TARGETS = (L.OWN_SHIP, L.ENEMY_SHIP)
+SIDE_TARGETS = (L.OWN, L.ENEMY)
+ZONE_TARGETS = (L.PIRATES_OWN_SHIP, L.PIRATES_ENEMY_SHIP, L.PIRATES_ISLAND)
+PIRATE_TARGETS = (*L.CHOSEN_TARGETS, *ZONE_TARGETS)
+OWN_CHOSEN = (L.OWN_PIRATE, L.OWN_PIRATE_HERE)
+
+#: Statuses that burn out by turn number and take no ``turns``.
+UNTIMED_STATUSES = (L.BURN, L.POISON)
+
+
+class Range(NamedTuple):
+    """Allowed whole numbers of an effect's ``amount`` or ``turns``."""
+
+    low: int
+    high: int
+    default: int | None  # None: required
+    nonzero: bool = False
+
+    def text(self) -> str:
+        span = f"{self.low}..{self.high}"
+        return f"{span}, not 0" if self.nonzero else span
+
+
+class OpSpec(NamedTuple):
+    """What one effect operation takes."""
+
+    targets: tuple[int, ...]  # allowed targets; () = no target
+    default_target: int | None  # used when ``target`` is left out (None: required)
+    amount: Range | None  # None: takes no amount
+    turns: Range | None  # None: takes no turns (status: by the status)
+    arg: str = ""  # "status", "provision" or "to": the field ARG comes from
+    meaning: str = ""  # for the docs
+
+
+COUNT = Range(1, 99, 1)
+SIGNED = Range(-999, 999, None, nonzero=True)
+TIMED = Range(1, 99, None)
+UNTIL_UNDONE = Range(0, 99, 0)
+
+OP_SPECS: dict[int, OpSpec] = {
+    L.WATER: OpSpec(SHIP_TARGETS, None, SIGNED, None, meaning="water level +amount (never < 0)"),
+    L.HOLE: OpSpec(SHIP_TARGETS, None, COUNT, None, meaning="amount holes"),
+    L.REPAIR: OpSpec(SHIP_TARGETS, None, COUNT, None, meaning="repair amount holes"),
+    L.DAMAGE: OpSpec(PIRATE_TARGETS, None, COUNT, None, meaning="each target loses amount life"),
+    L.HEAL: OpSpec(PIRATE_TARGETS, None, COUNT, None, meaning="each target heals amount (max 2)"),
+    L.REVIVE: OpSpec((L.OWN_PIRATE,), None, None, None, meaning="a dead own pirate returns"),
+    L.STATUS: OpSpec(PIRATE_TARGETS, None, None, TIMED, "status", "apply a status"),
+    L.ANCHOR_DOWN: OpSpec(SHIP_TARGETS, None, None, UNTIL_UNDONE, meaning="anchor down"),
+    L.MAST_BROKEN: OpSpec(SHIP_TARGETS, None, None, UNTIL_UNDONE, meaning="mast broken"),
+    L.PACIFY_CANNONS: OpSpec(SHIP_TARGETS, None, None, TIMED, meaning="no cannon fire"),
+    L.STRIP: OpSpec(SIDE_TARGETS, None, None, TIMED, meaning="no provision can be spent"),
+    L.GAIN: OpSpec(SIDE_TARGETS, None, COUNT, None, "provision", "gain provisions"),
+    L.LOSE: OpSpec(SIDE_TARGETS, None, COUNT, None, "provision", "lose provisions"),
+    L.STEAL: OpSpec((L.ENEMY,), None, COUNT, None, "provision", "take the enemy's provisions"),
+    L.DRAW: OpSpec(SIDE_TARGETS, None, COUNT, None, meaning="draw amount cards"),
+    L.DISCARD: OpSpec(SIDE_TARGETS, None, COUNT, None, meaning="discard amount random cards"),
+    L.CANNON_MODIFIER: OpSpec(
+        SHIP_TARGETS, None, Range(-12, 12, None, nonzero=True), TIMED, meaning="cannon rolls"
+    ),
+    L.EXTRA_ACTION: OpSpec(OWN_CHOSEN, None, COUNT, None, meaning="amount more actions"),
+    L.MOVE: OpSpec(PIRATE_TARGETS, None, None, None, "to", "move pirates"),
+    L.INSULT: OpSpec((), None, None, None, meaning="insult battle"),
+    L.CLEAR_ISLAND: OpSpec((L.THE_ISLAND,), L.THE_ISLAND, None, None, meaning="clear island"),
+}
+
+MOD_AMOUNT = Range(-999, 999, None, nonzero=True)
+HITS_ON = Range(1, 6, None)
+WEAPON_DAMAGE = Range(1, 9, None)
+TRIGGER_VALUE = Range(1, 999, None)
+COPIES = Range(1, L.DECK_SIZE, None)
+
+ROOT_FIELDS = ("include", "card", "weapon", "pirate", "ship", "deck")
+CARD_FIELDS = ("name", "type", "copies", "sin", "text", "effect", "modifier")
+ITEM_FIELDS = (*CARD_FIELDS, "targetable", "reusable")
+EFFECT_FIELDS = ("do", "target", "amount", "turns", "status", "provision", "to", "on")
+MODIFIER_FIELDS = ("stat", "amount")
+WEAPON_FIELDS = ("name", "text", "hits_on", "damage")
+PIRATE_FIELDS = ("name", "text", "modifier")
+SHIP_FIELDS = ("name", "text", "modifier", "when", "value", "effect")
+DECK_FIELDS = ("name", "text", "ship", "pirates", "cards", "provisions")
+DECK_PIRATE_FIELDS = ("name", "weapons")
+
+#: Card types whose program may choose a pirate, and which chosen targets they may use.
+CHOOSERS: dict[int, tuple[int, ...]] = {
+    L.EVENT: L.CHOSEN_TARGETS,
+    L.SPECIAL: L.CHOSEN_TARGETS,
+    L.LEGENDARY: L.CHOSEN_TARGETS,
+    L.ITEM: L.CHOSEN_TARGETS,
+    L.FOOD: (L.OWN_PIRATE,),  # the pirate it feeds
+}
+#: Card types with a program, and what the program is for (in messages).
+PROGRAM_OF = {
+    L.CURSED_BALL: "applied when the ball hits",
+    L.EVENT: "applied when played",
+    L.ISLAND_CARD: "applied at each island visit",
+    L.FOOD: "applied after the heal",
+    L.ITEM: "applied when the item is activated",
+    L.SPECIAL: "applied when played",
+    L.LEGENDARY: "applied when played",
+}
+MODIFIED_TYPES = (L.ANIMAL, L.ITEM)
+
+_KIND_NAMES = {t: L.CARD_TYPES[t].replace("_", " ") for t in range(len(L.CARD_TYPES))}
+_KIND_NAMES[L.ISLAND_CARD] = "island card"
+
+
+def _a(kind: int) -> str:
+    """'a cursed ball', 'an event': the card type with its article."""
+    name = _KIND_NAMES[kind]
+    return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+
+
+# --- where things are in a file -----------------------------------------------------------
+
+_KEY_PART_TEXT = r"""[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*'"""
+_KEY_PART = re.compile(_KEY_PART_TEXT)
+_DOTTED = rf"(?:{_KEY_PART_TEXT})(?:\s*\.\s*(?:{_KEY_PART_TEXT}))*"
+_HEADER = re.compile(rf"^\s*(\[\[?)\s*({_DOTTED})\s*\]\]?\s*(?:#.*)?$")
+_KEY_LINE = re.compile(rf"^\s*({_DOTTED})\s*=")
+
+
+def _key_names(dotted: str) -> tuple[str, ...]:
+    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in _KEY_PART.findall(dotted))
+
+
+Address = tuple[tuple[str, int | None], ...]
+
+
+class Source:
+    """A TOML file's text, indexed so that a parsed value can be traced to its line.
+
+    ``tomllib`` keeps no positions, so the text is scanned: the header line of every
+    table (``[[card]]``, ``[[card.effect]]``, ``[deck.cards]``...) and the key of every
+    ``key = value`` line that starts at the top level of a table, skipping multi-line
+    strings and arrays. Lines are 1-based.
+    """
+
+    def __init__(self, path: Path, shown: str, text: str) -> None:
+        self.path = path
+        self.shown = shown
+        self.lines = text.splitlines()
+        self.keys: dict[int, str] = {}  # line -> first part of the key set on it
+        self.headers: list[int] = []  # header lines, ascending
+        self.address: dict[Address, int] = {}  # table address -> header line
+        self._scan()
+
+    def _scan(self) -> None:
+        depth = 0
+        quote = ""  # the open multi-line string's delimiter
+        last: dict[tuple[Any, ...], int] = {}  # array of tables -> its last index
+        for number, line in enumerate(self.lines, start=1):
+            if not quote and depth == 0:
+                header = _HEADER.match(line)
+                if header:
+                    self.headers.append(number)
+                    self._add_header(number, header.group(1) == "[[", header.group(2), last)
+                    continue
+                key = _KEY_LINE.match(line)
+                if key:
+                    self.keys[number] = _key_names(key.group(1))[0]
+            depth, quote = _track(line, depth, quote)
+
+    def _add_header(
+        self, number: int, is_array: bool, dotted: str, last: dict[tuple[Any, ...], int]
+    ) -> None:
+        names = _key_names(dotted)
+        address: Address = ()
+        for name in names[:-1]:
+            index = last.get((*address, name))
+            address = (*address, (name, index))
+        if is_array:
+            index = last.get((*address, names[-1]), -1) + 1
+            last[(*address, names[-1])] = index
+            address = (*address, (names[-1], index))
+        else:
+            address = (*address, (names[-1], None))
+        self.address[address] = number
+
+    def end_of(self, header: int) -> int:
+        """The last line of the table whose header is on line ``header`` (0: the root)."""
+        for line in self.headers:
+            if line > header:
+                return line - 1
+        return len(self.lines)
+
+    def text(self, line: int) -> str:
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+
+
+def _track(line: str, depth: int, quote: str) -> tuple[int, str]:
+    """Bracket depth and open multi-line string after ``line`` (comments and strings skipped)."""
+    i, n = 0, len(line)
+    while i < n:
+        if quote:
+            end = line.find(quote, i)
+            if end < 0:
+                return depth, quote
+            i, quote = end + 3, ""
+            continue
+        char = line[i]
+        if char == "#":
+            break
+        if line.startswith('"""', i) or line.startswith("'''", i):
+            quote = line[i : i + 3]
+            i += 3
+        elif char in "\"'":
+            i += 1
+            while i < n and line[i] != char:
+                i += 2 if char == '"' and line[i] == "\\" else 1
+            i += 1
+        else:
+            if char in "[{":
+                depth += 1
+            elif char in "]}":
+                depth = max(0, depth - 1)
+            i += 1
+    return depth, quote
+
+
+class Table:
+    """One parsed TOML table and where it is: errors name its file and line."""
+
+    def __init__(
+        self,
+        source: Source,
+        data: Any,
+        label: str,
+        header: int,
+        first: int,
+        last: int,
+        address: Address | None,
+    ) -> None:
+        self.source = source
+        self.data: dict[str, Any] = data if isinstance(data, dict) else {}
+        self.label = label  # "card 'Broadside'", used in front of a reason
+        self.header = header  # the line of its header (or of the inline table)
+        self.first, self.last = first, last  # lines holding its own keys
+        self.address = address  # None: an inline table
+
+    # -- lines --------------------------------------------------------------------------
+
+    def line(self, key: str | None = None) -> int:
+        """The line of ``key = ...`` in this table, else the table's header line."""
+        if key is None:
+            return self.header
+        for number in range(self.first, self.last + 1):
+            if self.source.keys.get(number) == key:
+                return number
+        if self.address is not None:
+            for index in (None, 0):
+                header = self.source.address.get((*self.address, (key, index)))
+                if header is not None:
+                    return header
+        inline = re.compile(
+            rf"""(?:^|[{{,\s])(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')\s*="""
+        )
+        for number in range(self.first, self.last + 1):
+            if inline.search(self.source.text(number)):
+                return number
+        return self.header
+
+    def literal_line(self, value: str, key: str | None = None, nth: int = 1) -> int:
+        """The line holding the ``nth`` quoted ``value`` at or after ``key``'s line."""
+        start = self.line(key) if key else self.first
+        quoted = (f'"{value}"', f"'{value}'")
+        seen = 0
+        for number in range(start, max(self.last, start) + 1):
+            text = self.source.text(number)
+            seen += sum(text.count(q) for q in quoted)
+            if seen >= nth:
+                return number
+        return self.line(key)
+
+    def fail(self, key: str | None, reason: str, line: int | None = None) -> NoReturn:
+        where = line if line is not None else self.line(key)
+        what = f"{self.label}: " if self.label else ""
+        raise BalanceError(f"{self.source.shown}:{where}: {what}{reason}")
+
+    # -- nested tables ------------------------------------------------------------------
+
+    def child(self, key: str, label: str) -> Table:
+        """The sub-table ``key`` (``[deck.cards]`` or ``cards = {...}``)."""
+        data = self.data.get(key)
+        if self.address is not None:
+            address = (*self.address, (key, None))
+            if address in self.source.address:
+                return self._at(address, data, label)
+        line = self.line(key)
+        return Table(self.source, data, label, line, line, self._value_end(line), None)
+
+    def items(self, key: str, label: str) -> list[Table]:
+        """The tables of the array ``key`` (``[[card.effect]]`` or ``effect = [{...}]``)."""
+        values = self.data.get(key)
+        if not isinstance(values, list):
+            return []
+        out = []
+        inline_line = self.line(key)
+        braces = 0
+        for index, value in enumerate(values):
+            address = None if self.address is None else (*self.address, (key, index))
+            each = label.format(n=index + 1)
+            if address is not None and address in self.source.address:
+                out.append(self._at(address, value, each))
+                continue
+            # Inline: the line of the index-th "{" after the key.
+            line, braces = self._brace_line(inline_line, braces + 1)
+            out.append(Table(self.source, value, each, line, line, line, None))
+        return out
+
+    def _at(self, address: Address, data: Any, label: str) -> Table:
+        header = self.source.address[address]
+        return Table(
+            self.source, data, label, header, header + 1, self.source.end_of(header), address
+        )
+
+    def _brace_line(self, start: int, nth: int) -> tuple[int, int]:
+        seen = 0
+        for number in range(start, max(self.last, start) + 1):
+            for char in _code(self.source.text(number)):
+                if char == "{":
+                    seen += 1
+                    if seen == nth:
+                        return number, nth
+        return start, nth
+
+    def _value_end(self, line: int) -> int:
+        """The last line of the value that starts on ``line`` (multi-line arrays)."""
+        depth, quote = 0, ""
+        for number in range(line, max(self.last, line) + 1):
+            depth, quote = _track(self.source.text(number), depth, quote)
+            if depth == 0 and not quote:
+                return number
+        return line
+
+    # -- values -------------------------------------------------------------------------
+
+    def only(self, allowed: Sequence[str], why: Mapping[str, str] | None = None) -> None:
+        """Fail on the first key that is not in ``allowed``."""
+        for key in self.data:
+            if key in allowed:
+                continue
+            if why and key in why:
+                self.fail(key, why[key])
+            hint = _suggest(key, allowed)
+            self.fail(key, f"unknown field '{key}'{hint}; allowed: {', '.join(allowed)}")
+
+    def string(self, key: str, required: bool = True) -> str | None:
+        if key not in self.data:
+            if required:
+                self.fail(None, f"missing '{key}'")
+            return None
+        value = self.data[key]
+        if not isinstance(value, str):
+            self.fail(key, f"'{key}' must be a quoted string, not {_show(value)}")
+        if required and not value.strip():
+            self.fail(key, f"'{key}' is empty")
+        return value
+
+    def whole(self, key: str, span: Range) -> int:
+        """A whole number in ``span`` (its default when missing; required if none)."""
+        if key not in self.data:
+            if span.default is None:
+                self.fail(None, f"missing '{key}' ({span.text()})")
+            return span.default
+        value = self.data[key]
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(key, f"'{key}' must be a whole number, not {_show(value)}")
+        if not span.low <= value <= span.high or (span.nonzero and value == 0):
+            self.fail(key, f"'{key}' = {value} is out of range: allowed {span.text()}")
+        return value
+
+    def flag(self, key: str) -> bool:
+        value = self.data.get(key, False)
+        if not isinstance(value, bool):
+            self.fail(key, f"'{key}' must be true or false, not {_show(value)}")
+        return value
+
+    def choice(self, key: str, names: Sequence[str], required: bool = True) -> int | None:
+        """The index in ``names`` of the value of ``key`` (None when missing, if allowed)."""
+        if key not in self.data:
+            if required:
+                self.fail(None, f"missing '{key}'; one of: {', '.join(n for n in names if n)}")
+            return None
+        value = self.data[key]
+        if not isinstance(value, str):
+            self.fail(key, f"'{key}' must be a quoted name, not {_show(value)}")
+        if value in names and value:
+            return names.index(value)
+        allowed = [n for n in names if n]
+        self.fail(
+            key, f"unknown {key} '{value}'{_suggest(value, allowed)}; one of: {', '.join(allowed)}"
+        )
+
+    def tables(self, key: str, header: str) -> None:
+        """``key`` must be an array of tables (``[[header]]``), if present."""
+        value = self.data.get(key)
+        if value is None:
+            return
+        if isinstance(value, dict):
+            self.fail(key, f"write [[{header}]] (double brackets), one for each {key}")
+        if not isinstance(value, list) or not all(isinstance(v, dict) for v in value):
+            self.fail(key, f"'{key}' must be [[{header}]] tables")
+
+
+def _code(line: str) -> str:
+    """``line`` without its strings and comment."""
+    out = []
+    i, n = 0, len(line)
+    while i < n:
+        char = line[i]
+        if char == "#":
+            break
+        if char in "\"'":
+            i += 1
+            while i < n and line[i] != char:
+                i += 2 if char == '"' and line[i] == "\\" else 1
+            i += 1
+            continue
+        out.append(char)
+        i += 1
+    return "".join(out)
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return f"'{value}'"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "a list"
+    return str(value)
+
+
+def _suggest(word: str, names: Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(names), n=1, cutoff=0.7)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents: 'Colere' and 'colère' read as 'Colère'."""
+    return "".join(
+        c
+        for c in unicodedata.normalize("NFD", text.strip().lower())
+        if not unicodedata.combining(c)
+    )
+
+
+# --- definitions --------------------------------------------------------------------------
+
+
+Row = tuple[int, int, int, int, int, int]
+Mod = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    type: int
+    copies: int = field(compare=False)  # a deck-building limit: not part of what is played
+    sin: int
+    flags: int
+    program: tuple[Row, ...]
+    mods: tuple[Mod, ...]
+    text: str = field(default="", compare=False)
+    where: str = field(default="", compare=False)  # "file:line"
+
+
+@dataclass(frozen=True)
+class Weapon:
+    name: str
+    hits_on: int
+    damage: int
+    text: str = field(default="", compare=False)
+    where: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Pirate:
+    name: str
+    mods: tuple[Mod, ...]
+    text: str = field(default="", compare=False)
+    where: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Ship:
+    name: str
+    mods: tuple[Mod, ...]
+    trigger: int
+    value: int
+    program: tuple[Row, ...]
+    text: str = field(default="", compare=False)
+    where: str = field(default="", compare=False)
+
+
+@dataclass(frozen=True)
+class Deck:
+    name: str
+    ship: str
+    pirates: tuple[tuple[str, tuple[str, str]], ...]  # (pirate, (weapon, weapon)) × 2
+    cards: tuple[tuple[str, int], ...]  # (card, copies) in file order
+    provisions: tuple[int, ...]  # in layout.PROVISIONS order
+    text: str = field(default="", compare=False)
+    where: str = field(default="", compare=False)
+    file: str = field(default="", compare=False)  # the file as shown in messages
+
+    def card_list(self) -> list[str]:
+        """The 20 cards, copies in a row, in the file's order."""
+        return [name for name, copies in self.cards for _ in range(copies)]
+
+
+KINDS = ("card", "weapon", "pirate", "ship", "deck")
+
+
+@dataclass(frozen=True)
+class Library:
+    """Everything a file defines, with everything its includes define.
+
+    ``own_decks`` are the decks written in the file itself (not in its includes);
+    ``files`` the file and every file it includes, resolved, in load order.
+    """
+
+    path: Path
+    shown: str
+    cards: Mapping[str, Card]
+    weapons: Mapping[str, Weapon]
+    pirates: Mapping[str, Pirate]
+    ships: Mapping[str, Ship]
+    decks: Mapping[str, Deck]
+    own_decks: tuple[str, ...]
+    files: tuple[Path, ...]
+
+    def deck(self, name: str) -> Deck:
+        return self.decks[name]
+
+
+# --- reading one file ---------------------------------------------------------------------
+
+
+def _modifiers(table: Table, key: str, header: str) -> tuple[Mod, ...]:
+    table.tables(key, header)
+    entries = table.items(key, f"{table.label}, modifier {{n}}")
+    mods = []
+    for entry in entries:
+        entry.only(MODIFIER_FIELDS)
+        stat = entry.choice("stat", L.MOD_STATS)
+        amount = entry.whole("amount", MOD_AMOUNT)
+        mods.append((stat, amount))
+    if len(mods) > L.MAX_MODS:
+        entries[L.MAX_MODS].fail(
+            None, f"{len(mods)} modifiers; at most {L.MAX_MODS} on one {header.split('.')[0]}"
+        )
+    return tuple(mods)
+
+
+def _effect(table: Table) -> Row:
+    table.only(EFFECT_FIELDS)
+    op = table.choice("do", L.OPS)
+    spec = OP_SPECS[op]
+    name = L.OPS[op]
+    allowed_targets = ", ".join(L.TARGETS[t] for t in spec.targets)
+    target = table.choice("target", L.TARGETS, required=False)
+    if not spec.targets:
+        if target is not None:
+            table.fail("target", f"{name} takes no target")
+        target = L.NO_TARGET
+    elif target is None:
+        if spec.default_target is None:
+            table.fail(None, f"missing 'target'; {name} takes one of: {allowed_targets}")
+        target = spec.default_target
+    elif target not in spec.targets:
+        table.fail(
+            "target",
+            f"{name} cannot target '{L.TARGETS[target]}'; it takes: {allowed_targets}",
+        )
+    arg = 0
+    for key in ("status", "provision", "to"):
+        if key in table.data and spec.arg != key:
+            table.fail(key, f"{name} takes no '{key}'")
+    if spec.arg == "status":
+        arg = table.choice("status", L.STATUSES)
+    elif spec.arg == "provision":
+        arg = table.choice("provision", L.PROVISIONS)
+    elif spec.arg == "to":
+        arg = table.choice("to", L.DESTINATIONS)
+    amount = 0
+    if spec.amount is None:
+        if "amount" in table.data:
+            table.fail("amount", f"{name} takes no 'amount'")
+    else:
+        amount = table.whole("amount", spec.amount)
+    turns_span = spec.turns
+    if op == L.STATUS and arg in UNTIMED_STATUSES:
+        turns_span = None
+        why = "it strikes once, on the turn after it was applied"
+        if "turns" in table.data:
+            table.fail("turns", f"{L.STATUSES[arg]} takes no 'turns' ({why})")
+    turns = 0
+    if turns_span is None:
+        if "turns" in table.data:
+            table.fail("turns", f"{name} takes no 'turns'")
+    else:
+        if "turns" not in table.data and turns_span.default is None:
+            what = f"{L.STATUSES[arg]} status" if op == L.STATUS else name
+            table.fail(None, f"missing 'turns': {what} lasts {turns_span.text()} turns")
+        turns = table.whole("turns", turns_span)
+    on = table.choice("on", L.CONDITIONS, required=False) or L.ALWAYS
+    return (op, target, amount, turns, arg, on)
+
+
+def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row, ...]:
+    """The effects ``key`` of a card (``kind`` its type) or a ship trigger (``"ship"``)."""
+    table.tables(key, header)
+    entries = table.items(key, f"{table.label}, effect {{n}}")
+    rows = [_effect(entry) for entry in entries]
+    if len(rows) > L.MAX_EFFECTS:
+        entries[L.MAX_EFFECTS].fail(None, f"{len(rows)} effects; at most {L.MAX_EFFECTS}")
+    choosers = CHOOSERS.get(kind, ()) if isinstance(kind, int) else ()
+    chosen = 0
+    insult = False
+    for entry, row in zip(entries, rows, strict=True):
+        op, target, on = row[0], row[1], row[5]
+        if target in L.CHOSEN_TARGETS:
+            what = "a ship's trigger" if kind == "ship" else _a(kind)
+            if not choosers:
+                entry.fail(
+                    "target",
+                    f"{what} cannot choose a pirate ('{L.TARGETS[target]}'): "
+                    "use pirates_own_ship, pirates_enemy_ship or pirates_island",
+                )
+            if target not in choosers:
+                entry.fail(
+                    "target",
+                    f"food acts on the pirate it feeds: use 'own_pirate', not "
+                    f"'{L.TARGETS[target]}'",
+                )
+            if kind == L.FOOD and op == L.REVIVE:
+                entry.fail("do", "food cannot revive: it feeds a living pirate")
+            if chosen and target != chosen:
+                entry.fail(
+                    "target",
+                    f"'{L.TARGETS[target]}' but an earlier effect chooses "
+                    f"'{L.TARGETS[chosen]}'; a card chooses one pirate",
+                )
+            chosen = target
+        if on != L.ALWAYS and not insult:
+            entry.fail("on", f"on = '{L.CONDITIONS[on]}' needs an insult effect before it")
+        insult = insult or op == L.INSULT
+    return tuple(rows)
+
+
+def _card(table: Table) -> Card:
+    name = table.string("name")
+    table.label = f"card '{name}'"
+    if name == BLANK_NAME:
+        table.fail("name", f"the name '{BLANK_NAME}' is reserved for the blank card")
+    if table.data.get("type") == "ship":
+        table.fail("type", "a ship is not a card: write it as a [[ship]] table")
+    kind = L.CARD_TYPES.index(CARD_TYPE_NAMES[table.choice("type", CARD_TYPE_NAMES)])
+    only_items = {k: f"only items have '{k}'" for k in ("targetable", "reusable")}
+    table.only(ITEM_FIELDS if kind == L.ITEM else CARD_FIELDS, only_items)
+    default = 1 if kind == L.LEGENDARY else DEFAULT_COPIES
+    copies = table.whole("copies", COPIES._replace(default=default))
+    sin = -1
+    if "sin" in table.data:
+        value = table.string("sin")
+        folded = [_fold(s) for s in L.SINS]
+        if _fold(value) not in folded:
+            hint = _suggest(value, L.SINS)
+            table.fail("sin", f"unknown sin '{value}'{hint}; one of: {', '.join(L.SINS)}")
+        sin = folded.index(_fold(value))
+    text = table.string("text", required=False) or ""
+    if kind == L.ANIMAL and "effect" in table.data:
+        table.fail("effect", "an animal has no effects, only [[card.modifier]] tables")
+    program = _program(table, "effect", "card.effect", kind)
+    if kind not in MODIFIED_TYPES and "modifier" in table.data:
+        table.fail("modifier", f"{_a(kind)} has no modifiers (only animals and items do)")
+    mods = _modifiers(table, "modifier", "card.modifier")
+    if kind in (L.EVENT, L.SPECIAL, L.LEGENDARY, L.CURSED_BALL, L.ISLAND_CARD) and not program:
+        table.fail(None, f"{_a(kind)} needs at least one [[card.effect]] ({PROGRAM_OF[kind]})")
+    flags = 0
+    if kind == L.ITEM:
+        reusable = table.flag("reusable")
+        if reusable and not program:
+            table.fail("reusable", "'reusable' needs an activation: add [[card.effect]] tables")
+        flags = (L.ACTIVABLE if program else 0) | (L.TARGETABLE if table.flag("targetable") else 0)
+        flags |= L.REUSABLE if reusable else 0
+    where = f"{table.source.shown}:{table.header}"
+    return Card(name, kind, copies, sin, flags, program, mods, text, where)
+
+
+def _weapon(table: Table) -> Weapon:
+    name = table.string("name")
+    table.label = f"weapon '{name}'"
+    table.only(WEAPON_FIELDS)
+    hits_on = table.whole("hits_on", HITS_ON)
+    damage = table.whole("damage", WEAPON_DAMAGE)
+    text = table.string("text", required=False) or ""
+    return Weapon(name, hits_on, damage, text, f"{table.source.shown}:{table.header}")
+
+
+def _pirate(table: Table) -> Pirate:
+    name = table.string("name")
+    table.label = f"pirate '{name}'"
+    table.only(PIRATE_FIELDS)
+    mods = _modifiers(table, "modifier", "pirate.modifier")
+    text = table.string("text", required=False) or ""
+    return Pirate(name, mods, text, f"{table.source.shown}:{table.header}")
+
+
+def _ship(table: Table) -> Ship:
+    name = table.string("name")
+    table.label = f"ship '{name}'"
+    table.only(SHIP_FIELDS)
+    mods = _modifiers(table, "modifier", "ship.modifier")
+    trigger = table.choice("when", L.TRIGGERS, required=False) or L.NO_TRIGGER
+    value = 0
+    if trigger:
+        value = table.whole("value", TRIGGER_VALUE)
+    elif "value" in table.data:
+        table.fail("value", "'value' needs a trigger: when = 'water_at_least'")
+    program = _program(table, "effect", "ship.effect", "ship")
+    if trigger and not program:
+        table.fail("when", "a trigger needs [[ship.effect]] tables: what happens when it fires")
+    if program and not trigger:
+        table.fail("effect", "ship effects need a trigger: when = 'water_at_least' and value")
+    text = table.string("text", required=False) or ""
+    return Ship(name, mods, trigger, value, program, text, f"{table.source.shown}:{table.header}")
+
+
+def _deck_shape(table: Table) -> dict[str, Any]:
+    """A deck's own fields, checked for form (names are checked against the library later)."""
+    name = table.string("name")
+    table.label = f"deck '{name}'"
+    table.only(DECK_FIELDS)
+    text = table.string("text", required=False) or ""
+    ship = table.string("ship")
+    for key in ("pirates", "cards", "provisions"):
+        if key not in table.data:
+            table.fail(None, f"missing '{key}'")
+    return {"name": name, "ship": ship, "text": text}
+
+
+def _deck(table: Table, library: _Defs) -> Deck:
+    shape = _deck_shape(table)
+    ship = shape["ship"]
+    if ship not in library.ships:
+        table.fail(
+            "ship",
+            f"unknown ship '{ship}'{_suggest(ship, library.ships)}"
+            f"; ships: {', '.join(library.ships) or 'none defined'}",
+        )
+    # Pirates: [{name = ..., weapons = [..., ...]}, {...}].
+    raw = table.data["pirates"]
+    if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
+        table.fail("pirates", "'pirates' must be a list of {name = ..., weapons = [..., ...]}")
+    if len(raw) != L.PIRATES:
+        table.fail("pirates", f"a deck has {L.PIRATES} pirates, not {len(raw)}")
+    pirates = []
+    entries = table.items("pirates", f"{table.label}, pirate {{n}}")
+    for entry in entries:
+        entry.only(DECK_PIRATE_FIELDS)
+        who = entry.string("name")
+        if who not in library.pirates:
+            entry.fail(
+                "name",
+                f"unknown pirate '{who}'{_suggest(who, library.pirates)}"
+                f"; pirates: {', '.join(library.pirates) or 'none defined'}",
+            )
+        if any(who == p for p, _ in pirates):
+            entry.fail(
+                "name",
+                f"'{who}' is already this deck's other pirate; a deck has 2 different pirates",
+            )
+        weapons = entry.data.get("weapons")
+        if weapons is None:
+            entry.fail(None, "missing 'weapons' (a list of 2 weapon names)")
+        if not isinstance(weapons, list) or not all(isinstance(w, str) for w in weapons):
+            entry.fail("weapons", "'weapons' must be a list of 2 weapon names")
+        if len(weapons) != L.WEAPONS:
+            entry.fail("weapons", f"a pirate has {L.WEAPONS} weapons, not {len(weapons)}")
+        for weapon in weapons:
+            if weapon not in library.weapons:
+                entry.fail(
+                    "weapons",
+                    f"unknown weapon '{weapon}'"
+                    f"{_suggest(weapon, library.weapons)}"
+                    f"; weapons: {', '.join(library.weapons) or 'none defined'}",
+                )
+        if weapons[0] == weapons[1]:
+            entry.fail(
+                "weapons", f"'{who}' has '{weapons[0]}' twice; a pirate has 2 different weapons"
+            )
+        pirates.append((who, (weapons[0], weapons[1])))
+    # Cards: {"name" = copies, ...}.
+    cards_table = table.child("cards", f"{table.label}, cards")
+    if not isinstance(table.data["cards"], dict):
+        table.fail("cards", "'cards' must be a table of \"card name\" = copies")
+    cards = []
+    for card_name, copies in cards_table.data.items():
+        line = cards_table.line(card_name)
+        if card_name not in library.cards:
+            cards_table.fail(
+                None, f"unknown card '{card_name}'{_suggest(card_name, library.cards)}", line
+            )
+        if isinstance(copies, bool) or not isinstance(copies, int) or copies < 1:
+            cards_table.fail(
+                None,
+                f"'{card_name}' = {_show(copies)}: copies must be a whole number of at least 1",
+                line,
+            )
+        limit = library.cards[card_name].copies
+        if copies > limit:
+            cards_table.fail(
+                None,
+                f"{copies} copies of '{card_name}', above its copy limit of "
+                f"{limit} (set copies = N on the card to change it)",
+                line,
+            )
+        cards.append((card_name, copies))
+    total = sum(c for _, c in cards)
+    if total != L.DECK_SIZE:
+        line = cards_table.header
+        table.fail(None, f"{total} cards; a deck has exactly {L.DECK_SIZE}", line)
+    # Provisions: {planks = .., ...}.
+    prov_table = table.child("provisions", f"{table.label}, provisions")
+    if not isinstance(table.data["provisions"], dict):
+        table.fail("provisions", "'provisions' must be a table: planks = .., cannonballs = ..")
+    counts = [0] * len(L.PROVISIONS)
+    for kind in prov_table.data:
+        if kind not in L.PROVISIONS:
+            prov_table.fail(
+                kind,
+                f"unknown provision '{kind}'{_suggest(kind, L.PROVISIONS)}; "
+                f"one of: {', '.join(L.PROVISIONS)}",
+            )
+        counts[L.PROVISIONS.index(kind)] = prov_table.whole(kind, Range(0, MAX_PROVISIONS, 0))
+    if sum(counts) > MAX_PROVISIONS:
+        prov_table.fail(None, f"{sum(counts)} provisions; a reserve holds at most {MAX_PROVISIONS}")
+    where = f"{table.source.shown}:{table.header}"
+    return Deck(
+        shape["name"],
+        ship,
+        tuple(pirates),
+        tuple(cards),
+        tuple(counts),
+        shape["text"],
+        where,
+        table.source.shown,
+    )
+
+
+@dataclass
+class _Defs:
+    """Definitions by kind, name -> definition (in order)."""
+
+    cards: dict[str, Card] = field(default_factory=dict)
+    weapons: dict[str, Weapon] = field(default_factory=dict)
+    pirates: dict[str, Pirate] = field(default_factory=dict)
+    ships: dict[str, Ship] = field(default_factory=dict)
+    decks: dict[str, Deck] = field(default_factory=dict)
+
+    def of(self, kind: str) -> dict[str, Any]:
+        return getattr(self, kind + "s")
+
+    def merge(self, other: _Defs) -> None:
+        for kind in KINDS:
+            mine = self.of(kind)
+            for name, thing in other.of(kind).items():
+                if name in mine and mine[name].where != thing.where:
+                    _duplicate(kind, name, thing.where, mine[name].where)
+                mine[name] = thing
+
+
+def _duplicate(kind: str, name: str, where: str, first: str) -> NoReturn:
+    raise BalanceError(f"{where}: {kind} '{name}' is defined twice (first at {first})")
+
+
+@dataclass
+class _File:
+    path: Path
+    source: Source
+    root: Table
+    includes: list[Path]
+    own: _Defs
+
+
+class _Loader:
+    """Reads files once each, follows includes, refuses cycles."""
+
+    def __init__(self) -> None:
+        self.files: dict[Path, _File] = {}
+        self.order: list[Path] = []
+
+    def load(self, path: Path, shown: str, stack: tuple[Path, ...] = ()) -> _File:
+        real = path.resolve()
+        if real in stack:
+            chain = " -> ".join(p.name for p in (*stack[stack.index(real) :], real))
+            raise BalanceError(f"{shown}: include cycle: {chain}")
+        if real in self.files:
+            return self.files[real]
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raise BalanceError(f"{shown}: no such file") from None
+        except IsADirectoryError:
+            raise BalanceError(f"{shown}: is a directory, not a TOML file") from None
+        except OSError as error:
+            raise BalanceError(f"{shown}: cannot read: {error.strerror}") from None
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            line = raw[: error.start].count(b"\n") + 1
+            raise BalanceError(f"{shown}:{line}: not UTF-8 text (save the file as UTF-8)") from None
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as error:
+            raise BalanceError(_syntax(shown, str(error))) from None
+        source = Source(real, shown, text)
+        root = Table(
+            source,
+            data,
+            "",
+            1,
+            1,
+            source.headers[0] - 1 if source.headers else len(source.lines),
+            (),
+        )
+        root.only(ROOT_FIELDS)
+        includes = self._includes(root, path, shown, (*stack, real))
+        own = _Defs()
+        for key, reader in (
+            ("card", _card),
+            ("weapon", _weapon),
+            ("pirate", _pirate),
+            ("ship", _ship),
+        ):
+            root.tables(key, key)
+            for table in root.items(key, f"{key} {{n}}"):
+                thing = reader(table)
+                defs = own.of(key)
+                if thing.name in defs:
+                    _duplicate(key, thing.name, thing.where, defs[thing.name].where)
+                defs[thing.name] = thing
+        loaded = _File(real, source, root, includes, own)
+        self.files[real] = loaded
+        # Decks are checked against this file and everything it includes.
+        library = self.defs(real)
+        root.tables("deck", "deck")
+        for table in root.items("deck", "deck {n}"):
+            deck = _deck(table, library)
+            if deck.name in own.decks:
+                _duplicate("deck", deck.name, deck.where, own.decks[deck.name].where)
+            if deck.name in library.decks:
+                _duplicate("deck", deck.name, deck.where, library.decks[deck.name].where)
+            own.decks[deck.name] = deck
+        self.order.append(real)
+        return loaded
+
+    def _includes(self, root: Table, path: Path, shown: str, stack: tuple[Path, ...]) -> list[Path]:
+        value = root.data.get("include", [])
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            root.fail(
+                "include", "'include' must be a list of file paths: include = [\"cards.toml\"]"
+            )
+        out = []
+        for index, name in enumerate(value, start=1):
+            target = path.parent / name
+            line = root.literal_line(name, "include")
+            shown_target = os.path.normpath(os.path.join(os.path.dirname(shown), name))
+            if not target.is_file():
+                raise BalanceError(
+                    f"{shown}:{line}: include {index}: no file '{name}' (looked for {target})"
+                )
+            if target.resolve() in stack:
+                chain = " -> ".join(
+                    p.name for p in (*stack[stack.index(target.resolve()) :], target.resolve())
+                )
+                raise BalanceError(f"{shown}:{line}: include cycle: {chain}")
+            self.load(target, shown_target, stack)
+            out.append(target.resolve())
+        return out
+
+    def closure(self, real: Path) -> list[Path]:
+        """``real`` and every file it includes, includes first, each once."""
+        out: list[Path] = []
+
+        def visit(p: Path) -> None:
+            if p in out:
+                return
+            for inc in self.files[p].includes:
+                visit(inc)
+            out.append(p)
+
+        visit(real)
+        return out
+
+    def defs(self, real: Path) -> _Defs:
+        merged = _Defs()
+        for p in self.closure(real):
+            merged.merge(self.files[p].own)
+        return merged
+
+
+def _syntax(shown: str, message: str) -> str:
+    found = re.search(r"\(at line (\d+), column (\d+)\)$", message)
+    if found:
+        reason = message[: found.start()].strip()
+        return f"{shown}:{found.group(1)}: TOML syntax error: {reason} (column {found.group(2)})"
+    at_end = message.replace("(at end of document)", "").strip()
+    return f"{shown}: TOML syntax error at the end of the file: {at_end}"
+
+
+def _read(path: Path, shown: str) -> Library:
+    loader = _Loader()
+    loaded = loader.load(path, shown)
+    defs = loader.defs(loaded.path)
+    return Library(
+        path=loaded.path,
+        shown=shown,
+        cards=defs.cards,
+        weapons=defs.weapons,
+        pirates=defs.pirates,
+        ships=defs.ships,
+        decks=defs.decks,
+        own_decks=tuple(loaded.own.decks),
+        files=tuple(loader.closure(loaded.path)),
+    )
+
+
+# --- caching ------------------------------------------------------------------------------
+
+_LIBRARIES: dict[tuple[Path, str], tuple[tuple[Any, ...], Library]] = {}
+_CONTENTS: dict[tuple[Any, ...], tuple[tuple[Any, ...], Content]] = {}
+
+
+def _stamp(files: Iterable[Path]) -> tuple[Any, ...]:
+    """Modification time and size of each file (None if it is gone)."""
+    out = []
+    for p in files:
+        try:
+            st = p.stat()
+            out.append((p, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((p, None, None))
+    return tuple(out)
+
+
+def load_file(path: str | os.PathLike[str]) -> Library:
+    """Every definition of a TOML file and of the files it includes, checked.
+
+    Cached until one of the files changes (modification time or size). Raises a one-line
+    :class:`BalanceError` ``FILE:LINE: what: reason`` on the first mistake.
+    """
+    shown = _shown(Path(path))
+    key = (Path(path).resolve(), shown)
+    cached = _LIBRARIES.get(key)
+    if cached is not None and _stamp(f for f, _, _ in cached[0]) == cached[0]:
+        return cached[1]
+    library = _read(Path(path), shown)
+    _LIBRARIES[key] = (_stamp(library.files), library)
+    return library
+
+
+def clear_cache() -> None:
+    """Forget every loaded file and compiled matchup."""
+    _LIBRARIES.clear()
+    _CONTENTS.clear()
+
+
+def _shown(path: Path) -> str:
+    """How a file is named in messages: as given, or relative to the working directory."""
+    if not path.is_absolute():
+        return str(path)
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+# --- deck references ----------------------------------------------------------------------
+
+
+def example_decks() -> dict[str, Path]:
+    """The example decks shipped with balance: name -> file."""
+    out: dict[str, Path] = {}
+    for path in sorted(EXAMPLES.glob("*.toml")):
+        for name in load_file(path).own_decks:
+            out[name] = path
+    return out
+
+
+def _resolve(reference: str) -> tuple[Path, str | None]:
+    """A deck reference as (file, deck name or None for "the file's only deck")."""
+    text = reference.strip()
+    if ".toml:" in text:
+        file, _, name = text.rpartition(".toml:")
+        return Path(file + ".toml"), name.strip()
+    path = Path(text)
+    if path.suffix == ".toml" or os.sep in text or "/" in text:
+        if not path.is_file():
+            raise BalanceError(f"deck {reference!r}: no such file")
+        return path, None
+    examples = example_decks()
+    if text in examples:
+        return examples[text], text
+    if path.is_file():
+        return path, None
+    raise BalanceError(
+        f"deck {reference!r}: no example deck of that name{_suggest(text, examples)} and no such "
+        f"file; example decks: {', '.join(examples)}"
+    )
+
+
+def load_deck(reference: str) -> tuple[Deck, Library]:
+    """The deck a reference names: an example deck's name, a TOML file holding one
+    ``[[deck]]``, or ``FILE.toml:DECK NAME``."""
+    path, name = _resolve(reference)
+    if not path.is_file():
+        raise BalanceError(f"deck {reference!r}: no such file {path}")
+    library = load_file(path)
+    if name is None:
+        own = library.own_decks
+        if len(own) != 1:
+            decks = f" ({', '.join(own)})" if own else ""
+            raise BalanceError(
+                f"{library.shown}: holds {len(own)} decks{decks}; a deck file holds exactly one "
+                f"[[deck]], or name one: {library.shown}:DECK NAME"
+            )
+        name = own[0]
+    if name not in library.decks:
+        raise BalanceError(
+            f"{library.shown}: no deck '{name}'{_suggest(name, library.decks)}; decks: "
+            f"{', '.join(library.decks) or 'none'}"
+        )
+    return library.decks[name], library
+
+
+def deck_content(reference: str) -> Content:
+    """One deck compiled, playing against itself (the same deck in both seats)."""
+    return matchup_content((reference, reference), ())
+
+
+def matchup_content(decks: Sequence[str], blanks: Sequence[tuple[int, str]] = ()) -> Content:
+    """Two decks (seat 0's first) compiled for the engines, with ``blanks``: (seat, card)
+    pairs whose every copy in that seat's deck becomes the blank card.
+
+    Card ids are the cards of both decks in order of first appearance (seat 0's deck
+    first), after card 0, the blank card. Cached until a file involved changes.
+    """
+    if len(decks) != L.PLAYERS:
+        raise BalanceError(f"a matchup needs {L.PLAYERS} decks, {len(decks)} given")
+    resolved = tuple(_resolve(r) for r in decks)
+    key = (tuple((p.resolve(), n) for p, n in resolved), tuple(decks), tuple(blanks))
+    cached = _CONTENTS.get(key)
+    if cached is not None and _stamp(f for f, _, _ in cached[0]) == cached[0]:
+        return cached[1]
+    seats = [load_deck(r) for r in decks]
+    content = _compile(seats, tuple(decks))
+    for seat, card in blanks:
+        content = _blank(content, seats, seat, card)
+    files = {f: None for _, library in seats for f in library.files}
+    _CONTENTS[key] = (_stamp(files), content)
+    return content
+
+
+def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) -> Content:
+    chosen: dict[str, Card] = {}
+    for deck, library in seats:
+        for name, _ in deck.cards:
+            card = library.cards[name]
+            if name in chosen and chosen[name] != card:
+                raise BalanceError(
+                    f"card '{name}' is defined differently at {chosen[name].where} and "
+                    f"{card.where}; the two decks must agree on a card or use another name"
+                )
+            chosen.setdefault(name, card)
+    cards = [
+        {
+            "name": c.name,
+            "type": c.type,
+            "sin": c.sin,
+            "flags": c.flags,
+            "program": c.program,
+            "mods": c.mods,
+        }
+        for c in chosen.values()
+    ]
+    weapons = []
+    pirate_mods = []
+    ship_mods = []
+    triggers = []
+    ship_programs = []
+    for deck, library in seats:
+        weapons.append(
+            [
+                [[library.weapons[w].hits_on, library.weapons[w].damage] for w in arms]
+                for _, arms in deck.pirates
+            ]
+        )
+        pirate_mods.append([library.pirates[p].mods for p, _ in deck.pirates])
+        ship = library.ships[deck.ship]
+        ship_mods.append(ship.mods)
+        triggers.append((ship.trigger, ship.value))
+        ship_programs.append(ship.program)
+    return make_content(
+        cards,
+        [deck.card_list() for deck, _ in seats],
+        provisions=[deck.provisions for deck, _ in seats],
+        weapons=weapons,
+        pirate_mods=pirate_mods,
+        ship_mods=ship_mods,
+        ship_trigger=triggers,
+        ship_program=ship_programs,
+        deck_names=(seats[0][0].name, seats[1][0].name),
+        ship_names=(seats[0][0].ship, seats[1][0].ship),
+        pirate_names=tuple(tuple(p for p, _ in deck.pirates) for deck, _ in seats),
+        weapon_names=tuple(tuple(arms for _, arms in deck.pirates) for deck, _ in seats),
+        sources=sources,
+    )
+
+
+def _blank(
+    content: Content, seats: Sequence[tuple[Deck, Library]], seat: int, card: str
+) -> Content:
+    if seat not in (0, 1):
+        raise BalanceError(f"blank {seat}:{card}: the seat is 0 or 1")
+    deck = seats[seat][0]
+    if card not in dict(deck.cards):
+        known = [name for name, _ in deck.cards]
+        if card in content.names[1:] or card in seats[seat][1].cards:
+            reason = f"seat {seat}'s deck '{deck.name}' has no card '{card}'"
+        else:
+            reason = f"no card '{card}'{_suggest(card, known)}"
+        raise BalanceError(f"blank {seat}:{card}: {reason}; its cards: {', '.join(known)}")
+    return blanked(content, seat, card)
+
+
+# --- checking files for the CLI -----------------------------------------------------------
+
+
+def _file_of(reference: str) -> Path:
+    """A file to check: a path, or an example deck's name."""
+    path = Path(reference)
+    if path.is_file() or path.suffix == ".toml" or "/" in reference or os.sep in reference:
+        return path
+    examples = example_decks()
+    if reference in examples:
+        return examples[reference]
+    raise BalanceError(
+        f"{reference}: no such file, nor an example deck{_suggest(reference, examples)}; "
+        f"example decks: {', '.join(examples)}"
+    )
+
+
+def _summary(library: Library) -> list[str]:
+    if not library.own_decks:
+        counts = [
+            _many(len(library.cards), "card"),
+            _many(len(library.pirates), "pirate"),
+            _many(len(library.weapons), "weapon"),
+            _many(len(library.ships), "ship"),
+        ]
+        decks = f"{_many(len(library.decks), 'deck')} (included)" if library.decks else "no decks"
+        return [f"{library.shown}: {', '.join(counts)}, {decks}, ok"]
+    lines = []
+    for name in library.own_decks:
+        deck = library.decks[name]
+        total = sum(c for _, c in deck.cards)
+        lines.append(
+            f"{name} ({library.shown}): {total} cards, {len(deck.cards)} distinct, "
+            f"{sum(deck.provisions)} provisions, ok"
+        )
+    return lines
+
+
+def _many(count: int, word: str) -> str:
+    return f"{count} {word}" + ("" if count == 1 else "s")
+
+
+def check_each(references: Sequence[str]) -> list[tuple[bool, str]]:
+    """Check every file (or example deck name): (True, a line per deck) for a good file,
+    (False, its one-line error) for a bad one. Never raises for a bad file."""
+    out: list[tuple[bool, str]] = []
+    for reference in references:
+        try:
+            library = load_file(_file_of(reference))
+        except BalanceError as error:
+            out.append((False, str(error)))
+            continue
+        out.extend((True, line) for line in _summary(library))
+    return out
+
+
+def check_files(references: Sequence[str]) -> list[str]:
+    """A line per deck of each file (or example deck name), e.g.
+    ``cannon-battery (…/cannon-battery.toml): 20 cards, 12 distinct, 30 provisions, ok``;
+    raises the first file's error."""
+    lines = []
+    for reference in references:
+        lines.extend(_summary(load_file(_file_of(reference))))
+    return lines
+
+
+def example_list() -> list[tuple[str, str, str]]:
+    """The example decks: (name, file as shown, the deck's text)."""
+    out = []
+    for name, path in example_decks().items():
+        library = load_file(path)
+        out.append((name, library.shown, library.decks[name].text))
+    return out

@@ -1,0 +1,259 @@
+"""The cards, pirates, weapons, ships and decks of one game, compiled into arrays.
+
+:func:`balance.games.battle_of_thieves.cards.matchup_content` turns two decks into a
+:class:`Content`; both engines read only this object. Card ``0`` is always the blank
+card (restricted play puts it in the place of a card it takes out of a deck).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from balance.games.battle_of_thieves.layout import (
+    BLANK,
+    CHOICE_NONE,
+    CHOSEN_TARGETS,
+    DECK_SIZE,
+    EFFECT,
+    MAX_EFFECTS,
+    MAX_MODS,
+    PIRATES,
+    PLAYERS,
+    WEAPONS,
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Content:
+    """Two decks ready to play, seat 0's first.
+
+    Cards (``K`` distinct cards over both decks, card 0 the blank card):
+
+    names : tuple of K str.
+    card_type : int64 ``(K,)``, a ``layout`` card type.
+    card_sin : int64 ``(K,)``, index into ``layout.SINS`` or -1.
+    card_flags : int64 ``(K,)``, ``ACTIVABLE | TARGETABLE | REUSABLE`` for items.
+    card_choice : int64 ``(K,)``, the chosen-pirate target its program uses
+        (``layout.CHOSEN_TARGETS``) or 0; ``REVIVE`` on ``OWN_PIRATE`` chooses among dead
+        own pirates.
+    program : int64 ``(K, MAX_EFFECTS, Effect.SIZE)`` and ``program_len`` ``(K,)``: the
+        effects played (events, specials, legendaries, food), applied on a hit (cursed
+        balls), at a visit (island cards) or at activation (items), in order.
+    mods : int64 ``(K, MAX_MODS, 2)`` (stat, amount) and ``mods_len`` ``(K,)``: passive
+        modifiers of animals and items for the pirate that holds them.
+
+    Seats (``s`` = 0, 1):
+
+    deck : int64 ``(2, DECK_SIZE)``, card ids in the file's order (before shuffling).
+    deck_cards : int64 ``(2, DECK_SIZE)``, the distinct card ids of each deck in the
+        file's order, -1 padded: row ``r`` of the per-card records is card
+        ``deck_cards[s, r]``.
+    provisions : int64 ``(2, 5)``, the starting reserve in ``layout.PROVISIONS`` order.
+    pirate_mods : int64 ``(2, PIRATES, MAX_MODS, 2)``, ``pirate_mods_len`` ``(2, PIRATES)``.
+    weapons : int64 ``(2, PIRATES, WEAPONS, 2)``: (hits on, damage).
+    ship_mods : int64 ``(2, MAX_MODS, 2)``, ``ship_mods_len`` ``(2,)``: for every own pirate.
+    ship_trigger : int64 ``(2, 2)``: (``layout`` trigger, value).
+    ship_program : int64 ``(2, MAX_EFFECTS, Effect.SIZE)``, ``ship_program_len`` ``(2,)``:
+        applied once, the first time the trigger holds.
+
+    Names for reports: ``deck_names``, ``ship_names`` (2,), ``pirate_names`` (2, 2),
+    ``weapon_names`` (2, 2, 2); ``sources`` the two files (or example names).
+    """
+
+    names: tuple[str, ...]
+    card_type: np.ndarray
+    card_sin: np.ndarray
+    card_flags: np.ndarray
+    card_choice: np.ndarray
+    program: np.ndarray
+    program_len: np.ndarray
+    mods: np.ndarray
+    mods_len: np.ndarray
+    deck: np.ndarray
+    deck_cards: np.ndarray
+    provisions: np.ndarray
+    pirate_mods: np.ndarray
+    pirate_mods_len: np.ndarray
+    weapons: np.ndarray
+    ship_mods: np.ndarray
+    ship_mods_len: np.ndarray
+    ship_trigger: np.ndarray
+    ship_program: np.ndarray
+    ship_program_len: np.ndarray
+    deck_names: tuple[str, str]
+    ship_names: tuple[str, str]
+    pirate_names: tuple[tuple[str, str], tuple[str, str]]
+    weapon_names: tuple[tuple[tuple[str, str], tuple[str, str]], ...]
+    sources: tuple[str, str] = ("", "")
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays the compiled engine takes, in :data:`ARRAY_FIELDS` order."""
+        return tuple(getattr(self, name) for name in ARRAY_FIELDS)
+
+    def card_id(self, name: str) -> int:
+        return self.names.index(name)
+
+    def deck_card_names(self, seat: int) -> list[str]:
+        """The distinct cards of ``seat``'s deck, in the order of its per-card records."""
+        return [self.names[c] for c in self.deck_cards[seat] if c >= 0]
+
+
+ARRAY_FIELDS = (
+    "card_type",
+    "card_sin",
+    "card_flags",
+    "card_choice",
+    "program",
+    "program_len",
+    "mods",
+    "mods_len",
+    "deck",
+    "deck_cards",
+    "provisions",
+    "pirate_mods",
+    "pirate_mods_len",
+    "weapons",
+    "ship_mods",
+    "ship_mods_len",
+    "ship_trigger",
+    "ship_program",
+    "ship_program_len",
+)
+
+
+def empty_arrays(cards: int) -> dict[str, np.ndarray]:
+    """Zeroed arrays for ``cards`` distinct cards (the blank card included), to fill in."""
+    z = np.zeros
+    out = {
+        "card_type": z(cards, np.int64),
+        "card_sin": np.full(cards, -1, np.int64),
+        "card_flags": z(cards, np.int64),
+        "card_choice": z(cards, np.int64),
+        "program": z((cards, MAX_EFFECTS, EFFECT.SIZE), np.int64),
+        "program_len": z(cards, np.int64),
+        "mods": z((cards, MAX_MODS, 2), np.int64),
+        "mods_len": z(cards, np.int64),
+        "deck": z((PLAYERS, DECK_SIZE), np.int64),
+        "deck_cards": np.full((PLAYERS, DECK_SIZE), -1, np.int64),
+        "provisions": z((PLAYERS, 5), np.int64),
+        "pirate_mods": z((PLAYERS, PIRATES, MAX_MODS, 2), np.int64),
+        "pirate_mods_len": z((PLAYERS, PIRATES), np.int64),
+        "weapons": z((PLAYERS, PIRATES, WEAPONS, 2), np.int64),
+        "ship_mods": z((PLAYERS, MAX_MODS, 2), np.int64),
+        "ship_mods_len": z(PLAYERS, np.int64),
+        "ship_trigger": z((PLAYERS, 2), np.int64),
+        "ship_program": z((PLAYERS, MAX_EFFECTS, EFFECT.SIZE), np.int64),
+        "ship_program_len": z(PLAYERS, np.int64),
+    }
+    out["card_type"][0] = BLANK
+    return out
+
+
+def blanked(content: Content, seat: int, name: str) -> Content:
+    """``content`` with every copy of card ``name`` in ``seat``'s deck replaced by the
+    blank card (restricted play). The per-card records keep the card's row."""
+    import dataclasses
+
+    card = content.card_id(name)
+    deck = content.deck.copy()
+    deck[seat][deck[seat] == card] = 0
+    return dataclasses.replace(content, deck=deck)
+
+
+def program_choice(card_type: int, program: Sequence[Sequence[int]]) -> int:
+    """The chosen-pirate target a program uses (0 if none): the first chosen target of its
+    rows. The card loader rejects programs that mix two chosen targets."""
+    for row in program:
+        if row[EFFECT.TARGET] in CHOSEN_TARGETS:
+            return int(row[EFFECT.TARGET])
+    return CHOICE_NONE
+
+
+def make_content(
+    cards: Sequence[Mapping[str, Any]],
+    decks: Sequence[Sequence[str]],
+    *,
+    provisions: Sequence[Sequence[int]] = ((10, 12, 4, 2, 2), (10, 12, 4, 2, 2)),
+    weapons: Sequence[Any] | None = None,
+    pirate_mods: Sequence[Any] | None = None,
+    ship_mods: Sequence[Sequence[tuple[int, int]]] = ((), ()),
+    ship_trigger: Sequence[tuple[int, int]] = ((0, 0), (0, 0)),
+    ship_program: Sequence[Sequence[Sequence[int]]] = ((), ()),
+    deck_names: tuple[str, str] = ("deck 0", "deck 1"),
+    ship_names: tuple[str, str] = ("ship 0", "ship 1"),
+    pirate_names: Sequence[Sequence[str]] = (("pirate 0", "pirate 1"), ("pirate 2", "pirate 3")),
+    weapon_names: Sequence[Sequence[Sequence[str]]] = (
+        (("w0", "w1"), ("w0", "w1")),
+        (("w0", "w1"), ("w0", "w1")),
+    ),
+    sources: tuple[str, str] = ("", ""),
+) -> Content:
+    """A :class:`Content` from already-coded values (tests, and the card loader's last step).
+
+    Parameters
+    ----------
+    cards : one mapping a card: ``name``; ``type`` (layout card type); optional ``sin``
+        (index into ``SINS``), ``flags``, ``program`` (rows of up to ``Effect.SIZE`` ints:
+        op, target, amount, turns, arg, on; missing trailing fields are 0) and ``mods``
+        ((stat, amount) pairs). Card 0 (the blank card) is added in front.
+    decks : two lists of ``DECK_SIZE`` card names (seat 0's first), in file order.
+    weapons : ``(2, 2, 2, 2)`` (hits on, damage) by seat, pirate, weapon; default 4+ for 1.
+    pirate_mods : ``(2, 2)`` lists of (stat, amount) pairs.
+    ship_names, pirate_names, weapon_names, sources : names for reports (``(2,)``,
+        ``(2, 2)``, ``(2, 2, 2)``) and the two decks' files; placeholders by default.
+    """
+    k = len(cards) + 1
+    arrays = empty_arrays(k)
+    names = ["(blank)"]
+    for c, card in enumerate(cards, start=1):
+        names.append(card["name"])
+        arrays["card_type"][c] = card["type"]
+        arrays["card_sin"][c] = card.get("sin", -1)
+        arrays["card_flags"][c] = card.get("flags", 0)
+        program = [tuple(row) + (0,) * (EFFECT.SIZE - len(row)) for row in card.get("program", ())]
+        for e, row in enumerate(program):
+            arrays["program"][c, e] = row
+        arrays["program_len"][c] = len(program)
+        arrays["card_choice"][c] = program_choice(card["type"], program)
+        for m, mod in enumerate(card.get("mods", ())):
+            arrays["mods"][c, m] = mod
+        arrays["mods_len"][c] = len(card.get("mods", ()))
+    for s, deck in enumerate(decks):
+        if len(deck) != DECK_SIZE:
+            raise ValueError(f"deck {s} has {len(deck)} cards, not {DECK_SIZE}")
+        ids = [names.index(name) for name in deck]
+        arrays["deck"][s] = ids
+        distinct = list(dict.fromkeys(ids))
+        arrays["deck_cards"][s, : len(distinct)] = distinct
+        arrays["provisions"][s] = provisions[s]
+        for m, mod in enumerate(ship_mods[s]):
+            arrays["ship_mods"][s, m] = mod
+        arrays["ship_mods_len"][s] = len(ship_mods[s])
+        arrays["ship_trigger"][s] = ship_trigger[s]
+        rows = [tuple(r) + (0,) * (EFFECT.SIZE - len(r)) for r in ship_program[s]]
+        for e, row in enumerate(rows):
+            arrays["ship_program"][s, e] = row
+        arrays["ship_program_len"][s] = len(rows)
+    if weapons is None:
+        arrays["weapons"][...] = (4, 1)
+    else:
+        arrays["weapons"][...] = np.asarray(weapons, dtype=np.int64)
+    if pirate_mods is not None:
+        for s in range(PLAYERS):
+            for i in range(PIRATES):
+                for m, mod in enumerate(pirate_mods[s][i]):
+                    arrays["pirate_mods"][s, i, m] = mod
+                arrays["pirate_mods_len"][s, i] = len(pirate_mods[s][i])
+    return Content(
+        names=tuple(names),
+        deck_names=(deck_names[0], deck_names[1]),
+        ship_names=(ship_names[0], ship_names[1]),
+        pirate_names=tuple((p[0], p[1]) for p in pirate_names),
+        weapon_names=tuple(tuple((w[0], w[1]) for w in seat) for seat in weapon_names),
+        sources=(sources[0], sources[1]),
+        **arrays,
+    )

@@ -1,0 +1,377 @@
+"""Deck against deck: the value of a card by restricted play, and the matchup matrix.
+
+**A card's value** (restricted play, Jaffe et al., AIIDE 2012, applied to a deck): the
+deck is played again with every copy of the card replaced by a blank card that can
+never be played, on the same seeds and game indices. The deck's player's win in each
+game is paired with its win in the same game with the real card; the mean of those
+differences is the card's value (negative when the card helps), with a paired t
+interval and Holm's correction over the cards. The blank card keeps the deck at 20
+cards and the draw order unchanged, so only the card's play differs.
+
+**A matchup** plays every pair of given decks in both seat orders and gives each deck's
+win rate against each other deck, pooled over the two seat orders, with a Wilson
+interval. Capped games count as wins for neither deck.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from balance import metrics
+from balance.charts import Chart, caption, new_axes, plot_intervals, title_page, write_charts
+from balance.errors import BalanceError, Interrupted
+from balance.formatting import rules_text
+from balance.games.base import Setup
+from balance.results import json_safe
+from balance.run import check_run, run_games
+from balance.stats import wilson_interval
+
+METHOD = "restricted play with a blank card (Jaffe et al., AIIDE 2012)"
+
+
+def _won(setup: Setup, games: int, **run: Any) -> tuple[np.ndarray, bool]:
+    """Which seat won each game of ``setup``: bool ``(G, 2)``, and whether interrupted."""
+    result = run_games(setup, games, keep_records=False, **run)
+    if not result.blocks:
+        return np.zeros((0, 2), dtype=bool), True
+    return np.concatenate([b.won for b in result.blocks]), result.partial
+
+
+@dataclass(frozen=True)
+class CardValues:
+    """Each card's restricted-play value for the deck that holds it."""
+
+    setup: Setup
+    table: pd.DataFrame
+    games: int
+    partial: bool
+    requested: int = 0
+
+    def chart(self, name: str = "20-card-value") -> Chart:
+        """The forest plot of every card's value, seat 0's deck first."""
+        decks = self.setup.rules.content().deck_names
+        table = self.table
+        return Chart(
+            name,
+            plot_intervals(
+                [f"{row.card} ({decks[row.seat]})" for row in table.itertuples()],
+                table["difference"],
+                table["low"],
+                table["high"],
+                title=f"card value by {METHOD}",
+                xlabel="change in the deck's win rate with the card replaced by a blank card "
+                "(percentage points)",
+                marked=table["significant"].to_numpy(bool),
+                marked_label="significant after Holm",
+                percent=True,
+                note=f"{self.games:,} games per card, each paired with the same game (same "
+                f"seed and index) played with the real card; strategies "
+                f"{', '.join(self.setup.lineup.labels)}. Negative: the card helps its deck. "
+                "95% paired t intervals; filled points stay significant after Holm's "
+                "correction over the cards.",
+            ),
+        )
+
+    def write(self, out: Path) -> list[Path]:
+        """The chart as PNG and ``card-value.pdf``, and the table as ``card-value.csv``."""
+        out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise BalanceError(f"--out {out} is a file, not a directory")
+        out.mkdir(parents=True, exist_ok=True)
+        lines = [
+            *self.text().splitlines()[:2],
+            "rules: " + rules_text(self.setup.rules.to_dict()),
+            "strategies by seat: " + ", ".join(self.setup.lineup.labels),
+        ]
+        charts = [Chart("00-title", title_page("Card value by restricted play", lines))]
+        written = write_charts([*charts, self.chart()], out, "card-value.pdf")
+        self.table.to_csv(out / "card-value.csv", index=False)
+        return [*written, out / "card-value.csv"]
+
+    def text(self) -> str:
+        decks = self.setup.rules.content().deck_names
+        lines = [
+            f"Card value by {METHOD}: {self.games:,} paired games a card, "
+            f"decks {decks[0]} (seat 0) and {decks[1]} (seat 1).",
+            "A negative difference: the deck wins less without the card (the card helps).",
+            "",
+            f"{'seat':<5}{'card':<26}{'with blank':>11}{'with card':>11}"
+            f"{'difference (pp)':>26}{'Holm p':>9}",
+        ]
+        for row in self.table.itertuples():
+            mark = " *" if row.significant else ""
+            lines.append(
+                f"{row.seat:<5}{row.card[:25]:<26}{row.win_rate * 100:>10.1f}%"
+                f"{row.base_win_rate * 100:>10.1f}%"
+                f"{row.difference * 100:>+9.2f} [{row.low * 100:+.2f}, {row.high * 100:+.2f}]"
+                f"{row.p_holm:>9.3g}{mark}"
+            )
+        lines.append("* significant at 95% after Holm's correction over the cards")
+        return "\n".join(lines)
+
+
+def card_values(
+    setup: Setup,
+    games: int,
+    cards: Sequence[str] = (),
+    threads: int | None = None,
+    progress: bool = False,
+    on_compile: Callable[[str], None] | None = None,
+) -> CardValues:
+    """Value every card of both decks (or only ``cards``) by restricted play.
+
+    Returns a :class:`CardValues` whose table has one row for each (seat, card):
+    ``seat``, ``deck``, ``card``, ``games``, ``win_rate`` (with the blank card),
+    ``base_win_rate``, ``difference``, ``low``, ``high``, ``p``, ``p_holm``,
+    ``significant``.
+    """
+    check_run(games, threads, None)
+    content = setup.rules.content()
+    wanted = list(cards)
+    known = set(content.deck_card_names(0)) | set(content.deck_card_names(1))
+    for name in wanted:
+        if name not in known:
+            raise BalanceError(
+                f"card {name!r} is in neither deck; cards: {', '.join(sorted(known))}"
+            )
+    run = {"threads": threads, "progress": progress, "on_compile": on_compile}
+    base, partial = _won(setup, games, **run)
+    rows = []
+    played = len(base)
+    for seat in range(2):
+        for name in content.deck_card_names(seat):
+            if wanted and name not in wanted:
+                continue
+            if partial:
+                break
+            rules = dataclasses.replace(setup.rules, blanks=(*setup.rules.blanks, f"{seat}:{name}"))
+            won, partial = _won(dataclasses.replace(setup, rules=rules), games, **run)
+            played = min(played, len(won))
+            rows.append((seat, content.deck_names[seat], name, won[:, seat]))
+    if not rows:
+        raise Interrupted("interrupted before any card was valued")
+    table = []
+    for seat, deck, name, wins in rows:
+        diff = metrics.paired_difference(wins[:played], base[:played, seat])
+        table.append(
+            {
+                "seat": seat,
+                "deck": deck,
+                "card": name,
+                "games": diff["games"],
+                "win_rate": float(np.mean(wins[:played])),
+                "base_win_rate": float(np.mean(base[:played, seat])),
+                "difference": diff["difference"],
+                "low": diff["low"],
+                "high": diff["high"],
+                "p": diff["p"],
+            }
+        )
+    frame = pd.DataFrame(table)
+    frame["p_holm"], frame["significant"] = metrics.holm(frame["p"].to_numpy())
+    return CardValues(setup, frame, played, partial, games)
+
+
+def add_card_values(summary: dict[str, Any], values: CardValues) -> None:
+    """Put each card's ``restricted_play_delta`` into a summary's ``cards`` (a card in both
+    decks gets the mean of its two seats' values, each seat's games counted once)."""
+    for name, rows in values.table.groupby("card", sort=False):
+        entry = summary["cards"].setdefault(str(name), {})
+        entry["restricted_play_delta"] = float(rows["difference"].mean())
+        entry["restricted_play_ci95"] = [
+            float(rows["low"].mean()) if len(rows) == 1 else _pooled(rows)[0],
+            float(rows["high"].mean()) if len(rows) == 1 else _pooled(rows)[1],
+        ]
+        entry["restricted_play_games"] = int(rows["games"].sum())
+    summary["restricted_play_method"] = METHOD
+
+
+def _pooled(rows: pd.DataFrame) -> tuple[float, float]:
+    """Interval of the mean of independent estimates from their 95% intervals."""
+    half = ((rows["high"] - rows["low"]) / 2).to_numpy()
+    mean = float(rows["difference"].mean())
+    pooled = float(np.sqrt((half**2).sum()) / len(half))
+    return mean - pooled, mean + pooled
+
+
+# --- matchups -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Matchup:
+    """Every pair of decks played in both seat orders.
+
+    ``pairs``: one row for each ordered pair of distinct decks: ``deck``, ``against``,
+    ``games`` (both seat orders), ``wins``, ``rate``, ``low``, ``high``, ``first_rate``
+    (the deck's win rate when it played first) and ``second_rate``.
+    """
+
+    decks: tuple[str, ...]
+    pairs: pd.DataFrame
+    games: int  # games per seat order
+    seed: int
+    strategies: tuple[str, ...]
+    partial: bool
+
+    def matrix(self, column: str = "rate") -> pd.DataFrame:
+        """Deck (rows) against deck (columns); the diagonal is empty."""
+        table = self.pairs.pivot(index="deck", columns="against", values=column)
+        return table.reindex(index=list(self.decks), columns=list(self.decks))
+
+    def text(self) -> str:
+        width = max(12, *(len(d) + 2 for d in self.decks))
+        lines = [
+            f"Battle of Thieves matchups: {self.games:,} games in each seat order of every "
+            f"pair (seed {self.seed}; strategies {', '.join(self.strategies)}).",
+            "Win rate of the row's deck against the column's, both seat orders pooled, "
+            "with 95% Wilson intervals; capped games are wins for neither.",
+            "",
+            " " * width + "".join(f"{d[:22]:>24}" for d in self.decks),
+        ]
+        rates, lows, highs = self.matrix("rate"), self.matrix("low"), self.matrix("high")
+        for deck in self.decks:
+            cells = []
+            for against in self.decks:
+                if deck == against:
+                    cells.append(f"{'-':>24}")
+                else:
+                    r, lo, hi = (
+                        rates.at[deck, against],
+                        lows.at[deck, against],
+                        highs.at[deck, against],
+                    )
+                    cells.append(f"{r * 100:>8.1f}% [{lo * 100:4.1f}, {hi * 100:4.1f}]")
+            lines.append(f"{deck:<{width}}" + "".join(cells))
+        return "\n".join(lines)
+
+    def chart(self) -> Chart:
+        """The matrix as a grey heat map with each cell's rate and interval."""
+        n = len(self.decks)
+        figure, ax = new_axes(height=max(4.0, 1.2 * n + 2))
+        rates = self.matrix("rate").to_numpy(dtype=float)
+        lows, highs = self.matrix("low").to_numpy(float), self.matrix("high").to_numpy(float)
+        ax.imshow(np.nan_to_num(rates, nan=0.5), cmap="Greys", vmin=0, vmax=1)
+        for i in range(n):
+            for j in range(n):
+                if i == j:
+                    ax.text(j, i, "—", ha="center", va="center")
+                    continue
+                shade = "white" if rates[i, j] > 0.6 else "black"
+                ax.text(
+                    j,
+                    i,
+                    f"{rates[i, j] * 100:.1f}%\n[{lows[i, j] * 100:.1f}, {highs[i, j] * 100:.1f}]",
+                    ha="center",
+                    va="center",
+                    color=shade,
+                    fontsize=9,
+                )
+        ax.set_xticks(range(n), self.decks, rotation=20, ha="right")
+        ax.set_yticks(range(n), self.decks)
+        ax.set_xlabel("against this deck")
+        ax.set_ylabel("win rate of this deck")
+        ax.set_title("deck against deck: win rate, both seat orders pooled")
+        caption(
+            figure,
+            f"{2 * self.games:,} games a pair ({self.games:,} in each seat order); "
+            f"strategies {', '.join(self.strategies)}; 95% Wilson intervals. Capped games are "
+            "wins for neither deck, so a pair's two rates can sum to less than 100%.",
+        )
+        return Chart("01-matchup", figure)
+
+    def write(self, out: Path) -> list[Path]:
+        out = Path(out)
+        if out.exists() and not out.is_dir():
+            raise BalanceError(f"--out {out} is a file, not a directory")
+        out.mkdir(parents=True, exist_ok=True)
+        self.pairs.to_csv(out / "matchup.csv", index=False)
+        record = {
+            "decks": list(self.decks),
+            "games_per_seat_order": self.games,
+            "seed": self.seed,
+            "strategies": list(self.strategies),
+            "partial": self.partial,
+            "pairs": self.pairs.to_dict(orient="records"),
+        }
+        (out / "matchup.json").write_text(json.dumps(json_safe(record), indent=2) + "\n")
+        title = title_page("Battle of Thieves: deck matchups", self.text().splitlines()[:2])
+        return write_charts([Chart("00-title", title), self.chart()], out, "matchup.pdf")
+
+
+def matchup(
+    decks: Sequence[str],
+    games: int,
+    seed: int = 0,
+    strategies: Sequence[str] = ("random",),
+    rules: Sequence[tuple[str, str]] = (),
+    threads: int | None = None,
+    progress: bool = False,
+    on_compile: Callable[[str], None] | None = None,
+) -> Matchup:
+    """Play every pair of ``decks`` (names or files) in both seat orders, ``games`` each."""
+    from balance.api import make_setup
+
+    decks = tuple(decks)
+    if len(decks) < 2:
+        raise BalanceError("a matchup needs at least two decks (--deck A --deck B ...)")
+    if len(set(decks)) != len(decks):
+        raise BalanceError(f"a deck is given twice: {', '.join(decks)}")
+    for name, _ in rules:
+        if name.strip().replace("-", "_") == "decks":
+            raise BalanceError("give the decks with --deck, not --rule decks=...")
+    check_run(games, threads, None)
+    run = {"threads": threads, "progress": progress, "on_compile": on_compile}
+    setups = {}
+    for first in decks:  # every set-up is checked before the first game is played
+        for second in decks:
+            if first != second:
+                pairs = [*rules, ("decks", f"{first},{second}")]
+                setups[first, second] = make_setup(
+                    "battle-of-thieves", 2, seed, strategies, (), pairs
+                )
+    won: dict[tuple[str, str], np.ndarray] = {}
+    partial = False
+    for key, setup in setups.items():
+        won[key], partial = _won(setup, games, **run)
+        if partial:
+            break
+    if not won or (partial and len(won) < len(setups)):
+        raise Interrupted("interrupted before every pair of decks was played")
+    played = min(len(w) for w in won.values())
+    names = {
+        d: setups[next(k for k in setups if k[0] == d)].rules.content().deck_names[0] for d in decks
+    }
+    rows = []
+    for deck in decks:
+        for against in decks:
+            if deck == against:
+                continue
+            first = won[deck, against][:played, 0]
+            second = won[against, deck][:played, 1]
+            wins = int(first.sum() + second.sum())
+            low, high = wilson_interval(wins, 2 * played)
+            rows.append(
+                {
+                    "deck": names[deck],
+                    "against": names[against],
+                    "games": 2 * played,
+                    "wins": wins,
+                    "rate": wins / (2 * played),
+                    "low": float(low),
+                    "high": float(high),
+                    "first_rate": float(first.mean()),
+                    "second_rate": float(second.mean()),
+                }
+            )
+    labels = tuple(names[d] for d in decks)
+    if len(set(labels)) != len(labels):
+        raise BalanceError(f"two decks share a name: {', '.join(labels)}")
+    return Matchup(labels, pd.DataFrame(rows), played, seed, tuple(strategies), partial)

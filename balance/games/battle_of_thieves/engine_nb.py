@@ -1,0 +1,1573 @@
+"""Battle of Thieves' compiled engine: the position, card programs, options, the game loop.
+
+The rules are those of :mod:`.reference`, which says them in readable Python (the engine
+contract fixes every decision); this module says them again for speed and must agree with
+it game for game and step for step (the test suite checks both). Nothing here allocates
+inside the game loop: every buffer is made once per block of games.
+
+Decisions the engine contract leaves open are taken as the reference's docstring lists
+them (chosen targets belong to a side, nothing bailed or gained below 0, timed statuses
+need a time, ship cards are never playable, island cards apply while in play, damage
+dealt counts every source).
+
+The tuples passed around:
+
+* ``pos``: the position, int64 arrays (``layout.Pos`` order): ``side (2, SIDE.SIZE)``,
+  ``pirate (4, PIRATE.SIZE)`` (row = pirate code ``seat * 2 + index``), ``deck (2,
+  DECK_SIZE)`` (shuffled; ``SIDE.DECK_POS`` is the next card), ``hand (2, MAX_HAND)``,
+  ``discard (2, MAX_HAND)`` (lengths in ``Side``), ``island (MAX_ISLAND, 2)`` ((card,
+  owner) in play order, length ``STATE.ISLAND_LEN``), ``state (STATE.SIZE,)``, and the
+  running records ``seat_stat (2, SEAT_STAT.SIZE)``, ``card_stat (2, DECK_SIZE,
+  CARD_STAT.SIZE)``.
+* ``content``: :meth:`Content.arrays`, in ``content.ARRAY_FIELDS`` order.
+* ``derived``: ``(row_of (2, K), play_kind (K,), choice_kind (K,))`` from
+  :func:`derive_nb`: each card's per-card record row in each seat's deck (-1 if none),
+  and the kind of target list (``TL_*``) of playing it and of its program's choice.
+* ``rules``: int64 ``(RULE.SIZE,)``, :meth:`BattleRules.to_array`.
+* ``dice``: ``(rng, script, cursor)``: uint64 ``(4,)`` the dice stream (stream 2), int64
+  ``(L,)`` a script of dice results (read instead of the stream when ``L > 0``: d6 results
+  1..6 and ``below(n)`` results as given), int64 ``(2,)`` the script's next index and an
+  error flag: 1 when the script ran out, 2 for a result out of range (the result then
+  read is a dummy: the step's outcome is void, and the caller must report the error).
+* ``options``: int64 ``(MAX_OPTIONS, 4)``, rows ``(kind, who, what, target)``.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from balance.games.battle_of_thieves.layout import (
+    ACTIVABLE,
+    ACTIVATE,
+    ALL_SINS,
+    AMMO_CANNONBALL,
+    AMMO_CHAOS,
+    AMMO_CURSED,
+    AMMO_INCENDIARY,
+    ANCHOR_DOWN,
+    ANIMAL,
+    ATTACK,
+    ATTACK_ANIMAL,
+    ATTACK_ITEM,
+    ATTACK_ROLL,
+    BAIL,
+    BAIL_WATER,
+    BURN,
+    BY_SIN,
+    BY_WATER,
+    CANNON_MODIFIER,
+    CANNON_ROLL,
+    CANNONBALL,
+    CAPPED,
+    CARD_STAT,
+    CHAOS_BALL,
+    CLEAR_ISLAND,
+    CURSED_BALL,
+    DAMAGE,
+    DECK_SIZE,
+    DISARMED,
+    DISCARD,
+    DRAW,
+    DRUNK,
+    EAT,
+    EFFECT,
+    END_TURN,
+    ENEMY,
+    ENEMY_PIRATE,
+    ENEMY_PIRATE_HERE,
+    ENEMY_SHIP,
+    EVENT,
+    EXTRA_ACTION,
+    FIRE,
+    FOOD,
+    FOOD_PROVISION,
+    GAIN,
+    GAME_STAT,
+    HEAL,
+    HOLE,
+    IF_LOST,
+    IF_WON,
+    IMMOBILISED,
+    INCENDIARY_BALL,
+    INSULT,
+    ISLAND,
+    ISLAND_CARD,
+    ISLAND_TAKE,
+    ITEM,
+    LEGENDARY,
+    LOSE,
+    MAST_BROKEN,
+    MAX_CANNON_MODS,
+    MAX_HAND,
+    MAX_ISLAND,
+    MAX_LIFE,
+    MAX_OPTIONS,
+    MOVE,
+    MOVE_TO,
+    NO_BUCKET,
+    NO_CANNON,
+    NO_REPAIR,
+    NO_STATUS,
+    OWN,
+    OWN_PIRATE,
+    OWN_PIRATE_HERE,
+    OWN_SHIP,
+    PACIFY_CANNONS,
+    PIRATE,
+    PIRATES_ENEMY_SHIP,
+    PIRATES_ISLAND,
+    PIRATES_OWN_SHIP,
+    PLANK,
+    PLAY,
+    POISON,
+    RAISE_ANCHOR,
+    REPAIR,
+    REPAIR_HOLE,
+    REPAIR_MAST,
+    REUSABLE,
+    REVIVE,
+    RULE,
+    SEAT_STAT,
+    SIDE,
+    SPECIAL,
+    STATE,
+    STATUS,
+    STEAL,
+    STRIP,
+    TARGETABLE,
+    TO_ENEMY_SHIP,
+    TO_ISLAND,
+    TO_OWN_SHIP,
+    VISIT,
+    WATER,
+    WATER_AT_LEAST,
+    WEAPON_DAMAGE,
+)
+from balance.random_nb import below_nb, seed_stream_nb
+from balance.strategies.battle_of_thieves import (
+    bailer_decide,
+    boarder_decide,
+    cannoneer_decide,
+    random_decide,
+)
+from balance.strategy import MAX_PARAMS
+
+# --- target lists (what a card's play or its program's choice may target) -----------------
+TL_NONE = 0  # one option, target -1
+TL_OWN_LIVING = 1
+TL_OWN_DEAD = 2  # a program that revives a chosen own pirate
+TL_OWN_HERE = 3  # own living pirates (activation: in the holder's zone)
+TL_ENEMY_LIVING = 4
+TL_ENEMY_HERE = 5  # enemy living pirates in a zone with a living own pirate (activation:
+# the holder's zone)
+TL_ANIMAL = 6  # own living pirates without an animal
+TL_ITEM = 7  # own living pirates on own ship with an action and no item
+TL_FOOD = 8  # own living wounded pirates
+TL_CURSED = 9  # one option (only while no cursed ball is loaded)
+TL_NEVER = 10  # blank and ship cards
+
+
+class ErrorSlots(NamedTuple):
+    """Layout of the ``error`` array (int64, ``(SIZE,)``); ``SEAT`` is -1 while all is well."""
+
+    SEAT: int = 0  # the seat whose strategy answered outside its options
+    VALUE: int = 1  # the answer, outside 0..COUNT-1
+    COUNT: int = 2
+    GAME: int = 3  # the game index (set by the game loop)
+    SIZE: int = 4
+
+
+Error = ErrorSlots()
+
+#: Strategy code that answers from a script of option indices in its parameters (tests):
+#: ``params[0]`` answers used, ``params[1]`` script length L, ``params[2 : 2 + L]`` the
+#: indices (a run out script answers -1, an illegal answer).
+SCRIPTED = -1
+USER_CODES = 100  # codes from here on belong to a run's own strategies
+#: The shipped strategies' codes :func:`decide_nb` plays (extend it with each one wired in).
+SHIPPED_CODES = (0, 1, 2, 3)
+
+# Streams of a game: 0/1 the seats' shuffles, 2 the dice, 3 + s seat s's strategy.
+DICE_STREAM = 2
+STRATEGY_STREAM = 3
+N_STREAMS = 5
+
+
+# --- small readers -------------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def has_status_nb(pirate, p, kind):
+    return pirate[p, PIRATE.STATUS] == kind or pirate[p, PIRATE.STATUS + 2] == kind
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def mod_sum_nb(content, pirate, p, stat):
+    """Sum of the passive modifiers of ``stat`` for pirate ``p``: its ship's, and while it
+    is alive its own, its animal's and its item's."""
+    mods, mods_len = content[6], content[7]
+    pirate_mods, pirate_mods_len = content[11], content[12]
+    ship_mods, ship_mods_len = content[14], content[15]
+    s = p // 2
+    i = p % 2
+    total = 0
+    for m in range(ship_mods_len[s]):
+        if ship_mods[s, m, 0] == stat:
+            total += ship_mods[s, m, 1]
+    if pirate[p, PIRATE.ZONE] < 0:
+        return total
+    for m in range(pirate_mods_len[s, i]):
+        if pirate_mods[s, i, m, 0] == stat:
+            total += pirate_mods[s, i, m, 1]
+    card = pirate[p, PIRATE.ANIMAL]
+    if card >= 0:
+        for m in range(mods_len[card]):
+            if mods[card, m, 0] == stat:
+                total += mods[card, m, 1]
+    card = pirate[p, PIRATE.ITEM]
+    if card >= 0:
+        for m in range(mods_len[card]):
+            if mods[card, m, 0] == stat:
+                total += mods[card, m, 1]
+    return total
+
+
+# --- dice ----------------------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def scripted_nb(dice, low, high, dummy):
+    """The script's next result, which must be in ``low..high``; a script run out or a
+    result out of range sets the error flag (1, 2) and gives ``dummy``."""
+    script, cursor = dice[1], dice[2]
+    k = cursor[0]
+    if k >= script.shape[0]:
+        cursor[1] = 1
+        return dummy
+    value = script[k]
+    if value < low or value > high:
+        cursor[1] = 2
+        return dummy
+    cursor[0] = k + 1
+    return value
+
+
+@njit(inline="always", cache=True)
+def dice_below_nb(dice, n):
+    """``below(n)`` on the dice stream, or the script's next value."""
+    if dice[1].shape[0] == 0:
+        return below_nb(dice[0], n)
+    return scripted_nb(dice, np.int64(0), n - 1, np.int64(0))
+
+
+@njit(inline="always", cache=True)
+def d6_nb(dice):
+    """A d6 (``below(6) + 1`` on the dice stream), or the script's next value."""
+    if dice[1].shape[0] == 0:
+        return below_nb(dice[0], 6) + 1
+    return scripted_nb(dice, np.int64(1), np.int64(6), np.int64(1))
+
+
+# --- position changes shared by actions and effects ----------------------------------------
+
+
+@njit(inline="always", cache=True)
+def lose_nb(state, seat, reason):
+    state[STATE.OVER] = 1
+    state[STATE.WINNER] = 1 - seat
+    state[STATE.REASON] = reason
+
+
+@njit(inline="always", cache=True)
+def check_sinking_nb(side, state, rules, s):
+    if side[s, SIDE.WATER] >= rules[RULE.SINK_WATER]:
+        lose_nb(state, s, BY_WATER)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def to_discard_nb(pos, content, s, card):
+    """``card`` enters seat ``s``'s discard pile; the sin check may end the game."""
+    side, discard, state = pos[0], pos[4], pos[6]
+    n = side[s, SIDE.DISCARD_LEN]
+    discard[s, n] = card
+    side[s, SIDE.DISCARD_LEN] = n + 1
+    sin = content[1][card]
+    if sin >= 0:
+        side[s, SIDE.SINS] |= np.int64(1) << sin
+        if side[s, SIDE.SINS] == ALL_SINS:
+            lose_nb(state, s, BY_SIN)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def draw_nb(pos, derived, s):
+    """Seat ``s`` draws a card; False if its deck is empty."""
+    side, deck, hand, seat_stat, card_stat = pos[0], pos[2], pos[3], pos[7], pos[8]
+    k = side[s, SIDE.DECK_POS]
+    if k >= DECK_SIZE:
+        return False
+    card = deck[s, k]
+    side[s, SIDE.DECK_POS] = k + 1
+    n = side[s, SIDE.HAND_LEN]
+    hand[s, n] = card
+    side[s, SIDE.HAND_LEN] = n + 1
+    seat_stat[s, SEAT_STAT.CARDS_DRAWN] += 1
+    row = derived[0][s, card]
+    if row >= 0:
+        card_stat[s, row, CARD_STAT.DRAWN] += 1
+    return True
+
+
+@njit(inline="always", cache=True)
+def hand_remove_nb(side, hand, s, index):
+    """Take the card at ``index`` out of seat ``s``'s hand, keeping the order."""
+    n = side[s, SIDE.HAND_LEN]
+    card = hand[s, index]
+    for k in range(index, n - 1):
+        hand[s, k] = hand[s, k + 1]
+    hand[s, n - 1] = -1
+    side[s, SIDE.HAND_LEN] = n - 1
+    return card
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def hole_nb(pos, rules, actor, s):
+    """Seat ``s``'s ship takes a hole (the water rises instead with no intact token)."""
+    side, state, seat_stat = pos[0], pos[6], pos[7]
+    if side[s, SIDE.INTACT] >= 1:
+        side[s, SIDE.INTACT] -= 1
+        side[s, SIDE.HOLES] += 1
+        seat_stat[s, SEAT_STAT.HOLES_TAKEN] += 1
+        if s != actor:
+            seat_stat[actor, SEAT_STAT.HOLES_MADE] += 1
+    else:
+        side[s, SIDE.WATER] += rules[RULE.WATER_PER_HOLE]
+        check_sinking_nb(side, state, rules, s)
+
+
+@njit(inline="always", cache=True)
+def clear_pirate_nb(pirate, p):
+    """Statuses, actions, markers and regeneration back to nothing."""
+    pirate[p, PIRATE.STATUS] = 0
+    pirate[p, PIRATE.STATUS + 1] = 0
+    pirate[p, PIRATE.STATUS + 2] = 0
+    pirate[p, PIRATE.STATUS + 3] = 0
+    pirate[p, PIRATE.ACTIONS] = 0
+    pirate[p, PIRATE.MARKERS] = 0
+    pirate[p, PIRATE.REGEN] = 0
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def damage_nb(pos, p, amount):
+    """Living pirate ``p`` loses ``amount`` life (floor 0) and dies at 0."""
+    pirate, state, seat_stat = pos[1], pos[6], pos[7]
+    life = pirate[p, PIRATE.LIFE]
+    lost = min(max(amount, 0), life)
+    pirate[p, PIRATE.LIFE] = life - lost
+    mover = (state[STATE.TURN] - 1) % 2
+    if p // 2 != mover:
+        seat_stat[mover, SEAT_STAT.DAMAGE_DEALT] += lost
+    if life - lost <= 0:
+        pirate[p, PIRATE.LIFE] = 0
+        pirate[p, PIRATE.ZONE] = -1
+        clear_pirate_nb(pirate, p)
+        seat_stat[p // 2, SEAT_STAT.DEATHS] += 1
+
+
+@njit(inline="always", cache=True)
+def heal_nb(pirate, p, amount):
+    """A living pirate regains ``amount`` life, up to the maximum."""
+    if pirate[p, PIRATE.ZONE] >= 0 and amount > 0:
+        pirate[p, PIRATE.LIFE] = min(MAX_LIFE, pirate[p, PIRATE.LIFE] + amount)
+
+
+@njit(inline="always", cache=True)
+def revive_nb(pirate, p):
+    pirate[p, PIRATE.LIFE] = MAX_LIFE
+    pirate[p, PIRATE.ZONE] = p // 2
+    clear_pirate_nb(pirate, p)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def apply_status_nb(pirate, p, kind, turns, turn):
+    """Status ``kind`` on living pirate ``p`` (BURN/POISON take the game turn)."""
+    if pirate[p, PIRATE.ZONE] < 0 or kind == NO_STATUS:
+        return
+    timed = kind != BURN and kind != POISON
+    if timed and turns < 1:
+        return
+    for slot in range(2):
+        k = PIRATE.STATUS + 2 * slot
+        if pirate[p, k] == kind:
+            if timed:
+                pirate[p, k + 1] = max(pirate[p, k + 1], turns)
+            else:
+                pirate[p, k + 1] = turn
+            return
+    for slot in range(2):
+        k = PIRATE.STATUS + 2 * slot
+        if pirate[p, k] == NO_STATUS:
+            pirate[p, k] = kind
+            pirate[p, k + 1] = turns if timed else turn
+            return
+
+
+@njit(inline="always", cache=True)
+def lower_nb(current, turns):
+    """Anchor down / mast broken: the field's new value (-1 up/intact, 0 untimed)."""
+    if current <= 0:
+        return turns
+    if turns > 0:
+        return max(current, turns)
+    return current
+
+
+# --- effects -------------------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def target_seat_nb(target, seat):
+    """The seat a ship or side target names, -1 for another target."""
+    if target == OWN_SHIP or target == OWN:
+        return seat
+    if target == ENEMY_SHIP or target == ENEMY:
+        return 1 - seat
+    return np.int64(-1)
+
+
+@njit(inline="always", cache=True)
+def is_chosen_nb(target, seat, choice, p):
+    """Whether ``p`` is the chosen pirate of a chosen target, on the side the target names
+    (a row aimed at a chosen own pirate never touches an enemy one, and the reverse)."""
+    if p != choice:
+        return False
+    if target == OWN_PIRATE or target == OWN_PIRATE_HERE:
+        return p // 2 == seat
+    if target == ENEMY_PIRATE or target == ENEMY_PIRATE_HERE:
+        return p // 2 == 1 - seat
+    return False
+
+
+@njit(inline="always", cache=True)
+def is_target_nb(pirate, target, seat, choice, p):
+    """Whether pirate ``p`` is among a pirate target's living pirates."""
+    zone = pirate[p, PIRATE.ZONE]
+    if zone < 0:
+        return False
+    if target == PIRATES_OWN_SHIP:
+        return zone == seat
+    if target == PIRATES_ENEMY_SHIP:
+        return zone == 1 - seat
+    if target == PIRATES_ISLAND:
+        return zone == ISLAND
+    return is_chosen_nb(target, seat, choice, p)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def apply_program_nb(pos, content, derived, rules, dice, seat, program, length, choice, here):
+    """Apply ``length`` rows of ``program`` acting for ``seat``; ``choice`` is the chosen
+    pirate (code, -1 if none). Stops at once when the game ends.
+
+    A row aimed at a chosen own (enemy) pirate touches the chosen pirate only if it is
+    ``seat``'s (the enemy's). ``here`` (the zone "here" meant when the choice was offered)
+    is settled by the choice: no effect reads it.
+    """
+    side, pirate, hand, island, state = pos[0], pos[1], pos[3], pos[5], pos[6]
+    seat_stat = pos[7]
+    turn = state[STATE.TURN]
+    insult = 0  # 0 none yet, 1 won, 2 lost
+    for r in range(length):
+        on = program[r, EFFECT.ON]
+        if on == IF_WON and insult != 1:
+            continue
+        if on == IF_LOST and insult != 2:
+            continue
+        op = program[r, EFFECT.OP]
+        target = program[r, EFFECT.TARGET]
+        amount = program[r, EFFECT.AMOUNT]
+        turns = program[r, EFFECT.TURNS]
+        arg = program[r, EFFECT.ARG]
+        s = target_seat_nb(target, seat)
+        if op == WATER:
+            if s >= 0:
+                side[s, SIDE.WATER] = max(0, side[s, SIDE.WATER] + amount)
+                check_sinking_nb(side, state, rules, s)
+        elif op == HOLE:
+            if s >= 0:
+                for _ in range(amount):
+                    hole_nb(pos, rules, seat, s)
+                    if state[STATE.OVER]:
+                        return
+        elif op == REPAIR:
+            if s >= 0:
+                for _ in range(amount):
+                    if side[s, SIDE.HOLES] >= 1:
+                        side[s, SIDE.HOLES] -= 1
+                        side[s, SIDE.INTACT] += 1
+                        seat_stat[s, SEAT_STAT.HOLES_REPAIRED] += 1
+        elif op == DAMAGE:
+            for p in range(4):
+                if is_target_nb(pirate, target, seat, choice, p):
+                    damage_nb(pos, p, amount)
+        elif op == HEAL:
+            for p in range(4):
+                if is_target_nb(pirate, target, seat, choice, p):
+                    heal_nb(pirate, p, amount)
+        elif op == REVIVE:
+            alive = choice >= 0 and pirate[choice, PIRATE.ZONE] >= 0
+            if choice >= 0 and not alive and is_chosen_nb(target, seat, choice, choice):
+                revive_nb(pirate, choice)
+        elif op == STATUS:
+            for p in range(4):
+                if is_target_nb(pirate, target, seat, choice, p):
+                    apply_status_nb(pirate, p, arg, turns, turn)
+        elif op == ANCHOR_DOWN:
+            if s >= 0:
+                side[s, SIDE.ANCHOR] = lower_nb(side[s, SIDE.ANCHOR], turns)
+        elif op == MAST_BROKEN:
+            if s >= 0:
+                side[s, SIDE.MAST] = lower_nb(side[s, SIDE.MAST], turns)
+        elif op == PACIFY_CANNONS:
+            if s >= 0:
+                side[s, SIDE.PACIFIED] = max(side[s, SIDE.PACIFIED], turns)
+        elif op == STRIP:
+            if s >= 0:
+                side[s, SIDE.STRIPPED] = max(side[s, SIDE.STRIPPED], turns)
+        elif op == GAIN:
+            if s >= 0:
+                total = 0
+                for k in range(5):
+                    total += side[s, SIDE.PROVISIONS + k]
+                side[s, SIDE.PROVISIONS + arg] += max(
+                    0, min(amount, rules[RULE.RESERVE_MAX] - total)
+                )
+        elif op == LOSE:
+            if s >= 0:
+                side[s, SIDE.PROVISIONS + arg] -= max(
+                    0, min(amount, side[s, SIDE.PROVISIONS + arg])
+                )
+        elif op == STEAL:
+            if s >= 0:
+                total = 0
+                for k in range(5):
+                    total += side[seat, SIDE.PROVISIONS + k]
+                moved = min(amount, side[s, SIDE.PROVISIONS + arg])
+                moved = max(0, min(moved, rules[RULE.RESERVE_MAX] - total))
+                side[s, SIDE.PROVISIONS + arg] -= moved
+                side[seat, SIDE.PROVISIONS + arg] += moved
+        elif op == DRAW:
+            if s >= 0:
+                for _ in range(amount):
+                    if not draw_nb(pos, derived, s):
+                        break
+        elif op == DISCARD:
+            if s >= 0:
+                for _ in range(amount):
+                    n = side[s, SIDE.HAND_LEN]
+                    if n == 0:
+                        break
+                    index = dice_below_nb(dice, n) if n >= 2 else np.int64(0)
+                    card = hand_remove_nb(side, hand, s, index)
+                    to_discard_nb(pos, content, s, card)
+                    if state[STATE.OVER]:
+                        return
+        elif op == CANNON_MODIFIER:
+            if s >= 0:
+                n = side[s, SIDE.MODS_LEN]
+                if n < MAX_CANNON_MODS:
+                    side[s, SIDE.MODS + 2 * n] = amount
+                    side[s, SIDE.MODS + 2 * n + 1] = turns
+                    side[s, SIDE.MODS_LEN] = n + 1
+        elif op == EXTRA_ACTION:
+            for p in range(4):
+                if is_target_nb(pirate, target, seat, choice, p):
+                    pirate[p, PIRATE.ACTIONS] += amount
+        elif op == MOVE:
+            zone = np.int64(ISLAND)
+            if arg == TO_OWN_SHIP:
+                zone = seat
+            elif arg == TO_ENEMY_SHIP:
+                zone = 1 - seat
+            elif arg != TO_ISLAND:
+                zone = np.int64(-1)
+            if zone >= 0:
+                for p in range(4):
+                    if is_target_nb(pirate, target, seat, choice, p):
+                        pirate[p, PIRATE.ZONE] = zone
+        elif op == INSULT:
+            while True:
+                mine = d6_nb(dice)
+                theirs = d6_nb(dice)
+                if dice[2][1] != 0:
+                    break
+                if mine != theirs:
+                    insult = 1 if mine > theirs else 2
+                    break
+        elif op == CLEAR_ISLAND:
+            n = state[STATE.ISLAND_LEN]
+            for k in range(n):
+                state[STATE.ISLAND_LEN] = n - 1 - k
+                to_discard_nb(pos, content, island[k, 1], island[k, 0])
+                if state[STATE.OVER]:
+                    # the cards not yet discarded stay in play
+                    for j in range(n - 1 - k):
+                        island[j, 0] = island[k + 1 + j, 0]
+                        island[j, 1] = island[k + 1 + j, 1]
+                    return
+        if state[STATE.OVER]:
+            return
+
+
+# --- start and end of a turn ---------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def start_turn_nb(pos, content, derived, rules, dice):
+    """Start of the turn (water, start-of-turn effects, timers, markers, draw, revivals,
+    actions, cards held). May end the game."""
+    side, pirate, hand, state = pos[0], pos[1], pos[3], pos[6]
+    seat_stat, card_stat = pos[7], pos[8]
+    turn = state[STATE.TURN]
+    me = (turn - 1) % 2
+    # 1. water, then the ship's trigger
+    side[me, SIDE.WATER] += rules[RULE.WATER_PER_HOLE] * side[me, SIDE.HOLES]
+    if side[me, SIDE.WATER] >= rules[RULE.SINK_WATER]:
+        lose_nb(state, me, BY_WATER)
+        return
+    trigger = content[16]
+    if (
+        trigger[me, 0] == WATER_AT_LEAST
+        and side[me, SIDE.TRIGGERED] == 0
+        and side[me, SIDE.WATER] >= trigger[me, 1]
+    ):
+        side[me, SIDE.TRIGGERED] = 1
+        apply_program_nb(
+            pos, content, derived, rules, dice, me, content[17][me], content[18][me], -1, -1
+        )
+        if state[STATE.OVER]:
+            return
+    # 2. poison (both seats), then regeneration (own pirates)
+    for p in range(4):
+        if pirate[p, PIRATE.ZONE] < 0:
+            continue
+        for slot in range(2):
+            k = PIRATE.STATUS + 2 * slot
+            if pirate[p, k] == POISON and pirate[p, k + 1] == turn - 1:
+                pirate[p, k] = 0
+                pirate[p, k + 1] = 0
+                damage_nb(pos, p, 1)
+                break
+    for p in range(2 * me, 2 * me + 2):
+        if pirate[p, PIRATE.REGEN]:
+            if pirate[p, PIRATE.ZONE] >= 0:
+                heal_nb(pirate, p, 1)
+            pirate[p, PIRATE.REGEN] = 0
+    # 3. timed effects lose a turn
+    for p in range(4):
+        for slot in range(2):
+            k = PIRATE.STATUS + 2 * slot
+            kind = pirate[p, k]
+            if kind != NO_STATUS and kind != BURN and kind != POISON:
+                pirate[p, k + 1] -= 1
+                if pirate[p, k + 1] <= 0:
+                    pirate[p, k] = 0
+                    pirate[p, k + 1] = 0
+    for s in range(2):
+        if side[s, SIDE.ANCHOR] > 0:
+            side[s, SIDE.ANCHOR] -= 1
+            if side[s, SIDE.ANCHOR] == 0:
+                side[s, SIDE.ANCHOR] = -1
+        if side[s, SIDE.MAST] > 0:
+            side[s, SIDE.MAST] -= 1
+            if side[s, SIDE.MAST] == 0:
+                side[s, SIDE.MAST] = -1
+        if side[s, SIDE.PACIFIED] > 0:
+            side[s, SIDE.PACIFIED] -= 1
+        if side[s, SIDE.STRIPPED] > 0:
+            side[s, SIDE.STRIPPED] -= 1
+        n = side[s, SIDE.MODS_LEN]
+        kept = 0
+        for m in range(n):
+            amount = side[s, SIDE.MODS + 2 * m]
+            left = side[s, SIDE.MODS + 2 * m + 1] - 1
+            if left > 0:
+                side[s, SIDE.MODS + 2 * kept] = amount
+                side[s, SIDE.MODS + 2 * kept + 1] = left
+                kept += 1
+        for m in range(kept, n):
+            side[s, SIDE.MODS + 2 * m] = 0
+            side[s, SIDE.MODS + 2 * m + 1] = 0
+        side[s, SIDE.MODS_LEN] = kept
+    # 4. death markers
+    for p in range(2 * me, 2 * me + 2):
+        if pirate[p, PIRATE.ZONE] < 0:
+            pirate[p, PIRATE.MARKERS] += 1
+    # 5. draw, or the Red Sea
+    if not draw_nb(pos, derived, me):
+        seat_stat[me, SEAT_STAT.RED_SEA] += 1
+        hole_nb(pos, rules, me, me)
+        if state[STATE.OVER]:
+            return
+    # 6. revivals
+    for p in range(2 * me, 2 * me + 2):
+        if pirate[p, PIRATE.ZONE] < 0 and pirate[p, PIRATE.MARKERS] >= 2:
+            revive_nb(pirate, p)
+    # 7. actions, counters, cards held
+    for p in range(2 * me, 2 * me + 2):
+        if pirate[p, PIRATE.ZONE] >= 0:
+            pirate[p, PIRATE.ACTIONS] = 1
+    state[STATE.SHOTS] = 0
+    side[me, SIDE.SPECIAL_USED] = 0
+    row_of = derived[0]
+    for k in range(side[me, SIDE.HAND_LEN]):
+        row = row_of[me, hand[me, k]]
+        if row >= 0:
+            card_stat[me, row, CARD_STAT.HELD] += 1
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def end_turn_nb(pos, content, rules):
+    """End of the turn: an unfired cursed ball to the discard, burns, actions lost, the cap,
+    then the next game turn."""
+    side, pirate, state = pos[0], pos[1], pos[6]
+    turn = state[STATE.TURN]
+    me = (turn - 1) % 2
+    loaded = side[me, SIDE.LOADED]
+    if loaded >= 0:
+        side[me, SIDE.LOADED] = -1
+        to_discard_nb(pos, content, me, loaded)
+        if state[STATE.OVER]:
+            return
+    for p in range(4):
+        if pirate[p, PIRATE.ZONE] < 0:
+            continue
+        for slot in range(2):
+            k = PIRATE.STATUS + 2 * slot
+            if pirate[p, k] == BURN and pirate[p, k + 1] == turn - 1:
+                pirate[p, k] = 0
+                pirate[p, k + 1] = 0
+                damage_nb(pos, p, 1)
+                break
+    for p in range(2 * me, 2 * me + 2):
+        pirate[p, PIRATE.ACTIONS] = 0
+    if turn >= rules[RULE.TURN_CAP]:
+        state[STATE.OVER] = 1
+        state[STATE.WINNER] = -1
+        state[STATE.REASON] = CAPPED
+        return
+    state[STATE.TURN] = turn + 1
+
+
+# --- legal options -------------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def add_option_nb(options, n, kind, who, what, target):
+    options[n, 0] = kind
+    options[n, 1] = who
+    options[n, 2] = what
+    options[n, 3] = target
+    return n + 1
+
+
+@njit(inline="always", cache=True)
+def add_targets_nb(pirate, me, list_kind, here, options, n, kind, who, what):
+    """Append one option ``(kind, who, what, target)`` for each target of ``list_kind``
+    (pirate code order); ``here`` is an activating holder's zone (-1 when playing)."""
+    if list_kind == TL_NONE or list_kind == TL_CURSED:
+        return add_option_nb(options, n, kind, who, what, -1)
+    for p in range(4):
+        zone = pirate[p, PIRATE.ZONE]
+        own = p // 2 == me
+        ok = False
+        if list_kind == TL_OWN_DEAD:
+            ok = own and zone < 0
+        elif zone < 0:
+            ok = False
+        elif list_kind == TL_OWN_LIVING:
+            ok = own
+        elif list_kind == TL_OWN_HERE:
+            ok = own and (here < 0 or zone == here)
+        elif list_kind == TL_ENEMY_LIVING:
+            ok = not own
+        elif list_kind == TL_ENEMY_HERE:
+            if not own:
+                if here >= 0:
+                    ok = zone == here
+                else:
+                    ok = (
+                        pirate[2 * me, PIRATE.ZONE] == zone
+                        or pirate[2 * me + 1, PIRATE.ZONE] == zone
+                    )
+        elif list_kind == TL_ANIMAL:
+            ok = own and pirate[p, PIRATE.ANIMAL] < 0
+        elif list_kind == TL_ITEM:
+            ok = (
+                own and zone == me and pirate[p, PIRATE.ACTIONS] >= 1 and pirate[p, PIRATE.ITEM] < 0
+            )
+        elif list_kind == TL_FOOD:
+            ok = own and pirate[p, PIRATE.LIFE] < MAX_LIFE
+        if ok:
+            n = add_option_nb(options, n, kind, who, what, p)
+    return n
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def legal_options_nb(pos, content, derived, rules, options):
+    """Write the player's legal options in canonical order; returns their count."""
+    return options_nb(
+        pos[0], pos[1], pos[3], pos[6], content[0], content[2], derived[1], derived[2], options
+    )
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def options_nb(side, pirate, hand, state, card_type, card_flags, play_kind, choice_kind, options):
+    """:func:`legal_options_nb` on the arrays it reads (the game loop's hot path: a call
+    with every array of the position and the content costs as much as the work)."""
+    turn = state[STATE.TURN]
+    me = (turn - 1) % 2
+    enemy = 1 - me
+    stripped = side[me, SIDE.STRIPPED] > 0
+    n = 0
+    for i in range(2):
+        p = 2 * me + i
+        zone = pirate[p, PIRATE.ZONE]
+        if zone < 0:
+            continue
+        acts = pirate[p, PIRATE.ACTIONS]
+        k0 = pirate[p, PIRATE.STATUS]
+        k1 = pirate[p, PIRATE.STATUS + 2]
+        # a. moves
+        if k0 != IMMOBILISED and k1 != IMMOBILISED:
+            boarding_free = zone == me and (
+                side[enemy, SIDE.ANCHOR] >= 0 or side[enemy, SIDE.MAST] >= 0
+            )
+            for z in range(3):
+                if z != zone and (acts >= 1 or (boarding_free and z == enemy)):
+                    n = add_option_nb(options, n, MOVE_TO, i, z, -1)
+        if acts < 1:
+            continue
+        if zone == me:
+            # b. bail
+            if side[me, SIDE.WATER] > 0 and k0 != NO_BUCKET and k1 != NO_BUCKET:
+                n = add_option_nb(options, n, BAIL_WATER, i, -1, -1)
+            # c., d. repairs
+            if (
+                k0 != NO_REPAIR
+                and k1 != NO_REPAIR
+                and side[me, SIDE.PROVISIONS + PLANK] >= 1
+                and not stripped
+            ):
+                if side[me, SIDE.HOLES] >= 1:
+                    n = add_option_nb(options, n, REPAIR_HOLE, i, -1, -1)
+                if side[me, SIDE.MAST] == 0:
+                    n = add_option_nb(options, n, REPAIR_MAST, i, -1, -1)
+            # e. raise the anchor
+            if side[me, SIDE.ANCHOR] == 0:
+                n = add_option_nb(options, n, RAISE_ANCHOR, i, -1, -1)
+            # f. fire
+            if (
+                k0 != NO_CANNON
+                and k1 != NO_CANNON
+                and side[me, SIDE.PACIFIED] == 0
+                and turn >= 2
+                and (turn != 2 or state[STATE.SHOTS] == 0)
+            ):
+                if side[me, SIDE.LOADED] >= 0:
+                    n = add_option_nb(options, n, FIRE, i, AMMO_CURSED, -1)
+                elif not stripped:
+                    if side[me, SIDE.PROVISIONS + CANNONBALL] >= 1:
+                        n = add_option_nb(options, n, FIRE, i, AMMO_CANNONBALL, -1)
+                    if side[me, SIDE.PROVISIONS + INCENDIARY_BALL] >= 1:
+                        n = add_option_nb(options, n, FIRE, i, AMMO_INCENDIARY, -1)
+                    if side[me, SIDE.PROVISIONS + CHAOS_BALL] >= 1:
+                        n = add_option_nb(options, n, FIRE, i, AMMO_CHAOS, -1)
+        # g. attacks
+        if k0 != DISARMED and k1 != DISARMED:
+            for w in range(2):
+                for j in range(2):
+                    q = 2 * enemy + j
+                    if pirate[q, PIRATE.ZONE] == zone:
+                        n = add_option_nb(options, n, ATTACK, i, w, j)
+                for j in range(2):
+                    q = 2 * enemy + j
+                    if pirate[q, PIRATE.ZONE] == zone and pirate[q, PIRATE.ANIMAL] >= 0:
+                        n = add_option_nb(options, n, ATTACK, i, w, ATTACK_ANIMAL + j)
+                for j in range(2):
+                    q = 2 * enemy + j
+                    item = pirate[q, PIRATE.ITEM]
+                    if (
+                        pirate[q, PIRATE.ZONE] == zone
+                        and item >= 0
+                        and (card_flags[item] & TARGETABLE) != 0
+                    ):
+                        n = add_option_nb(options, n, ATTACK, i, w, ATTACK_ITEM + j)
+        # h. visit
+        if zone == ISLAND:
+            n = add_option_nb(options, n, VISIT, i, -1, -1)
+        # i. activate
+        item = pirate[p, PIRATE.ITEM]
+        if item >= 0 and (card_flags[item] & ACTIVABLE) != 0:
+            n = add_targets_nb(pirate, me, choice_kind[item], zone, options, n, ACTIVATE, i, -1)
+    # j. eat
+    if side[me, SIDE.PROVISIONS + FOOD_PROVISION] >= 1 and not stripped:
+        for p in range(2 * me, 2 * me + 2):
+            if pirate[p, PIRATE.ZONE] >= 0 and pirate[p, PIRATE.LIFE] < MAX_LIFE:
+                n = add_option_nb(options, n, EAT, -1, -1, p)
+    # k. play
+    length = side[me, SIDE.HAND_LEN]
+    for k in range(length):
+        card = hand[me, k]
+        seen = False
+        for j in range(k):
+            if hand[me, j] == card:
+                seen = True
+                break
+        if seen:
+            continue
+        kind = play_kind[card]
+        if kind == TL_NEVER:
+            continue
+        ctype = card_type[card]
+        if ctype == SPECIAL and side[me, SIDE.SPECIAL_USED]:
+            continue
+        if ctype == LEGENDARY and side[me, SIDE.LEGENDARY_USED]:
+            continue
+        if kind == TL_CURSED and side[me, SIDE.LOADED] >= 0:
+            continue
+        n = add_targets_nb(pirate, me, kind, -1, options, n, PLAY, -1, card)
+    # l. end the turn
+    return add_option_nb(options, n, END_TURN, -1, -1, -1)
+
+
+# --- applying an option --------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def fire_nb(pos, content, derived, rules, dice, p, ammo):
+    side, pirate, state, seat_stat = pos[0], pos[1], pos[6], pos[7]
+    turn = state[STATE.TURN]
+    me = p // 2
+    enemy = 1 - me
+    pirate[p, PIRATE.ACTIONS] -= 1
+    state[STATE.SHOTS] += 1
+    if ammo == AMMO_CHAOS:
+        side[me, SIDE.PROVISIONS + CHAOS_BALL] -= 1
+        side[enemy, SIDE.CHAOS_TURN] = turn + 1
+        seat_stat[me, SEAT_STAT.CHAOS_SHOTS] += 1
+        return
+    cursed = np.int64(-1)
+    if ammo == AMMO_CANNONBALL:
+        side[me, SIDE.PROVISIONS + CANNONBALL] -= 1
+    elif ammo == AMMO_INCENDIARY:
+        side[me, SIDE.PROVISIONS + INCENDIARY_BALL] -= 1
+    else:
+        cursed = side[me, SIDE.LOADED]
+        side[me, SIDE.LOADED] = -1
+    seat_stat[me, SEAT_STAT.SHOTS] += 1
+    roll = d6_nb(dice)
+    if has_status_nb(pirate, p, DRUNK):
+        roll = 7 - roll
+    if side[me, SIDE.ANCHOR] >= 0:
+        roll -= rules[RULE.ANCHOR_PENALTY]
+    if side[me, SIDE.CHAOS_TURN] == turn:
+        roll -= rules[RULE.CHAOS_PENALTY]
+    roll += mod_sum_nb(content, pirate, p, CANNON_ROLL)
+    for m in range(side[me, SIDE.MODS_LEN]):
+        roll += side[me, SIDE.MODS + 2 * m]
+    if roll >= rules[RULE.CANNON_HITS_ON]:
+        seat_stat[me, SEAT_STAT.HITS] += 1
+        hole_nb(pos, rules, me, enemy)
+        if state[STATE.OVER]:
+            return
+        if ammo == AMMO_INCENDIARY:
+            a = 2 * enemy
+            b = 2 * enemy + 1
+            on_a = pirate[a, PIRATE.ZONE] == enemy
+            on_b = pirate[b, PIRATE.ZONE] == enemy
+            victim = np.int64(-1)
+            if on_a and on_b:
+                victim = a + dice_below_nb(dice, 2)
+            elif on_a:
+                victim = a
+            elif on_b:
+                victim = b
+            if victim >= 0:
+                apply_status_nb(pirate, victim, BURN, 0, turn)
+        elif cursed >= 0:
+            apply_program_nb(
+                pos,
+                content,
+                derived,
+                rules,
+                dice,
+                me,
+                content[4][cursed],
+                content[5][cursed],
+                -1,
+                -1,
+            )
+            if state[STATE.OVER]:
+                return
+    if cursed >= 0:
+        to_discard_nb(pos, content, me, cursed)
+
+
+@njit(inline="always", cache=True)
+def attack_nb(pos, content, dice, p, weapon, target):
+    pirate, seat_stat = pos[1], pos[7]
+    me = p // 2
+    enemy = 1 - me
+    weapons = content[13]
+    pirate[p, PIRATE.ACTIONS] -= 1
+    seat_stat[me, SEAT_STAT.ATTACKS] += 1
+    roll = d6_nb(dice)
+    if has_status_nb(pirate, p, DRUNK):
+        roll = 7 - roll
+    roll += mod_sum_nb(content, pirate, p, ATTACK_ROLL)
+    if roll < weapons[me, p % 2, weapon, 0]:
+        return
+    seat_stat[me, SEAT_STAT.ATTACK_HITS] += 1
+    q = 2 * enemy + target % 2
+    if target < ATTACK_ANIMAL:
+        damage = weapons[me, p % 2, weapon, 1] + mod_sum_nb(content, pirate, p, WEAPON_DAMAGE)
+        damage_nb(pos, q, max(damage, 0))
+    elif target < ATTACK_ITEM:
+        card = pirate[q, PIRATE.ANIMAL]
+        pirate[q, PIRATE.ANIMAL] = -1
+        to_discard_nb(pos, content, enemy, card)
+    else:
+        card = pirate[q, PIRATE.ITEM]
+        pirate[q, PIRATE.ITEM] = -1
+        to_discard_nb(pos, content, enemy, card)
+
+
+@njit(inline="always", cache=True)
+def visit_nb(pos, content, derived, rules, dice, p):
+    side, pirate, island, state, seat_stat = pos[0], pos[1], pos[5], pos[6], pos[7]
+    me = p // 2
+    start = content[10]
+    pirate[p, PIRATE.ACTIONS] -= 1
+    seat_stat[me, SEAT_STAT.ISLAND_VISITS] += 1
+    take = rules[RULE.ISLAND_TAKE] + mod_sum_nb(content, pirate, p, ISLAND_TAKE)
+    total = 0
+    for k in range(5):
+        total += side[me, SIDE.PROVISIONS + k]
+    for _ in range(take):
+        if total >= rules[RULE.RESERVE_MAX]:
+            break
+        best = -1
+        most = 0
+        for k in range(5):
+            short = start[me, k] - side[me, SIDE.PROVISIONS + k]
+            if short > most:
+                most = short
+                best = k
+        if best < 0:
+            break
+        side[me, SIDE.PROVISIONS + best] += 1
+        total += 1
+    k = 0
+    while k < state[STATE.ISLAND_LEN]:
+        card = island[k, 0]
+        apply_program_nb(
+            pos, content, derived, rules, dice, me, content[4][card], content[5][card], -1, -1
+        )
+        if state[STATE.OVER]:
+            return
+        k += 1
+
+
+@njit(inline="always", cache=True)
+def play_card_nb(pos, content, derived, rules, dice, card, target):
+    side, pirate, hand, island, state = pos[0], pos[1], pos[3], pos[5], pos[6]
+    seat_stat, card_stat = pos[7], pos[8]
+    me = (state[STATE.TURN] - 1) % 2
+    for k in range(side[me, SIDE.HAND_LEN]):
+        if hand[me, k] == card:
+            hand_remove_nb(side, hand, me, k)
+            break
+    seat_stat[me, SEAT_STAT.CARDS_PLAYED] += 1
+    row = derived[0][me, card]
+    if row >= 0:
+        card_stat[me, row, CARD_STAT.PLAYED] += 1
+    ctype = content[0][card]
+    if ctype == EVENT or ctype == SPECIAL or ctype == LEGENDARY or ctype == FOOD:
+        if ctype == SPECIAL:
+            side[me, SIDE.SPECIAL_USED] = 1
+        elif ctype == LEGENDARY:
+            side[me, SIDE.LEGENDARY_USED] = 1
+        elif ctype == FOOD:
+            heal_nb(pirate, target, 1)
+            pirate[target, PIRATE.REGEN] = 1
+        apply_program_nb(
+            pos, content, derived, rules, dice, me, content[4][card], content[5][card], target, -1
+        )
+        if state[STATE.OVER]:
+            return
+        to_discard_nb(pos, content, me, card)
+    elif ctype == ISLAND_CARD:
+        n = state[STATE.ISLAND_LEN]
+        island[n, 0] = card
+        island[n, 1] = me
+        state[STATE.ISLAND_LEN] = n + 1
+    elif ctype == ANIMAL:
+        pirate[target, PIRATE.ANIMAL] = card
+    elif ctype == ITEM:
+        pirate[target, PIRATE.ACTIONS] -= 1
+        pirate[target, PIRATE.ITEM] = card
+    elif ctype == CURSED_BALL:
+        side[me, SIDE.LOADED] = card
+
+
+@njit(inline="always", cache=True)
+def move_nb(side, pirate, seat_stat, me, who, zone):
+    """MOVE_TO: pirate ``who`` of the player ``me`` moves; one action unless it is a free
+    boarding; a boarding is counted either way."""
+    p = 2 * me + who
+    enemy = 1 - me
+    boarding = pirate[p, PIRATE.ZONE] == me and zone == enemy
+    free = boarding and (side[enemy, SIDE.ANCHOR] >= 0 or side[enemy, SIDE.MAST] >= 0)
+    if not free:
+        pirate[p, PIRATE.ACTIONS] -= 1
+    pirate[p, PIRATE.ZONE] = zone
+    if boarding:
+        seat_stat[me, SEAT_STAT.BOARDINGS] += 1
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target):
+    """Apply the player's option ``(kind, who, what, target)`` (assumed legal)."""
+    side, pirate, state, seat_stat = pos[0], pos[1], pos[6], pos[7]
+    me = (state[STATE.TURN] - 1) % 2
+    if kind == END_TURN:
+        return
+    if kind == PLAY:
+        play_card_nb(pos, content, derived, rules, dice, what, target)
+        return
+    if kind == EAT:
+        side[me, SIDE.PROVISIONS + FOOD_PROVISION] -= 1
+        heal_nb(pirate, target, 1)
+        return
+    p = 2 * me + who
+    if kind == MOVE_TO:
+        move_nb(side, pirate, seat_stat, me, who, what)
+    elif kind == BAIL_WATER:
+        pirate[p, PIRATE.ACTIONS] -= 1
+        bail = rules[RULE.BAIL] + mod_sum_nb(content, pirate, p, BAIL)
+        removed = max(0, min(side[me, SIDE.WATER], bail))
+        side[me, SIDE.WATER] -= removed
+        seat_stat[me, SEAT_STAT.WATER_BAILED] += removed
+    elif kind == REPAIR_HOLE:
+        pirate[p, PIRATE.ACTIONS] -= 1
+        side[me, SIDE.PROVISIONS + PLANK] -= 1
+        side[me, SIDE.HOLES] -= 1
+        side[me, SIDE.INTACT] += 1
+        seat_stat[me, SEAT_STAT.HOLES_REPAIRED] += 1
+    elif kind == REPAIR_MAST:
+        pirate[p, PIRATE.ACTIONS] -= 1
+        side[me, SIDE.PROVISIONS + PLANK] -= 1
+        side[me, SIDE.MAST] = -1
+    elif kind == RAISE_ANCHOR:
+        pirate[p, PIRATE.ACTIONS] -= 1
+        side[me, SIDE.ANCHOR] = -1
+    elif kind == FIRE:
+        fire_nb(pos, content, derived, rules, dice, p, what)
+    elif kind == ATTACK:
+        attack_nb(pos, content, dice, p, what, target)
+    elif kind == VISIT:
+        visit_nb(pos, content, derived, rules, dice, p)
+    elif kind == ACTIVATE:
+        pirate[p, PIRATE.ACTIONS] -= 1
+        item = pirate[p, PIRATE.ITEM]
+        apply_program_nb(
+            pos,
+            content,
+            derived,
+            rules,
+            dice,
+            me,
+            content[4][item],
+            content[5][item],
+            target,
+            pirate[p, PIRATE.ZONE],
+        )
+        if state[STATE.OVER]:
+            return
+        if (content[2][item] & REUSABLE) == 0:
+            pirate[p, PIRATE.ITEM] = -1
+            to_discard_nb(pos, content, me, item)
+
+
+# --- set-up --------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def derive_nb(content):
+    """``(row_of (2, K), play_kind (K,), choice_kind (K,))`` for ``content`` (allocates)."""
+    card_type, card_choice, program, program_len = content[0], content[3], content[4], content[5]
+    deck_cards = content[9]
+    cards = card_type.shape[0]
+    row_of = np.full((2, cards), -1, dtype=np.int64)
+    for s in range(2):
+        for r in range(DECK_SIZE):
+            card = deck_cards[s, r]
+            if card >= 0:
+                row_of[s, card] = r
+    play_kind = np.zeros(cards, dtype=np.int64)
+    choice_kind = np.zeros(cards, dtype=np.int64)
+    for c in range(cards):
+        choice = card_choice[c]
+        kind = TL_NONE
+        if choice == OWN_PIRATE:
+            kind = TL_OWN_LIVING
+            for r in range(program_len[c]):
+                if (
+                    program[c, r, EFFECT.OP] == REVIVE
+                    and program[c, r, EFFECT.TARGET] == OWN_PIRATE
+                ):
+                    kind = TL_OWN_DEAD
+        elif choice == OWN_PIRATE_HERE:
+            kind = TL_OWN_HERE
+        elif choice == ENEMY_PIRATE:
+            kind = TL_ENEMY_LIVING
+        elif choice == ENEMY_PIRATE_HERE:
+            kind = TL_ENEMY_HERE
+        choice_kind[c] = kind
+        ctype = card_type[c]
+        if ctype == ANIMAL:
+            play_kind[c] = TL_ANIMAL
+        elif ctype == ITEM:
+            play_kind[c] = TL_ITEM
+        elif ctype == FOOD:
+            play_kind[c] = TL_FOOD
+        elif ctype == CURSED_BALL:
+            play_kind[c] = TL_CURSED
+        elif ctype == ISLAND_CARD:
+            play_kind[c] = TL_NONE
+        elif ctype == EVENT or ctype == SPECIAL or ctype == LEGENDARY:
+            play_kind[c] = kind
+        else:  # BLANK, SHIP
+            play_kind[c] = TL_NEVER
+    return row_of, play_kind, choice_kind
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def set_up_nb(pos, content, derived, rules, rng):
+    """The position of a new game: ``rng`` uint64 ``(N_STREAMS, 4)`` are the game's
+    streams, already seeded (streams 0 and 1 shuffle the decks)."""
+    side, pirate, deck, hand, discard, island, state, seat_stat, card_stat = pos
+    for s in range(2):
+        for k in range(SIDE.SIZE):
+            side[s, k] = 0
+        side[s, SIDE.INTACT] = rules[RULE.HOLE_TOKENS]
+        side[s, SIDE.ANCHOR] = -1
+        side[s, SIDE.MAST] = -1
+        side[s, SIDE.LOADED] = -1
+        for k in range(5):
+            side[s, SIDE.PROVISIONS + k] = content[10][s, k]
+        for k in range(DECK_SIZE):
+            deck[s, k] = content[8][s, k]
+        for k in range(MAX_HAND):
+            hand[s, k] = -1
+            discard[s, k] = -1
+        for k in range(SEAT_STAT.SIZE):
+            seat_stat[s, k] = 0
+        for r in range(DECK_SIZE):
+            for k in range(CARD_STAT.SIZE):
+                card_stat[s, r, k] = 0
+    for s in range(2):
+        stream = rng[s]
+        for i in range(DECK_SIZE - 1, 0, -1):
+            j = below_nb(stream, i + 1)
+            card = deck[s, i]
+            deck[s, i] = deck[s, j]
+            deck[s, j] = card
+    for p in range(4):
+        for k in range(PIRATE.SIZE):
+            pirate[p, k] = 0
+        pirate[p, PIRATE.LIFE] = MAX_LIFE
+        pirate[p, PIRATE.ZONE] = p // 2
+        pirate[p, PIRATE.ANIMAL] = -1
+        pirate[p, PIRATE.ITEM] = -1
+    for k in range(MAX_ISLAND):
+        island[k, 0] = -1
+        island[k, 1] = -1
+    for k in range(STATE.SIZE):
+        state[k] = 0
+    state[STATE.TURN] = 1
+    state[STATE.WINNER] = -1
+    state[STATE.REASON] = CAPPED
+    for s in range(2):
+        for _ in range(rules[RULE.STARTING_HAND]):
+            draw_nb(pos, derived, s)
+
+
+# --- strategies ----------------------------------------------------------------------------
+
+
+@njit(inline="always", cache=True)
+def scripted_decide(options, count, params):
+    """The next scripted answer (an index), -1 once the script has run out."""
+    used = np.int64(params[0])
+    if used >= np.int64(params[1]):
+        return np.int64(-1)
+    params[0] = used + 1
+    return np.int64(params[2 + used])
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def heuristic_decide_nb(code, view, options, count, seat, params, rng):
+    """The shipped heuristics, out of line (their scoring would slow the random player's
+    loop if inlined): an unknown code answers -1, an illegal answer."""
+    if code == 1:
+        return cannoneer_decide(view, options, count, seat, params, rng)
+    if code == 2:
+        return boarder_decide(view, options, count, seat, params, rng)
+    if code == 3:
+        return bailer_decide(view, options, count, seat, params, rng)
+    return np.int64(-1)
+
+
+@njit(inline="always", cache=True)
+def decide_nb(code, view, options, count, seat, params, rng):
+    """Index of the chosen option among ``count >= 2``: shipped strategies by code.
+
+    The uniform-random player is inlined (its decisions are the loop's hot path); the
+    heuristics go through :func:`heuristic_decide_nb`. :data:`SHIPPED_CODES` lists the codes.
+    """
+    if code == 0:
+        return random_decide(view, options, count, seat, params, rng)
+    if code == SCRIPTED:
+        return scripted_decide(options, count, params)
+    return heuristic_decide_nb(code, view, options, count, seat, params, rng)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def fill_view_nb(pos, seat, deck_view, hand_view):
+    """The hidden parts of the position as ``seat`` sees them: the enemy's hand (-1 for
+    each card) and both decks (-1 for the cards drawn, the rest sorted by id)."""
+    side, deck, hand = pos[0], pos[2], pos[3]
+    for s in range(2):
+        for k in range(MAX_HAND):
+            hand_view[s, k] = hand[s, k] if s == seat else -1
+        top = side[s, SIDE.DECK_POS]
+        for k in range(DECK_SIZE):
+            deck_view[s, k] = -1 if k < top else deck[s, k]
+        for k in range(top + 1, DECK_SIZE):  # insertion sort of the cards still to draw
+            card = deck_view[s, k]
+            j = k - 1
+            while j >= top and deck_view[s, j] > card:
+                deck_view[s, j + 1] = deck_view[s, j]
+                j -= 1
+            deck_view[s, j + 1] = card
+
+
+@njit(inline="always", cache=True)
+def ask_nb(pos, content, rules, views, options, count, seat, players, error):
+    """The index ``seat``'s strategy chooses among ``count >= 2`` options; an answer
+    outside ``0..count-1`` fills ``error`` (the caller must then stop)."""
+    codes, params, rng = players
+    code = codes[seat]
+    if code != 0 and code != SCRIPTED:
+        fill_view_nb(pos, seat, views[0], views[1])
+    view = (pos[0], pos[1], views[0], views[1], pos[4], pos[5], pos[6], rules, content)
+    k = decide_nb(code, view, options, np.int64(count), np.int64(seat), params[seat], rng[seat])
+    if k < 0 or k >= count:
+        error[Error.SEAT] = seat
+        error[Error.VALUE] = k
+        error[Error.COUNT] = count
+        return np.int64(0)
+    return k
+
+
+# --- the game loop -------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def play_game_nb(pos, content, derived, rules, dice, players, views, options, error):
+    """One whole game from the set-up position; False if a strategy answered outside its
+    options (``error`` then says how)."""
+    side, pirate, hand, state, seat_stat = pos[0], pos[1], pos[3], pos[6], pos[7]
+    card_type, card_flags = content[0], content[2]
+    play_kind, choice_kind = derived[1], derived[2]
+    while not state[STATE.OVER]:
+        start_turn_nb(pos, content, derived, rules, dice)
+        if state[STATE.OVER]:
+            break
+        me = (state[STATE.TURN] - 1) % 2
+        while True:
+            count = options_nb(
+                side, pirate, hand, state, card_type, card_flags, play_kind, choice_kind, options
+            )
+            k = np.int64(0)
+            if count >= 2:
+                k = ask_nb(pos, content, rules, views, options, count, me, players, error)
+                if error[Error.SEAT] >= 0:
+                    return False
+            kind = options[k, 0]
+            if kind == END_TURN:  # nothing to apply
+                end_turn_nb(pos, content, rules)
+                break
+            if kind == MOVE_TO:  # the commonest option, on the few arrays it changes
+                move_nb(side, pirate, seat_stat, me, options[k, 1], options[k, 2])
+                continue
+            apply_option_nb(
+                pos,
+                content,
+                derived,
+                rules,
+                dice,
+                kind,
+                options[k, 1],
+                options[k, 2],
+                options[k, 3],
+            )
+            if state[STATE.OVER]:
+                break
+    return True
+
+
+@njit(inline="always", cache=True)
+def write_records_nb(g, pos, games, seats, cards):
+    """Game ``g``'s rows of the record arrays from the final position."""
+    side, state, seat_stat, card_stat = pos[0], pos[6], pos[7], pos[8]
+    winner = state[STATE.WINNER]
+    games[g, GAME_STAT.TURNS] = state[STATE.TURN]
+    games[g, GAME_STAT.FINISHED] = state[STATE.REASON] != CAPPED
+    games[g, GAME_STAT.WINNER] = winner
+    games[g, GAME_STAT.REASON] = state[STATE.REASON]
+    games[g, GAME_STAT.WATER_0] = side[0, SIDE.WATER]
+    games[g, GAME_STAT.WATER_1] = side[1, SIDE.WATER]
+    for s in range(2):
+        for k in range(SEAT_STAT.SIZE):
+            seats[g, s, k] = seat_stat[s, k]
+        seats[g, s, SEAT_STAT.WON] = winner == s
+        seats[g, s, SEAT_STAT.FINAL_WATER] = side[s, SIDE.WATER]
+        for r in range(DECK_SIZE):
+            for k in range(CARD_STAT.SIZE):
+                cards[g, s, r, k] = card_stat[s, r, k]
+
+
+def new_position():
+    """Zeroed arrays of a compiled position (``layout.Pos`` order)."""
+    return (
+        np.zeros((2, SIDE.SIZE), dtype=np.int64),
+        np.zeros((4, PIRATE.SIZE), dtype=np.int64),
+        np.zeros((2, DECK_SIZE), dtype=np.int64),
+        np.full((2, MAX_HAND), -1, dtype=np.int64),
+        np.full((2, MAX_HAND), -1, dtype=np.int64),
+        np.full((MAX_ISLAND, 2), -1, dtype=np.int64),
+        np.zeros(STATE.SIZE, dtype=np.int64),
+        np.zeros((2, SEAT_STAT.SIZE), dtype=np.int64),
+        np.zeros((2, DECK_SIZE, CARD_STAT.SIZE), dtype=np.int64),
+    )
+
+
+new_position_nb = njit(cache=True)(new_position)
+
+
+@njit(cache=True, nogil=True)
+def play_games_nb(
+    rules, content, codes, params, seats_of, seed, first_game, games, seats, cards, error
+):
+    """Play games ``first_game .. first_game + G - 1`` of the run seeded ``seed``.
+
+    Parameters
+    ----------
+    rules : int64 ``(RULE.SIZE,)``, packed rule parameters.
+    content : :meth:`Content.arrays`.
+    codes : int64 ``(K,)``, strategy code of each of the run's K strategies.
+    params : float64 ``(K, P)``, their parameters (``P >= MAX_PARAMS``).
+    seats_of : int64 ``(R, 2)``: in game ``i``, row ``i % R`` holds which strategy sits in
+        each seat.
+    games : int32 ``(G, GAME_STAT.SIZE)``, per-game record, written here.
+    seats : int32 ``(G, 2, SEAT_STAT.SIZE)``, per seat, written here.
+    cards : int32 ``(G, 2, DECK_SIZE, CARD_STAT.SIZE)``, per seat and deck card, written here.
+    error : int64 ``(Error.SIZE,)``: ``SEAT`` stays -1 unless a strategy answered outside
+        its options; then it names the game, seat, answer and option count, and play stops.
+
+    Returns the number of games completed (``G`` unless a strategy erred).
+    """
+    pos = new_position_nb()
+    derived = derive_nb(content)
+    players = (
+        np.zeros(2, dtype=np.int64),
+        np.zeros((2, max(params.shape[1], MAX_PARAMS)), dtype=np.float64),
+        np.zeros((2, 4), dtype=np.uint64),
+    )
+    views = (
+        np.zeros((2, DECK_SIZE), dtype=np.int64),
+        np.zeros((2, MAX_HAND), dtype=np.int64),
+    )
+    rng = np.zeros((N_STREAMS, 4), dtype=np.uint64)
+    dice = (rng[DICE_STREAM], np.zeros(0, dtype=np.int64), np.zeros(2, dtype=np.int64))
+    options = np.zeros((MAX_OPTIONS, 4), dtype=np.int64)
+    return _play_nb(
+        rules,
+        content,
+        derived,
+        codes,
+        params,
+        seats_of,
+        seed,
+        first_game,
+        pos,
+        players,
+        views,
+        rng,
+        dice,
+        options,
+        games,
+        seats,
+        cards,
+        error,
+    )
+
+
+@njit(cache=True, nogil=True, _nrt=False, error_model="numpy")
+def _play_nb(
+    rules,
+    content,
+    derived,
+    codes,
+    params,
+    seats_of,
+    seed,
+    first_game,
+    pos,
+    players,
+    views,
+    rng,
+    dice,
+    options,
+    games,
+    seats,
+    cards,
+    error,
+):
+    """The game loop of :func:`play_games_nb`, over the buffers it made.
+
+    Compiled without numba's runtime: nothing here (or in a shipped strategy it calls)
+    may allocate an array.
+    """
+    seat_codes, seat_params, seat_rng = players
+    error[:] = -1
+    for g in range(games.shape[0]):
+        game = first_game + g
+        row = seats_of[game % seats_of.shape[0]]
+        for s in range(2):
+            seat_codes[s] = codes[row[s]]
+            for k in range(params.shape[1]):
+                seat_params[s, k] = params[row[s], k]
+        for stream in range(N_STREAMS):
+            seed_stream_nb(rng[stream], seed, game, stream)
+        for s in range(2):
+            for k in range(4):
+                seat_rng[s, k] = rng[STRATEGY_STREAM + s, k]
+        set_up_nb(pos, content, derived, rules, rng)
+        if not play_game_nb(pos, content, derived, rules, dice, players, views, options, error):
+            error[Error.GAME] = game
+            return g
+        write_records_nb(g, pos, games, seats, cards)
+    return games.shape[0]

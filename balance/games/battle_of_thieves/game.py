@@ -1,0 +1,333 @@
+"""Battle of Thieves as the shared runner, results, reports and CLI see it."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+
+from balance.charts import Chart
+from balance.formatting import interval, percent
+from balance.games.base import Block, EngineGame, Setup, player_factory, strategy_column
+from balance.games.battle_of_thieves import engine
+from balance.games.battle_of_thieves.layout import (
+    CARD_STAT,
+    GAME_STAT,
+    SEAT_STAT,
+    WIN_REASONS,
+)
+from balance.games.battle_of_thieves.rules import BattleRules
+from balance.games.battle_of_thieves.usefulness import card_table, card_totals, cards_summary
+from balance.metrics import Metric
+from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.strategies.battle_of_thieves import SHIPPED
+
+#: Per-seat records the summary gives as means per game, with their labels.
+SEAT_MEANS = {
+    "shots": "cannon shots",
+    "hits": "hits",
+    "chaos_shots": "chaos balls fired",
+    "holes_made": "holes made in the enemy ship",
+    "holes_taken": "holes taken",
+    "holes_repaired": "holes repaired",
+    "water_bailed": "water bailed",
+    "attacks": "attacks",
+    "attack_hits": "attacks that hit",
+    "damage_dealt": "damage dealt to enemy pirates",
+    "deaths": "own pirates killed",
+    "boardings": "boardings",
+    "island_visits": "island visits",
+    "cards_drawn": "cards drawn",
+    "cards_played": "cards played",
+    "red_sea": "turns in the Red Sea",
+    "final_water": "water at the end",
+}
+
+
+class BattleOfThieves(EngineGame):
+    """Battle of Thieves, 2 players, with cards, pirates, weapons and decks from data files."""
+
+    id = "battle-of-thieves"
+    title = "Battle of Thieves"
+    min_players = 2
+    max_players = 2
+    length_unit = "turns"
+    variants: Mapping[str, str] = {}
+    seat_note = "seat (0 plays game turn 1)"
+    action_noun = "card"
+    action_verb = "play"
+
+    engine = engine
+    rules_class = BattleRules
+    variant_names: tuple[str, ...] = ()
+    shipped = tuple(SHIPPED)
+    list_fields = ("decks", "blanks")
+
+    def check_rules(self, rules: BattleRules, players: int) -> None:
+        """The decks must load: a bad deck file is a one-line error before anything runs."""
+        rules.content()
+
+    def length_cap(self, rules: BattleRules) -> int:
+        return rules.turn_cap
+
+    def actions(self) -> tuple[str, ...]:
+        """Restricted play takes a card out of a deck (rule ``blanks``), not out of a seat's
+        choices: see :mod:`balance.games.battle_of_thieves.usefulness`."""
+        return ()
+
+    def check_restricted(self, names: Sequence[str]) -> None:
+        engine.check_restricted(names)
+
+    def value_cards(
+        self,
+        setup: Setup,
+        games: int,
+        cards: Sequence[str] = (),
+        threads: int | None = None,
+        progress: bool = False,
+        on_compile: Any = None,
+    ) -> Any:
+        """Each card's value to its deck: the deck with the card replaced by a blank card."""
+        from balance.games.battle_of_thieves.decks import card_values
+
+        return card_values(setup, games, cards, threads, progress, on_compile)
+
+    def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        records = engine.play_games(
+            setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
+        )
+        return Block(
+            first_game=first_game,
+            length=records.games[:, GAME_STAT.TURNS],
+            finished=records.games[:, GAME_STAT.FINISHED].astype(bool),
+            won=records.seats[:, :, SEAT_STAT.WON].astype(bool),
+            extra={"games": records.games, "seats": records.seats, "cards": records.cards},
+        )
+
+    def slim(self, block: Block) -> Block:
+        """Per-card records summed over the block (a long run cannot keep them per game)."""
+        if "cards" not in block.extra:
+            return block
+        extra = {
+            "games": block.extra["games"],
+            "seats": block.extra["seats"],
+            "card_totals": card_totals(block.extra["cards"], block.won),
+        }
+        return dataclasses.replace(block, extra=extra)
+
+    def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
+        """Per-game records: ``games``, ``seats`` (a seat a game) and ``cards`` (a card of a
+        seat's deck a game)."""
+        content = setup.rules.content()
+        g_count = block.size
+        game_index = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
+        games = block.extra["games"]
+        games_table = pa.table(
+            {
+                "game": game_index,
+                "turns": games[:, GAME_STAT.TURNS].astype(np.int16),
+                "finished": block.finished,
+                "winner": pa.array(
+                    games[:, GAME_STAT.WINNER].astype(np.int8), mask=games[:, GAME_STAT.WINNER] < 0
+                ),
+                "win_reason": _labels(games[:, GAME_STAT.REASON], list(WIN_REASONS)),
+                "water_0": games[:, GAME_STAT.WATER_0].astype(np.int16),
+                "water_1": games[:, GAME_STAT.WATER_1].astype(np.int16),
+            }
+        )
+        seats = block.extra["seats"]
+        deck_index = np.tile(np.arange(2, dtype=np.int32), g_count)
+        columns: dict[str, Any] = {
+            "game": np.repeat(game_index, 2),
+            "seat": np.tile(np.arange(2, dtype=np.int8), g_count),
+            "strategy": strategy_column(setup, game_index),
+            "deck": pa.DictionaryArray.from_arrays(
+                pa.array(deck_index), pa.array(list(content.deck_names))
+            ),
+            "won": block.won.ravel(),
+        }
+        for name, slot in zip(SEAT_STAT._fields, SEAT_STAT, strict=True):
+            if name not in ("WON", "SIZE"):
+                columns[name.lower()] = seats[:, :, slot].ravel().astype(np.int32)
+        seats_table = pa.table(columns)
+        return {
+            "games": games_table,
+            "seats": seats_table,
+            "cards": _cards_table(block, content, game_index),
+        }
+
+    def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
+        """Per game: how it ended and each seat's shots, holes, damage and cards."""
+        games = np.concatenate([b.extra["games"] for b in blocks])
+        seats = np.concatenate([b.extra["seats"] for b in blocks])
+        columns: dict[str, np.ndarray] = {}
+        chosen = []
+        for k, reason in enumerate(WIN_REASONS):
+            key = "won_by_" + reason.replace(" ", "_")
+            columns[key] = games[:, GAME_STAT.REASON] == k
+            if reason != "cap":
+                chosen.append(Metric(f"won by {reason}", key, "share"))
+        for name in SEAT_MEANS:
+            slot = getattr(SEAT_STAT, name.upper())
+            for seat in range(2):
+                columns[f"{name}_{seat}"] = seats[:, seat, slot]
+        for name in ("holes_made", "damage_dealt", "cards_played"):
+            for seat in range(2):
+                chosen.append(Metric(f"seat {seat} {SEAT_MEANS[name]}", f"{name}_{seat}", "mean"))
+        return pd.DataFrame(columns), chosen
+
+    def summarize(self, blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
+        """How games were won, each seat's play per game, and each card's usefulness."""
+        content = setup.rules.content()
+        summary: dict[str, Any] = {"decks": list(content.deck_names)}
+        if not blocks:
+            summary["win_reason"] = {reason: float("nan") for reason in WIN_REASONS}
+            return summary
+        games = np.concatenate([b.extra["games"] for b in blocks])
+        seats = np.concatenate([b.extra["seats"] for b in blocks])
+        count = len(games)
+        reason = games[:, GAME_STAT.REASON]
+        summary["win_reason"] = {}
+        summary["win_reason_ci95"] = {}
+        for k, name in enumerate(WIN_REASONS):
+            hits = int((reason == k).sum())
+            low, high = wilson_interval(hits, count)
+            summary["win_reason"][name] = hits / count
+            summary["win_reason_ci95"][name] = [float(low), float(high)]
+        for name in SEAT_MEANS:
+            slot = getattr(SEAT_STAT, name.upper())
+            summary[f"{name}_mean"] = []
+            summary[f"{name}_ci95"] = []
+            for seat in range(2):
+                mean, low, high = mean_interval(seats[:, seat, slot])
+                summary[f"{name}_mean"].append(mean)
+                summary[f"{name}_ci95"].append([low, high])
+        summary["hit_rate"] = []
+        summary["hit_rate_ci95"] = []
+        for seat in range(2):
+            rate, low, high = ratio_interval(
+                seats[:, seat, SEAT_STAT.HITS], seats[:, seat, SEAT_STAT.SHOTS]
+            )
+            summary["hit_rate"].append(rate)
+            summary["hit_rate_ci95"].append([low, high])
+        totals = sum(_block_totals(b) for b in blocks)
+        table = card_table(totals, content.deck_cards, content.names, content.deck_names)
+        summary["cards"] = cards_summary(table)
+        return summary
+
+    def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
+        """The game's own part of ``balance simulate``'s text: how games ended, play, cards."""
+        decks = summary["decks"]
+        lines = [f"Decks: seat 0 {decks[0]}, seat 1 {decks[1]}"]
+        if "win_reason_ci95" not in summary:
+            return lines
+        lines.append("How games ended:")
+        for name, rate in summary["win_reason"].items():
+            label = "capped (no winner)" if name == "cap" else f"lost by {name}"
+            lines.append(
+                f"  {label:<22} {percent(rate):>6}  {interval(summary['win_reason_ci95'][name])}"
+            )
+        lines.append("Per game, by seat:             seat 0                   seat 1")
+        for name, label in SEAT_MEANS.items():
+            cells = [
+                f"{mean:7.2f} {interval(ci, as_percent=False):<15}"
+                for mean, ci in zip(summary[f"{name}_mean"], summary[f"{name}_ci95"], strict=True)
+            ]
+            lines.append(f"  {label:<28} {'  '.join(cells)}")
+        cells = [
+            f"{percent(rate):>7} {interval(ci):<15}"
+            for rate, ci in zip(summary["hit_rate"], summary["hit_rate_ci95"], strict=True)
+        ]
+        lines.append(f"  {'cannon hit rate':<28} {'  '.join(cells)}")
+        lines.append("Cards (per game of the deck that holds them; win rate played vs held):")
+        for name, row in summary["cards"].items():
+            delta = ""
+            if "restricted_play_delta" in row:
+                delta = (
+                    f"  blank: {row['restricted_play_delta'] * 100:+.1f} pp "
+                    f"{interval(row['restricted_play_ci95'])}"
+                )
+            lines.append(
+                f"  {name[:24]:<24} drawn {row['drawn_per_game']:5.2f} played "
+                f"{row['played_per_game']:5.2f}  won {percent(row['win_rate_played'])} played vs "
+                f"{percent(row['win_rate_held'])} held{delta}"
+            )
+        return lines
+
+    def report_charts(self, tables: Any) -> list[Chart]:
+        from balance.games.battle_of_thieves.report import battle_charts
+
+        return battle_charts(tables)
+
+    replay_title = "Battle of Thieves"
+
+    def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
+        """Game ``game_index`` narrated action by action by the reference engine."""
+        from balance.games.battle_of_thieves import reference
+        from balance.games.battle_of_thieves.bridge import compiled_player
+
+        return reference.play_game(
+            setup.rules,
+            setup.rules.content(),
+            setup.seed,
+            game_index,
+            make_player=player_factory(
+                setup.lineup, game_index, reference.RandomPlayer, compiled_player
+            ),
+            narrate=say,
+        )
+
+
+def _block_totals(block: Block) -> np.ndarray:
+    if "card_totals" in block.extra:
+        return block.extra["card_totals"]
+    return card_totals(block.extra["cards"], block.won)
+
+
+def _cards_table(block: Block, content: Any, game_index: np.ndarray) -> pa.Table:
+    """One row per game, seat and distinct card of the seat's deck."""
+    cards = block.extra["cards"]
+    parts = []
+    names = list(content.names)
+    for seat in range(2):
+        ids = content.deck_cards[seat]
+        rows = int((ids >= 0).sum())
+        parts.append(
+            {
+                "game": np.repeat(game_index, rows),
+                "seat": np.full(rows * block.size, seat, dtype=np.int8),
+                "card": np.tile(ids[:rows].astype(np.int32), block.size),
+                "drawn": cards[:, seat, :rows, CARD_STAT.DRAWN].ravel(),
+                "played": cards[:, seat, :rows, CARD_STAT.PLAYED].ravel(),
+                "held_turns": cards[:, seat, :rows, CARD_STAT.HELD].ravel(),
+                "won": np.repeat(block.won[:, seat], rows),
+            }
+        )
+    merged = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    order = np.lexsort((merged["seat"], merged["game"]))
+    merged = {key: value[order] for key, value in merged.items()}
+    return pa.table(
+        {
+            "game": merged["game"],
+            "seat": merged["seat"],
+            "card": pa.DictionaryArray.from_arrays(pa.array(merged["card"]), pa.array(names)),
+            "drawn": merged["drawn"].astype(np.int16),
+            "played": merged["played"].astype(np.int16),
+            "held_turns": merged["held_turns"].astype(np.int16),
+            "won": merged["won"],
+        }
+    )
+
+
+def _labels(values: np.ndarray, names: list[str]) -> pa.Array:
+    """Indices as a dictionary column of ``names`` (null where negative)."""
+    values = np.asarray(values)
+    indices = pa.array(values.astype(np.int32), mask=values < 0)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(names))
+
+
+GAME = BattleOfThieves()

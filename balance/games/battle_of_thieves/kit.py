@@ -1,0 +1,325 @@
+"""Helpers for Battle of Thieves strategies: what an option is worth to a plan.
+
+Every shipped heuristic scores each legal option with :func:`option_value_nb` under its
+own weights (a *plan*), and takes the best option if it is worth more than ending the turn
+(:func:`best_option_nb`). The helpers read only what a strategy may see (``layout.View``):
+the public position, its own hand, and the card data of both decks.
+
+A plan is a tuple of ``Plan.SIZE`` floats, weights and thresholds (a tuple, so that the
+compiled strategies allocate nothing); the strategies in ``strategies/battle_of_thieves.py``
+build it from their parameters.
+"""
+
+from typing import NamedTuple
+
+from numba import njit
+
+from balance.games.battle_of_thieves.layout import (
+    ACTIVABLE,
+    ACTIVATE,
+    ALWAYS,
+    AMMO_CHAOS,
+    AMMO_CURSED,
+    AMMO_INCENDIARY,
+    ANCHOR_DOWN,
+    ANIMAL,
+    ATTACK,
+    BAIL,
+    BAIL_WATER,
+    CANNON_MODIFIER,
+    CANNON_ROLL,
+    CANNONBALL,
+    CLEAR_ISLAND,
+    CURSED_BALL,
+    DAMAGE,
+    DISCARD,
+    DRAW,
+    EAT,
+    EFFECT,
+    ENEMY,
+    ENEMY_PIRATE,
+    ENEMY_PIRATE_HERE,
+    ENEMY_SHIP,
+    EXTRA_ACTION,
+    FIRE,
+    FOOD,
+    GAIN,
+    HEAL,
+    HOLE,
+    ISLAND,
+    ISLAND_CARD,
+    ITEM,
+    LOSE,
+    MAST_BROKEN,
+    MOVE_TO,
+    OWN,
+    OWN_SHIP,
+    PACIFY_CANNONS,
+    PIRATE,
+    PIRATES_ENEMY_SHIP,
+    PIRATES_ISLAND,
+    PIRATES_OWN_SHIP,
+    PLANK,
+    PLAY,
+    RAISE_ANCHOR,
+    REPAIR,
+    REPAIR_HOLE,
+    REPAIR_MAST,
+    REVIVE,
+    RULE,
+    SIDE,
+    STATE,
+    STATUS,
+    STEAL,
+    STRIP,
+    VISIT,
+    WATER,
+)
+
+# Indices into the view tuple and into its content tuple (``content.ARRAY_FIELDS``).
+V_SIDE, V_PIRATE, V_STATE, V_RULES, V_CONTENT = 0, 1, 6, 7, 8
+C_TYPE, C_SIN, C_FLAGS, C_PROGRAM, C_PROGRAM_LEN, C_MODS, C_MODS_LEN = 0, 1, 2, 4, 5, 6, 7
+C_WEAPONS = 13
+
+
+class Plan(NamedTuple):
+    """Slots of a plan: what each kind of option is worth (ending the turn is worth 0)."""
+
+    PANIC_WATER: int = 0  # water at which bailing comes first
+    BAIL: int = 1  # worth of bailing at the panic level
+    REPAIR: int = 2  # worth of repairing a hole
+    FIRE: int = 3  # worth of a cannon shot
+    BOARD: int = 4  # worth of moving a pirate to the enemy ship
+    ATTACK: int = 5  # worth of an attack, times its expected damage
+    ISLAND: int = 6  # worth of going to the island and visiting it for provisions
+    RELOAD: int = 7  # cannonballs (bailer: planks) below which the island is worth a trip
+    CARDS: int = 8  # weight of a card's effects
+    CARD_BAR: int = 9  # least worth of a card before it is played
+    HOME: int = 10  # worth of bringing a pirate home to its own ship
+    SIZE: int = 11
+
+
+PLAN = Plan()
+NEVER = -1.0e9
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def effect_worth_nb(view, seat, row, target):
+    """What one effect row is worth to ``seat``: positive when it helps it.
+
+    ``target`` is the chosen pirate code (or -1). Units: a hole is worth 3, a life point of
+    a pirate 2, 10 water 1.
+    """
+    side = view[V_SIDE]
+    op, where, amount = row[EFFECT.OP], row[EFFECT.TARGET], row[EFFECT.AMOUNT]
+    enemy = 1 - seat
+    # Whose thing the effect touches: +1 own, -1 enemy's, 0 both/none.
+    sign = 0.0
+    if where == OWN_SHIP or where == OWN:
+        sign = 1.0
+    elif where == ENEMY_SHIP or where == ENEMY:
+        sign = -1.0
+    elif where == ENEMY_PIRATE or where == ENEMY_PIRATE_HERE:
+        sign = -1.0
+    elif where == PIRATES_ENEMY_SHIP:
+        sign = -0.5  # mostly the enemy's crew
+    elif where == PIRATES_OWN_SHIP or where == PIRATES_ISLAND:
+        sign = 0.0
+    elif target >= 0:
+        sign = 1.0 if target // 2 == seat else -1.0
+    value = 0.0
+    if op == WATER:
+        value = -amount / 10.0
+    elif op == HOLE:
+        value = -3.0 * amount
+    elif op == REPAIR:
+        holes = side[seat if sign > 0 else enemy, SIDE.HOLES]
+        value = 3.0 * min(amount, holes)
+    elif op == DAMAGE:
+        value = -2.0 * amount
+    elif op == HEAL:
+        value = 1.0 * amount
+    elif op == REVIVE:
+        value = 4.0
+    elif op == STATUS:
+        value = -1.0
+    elif op == ANCHOR_DOWN or op == MAST_BROKEN or op == PACIFY_CANNONS or op == STRIP:
+        value = -1.5
+    elif op == GAIN:
+        value = 0.3 * amount
+    elif op == LOSE:
+        value = -0.3 * amount
+    elif op == STEAL:
+        return 0.6 * amount
+    elif op == DRAW:
+        value = 1.0 * amount
+    elif op == DISCARD:
+        value = -1.0 * amount
+    elif op == CANNON_MODIFIER:
+        value = 0.5 * amount
+    elif op == EXTRA_ACTION:
+        return 1.5 * amount
+    elif op == CLEAR_ISLAND:
+        return 0.3
+    if row[EFFECT.ON] != ALWAYS:
+        value *= 0.5  # an insult battle's branch: an even chance
+    return sign * value
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def card_worth_nb(view, seat, card, target):
+    """What playing ``card`` (on ``target``) is worth to ``seat``, by its type and effects."""
+    content = view[V_CONTENT]
+    kind = content[C_TYPE][card]
+    worth = 0.0
+    if kind == ANIMAL or kind == ITEM:
+        for m in range(content[C_MODS_LEN][card]):
+            worth += 1.0 * content[C_MODS][card, m, 1]
+        if kind == ITEM and content[C_FLAGS][card] & ACTIVABLE:
+            worth += 1.0
+        if kind == ANIMAL:
+            worth += 0.5
+    elif kind == CURSED_BALL:
+        worth = 2.0
+    elif kind == ISLAND_CARD:
+        worth = 1.0
+    elif kind == FOOD:
+        worth = 2.0
+    if kind != ANIMAL and kind != ITEM:
+        program = content[C_PROGRAM][card]
+        for e in range(content[C_PROGRAM_LEN][card]):
+            worth += effect_worth_nb(view, seat, program[e], target)
+    if content[C_SIN][card] >= 0:
+        sins = view[V_SIDE][seat, SIDE.SINS]
+        mask = sins | (1 << content[C_SIN][card])
+        if mask == (1 << 7) - 1:
+            return NEVER  # the seventh sin in one's own discard pile loses the game
+        count = 0
+        for k in range(7):
+            count += (mask >> k) & 1
+        worth -= 0.5 * count
+    return worth
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def pirate_mod_nb(view, code, stat):
+    """Sum of a pirate's passive modifiers for ``stat`` (pirate card, animal, item, ship)."""
+    content = view[V_CONTENT]
+    pirate = view[V_PIRATE]
+    seat, index = code // 2, code % 2
+    total = 0
+    for m in range(content[12][seat, index]):
+        if content[11][seat, index, m, 0] == stat:
+            total += content[11][seat, index, m, 1]
+    for slot in (PIRATE.ANIMAL, PIRATE.ITEM):
+        card = pirate[code, slot]
+        if card >= 0:
+            for m in range(content[C_MODS_LEN][card]):
+                if content[C_MODS][card, m, 0] == stat:
+                    total += content[C_MODS][card, m, 1]
+    for m in range(content[15][seat]):
+        if content[14][seat, m, 0] == stat:
+            total += content[14][seat, m, 1]
+    return total
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def hit_chance_nb(needed):
+    """Chance that a d6 reaches ``needed``."""
+    if needed <= 1:
+        return 1.0
+    if needed > 6:
+        return 0.0
+    return (7 - needed) / 6.0
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def option_value_nb(view, option, seat, plan):
+    """What ``option`` (a row: kind, who, what, target) is worth to ``seat`` under ``plan``."""
+    side, pirate, state, rules = view[V_SIDE], view[V_PIRATE], view[V_STATE], view[V_RULES]
+    kind, who, what, target = option[0], option[1], option[2], option[3]
+    enemy = 1 - seat
+    code = seat * 2 + who
+    water = side[seat, SIDE.WATER]
+    panic = water >= plan[PLAN.PANIC_WATER]
+    if kind == BAIL_WATER:
+        removed = min(water, rules[RULE.BAIL] + pirate_mod_nb(view, code, BAIL))
+        scale = removed / max(rules[RULE.BAIL], 1)
+        return plan[PLAN.BAIL] * scale * (1.0 if panic else 0.3)
+    if kind == REPAIR_HOLE:
+        return plan[PLAN.REPAIR] * (1.0 + 0.2 * side[seat, SIDE.HOLES])
+    if kind == REPAIR_MAST:
+        return 0.5 * plan[PLAN.REPAIR]
+    if kind == RAISE_ANCHOR:
+        return 0.6 * plan[PLAN.FIRE] + 1.0
+    if kind == FIRE:
+        if panic:
+            return 0.2 * plan[PLAN.FIRE]
+        if what == AMMO_CHAOS:
+            return 0.25 * plan[PLAN.FIRE]
+        needed = rules[RULE.CANNON_HITS_ON] - pirate_mod_nb(view, code, CANNON_ROLL)
+        if side[seat, SIDE.ANCHOR] >= 0:
+            needed += rules[RULE.ANCHOR_PENALTY]
+        if side[seat, SIDE.CHAOS_TURN] == state[STATE.TURN]:
+            needed += rules[RULE.CHAOS_PENALTY]
+        bonus = 1.2 if what == AMMO_CURSED or what == AMMO_INCENDIARY else 1.0
+        return plan[PLAN.FIRE] * bonus * (0.25 + hit_chance_nb(needed))
+    if kind == ATTACK:
+        weapons = view[V_CONTENT][C_WEAPONS]
+        needed = weapons[seat, who, what, 0] - pirate_mod_nb(view, code, 1)
+        damage = weapons[seat, who, what, 1]
+        worth = hit_chance_nb(needed) * damage
+        if target < 2:  # a pirate: the more wounded, the closer a kill
+            victim = enemy * 2 + target
+            if pirate[victim, PIRATE.LIFE] <= damage:
+                worth *= 1.5
+        else:
+            worth *= 0.4
+        return plan[PLAN.ATTACK] * worth * (0.3 if panic else 1.0)
+    if kind == MOVE_TO:
+        here = pirate[code, PIRATE.ZONE]
+        if what == enemy:
+            free = side[enemy, SIDE.ANCHOR] >= 0 or side[enemy, SIDE.MAST] >= 0
+            if panic:
+                return -1.0
+            return plan[PLAN.BOARD] + (1.0 if free else 0.0)
+        if what == ISLAND:
+            short = side[seat, SIDE.PROVISIONS + CANNONBALL] < plan[PLAN.RELOAD]
+            short = short or side[seat, SIDE.PROVISIONS + PLANK] < 1
+            return 0.8 * plan[PLAN.ISLAND] if short and not panic else -1.0
+        if what == seat and here != seat:
+            return plan[PLAN.HOME] * (2.0 if panic else 1.0)
+        return -1.0
+    if kind == VISIT:
+        total = 0
+        for p in range(5):
+            total += side[seat, SIDE.PROVISIONS + p]
+        room = rules[RULE.RESERVE_MAX] - total
+        return plan[PLAN.ISLAND] * min(room, rules[RULE.ISLAND_TAKE]) / 5.0
+    if kind == EAT:
+        return 2.0 * plan[PLAN.CARDS]
+    if kind == PLAY:
+        worth = card_worth_nb(view, seat, what, target)
+        if worth < plan[PLAN.CARD_BAR]:
+            return -1.0
+        return plan[PLAN.CARDS] * worth
+    if kind == ACTIVATE:
+        card = pirate[code, PIRATE.ITEM]
+        content = view[V_CONTENT]
+        worth = 0.0
+        for e in range(content[C_PROGRAM_LEN][card]):
+            worth += effect_worth_nb(view, seat, content[C_PROGRAM][card, e], target)
+        return plan[PLAN.CARDS] * worth - 0.5
+    return 0.0  # END_TURN
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def best_option_nb(view, options, count, seat, plan):
+    """The best option under ``plan``: the first of the highest worth, if above 0; else
+    "end the turn" (always the last option)."""
+    best, best_value = count - 1, 0.0
+    for k in range(count - 1):
+        value = option_value_nb(view, options[k], seat, plan)
+        if value > best_value:
+            best, best_value = k, value
+    return best

@@ -1,0 +1,429 @@
+"""Battle of Thieves' shared vocabulary: codes of the card data, the position and the records.
+
+The card loader (:mod:`.cards`), the reference engine (:mod:`.reference`), the compiled
+engine (:mod:`.engine_nb`), the bridge between them and the strategies all use these
+codes. ``NamedTuple`` instances are read by numba as compile-time constants.
+
+Zones are absolute: ``0`` is seat 0's ship, ``1`` seat 1's ship, ``2`` the island; a dead
+pirate is in zone ``DEAD`` (-1). A pirate is named by ``seat * 2 + index``.
+"""
+
+from typing import NamedTuple
+
+PLAYERS = 2
+PIRATES = 2  # per player
+WEAPONS = 2  # per pirate
+DECK_SIZE = 20
+MAX_HAND = 24
+MAX_ISLAND = 40  # island cards in play, both players together
+MAX_EFFECTS = 8  # effects of one program
+MAX_MODS = 4  # passive modifiers of one card, pirate or ship
+MAX_CANNON_MODS = 4  # timed cannon-roll modifiers on one side at once
+MAX_OPTIONS = 256
+MAX_LIFE = 2
+STATUS_SLOTS = 2
+SINS = ("Luxure", "Gourmandise", "Envie", "Avarice", "Paresse", "Colère", "Orgueil")
+ALL_SINS = (1 << len(SINS)) - 1
+
+# Zones.
+DEAD = -1
+ISLAND = 2
+
+# Card types (BLANK: the card restricted play puts in a card's place; never playable).
+BLANK = 0
+ANIMAL = 1
+CURSED_BALL = 2
+EVENT = 3
+ISLAND_CARD = 4
+FOOD = 5
+ITEM = 6
+SPECIAL = 7
+LEGENDARY = 8
+SHIP = 9
+CARD_TYPES = (
+    "blank",
+    "animal",
+    "cursed_ball",
+    "event",
+    "island",
+    "food",
+    "item",
+    "special",
+    "legendary",
+    "ship",
+)
+
+# Provisions, in reserve order.
+PLANK = 0
+CANNONBALL = 1
+FOOD_PROVISION = 2
+CHAOS_BALL = 3
+INCENDIARY_BALL = 4
+PROVISIONS = ("planks", "cannonballs", "food", "chaos_balls", "incendiary_balls")
+
+# Statuses (0: an empty slot).
+NO_STATUS = 0
+BURN = 1
+IMMOBILISED = 2
+DRUNK = 3
+POISON = 4
+DISARMED = 5
+NO_CANNON = 6
+NO_REPAIR = 7
+NO_BUCKET = 8
+STATUSES = (
+    "",
+    "burn",
+    "immobilised",
+    "drunk",
+    "poison",
+    "disarmed",
+    "no_cannon",
+    "no_repair",
+    "no_bucket",
+)
+
+# Effect operations (the vocabulary of card programs).
+WATER = 1
+HOLE = 2
+REPAIR = 3
+DAMAGE = 4
+HEAL = 5
+REVIVE = 6
+STATUS = 7
+ANCHOR_DOWN = 8
+MAST_BROKEN = 9
+PACIFY_CANNONS = 10
+STRIP = 11
+GAIN = 12
+LOSE = 13
+STEAL = 14
+DRAW = 15
+DISCARD = 16
+CANNON_MODIFIER = 17
+EXTRA_ACTION = 18
+MOVE = 19
+INSULT = 20
+CLEAR_ISLAND = 21
+OPS = (
+    "",
+    "water",
+    "hole",
+    "repair",
+    "damage",
+    "heal",
+    "revive",
+    "status",
+    "anchor_down",
+    "mast_broken",
+    "pacify_cannons",
+    "strip",
+    "gain",
+    "lose",
+    "steal",
+    "draw",
+    "discard",
+    "cannon_modifier",
+    "extra_action",
+    "move",
+    "insult",
+    "clear_island",
+)
+
+# Effect targets, from the point of view of the player the effect acts for.
+NO_TARGET = 0
+OWN_SHIP = 1
+ENEMY_SHIP = 2
+OWN = 3  # the player's side: reserve, hand, deck
+ENEMY = 4
+OWN_PIRATE = 5  # chosen: any own pirate
+OWN_PIRATE_HERE = 6  # chosen: an own pirate in a zone where one of ours is
+ENEMY_PIRATE = 7  # chosen: any enemy pirate
+ENEMY_PIRATE_HERE = 8  # chosen: an enemy pirate in a zone where one of ours is
+PIRATES_OWN_SHIP = 9  # every living pirate, both sides, on the player's ship
+PIRATES_ENEMY_SHIP = 10
+PIRATES_ISLAND = 11
+THE_ISLAND = 12
+TARGETS = (
+    "",
+    "own_ship",
+    "enemy_ship",
+    "own",
+    "enemy",
+    "own_pirate",
+    "own_pirate_here",
+    "enemy_pirate",
+    "enemy_pirate_here",
+    "pirates_own_ship",
+    "pirates_enemy_ship",
+    "pirates_island",
+    "island",
+)
+CHOSEN_TARGETS = (OWN_PIRATE, OWN_PIRATE_HERE, ENEMY_PIRATE, ENEMY_PIRATE_HERE)
+
+# When an effect applies, after an insult battle of the same program.
+ALWAYS = 0
+IF_WON = 1
+IF_LOST = 2
+CONDITIONS = ("always", "won", "lost")
+
+# Passive modifiers: what they add to.
+ATTACK_ROLL = 1
+CANNON_ROLL = 2
+BAIL = 3  # extra water bailed
+WEAPON_DAMAGE = 4
+ISLAND_TAKE = 5  # extra provisions taken at an island visit
+MOD_STATS = ("", "attack_roll", "cannon_roll", "bail", "weapon_damage", "island_take")
+
+# Ship triggers.
+NO_TRIGGER = 0
+WATER_AT_LEAST = 1
+TRIGGERS = ("", "water_at_least")
+
+
+class Effect(NamedTuple):
+    """Fields of one effect, a row of a program: int64 ``(MAX_EFFECTS, Effect.SIZE)``."""
+
+    OP: int = 0
+    TARGET: int = 1
+    AMOUNT: int = 2
+    TURNS: int = 3
+    ARG: int = 4  # STATUS: status code; GAIN/LOSE/STEAL: provision; MOVE: zone code
+    ON: int = 5  # ALWAYS, IF_WON, IF_LOST
+    SIZE: int = 6
+
+
+EFFECT = Effect()
+
+# MOVE's destination (Effect.ARG), from the point of view of the player it acts for.
+TO_OWN_SHIP = 0
+TO_ENEMY_SHIP = 1
+TO_ISLAND = 2
+DESTINATIONS = ("own_ship", "enemy_ship", "island")
+
+# Card flags.
+ACTIVABLE = 1  # an item with an activation program
+TARGETABLE = 2  # an item enemy pirates may attack
+REUSABLE = 4  # an item that stays after activation
+
+# Choice of a card's program (what the player picks when playing or activating it).
+CHOICE_NONE = 0
+
+# Option kinds: a legal move is int64 ``(4,)``: kind, who, what, target.
+MOVE_TO = 0  # who: pirate index (0/1 of the mover's seat), what: zone
+BAIL_WATER = 1  # who: pirate
+REPAIR_HOLE = 2  # who: pirate
+REPAIR_MAST = 3  # who: pirate
+RAISE_ANCHOR = 4  # who: pirate
+FIRE = 5  # who: pirate, what: ammunition (AMMO_*)
+ATTACK = 6  # who: pirate, what: weapon, target: ATTACK_* code
+VISIT = 7  # who: pirate
+ACTIVATE = 8  # who: pirate, target: chosen pirate code or -1
+EAT = 9  # target: own pirate code (seat * 2 + index)
+PLAY = 10  # what: card id, target: pirate code or -1
+END_TURN = 11
+OPTION_KINDS = (
+    "move",
+    "bail",
+    "repair hole",
+    "repair mast",
+    "raise anchor",
+    "fire",
+    "attack",
+    "visit island",
+    "activate item",
+    "eat food",
+    "play",
+    "end turn",
+)
+
+# Ammunition of a shot.
+AMMO_CURSED = 0
+AMMO_CANNONBALL = 1
+AMMO_INCENDIARY = 2
+AMMO_CHAOS = 3
+AMMO = ("cursed ball", "cannonball", "incendiary ball", "chaos ball")
+
+# Attack targets (relative to the enemy): pirate 0/1, animal of pirate 0/1, item of 0/1.
+ATTACK_PIRATE = 0
+ATTACK_ANIMAL = 2
+ATTACK_ITEM = 4
+
+# How a game ended.
+CAPPED = 0
+BY_WATER = 1
+BY_SIN = 2
+WIN_REASONS = ("cap", "water", "original sin")
+
+
+class GameStat(NamedTuple):
+    """Per-game record, int32 ``(G, GameStat.SIZE)``."""
+
+    TURNS: int = 0  # game turns played
+    FINISHED: int = 1
+    WINNER: int = 2  # seat, -1 if capped
+    REASON: int = 3  # CAPPED, BY_WATER, BY_SIN
+    WATER_0: int = 4  # final water levels
+    WATER_1: int = 5
+    SIZE: int = 6
+
+
+class SeatStat(NamedTuple):
+    """Per-seat record, int32 ``(G, 2, SeatStat.SIZE)``."""
+
+    WON: int = 0
+    SHOTS: int = 1  # cannon shots with a hit roll (cannonball, incendiary, cursed)
+    HITS: int = 2
+    CHAOS_SHOTS: int = 3
+    HOLES_MADE: int = 4  # holes this seat's shots and cards made in the enemy ship
+    HOLES_TAKEN: int = 5  # holes in this seat's ship from any source (Red Sea included)
+    HOLES_REPAIRED: int = 6
+    WATER_BAILED: int = 7  # water actually removed by bailing
+    ATTACKS: int = 8
+    ATTACK_HITS: int = 9
+    DAMAGE_DEALT: int = 10  # life points enemy pirates lost in this seat's turns
+    DEATHS: int = 11  # deaths of this seat's pirates
+    BOARDINGS: int = 12
+    ISLAND_VISITS: int = 13
+    CARDS_DRAWN: int = 14
+    CARDS_PLAYED: int = 15
+    RED_SEA: int = 16  # turns that drew no card
+    FINAL_WATER: int = 17
+    SIZE: int = 18
+
+
+class CardStat(NamedTuple):
+    """Per-card record, int32 ``(G, 2, DECK_SIZE, CardStat.SIZE)``: one row for each
+    distinct card of the seat's deck, in the deck's order (rows beyond it stay zero)."""
+
+    DRAWN: int = 0
+    PLAYED: int = 1
+    HELD: int = 2  # own turns the copies spent in hand (counted after the draw)
+    SIZE: int = 3
+
+
+GAME_STAT = GameStat()
+SEAT_STAT = SeatStat()
+CARD_STAT = CardStat()
+
+
+class Rule(NamedTuple):
+    """Slots of the packed rule parameters, int64 ``(Rule.SIZE,)`` (``BattleRules.to_array``)."""
+
+    CANNON_HITS_ON: int = 0
+    HOLE_TOKENS: int = 1
+    SINK_WATER: int = 2
+    WATER_PER_HOLE: int = 3
+    BAIL: int = 4
+    ISLAND_TAKE: int = 5
+    RESERVE_MAX: int = 6
+    STARTING_HAND: int = 7
+    TURN_CAP: int = 8
+    ANCHOR_PENALTY: int = 9
+    CHAOS_PENALTY: int = 10
+    SIZE: int = 11
+
+
+RULE = Rule()
+
+
+# --- The compiled engine's position (balance.games.battle_of_thieves.engine_nb) -----------
+# A position is a tuple of int64 arrays: ``side (2, Side.SIZE)``, ``pirate (4, Pirate.SIZE)``
+# (row = pirate code), ``deck (2, DECK_SIZE)``, ``hand (2, MAX_HAND)``, ``discard (2,
+# MAX_HAND)``, ``island (MAX_ISLAND, 2)`` ((card, owner) in play order), ``state
+# (State.SIZE,)``, ``seat_stat (2, SeatStat.SIZE)`` and ``card_stat (2, DECK_SIZE,
+# CardStat.SIZE)``, in that order (:class:`Pos`).
+
+
+class Side(NamedTuple):
+    """Slots of one seat's row of the compiled ``side`` array, int64 ``(2, Side.SIZE)``."""
+
+    WATER: int = 0
+    INTACT: int = 1  # intact hole tokens
+    HOLES: int = 2
+    ANCHOR: int = 3  # -1 up, 0 down untimed, > 0 down for that many more turns
+    MAST: int = 4  # -1 intact, 0 broken untimed, > 0 broken for that many more turns
+    PACIFIED: int = 5  # turns the cannons stay pacified (0: ready)
+    STRIPPED: int = 6  # turns provisions stay unspendable (0: not stripped)
+    CHAOS_TURN: int = 7  # game turn whose cannon rolls take the chaos penalty
+    LOADED: int = 8  # card id of the loaded cursed ball, -1 if none
+    SPECIAL_USED: int = 9  # special played this turn (0/1)
+    LEGENDARY_USED: int = 10  # legendary played this game (0/1)
+    SINS: int = 11  # bit mask of the sins in the discard pile
+    TRIGGERED: int = 12  # the ship's trigger has fired (0/1)
+    PROVISIONS: int = 13  # 5 slots, layout.PROVISIONS order
+    MODS_LEN: int = 18  # timed cannon modifiers in force
+    MODS: int = 19  # MAX_CANNON_MODS pairs (amount, turns left), in the order added
+    DECK_POS: int = 27  # next card of the deck to draw
+    HAND_LEN: int = 28
+    DISCARD_LEN: int = 29
+    SIZE: int = 30
+
+
+class Pirate(NamedTuple):
+    """Slots of one pirate's row of the compiled ``pirate`` array, int64 ``(4, Pirate.SIZE)``."""
+
+    LIFE: int = 0
+    ZONE: int = 1  # 0/1 a ship, 2 the island, -1 dead
+    MARKERS: int = 2  # death markers turned back
+    ACTIONS: int = 3
+    STATUS: int = 4  # STATUS_SLOTS pairs (kind, value): value = turns left, or the game
+    # turn a BURN/POISON was applied; kind 0 = an empty slot
+    ANIMAL: int = 8  # card id or -1
+    ITEM: int = 9  # card id or -1
+    REGEN: int = 10  # healed by food on its owner's turn: heals 1 more next own turn
+    SIZE: int = 11
+
+
+class State(NamedTuple):
+    """Slots of the compiled ``state`` array, int64 ``(State.SIZE,)``."""
+
+    TURN: int = 0  # game turn, 1-based
+    SHOTS: int = 1  # cannon shots fired this turn (chaos balls included)
+    ISLAND_LEN: int = 2  # island cards in play
+    OVER: int = 3
+    WINNER: int = 4  # -1 while playing or if capped
+    REASON: int = 5  # CAPPED, BY_WATER, BY_SIN
+    SIZE: int = 6
+
+
+class Pos(NamedTuple):
+    """Indices of the arrays of a compiled position tuple."""
+
+    SIDE: int = 0
+    PIRATE: int = 1
+    DECK: int = 2
+    HAND: int = 3
+    DISCARD: int = 4
+    ISLAND: int = 5
+    STATE: int = 6
+    SEAT_STAT: int = 7
+    CARD_STAT: int = 8
+    SIZE: int = 9
+
+
+class View(NamedTuple):
+    """What a compiled strategy's ``decide(view, options, count, seat, params, rng)`` sees:
+    indices of the ``view`` tuple. The arrays are the position's (:class:`Pos`), except
+    that ``hand`` shows -1 for each card of the enemy's hand and ``deck`` shows -1 for the
+    cards already drawn and the cards still to draw sorted by id (their order hidden).
+    ``content`` is :meth:`Content.arrays` (``content.ARRAY_FIELDS`` order), ``rules`` the
+    packed :class:`Rule` array."""
+
+    SIDE: int = 0
+    PIRATE: int = 1
+    DECK: int = 2
+    HAND: int = 3
+    DISCARD: int = 4
+    ISLAND: int = 5
+    STATE: int = 6
+    RULES: int = 7
+    CONTENT: int = 8
+    SIZE: int = 9
+
+
+SIDE = Side()
+PIRATE = Pirate()
+STATE = State()
+POS = Pos()
+VIEW = View()

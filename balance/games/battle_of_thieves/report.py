@@ -1,0 +1,170 @@
+"""Battle of Thieves' own report pages: how games end, what each deck does, and its cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from balance.charts import Chart, plot_grouped, plot_intervals, plot_rates
+from balance.games.battle_of_thieves.layout import WIN_REASONS
+from balance.games.battle_of_thieves.usefulness import Total, card_table
+from balance.stats import mean_interval, wilson_interval
+
+WILSON = "95% Wilson intervals"
+#: Per-seat records shown per game on the "what each deck does" page.
+PLAY = {
+    "shots": "cannon shots",
+    "hits": "hits",
+    "holes_made": "holes made",
+    "holes_repaired": "holes repaired",
+    "attacks": "attacks",
+    "damage_dealt": "damage dealt",
+    "deaths": "pirates lost",
+    "boardings": "boardings",
+    "island_visits": "island visits",
+    "cards_played": "cards played",
+}
+
+
+def win_reasons(games: pd.DataFrame) -> pd.DataFrame:
+    """Share of games ended by each reason, with Wilson intervals.
+
+    Returns
+    -------
+    DataFrame: ``reason``, ``games``, ``rate``, ``low``, ``high``.
+    """
+    reasons = games["win_reason"].astype(str)
+    count = len(games)
+    rows = []
+    for name in WIN_REASONS:
+        hits = int((reasons == name).sum())
+        low, high = wilson_interval(hits, count)
+        rows.append({"reason": name, "games": hits, "rate": hits / count, "low": low, "high": high})
+    return pd.DataFrame(rows)
+
+
+def play_by_seat(seats: pd.DataFrame) -> dict[str, tuple[list[float], list[float], list[float]]]:
+    """Mean of each :data:`PLAY` record per game, by seat: ``{seat label: (means, lows,
+    highs)}`` in :data:`PLAY` order."""
+    out = {}
+    for seat, rows in seats.groupby("seat", sort=True):
+        values = [mean_interval(rows[name].to_numpy()) for name in PLAY]
+        out[f"seat {seat}"] = tuple(list(column) for column in zip(*values, strict=True))
+    return out
+
+
+def cards_from_tables(cards: pd.DataFrame, decks: tuple[str, str]) -> pd.DataFrame:
+    """:func:`usefulness.card_table` from a saved run's ``cards`` table."""
+    names = [str(c) for c in cards["card"].cat.categories]
+    codes = cards["card"].cat.codes.to_numpy()
+    totals = np.zeros((2, 20, Total.SIZE))
+    deck_cards = np.full((2, 20), -1, dtype=np.int64)
+    t = Total()
+    for seat in (0, 1):
+        here = cards["seat"].to_numpy() == seat
+        ids = list(dict.fromkeys(codes[here]))
+        for r, card in enumerate(ids):
+            rows = cards[here & (codes == card)]
+            drawn = rows["drawn"].to_numpy(float)
+            played = rows["played"].to_numpy(float)
+            held = rows["held_turns"].to_numpy(float)
+            won = rows["won"].to_numpy(bool)
+            was_played = played > 0
+            was_held = (drawn > 0) & ~was_played
+            deck_cards[seat, r] = card
+            totals[seat, r] = [
+                len(rows),
+                drawn.sum(),
+                (drawn**2).sum(),
+                played.sum(),
+                (played**2).sum(),
+                held.sum(),
+                (held**2).sum(),
+                was_played.sum(),
+                (was_played & won).sum(),
+                was_held.sum(),
+                (was_held & won).sum(),
+            ][: t.SIZE]
+    return card_table(totals, deck_cards, tuple(names), decks)
+
+
+def battle_charts(tables: Any) -> list[Chart]:
+    """How games ended, each seat's play per game, and every card's use and win rates."""
+    games = tables.require("games", "win_reason", "turns")
+    seats = tables.require("seats", "seat", *PLAY)
+    cards = tables.require("cards", "seat", "card", "drawn", "played", "held_turns", "won")
+    n_games = len(games)
+    content = tables.setup.rules.content()
+    decks = content.deck_names
+    reasons = win_reasons(games)
+    charts = [
+        Chart(
+            "10-how-games-ended",
+            plot_rates(
+                ["sunk (water 100)", "original sin", "capped, no winner"],
+                reasons.set_index("reason").loc[["water", "original sin", "cap"], "rate"],
+                reasons.set_index("reason").loc[["water", "original sin", "cap"], "low"],
+                reasons.set_index("reason").loc[["water", "original sin", "cap"], "high"],
+                title="how games ended",
+                ylabel="share of games",
+                note=f"{n_games:,} games; {WILSON}. Decks: seat 0 {decks[0]}, seat 1 {decks[1]}. "
+                f"Capped: still running after {tables.setup.rules.turn_cap} game turns.",
+            ),
+        ),
+        Chart(
+            "11-play-by-seat",
+            plot_grouped(
+                list(PLAY.values()),
+                {
+                    f"{label} ({decks[int(label[-1])]})": values
+                    for label, values in play_by_seat(seats).items()
+                },
+                title="what each seat does in a game",
+                ylabel="per game",
+                xlabel="",
+                note=f"{n_games:,} games; means per game with 95% Student t intervals. Damage "
+                "dealt counts life points enemy pirates lost during the seat's turns.",
+                percent=False,
+            ),
+        ),
+    ]
+    table = cards_from_tables(cards, decks)
+    labels = [f"{row.card} (seat {row.seat})" for row in table.itertuples()]
+    charts.append(
+        Chart(
+            "12-cards-played",
+            plot_intervals(
+                labels,
+                table["played_per_game"],
+                table["played_per_game_low"],
+                table["played_per_game_high"],
+                title="copies played per game, by card",
+                xlabel="copies played per game by the deck that holds the card",
+                zero=None,
+                note=f"{n_games:,} games; 95% Student t intervals over games. Cards drawn per "
+                "game, held turns and every interval are in the JSON summary and the cards "
+                "table.",
+            ),
+        )
+    )
+    charts.append(
+        Chart(
+            "13-cards-played-vs-held",
+            plot_intervals(
+                labels,
+                table["played_minus_held"],
+                table["played_minus_held_low"],
+                table["played_minus_held_high"],
+                title="win rate when played minus win rate when drawn and held",
+                xlabel="difference in the deck's win rate (percentage points)",
+                percent=True,
+                note=f"{n_games:,} games; 95% Newcombe intervals for a difference of two "
+                "rates. The games are chosen by play, not at random (a card played in "
+                "winning positions looks better): restricted play (balance cards) measures a "
+                "card's value.",
+            ),
+        )
+    )
+    return charts

@@ -1,0 +1,197 @@
+"""Battle of Thieves' rule parameters: the core rules' numbers and the two decks.
+
+Every **[decision]** of ``shared/rules/battle-of-thieves.md`` that a designer may want to
+change is a field here. The decks are rules too: ``decks`` names one deck per seat (an
+example deck's name or a TOML file), so that a run's manifest says which decks played and
+``balance compare`` can set deck against deck. ``blanks`` takes cards out of a deck
+(restricted play): each ``SEAT:CARD`` replaces every copy of CARD in that seat's deck by
+a blank card that can never be played.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from balance.errors import BalanceError
+from balance.games.battle_of_thieves.layout import RULE
+from balance.games.rule_fields import check_int, describe_fields, field_key, parse_plain
+
+#: Fields held as tuples of strings (lists in JSON, comma-separated on the command line).
+LIST_FIELDS = ("decks", "blanks")
+DEFAULT_DECKS = ("boarding-party", "island-raiders")
+
+
+def _help(text: str, allowed: str) -> dict[str, str]:
+    return {"help": text, "allowed": allowed}
+
+
+@dataclass(frozen=True)
+class BattleRules:
+    """Rule parameters of Battle of Thieves; the defaults are the rules page's."""
+
+    decks: tuple[str, ...] = field(
+        default=DEFAULT_DECKS,
+        metadata=_help(
+            "One deck a seat, seat 0's first: an example deck's name or a deck file (TOML).",
+            "two deck names or paths, comma-separated",
+        ),
+    )
+    blanks: tuple[str, ...] = field(
+        default=(),
+        metadata=_help(
+            "Cards taken out of a deck (restricted play): SEAT:CARD replaces every copy of "
+            "CARD in that seat's deck by a blank card that cannot be played.",
+            "none, or comma-separated SEAT:CARD",
+        ),
+    )
+    cannon_hits_on: int = field(
+        default=4,
+        metadata=_help("A cannon shot hits when its modified d6 is at least this.", "1..12"),
+    )
+    hole_tokens: int = field(
+        default=5,
+        metadata=_help(
+            "Hole tokens a ship has; a hole with none left intact raises water instead.",
+            "0..20",
+        ),
+    )
+    sink_water: int = field(
+        default=100, metadata=_help("Water level at which a player loses.", "10..1000")
+    )
+    water_per_hole: int = field(
+        default=10,
+        metadata=_help("Water each hole lets in at the start of its owner's turn.", "0..100"),
+    )
+    bail: int = field(default=50, metadata=_help("Water one bailing action removes.", "0..1000"))
+    island_take: int = field(
+        default=5, metadata=_help("Provisions an island visit takes back.", "0..30")
+    )
+    reserve_max: int = field(
+        default=30, metadata=_help("Most provisions a reserve may hold.", "0..99")
+    )
+    starting_hand: int = field(
+        default=2, metadata=_help("Cards each player draws before the first turn.", "0..20")
+    )
+    turn_cap: int = field(
+        default=200,
+        metadata=_help(
+            "Game turns after which a game ends unfinished, with no winner.", "2..10000"
+        ),
+    )
+    anchor_penalty: int = field(
+        default=2,
+        metadata=_help("Taken off one's cannon rolls while one's own anchor is down.", "0..6"),
+    )
+    chaos_penalty: int = field(
+        default=1,
+        metadata=_help(
+            "Taken off one's cannon rolls on the turn after the enemy fired a chaos ball.", "0..6"
+        ),
+    )
+
+    def __post_init__(self) -> None:
+        for name in LIST_FIELDS:
+            object.__setattr__(self, name, _names(name, getattr(self, name)))
+        if len(self.decks) != 2:
+            raise BalanceError(
+                f"rule 'decks': Battle of Thieves needs one deck a seat, {len(self.decks)} given"
+            )
+        for entry in self.blanks:
+            seat, colon, card = entry.partition(":")
+            if not colon or seat.strip() not in ("0", "1") or not card.strip():
+                raise BalanceError(f"rule 'blanks': {entry!r} is not SEAT:CARD with seat 0 or 1")
+        limits = {
+            "cannon_hits_on": (1, 12),
+            "hole_tokens": (0, 20),
+            "sink_water": (10, 1000),
+            "water_per_hole": (0, 100),
+            "bail": (0, 1000),
+            "island_take": (0, 30),
+            "reserve_max": (0, 99),
+            "starting_hand": (0, 20),
+            "turn_cap": (2, 10_000),
+            "anchor_penalty": (0, 6),
+            "chaos_penalty": (0, 6),
+        }
+        for name, (low, high) in limits.items():
+            check_int(name, getattr(self, name), low, high)
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """Battle of Thieves has no named variants: decks and numbers are rules."""
+        return ()
+
+    def blanked(self) -> tuple[tuple[int, str], ...]:
+        """``blanks`` as (seat, card name) pairs."""
+        pairs = []
+        for entry in self.blanks:
+            seat, _, card = entry.partition(":")
+            pairs.append((int(seat), card.strip()))
+        return tuple(pairs)
+
+    def content(self) -> Any:
+        """The two decks compiled for the engines (loaded once per distinct rules)."""
+        from balance.games.battle_of_thieves.cards import matchup_content
+
+        return matchup_content(self.decks, self.blanked())
+
+    def to_array(self) -> np.ndarray:
+        """Pack for the kernels: ``int64`` ``(Rule.SIZE,)``, slots of :class:`layout.Rule`."""
+        packed = np.zeros(RULE.SIZE, dtype=np.int64)
+        packed[RULE.CANNON_HITS_ON] = self.cannon_hits_on
+        packed[RULE.HOLE_TOKENS] = self.hole_tokens
+        packed[RULE.SINK_WATER] = self.sink_water
+        packed[RULE.WATER_PER_HOLE] = self.water_per_hole
+        packed[RULE.BAIL] = self.bail
+        packed[RULE.ISLAND_TAKE] = self.island_take
+        packed[RULE.RESERVE_MAX] = self.reserve_max
+        packed[RULE.STARTING_HAND] = self.starting_hand
+        packed[RULE.TURN_CAP] = self.turn_cap
+        packed[RULE.ANCHOR_PENALTY] = self.anchor_penalty
+        packed[RULE.CHAOS_PENALTY] = self.chaos_penalty
+        return packed
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every parameter's value, JSON-ready."""
+        values = dataclasses.asdict(self)
+        for name in LIST_FIELDS:
+            values[name] = list(getattr(self, name))
+        return values
+
+    def with_text(self, name: str, text: str) -> BattleRules:
+        """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
+        return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
+
+    def parse_text(self, name: str, text: str) -> tuple[str, Any]:
+        """A parameter's name and value from its command-line spelling (``NAME=VALUE``)."""
+        key = field_key(self, name)
+        value: Any
+        if key in LIST_FIELDS:
+            value = _names(key, text)
+        else:
+            value = parse_plain(key, getattr(self, key), text)
+        return key, value
+
+    @classmethod
+    def describe(cls) -> list[dict[str, str]]:
+        """Name, default, allowed values and meaning of every parameter."""
+        return describe_fields(cls)
+
+
+def _names(name: str, value: object) -> tuple[str, ...]:
+    """A list field's value as a tuple of strings (a string is read as comma-separated)."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lower() in ("", "none"):
+            return ()
+        return tuple(part.strip() for part in text.split(","))
+    if not isinstance(value, tuple | list):
+        raise BalanceError(f"rule {name!r}: {value!r} is not a list of names")
+    for item in value:
+        if not isinstance(item, str):
+            raise BalanceError(f"rule {name!r}: {item!r} is not a name")
+    return tuple(value)

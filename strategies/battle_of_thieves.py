@@ -1,0 +1,112 @@
+"""The Battle of Thieves strategies that ship with balance.
+
+This file is written exactly like a user's strategy file: ``--strategy
+strategies/battle_of_thieves.py:random`` loads it by path. Shipped strategies also carry a
+``code`` so that the compiled game loop, cached on disk, can call them without compiling
+anything per run.
+
+A Battle of Thieves strategy is one ``@njit`` function ``decide(view, options, count, seat,
+params, rng) -> int`` that answers every decision of its turn: it returns an index in
+``0..count - 1`` into ``options`` (int64 ``(MAX_OPTIONS, 4)``, rows ``(kind, who, what,
+target)``, see :mod:`balance.games.battle_of_thieves.layout`). It is only asked when
+``count >= 2``. ``view`` is the position as the seat sees it (``layout.View``: the enemy's
+hand and the order of both decks hidden) with the card data and the packed rules;
+``rng`` is the seat's own random stream.
+"""
+
+from numba import njit
+
+from balance.games.battle_of_thieves.kit import best_option_nb
+from balance.random_nb import below_nb
+from balance.strategy import Strategy
+
+GAME = "battle-of-thieves"
+
+
+# --- random: the rules page's uniform-random player -------------------------------------
+
+
+@njit(inline="always", cache=True)
+def random_decide(view, options, count, seat, params, rng):
+    return below_nb(rng, count)
+
+
+random = Strategy(
+    GAME,
+    "random",
+    "Picks uniformly among the legal options at every step of its turn, ending the turn "
+    "when it picks 'end the turn' (the rules page's player).",
+    {"decide": random_decide},
+    code=0,
+)
+
+
+# --- heuristics: each scores every option by its plan (kit.option_value_nb) -------------
+# A plan's weights (kit.Plan): panic water, bail, repair, fire, board, attack, island,
+# reload, cards, card bar, home. The parameters are the thresholds a designer may tune.
+
+
+# cannoneer: stays aboard and fires every shot it can; bails only in a panic.
+# params: panic_water  water at which bailing comes before firing
+#         reload       cannonballs below which a pirate goes to the island for more
+#         card_bar     least worth of a card (kit.card_worth_nb) before it is played
+@njit(cache=True, _nrt=False, error_model="numpy")
+def cannoneer_decide(view, options, count, seat, params, rng):
+    plan = (params[0], 100.0, 25.0, 40.0, -5.0, 8.0, 30.0, params[1], 10.0, params[2], 20.0)
+    return best_option_nb(view, options, count, seat, plan)
+
+
+cannoneer = Strategy(
+    GAME,
+    "cannoneer",
+    "Keeps its crew aboard and fires every shot it can, cursed and incendiary balls first; "
+    "raises its anchor, fetches cannonballs from the island when short, bails when the "
+    "water reaches panic_water.",
+    {"decide": cannoneer_decide},
+    params=(("panic_water", 60.0), ("reload", 3.0), ("card_bar", 0.5)),
+    code=1,
+)
+
+
+# boarder: boards the enemy ship and fights its pirates; fires little.
+# params: panic_water  water at which its pirates come home to bail
+#         attack       worth of an attack per expected life point it takes
+#         card_bar     least worth of a card before it is played
+@njit(cache=True, _nrt=False, error_model="numpy")
+def boarder_decide(view, options, count, seat, params, rng):
+    plan = (params[0], 100.0, 15.0, 12.0, 35.0, params[1], 10.0, 1.0, 10.0, params[2], 2.0)
+    return best_option_nb(view, options, count, seat, plan)
+
+
+boarder = Strategy(
+    GAME,
+    "boarder",
+    "Boards the enemy ship (free when its anchor is down or its mast broken) and attacks "
+    "its pirates with the weapon most likely to kill; comes home to bail at panic_water.",
+    {"decide": boarder_decide},
+    params=(("panic_water", 70.0), ("attack", 40.0), ("card_bar", 0.5)),
+    code=2,
+)
+
+
+# bailer: keeps its ship dry and whole first, fires with what is left.
+# params: bail_at   water from which bailing comes first
+#         reload    cannonballs below which a pirate fetches more from the island
+#         card_bar  least worth of a card before it is played
+@njit(cache=True, _nrt=False, error_model="numpy")
+def bailer_decide(view, options, count, seat, params, rng):
+    plan = (params[0], 100.0, 60.0, 20.0, -5.0, 10.0, 25.0, params[1], 10.0, params[2], 30.0)
+    return best_option_nb(view, options, count, seat, plan)
+
+
+bailer = Strategy(
+    GAME,
+    "bailer",
+    "A careful bailer: bails from bail_at water, repairs every hole it can, eats when "
+    "wounded, and only then fires; keeps its pirates home.",
+    {"decide": bailer_decide},
+    params=(("bail_at", 20.0), ("reload", 2.0), ("card_bar", 0.0)),
+    code=3,
+)
+
+SHIPPED = (random, cannoneer, boarder, bailer)

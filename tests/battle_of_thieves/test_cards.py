@@ -1,0 +1,896 @@
+"""Battle of Thieves' card files: the examples compile to what they say, and every mistake
+is one line naming the file, the line and the reason."""
+
+from __future__ import annotations
+
+import os
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from balance.cli import cli
+from balance.errors import BalanceError
+from balance.games.battle_of_thieves import cards
+from balance.games.battle_of_thieves import layout as L
+from balance.games.battle_of_thieves.rules import BattleRules
+
+MARK = "# <-"
+
+# A small library the deck tests build on: 2 cards of copy limit 10 make 20.
+LIBRARY = """
+[[card]]
+name = "Broadside"
+type = "event"
+copies = 10
+[[card.effect]]
+do = "hole"
+target = "enemy_ship"
+
+[[card]]
+name = "Plug the Leaks"
+type = "event"
+copies = 10
+[[card.effect]]
+do = "repair"
+target = "own_ship"
+
+[[card]]
+name = "Kraken"
+type = "legendary"
+[[card.effect]]
+do = "hole"
+target = "enemy_ship"
+amount = 2
+
+[[weapon]]
+name = "Cutlass"
+hits_on = 4
+damage = 1
+
+[[weapon]]
+name = "Dagger"
+hits_on = 3
+damage = 1
+
+[[pirate]]
+name = "Anne"
+
+[[pirate]]
+name = "Jack"
+
+[[ship]]
+name = "Brig"
+"""
+
+GOOD_DECK = """
+[[deck]]
+name = "test-deck"
+ship = "Brig"
+pirates = [
+    { name = "Anne", weapons = ["Cutlass", "Dagger"] },
+    { name = "Jack", weapons = ["Dagger", "Cutlass"] },
+]
+
+[deck.cards]
+"Broadside" = 10
+"Plug the Leaks" = 10
+
+[deck.provisions]
+planks = 10
+cannonballs = 12
+food = 4
+chaos_balls = 2
+incendiary_balls = 2
+"""
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache():
+    cards.clear_cache()
+    yield
+    cards.clear_cache()
+
+
+def write(tmp_path: Path, text: str, name: str = "bad.toml") -> tuple[Path, int]:
+    """Write ``text`` and return its path and the line marked ``# <-`` (0 if none)."""
+    text = textwrap.dedent(text).lstrip("\n")
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    marked = [i for i, line in enumerate(text.splitlines(), 1) if MARK in line]
+    return path, (marked[0] if marked else 0)
+
+
+def error_of(path: Path) -> str:
+    with pytest.raises(BalanceError) as caught:
+        cards.load_file(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def card_text(*lines: str, header: str = "[[card]]") -> str:
+    return "\n".join([header, *lines]) + "\n"
+
+
+# --- the examples ------------------------------------------------------------------------
+
+
+def example(name: str) -> Path:
+    return cards.EXAMPLES / name
+
+
+def test_example_files_are_labelled_as_examples() -> None:
+    files = sorted(cards.EXAMPLES.glob("*.toml"))
+    assert {f.name for f in files} == {
+        "cards.toml",
+        "crew.toml",
+        "cannon-battery.toml",
+        "boarding-party.toml",
+        "island-raiders.toml",
+    }
+    for file in files:
+        first = file.read_text(encoding="utf-8").splitlines()[0]
+        assert first == "# Example content for balance, not the published game's cards."
+
+
+def test_example_decks_are_named_after_their_files() -> None:
+    decks = cards.example_decks()
+    assert list(decks) == ["boarding-party", "cannon-battery", "island-raiders"]
+    for name, path in decks.items():
+        assert path.stem == name
+        assert cards.load_file(path).own_decks == (name,)
+
+
+def test_example_library_covers_the_vocabulary() -> None:
+    library = cards.load_file(example("cards.toml"))
+    crew = cards.load_file(example("crew.toml"))
+    assert len(library.cards) >= 30
+    assert len(crew.pirates) == 6 and len(crew.weapons) == 8 and 2 <= len(crew.ships) <= 3
+    types = {c.type for c in library.cards.values()}
+    assert types == set(range(1, len(L.CARD_TYPES))) - {L.SHIP}
+    assert any(s.trigger == L.WATER_AT_LEAST for s in crew.ships.values())
+    rows = [row for c in library.cards.values() for row in c.program]
+    assert {r[0] for r in rows} == set(range(1, len(L.OPS)))
+    assert {r[1] for r in rows} - {L.NO_TARGET} == set(range(1, len(L.TARGETS)))
+    assert {r[4] for r in rows if r[0] == L.STATUS} == set(range(1, len(L.STATUSES)))
+    assert {r[5] for r in rows} == {L.ALWAYS, L.IF_WON, L.IF_LOST}
+    sins = {c.sin: c for c in library.cards.values() if c.sin >= 0}
+    assert sorted(sins) == list(range(len(L.SINS)))
+    for sin, card in sins.items():
+        assert card.name == L.SINS[sin] and card.program  # playable sin cards
+    mods = {m[0] for c in library.cards.values() for m in c.mods}
+    mods |= {m[0] for p in crew.pirates.values() for m in p.mods}
+    assert mods == set(range(1, len(L.MOD_STATS)))
+    animals = [c for c in library.cards.values() if c.type == L.ANIMAL]
+    assert all(c.mods and not c.program for c in animals)
+
+
+def test_examples_check_ok() -> None:
+    lines = cards.check_files(["cannon-battery", "boarding-party", "island-raiders"])
+    assert len(lines) == 3
+    assert lines[0].startswith("cannon-battery (")
+    assert lines[0].endswith(": 20 cards, 13 distinct, 30 provisions, ok")
+    assert all(line.endswith(", ok") for line in lines)
+
+
+def test_matchup_content_matches_the_files() -> None:
+    content = cards.matchup_content(("cannon-battery", "boarding-party"), ())
+    assert content.names[0] == "(blank)"
+    assert content.deck_names == ("cannon-battery", "boarding-party")
+    assert content.ship_names == ("Iron Maiden", "Sea Hound")
+    assert content.pirate_names == (("Gunner Hob", "Bosun Bart"), ("Red Morgane", "One-Eyed Sal"))
+    assert content.weapon_names[1] == (("Boarding Axe", "Cutlass"), ("Blunderbuss", "Dagger"))
+    assert content.sources == ("cannon-battery", "boarding-party")
+    # Card ids: seat 0's cards in file order, then seat 1's new ones.
+    assert content.names[1:4] == ("Broadside", "Chain Shot", "Grapeshot")
+    assert content.names[14] == "Drop Anchor!"
+    assert len(content.names) == 1 + 13 + 12  # Broadside is in both decks
+    assert list(content.deck[0][:5]) == [1, 2, 2, 3, 3]
+    assert content.deck_card_names(0)[-1] == "Parley Flag"
+    assert list(content.provisions[0]) == [8, 10, 2, 6, 4]
+    assert list(content.provisions[1]) == [8, 12, 6, 2, 2]
+    # Weapons (hits on, damage) by seat, pirate, weapon.
+    assert content.weapons[0].tolist() == [[[5, 2], [4, 1]], [[4, 2], [3, 1]]]
+    assert content.weapons[1, 1].tolist() == [[6, 3], [3, 1]]
+    # Pirates' and ships' modifiers.
+    assert content.pirate_mods_len[1].tolist() == [1, 2]
+    assert content.pirate_mods[1, 1, :2].tolist() == [
+        [L.WEAPON_DAMAGE, 1],
+        [L.ATTACK_ROLL, -1],
+    ]
+    assert content.ship_mods_len.tolist() == [0, 1]
+    assert content.ship_mods[1, 0].tolist() == [L.BAIL, 10]
+    assert content.ship_trigger.tolist() == [[L.WATER_AT_LEAST, 60], [L.NO_TRIGGER, 0]]
+    assert content.ship_program_len.tolist() == [2, 0]
+    assert content.ship_program[0, :2].tolist() == [
+        [L.REPAIR, L.OWN_SHIP, 2, 0, 0, L.ALWAYS],
+        [L.GAIN, L.OWN, 2, 0, L.PLANK, L.ALWAYS],
+    ]
+
+
+def program(content, name: str) -> list[list[int]]:
+    c = content.card_id(name)
+    return content.program[c, : content.program_len[c]].tolist()
+
+
+def test_card_programs_match_the_files() -> None:
+    content = cards.matchup_content(("cannon-battery", "boarding-party"), ())
+    c = content.card_id
+    assert program(content, "Broadside") == [[L.HOLE, L.ENEMY_SHIP, 1, 0, 0, 0]]
+    assert program(content, "Chain Shot") == [[L.MAST_BROKEN, L.ENEMY_SHIP, 0, 2, 0, 0]]
+    assert program(content, "Stink Ball") == [[L.STATUS, L.PIRATES_ENEMY_SHIP, 0, 0, L.POISON, 0]]
+    assert program(content, "Fog Bank") == [[L.CANNON_MODIFIER, L.ENEMY_SHIP, -1, 2, 0, 0]]
+    assert program(content, "Kedge Ball") == [[L.ANCHOR_DOWN, L.ENEMY_SHIP, 0, 0, 0, 0]]
+    assert program(content, "Orgueil") == [
+        [L.INSULT, L.NO_TARGET, 0, 0, 0, L.ALWAYS],
+        [L.HOLE, L.ENEMY_SHIP, 1, 0, 0, L.IF_WON],
+        [L.HOLE, L.OWN_SHIP, 1, 0, 0, L.IF_LOST],
+    ]
+    assert program(content, "Bolas") == [[L.STATUS, L.ENEMY_PIRATE_HERE, 0, 2, L.IMMOBILISED, 0]]
+    assert program(content, "Saboteurs") == [
+        [L.STATUS, L.PIRATES_ENEMY_SHIP, 0, 2, L.NO_BUCKET, 0],
+        [L.STATUS, L.PIRATES_ENEMY_SHIP, 0, 2, L.NO_REPAIR, 0],
+    ]
+    assert program(content, "Colère") == [
+        [L.DAMAGE, L.ENEMY_PIRATE_HERE, 1, 0, 0, 0],
+        [L.STATUS, L.ENEMY_PIRATE_HERE, 0, 0, L.BURN, 0],
+    ]
+    assert program(content, "Davy Jones' Locker") == [[L.REVIVE, L.OWN_PIRATE, 0, 0, 0, 0]]
+    # Types, sins, flags, choices and modifiers.
+    assert content.card_type[c("Chain Shot")] == L.CURSED_BALL
+    assert content.card_type[c("Ship's Parrot")] == L.ANIMAL
+    assert content.card_type[c("Davy Jones' Locker")] == L.LEGENDARY
+    assert content.card_sin[c("Colère")] == L.SINS.index("Colère")
+    assert content.card_sin[c("Broadside")] == -1
+    assert content.card_flags[c("Spyglass")] == L.TARGETABLE
+    assert content.card_flags[c("Gangplank")] == L.ACTIVABLE | L.TARGETABLE | L.REUSABLE
+    assert content.card_choice[c("Bolas")] == L.ENEMY_PIRATE_HERE
+    assert content.card_choice[c("Davy Jones' Locker")] == L.OWN_PIRATE
+    assert content.card_choice[c("Broadside")] == 0
+    assert content.mods[c("Ship's Parrot"), : content.mods_len[c("Ship's Parrot")]].tolist() == [
+        [L.ATTACK_ROLL, 1]
+    ]
+    assert content.mods_len[c("Broadside")] == 0
+
+
+def test_other_example_programs() -> None:
+    content = cards.matchup_content(("island-raiders", "cannon-battery"), ())
+    assert program(content, "Treasure Map") == [
+        [L.DRAW, L.OWN, 1, 0, 0, 0],
+        [L.GAIN, L.OWN, 1, 0, L.CANNONBALL, 0],
+    ]
+    assert program(content, "Envie") == [[L.STEAL, L.ENEMY, 2, 0, L.PLANK, 0]]
+    assert program(content, "Clear the Beach") == [
+        [L.CLEAR_ISLAND, L.THE_ISLAND, 0, 0, 0, 0],
+        [L.GAIN, L.OWN, 1, 0, L.FOOD_PROVISION, 0],
+    ]
+    assert program(content, "Salted Pork") == []
+    bilge = cards.load_file(example("cards.toml")).cards["Bilge Monkey"]
+    assert bilge.mods == ((L.BAIL, 10),)
+
+
+def test_deck_content_is_the_deck_in_both_seats() -> None:
+    content = cards.deck_content("island-raiders")
+    assert content.deck_names == ("island-raiders", "island-raiders")
+    assert np.array_equal(content.deck[0], content.deck[1])
+    assert len(content.names) == 13
+
+
+def test_rules_content_uses_the_loader() -> None:
+    content = BattleRules().content()
+    assert content.deck_names == ("boarding-party", "island-raiders")
+    assert BattleRules().content() is content  # cached
+
+
+# --- references, blanks, caching ---------------------------------------------------------
+
+
+def test_deck_references(tmp_path: Path) -> None:
+    path, _ = write(tmp_path, LIBRARY + GOOD_DECK, "mine.toml")
+    content = cards.matchup_content((str(path), "boarding-party"), ())
+    assert content.deck_names == ("test-deck", "boarding-party")
+    two = LIBRARY + GOOD_DECK + GOOD_DECK.replace("test-deck", "other")
+    many, _ = write(tmp_path, two, "many.toml")
+    with pytest.raises(BalanceError, match=r"holds 2 decks \(test-deck, other\)"):
+        cards.matchup_content((str(many), str(path)), ())
+    content = cards.matchup_content((f"{many}:other", f"{many}:test-deck"), ())
+    assert content.deck_names == ("other", "test-deck")
+    with pytest.raises(BalanceError, match=r"no deck 'othr' \(did you mean 'other'\?\)"):
+        cards.matchup_content((f"{many}:othr", str(path)), ())
+    with pytest.raises(BalanceError, match=r"did you mean 'cannon-battery'"):
+        cards.matchup_content(("canon-battery", str(path)), ())
+    with pytest.raises(BalanceError, match="no such file"):
+        cards.matchup_content((str(tmp_path / "gone.toml"), str(path)), ())
+
+
+def test_cards_defined_differently_by_two_decks_are_refused(tmp_path: Path) -> None:
+    mine, _ = write(tmp_path, LIBRARY + GOOD_DECK, "mine.toml")
+    other = LIBRARY.replace('target = "own_ship"', 'target = "own_ship"\namount = 2')
+    theirs, _ = write(tmp_path, other + GOOD_DECK.replace("test-deck", "b"), "theirs.toml")
+    with pytest.raises(BalanceError, match="card 'Plug the Leaks' is defined differently at"):
+        cards.matchup_content((str(mine), str(theirs)), ())
+    same, _ = write(tmp_path, LIBRARY + GOOD_DECK.replace("test-deck", "c"), "same.toml")
+    assert len(cards.matchup_content((str(mine), str(same)), ()).names) == 3
+
+
+def test_blanks() -> None:
+    plain = cards.matchup_content(("cannon-battery", "boarding-party"), ())
+    content = cards.matchup_content(
+        ("cannon-battery", "boarding-party"), ((0, "Chain Shot"), (1, "Saboteurs"))
+    )
+    chain, saboteurs = content.card_id("Chain Shot"), content.card_id("Saboteurs")
+    assert chain not in content.deck[0] and saboteurs not in content.deck[1]
+    assert (content.deck[0] == 0).sum() == 2 and (content.deck[1] == 0).sum() == 2
+    assert np.array_equal(content.deck_cards, plain.deck_cards)  # records keep their rows
+    kept = plain.deck[0][plain.deck[0] != chain]
+    assert np.array_equal(kept, np.delete(content.deck[0], [1, 2]))
+    with pytest.raises(BalanceError, match=r"blank 0:Brodside: no card 'Brodside' \(did you"):
+        cards.matchup_content(("cannon-battery", "boarding-party"), ((0, "Brodside"),))
+    with pytest.raises(BalanceError, match="seat 1's deck 'boarding-party' has no card 'Spyglass'"):
+        cards.matchup_content(("cannon-battery", "boarding-party"), ((1, "Spyglass"),))
+    with pytest.raises(BalanceError, match="seat 0's deck 'cannon-battery' has no card 'Lookout'"):
+        cards.matchup_content(("cannon-battery", "boarding-party"), ((0, "Lookout"),))
+    rules = BattleRules(decks=("cannon-battery", "boarding-party"), blanks=("1:Saboteurs",))
+    assert saboteurs not in rules.content().deck[1]
+
+
+def test_includes_are_relative_to_the_including_file(tmp_path: Path) -> None:
+    (tmp_path / "lib").mkdir()
+    write(tmp_path, LIBRARY, "lib/library.toml")
+    deck, _ = write(tmp_path, 'include = ["lib/library.toml"]\n' + GOOD_DECK, "deck.toml")
+    library = cards.load_file(deck)
+    assert library.own_decks == ("test-deck",)
+    assert set(library.cards) == {"Broadside", "Plug the Leaks", "Kraken"}
+    assert library.files[-1] == deck.resolve()
+    # A diamond (two files including the same library) loads it once.
+    write(tmp_path, 'include = ["library.toml"]\n', "lib/a.toml")
+    write(tmp_path, 'include = ["library.toml"]\n', "lib/b.toml")
+    top, _ = write(tmp_path, 'include = ["lib/a.toml", "lib/b.toml"]\n' + GOOD_DECK, "top.toml")
+    assert len(cards.load_file(top).files) == 4
+
+
+def test_cache_follows_the_files(tmp_path: Path) -> None:
+    (tmp_path / "library.toml").write_text(LIBRARY)
+    deck, _ = write(tmp_path, 'include = ["library.toml"]\n' + GOOD_DECK, "deck.toml")
+    first = cards.matchup_content((str(deck), str(deck)), ())
+    assert cards.matchup_content((str(deck), str(deck)), ()) is first
+    assert cards.load_file(deck) is cards.load_file(deck)
+    # A change in an included file is seen.
+    library = tmp_path / "library.toml"
+    library.write_text(
+        LIBRARY.replace(
+            'do = "hole"\ntarget = "enemy_ship"',
+            'do = "hole"\ntarget = "enemy_ship"\namount = 3',
+            1,
+        )
+    )
+    stat = library.stat()
+    os.utime(library, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    second = cards.matchup_content((str(deck), str(deck)), ())
+    assert second is not first
+    assert program(second, "Broadside") == [[L.HOLE, L.ENEMY_SHIP, 3, 0, 0, 0]]
+    # A mistake written into the deck file is seen too.
+    deck.write_text(deck.read_text().replace('"Broadside" = 10', '"Broadside" = 9'))
+    stat = deck.stat()
+    os.utime(deck, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10**9))
+    with pytest.raises(BalanceError, match="19 cards"):
+        cards.matchup_content((str(deck), str(deck)), ())
+
+
+# --- mistakes: each names the file, the line and the reason ------------------------------
+
+
+def check(tmp_path: Path, text: str, reason: str) -> str:
+    path, line = write(tmp_path, text)
+    assert line, "the test text needs a '# <-' mark"
+    message = error_of(path)
+    assert message.startswith(f"{path}:{line}: "), message
+    assert reason in message, message
+    return message
+
+
+EVENT = ['name = "Test"', 'type = "event"']
+
+
+def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
+    return card_text(*card) + card_text(*lines, header="[[card.effect]]")
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # TOML syntax
+        ('[[card]]\nname = "X"\ntype = event  # <-\n', "TOML syntax error: Invalid value"),
+        ('[[card]]\nname = "X"\nname = "Y"  # <-\n', "TOML syntax error: Cannot overwrite"),
+        # unknown fields
+        ("[[cards]]  # <-\n", "unknown field 'cards' (did you mean 'card'?); allowed: include,"),
+        (card_text(*EVENT, "damge = 1  # <-"), "card 'Test': unknown field 'damge'; allowed: na"),
+        (effect('do = "hole"', 'target = "enemy_ship"', "amout = 1  # <-"), "unknown field 'am"),
+        (card_text(*EVENT, "targetable = true  # <-"), "only items have 'targetable'"),
+        # unknown names
+        (effect('do = "sink"  # <-'), "unknown do 'sink'; one of: water, hole, repair,"),
+        (effect('do = "hole"', 'target = "enemy_boat"  # <-'), "unknown target 'enemy_boat'"),
+        (
+            effect('do = "status"', 'target = "enemy_pirate"', 'status = "sleepy"  # <-'),
+            "unknown status 'sleepy'; one of: burn, immobilised, drunk",
+        ),
+        (
+            effect('do = "gain"', 'target = "own"', 'provision = "rum"  # <-'),
+            "unknown provision 'rum'; one of: planks, cannonballs",
+        ),
+        (
+            effect('do = "move"', 'target = "own_pirate"', 'to = "shore"  # <-'),
+            "unknown to 'shore'; one of: own_ship, enemy_ship, island",
+        ),
+        (
+            effect('do = "insult"', 'on = "lose"  # <-'),
+            "unknown on 'lose' (did you mean 'lost'?); one of: always, won, lost",
+        ),
+        (
+            card_text('name = "T"', 'type = "animal"')
+            + card_text('stat = "luck"  # <-', "amount = 1", header="[[card.modifier]]"),
+            "unknown stat 'luck'; one of: attack_roll, cannon_roll, bail",
+        ),
+        (card_text(*EVENT, 'sin = "Greed"  # <-'), "unknown sin 'Greed'; one of: Luxure,"),
+        (card_text('name = "T"', 'type = "trap"  # <-'), "unknown type 'trap'; one of: animal,"),
+        (card_text('name = "T"', 'type = "ship"  # <-'), "write it as a [[ship]] table"),
+        # targets an op does not take
+        (
+            effect('do = "damage"', 'target = "enemy_ship"  # <-'),
+            "damage cannot target 'enemy_ship'; it takes: own_pirate, own_pirate_here, "
+            "enemy_pirate, enemy_pirate_here, pirates_own_ship, pirates_enemy_ship, "
+            "pirates_island",
+        ),
+        (effect('do = "hole"', 'target = "enemy"  # <-'), "takes: own_ship, enemy_ship"),
+        (effect('do = "draw"', 'target = "own_ship"  # <-'), "draw cannot target 'own_ship'"),
+        (
+            effect('do = "steal"', 'target = "own"  # <-', 'provision = "food"'),
+            "steal cannot target 'own'; it takes: enemy",
+        ),
+        (effect('do = "revive"', 'target = "enemy_pirate"  # <-'), "it takes: own_pirate"),
+        (
+            effect('do = "extra_action"', 'target = "pirates_own_ship"  # <-'),
+            "it takes: own_pirate, own_pirate_here",
+        ),
+        (effect('do = "clear_island"', 'target = "enemy_ship"  # <-'), "it takes: island"),
+        (effect('do = "insult"', 'target = "enemy"  # <-'), "insult takes no target"),
+        # missing fields
+        (card_text('name = "T"'), "card 'T': missing 'type'"),
+        (card_text('type = "event"'), "missing 'name'"),
+        (effect('target = "own"'), "missing 'do'"),
+        (effect('do = "hole"'), "missing 'target'; hole takes one of: own_ship, enemy_ship"),
+        (effect('do = "status"', 'target = "enemy_pirate"'), "missing 'status'; one of: burn,"),
+        (effect('do = "gain"', 'target = "own"'), "missing 'provision'; one of: planks,"),
+        (effect('do = "move"', 'target = "own_pirate"'), "missing 'to'; one of: own_ship,"),
+        (effect('do = "water"', 'target = "own_ship"'), "missing 'amount' (-999..999, not 0)"),
+        (
+            effect('do = "pacify_cannons"', 'target = "enemy_ship"'),
+            "missing 'turns': pacify_cannons lasts 1..99 turns",
+        ),
+        (
+            effect('do = "status"', 'target = "enemy_pirate"', 'status = "drunk"'),
+            "missing 'turns': drunk status lasts 1..99 turns",
+        ),
+        (effect('do = "strip"', 'target = "enemy"'), "missing 'turns': strip lasts 1..99 turns"),
+        (
+            effect('do = "cannon_modifier"', 'target = "own_ship"', "amount = 1"),
+            "missing 'turns': cannon_modifier lasts",
+        ),
+        # amounts and turns out of range, or not taken
+        (
+            effect('do = "pacify_cannons"', 'target = "enemy_ship"', "turns = 0  # <-"),
+            "'turns' = 0 is out of range: allowed 1..99",
+        ),
+        (
+            effect('do = "damage"', 'target = "enemy_pirate"', "amount = 0  # <-"),
+            "'amount' = 0 is out of range: allowed 1..99",
+        ),
+        (
+            effect('do = "water"', 'target = "enemy_ship"', "amount = 0  # <-"),
+            "allowed -999..999, not 0",
+        ),
+        (
+            effect('do = "anchor_down"', 'target = "enemy_ship"', "turns = -1  # <-"),
+            "allowed 0..99",
+        ),
+        (
+            effect('do = "status"', 'target = "enemy_pirate"', 'status = "burn"', "turns = 2 # <-"),
+            "burn takes no 'turns'",
+        ),
+        (effect('do = "damage"', 'target = "enemy_pirate"', "turns = 2  # <-"), "takes no 'turns'"),
+        (effect('do = "revive"', 'target = "own_pirate"', "amount = 1  # <-"), "takes no 'amount'"),
+        (effect('do = "hole"', 'target = "enemy_ship"', 'status = "burn"  # <-'), "no 'status'"),
+        (
+            effect('do = "damage"', 'target = "enemy_pirate"', 'amount = "two"  # <-'),
+            "'amount' must be a whole number, not 'two'",
+        ),
+        (
+            effect('do = "damage"', 'target = "enemy_pirate"', "amount = true  # <-"),
+            "'amount' must be a whole number, not true",
+        ),
+        (card_text(*EVENT, "copies = 0  # <-"), "'copies' = 0 is out of range: allowed 1..20"),
+        (card_text("name = 3  # <-", 'type = "event"'), "'name' must be a quoted string, not 3"),
+        # programs
+        (
+            effect('do = "damage"', 'target = "enemy_pirate"')
+            + card_text('do = "heal"', 'target = "own_pirate"  # <-', header="[[card.effect]]"),
+            "'own_pirate' but an earlier effect chooses 'enemy_pirate'; a card chooses one",
+        ),
+        (
+            effect(
+                'do = "damage"',
+                'target = "enemy_pirate"  # <-',
+                card=('name = "T"', 'type = "cursed_ball"'),
+            ),
+            "a cursed ball cannot choose a pirate ('enemy_pirate'): use pirates_own_ship",
+        ),
+        (
+            effect(
+                'do = "heal"', 'target = "own_pirate"  # <-', card=('name = "T"', 'type = "island"')
+            ),
+            "an island card cannot choose a pirate ('own_pirate')",
+        ),
+        (
+            effect(
+                'do = "damage"',
+                'target = "enemy_pirate"  # <-',
+                card=('name = "T"', 'type = "food"'),
+            ),
+            "food acts on the pirate it feeds: use 'own_pirate'",
+        ),
+        (
+            effect(
+                'do = "revive"  # <-', 'target = "own_pirate"', card=('name = "T"', 'type = "food"')
+            ),
+            "food cannot revive",
+        ),
+        (
+            card_text('name = "T"', 'type = "animal"')
+            + card_text('do = "hole"', header="[[card.effect]]  # <-"),
+            "an animal has no effects, only [[card.modifier]] tables",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', 'on = "won"  # <-'),
+            "on = 'won' needs an insult effect before it",
+        ),
+        (card_text(*EVENT), "an event needs at least one [[card.effect]] (applied when played)"),
+        (
+            card_text(*EVENT)
+            + card_text('stat = "bail"', "amount = 1", header="[[card.modifier]]  # <-"),
+            "an event has no modifiers (only animals and items do)",
+        ),
+        (
+            card_text('name = "T"', 'type = "item"', "reusable = true  # <-"),
+            "'reusable' needs an activation",
+        ),
+        (
+            card_text(*EVENT) + '[card.effect]  # <-\ndo = "draw"\ntarget = "own"\n',
+            "write [[card.effect]] (double brackets), one for each effect",
+        ),
+    ],
+)
+def test_card_mistakes(tmp_path: Path, text: str, reason: str) -> None:
+    check(tmp_path, mark_last_header(text), reason)
+
+
+def mark_last_header(text: str) -> str:
+    """Without a mark, expect the error at the last table header (a missing field)."""
+    if MARK in text:
+        return text
+    lines = text.splitlines()
+    last = max(i for i, line in enumerate(lines) if line.startswith("["))
+    lines[last] += "  " + MARK
+    return "\n".join(lines) + "\n"
+
+
+def test_too_many_effects_and_modifiers(tmp_path: Path) -> None:
+    hole = card_text('do = "hole"', 'target = "enemy_ship"', header="[[card.effect]]")
+    text = card_text(*EVENT) + hole * 8 + hole.replace("]]", "]]  # <-", 1)
+    check(tmp_path, text, "card 'Test', effect 9: 9 effects; at most 8")
+    mod = card_text('stat = "bail"', "amount = 10", header="[[pirate.modifier]]")
+    text = card_text('name = "P"', header="[[pirate]]") + mod * 4 + mod.replace("]]", "]] # <-", 1)
+    check(tmp_path, text, "pirate 'P', modifier 5: 5 modifiers; at most 4 on one pirate")
+
+
+def test_weapons_pirates_ships(tmp_path: Path) -> None:
+    check(tmp_path, '[[weapon]]\nname = "W"\nhits_on = 7  # <-\ndamage = 1\n', "allowed 1..6")
+    check(tmp_path, '[[weapon]]\nname = "W"\nhits_on = 4\ndamage = 0  # <-\n', "allowed 1..9")
+    check(tmp_path, '[[weapon]]  # <-\nname = "W"\ndamage = 1\n', "missing 'hits_on' (1..6)")
+    check(tmp_path, '[[pirate]]\nname = "P"\nlife = 3  # <-\n', "unknown field 'life'")
+    check(
+        tmp_path,
+        '[[ship]]\nname = "S"\nwhen = "water_at_least"  # <-\nvalue = 50\n',
+        "a trigger needs [[ship.effect]] tables",
+    )
+    check(
+        tmp_path,
+        '[[ship]]  # <-\nname = "S"\nwhen = "water_at_least"\n'
+        '[[ship.effect]]\ndo = "repair"\ntarget = "own_ship"\n',
+        "ship 'S': missing 'value' (1..999)",
+    )
+    check(tmp_path, '[[ship]]\nname = "S"\nvalue = 50  # <-\n', "'value' needs a trigger")
+    check(
+        tmp_path,
+        '[[ship]]\nname = "S"\n[[ship.effect]]  # <-\ndo = "repair"\ntarget = "own_ship"\n',
+        "ship effects need a trigger",
+    )
+    check(
+        tmp_path,
+        '[[ship]]\nname = "S"\nwhen = "water_at_least"\nvalue = 50\n'
+        '[[ship.effect]]\ndo = "damage"\ntarget = "own_pirate"  # <-\n',
+        "a ship's trigger cannot choose a pirate",
+    )
+    check(tmp_path, '[[ship]]\nname = "S"\nwhen = "sinking"  # <-\n', "one of: water_at_least")
+
+
+def test_duplicate_names(tmp_path: Path) -> None:
+    text = card_text(*EVENT) + card_text('do = "draw"', 'target = "own"', header="[[card.effect]]")
+    marked = text.replace("[[card]]", "[[card]]  # <-", 1)
+    message = check(tmp_path, text + marked, "card 'Test' is defined twice (first at ")
+    assert message.endswith(f"{tmp_path / 'bad.toml'}:1)")
+    write(tmp_path, text, "library.toml")
+    message = check(tmp_path, 'include = ["library.toml"]\n' + marked, "is defined twice")
+    assert message.endswith(f"{tmp_path / 'library.toml'}:1)")
+    check(
+        tmp_path,
+        '[[weapon]]\nname = "W"\nhits_on = 4\ndamage = 1\n' * 1
+        + '[[weapon]]  # <-\nname = "W"\nhits_on = 4\ndamage = 1\n',
+        "weapon 'W' is defined",
+    )
+
+
+def test_includes_mistakes(tmp_path: Path) -> None:
+    check(tmp_path, 'include = ["nowhere.toml"]  # <-\n', "include 1: no file 'nowhere.toml'")
+    (tmp_path / "a.toml").write_text("")
+    check(
+        tmp_path,
+        'include = [\n    "a.toml",\n    "missing.toml",  # <-\n]\n',
+        "include 2: no file 'missing.toml'",
+    )
+    write(tmp_path, 'include = ["b.toml"]\n', "a.toml")
+    b, _ = write(tmp_path, '# b includes a\ninclude = ["a.toml"]\n', "b.toml")
+    with pytest.raises(BalanceError) as caught:
+        cards.load_file(tmp_path / "a.toml")
+    assert str(caught.value) == f"{b}:2: include cycle: a.toml -> b.toml -> a.toml"
+    check(tmp_path, 'include = ["bad.toml"]  # <-\n', "include cycle: bad.toml -> bad.toml")
+    check(tmp_path, "include = 3  # <-\n", "'include' must be a list of file paths")
+    # A mistake in an included file names that file.
+    write(tmp_path, '[[card]]\nname = "X"\ntype = "evnt"\n', "broken.toml")
+    top, _ = write(tmp_path, 'include = ["broken.toml"]\n', "top.toml")
+    with pytest.raises(BalanceError, match=r"broken\.toml:3: card 'X': unknown type 'evnt'"):
+        cards.load_file(top)
+
+
+def deck_check(tmp_path: Path, deck: str, reason: str) -> str:
+    (tmp_path / "library.toml").write_text(LIBRARY)
+    return check(tmp_path, 'include = ["library.toml"]\n' + deck, reason)
+
+
+def replace(old: str, new: str) -> str:
+    assert old in GOOD_DECK
+    return GOOD_DECK.replace(old, new)
+
+
+@pytest.mark.parametrize(
+    ("deck", "reason"),
+    [
+        (replace('"Broadside" = 10', '"Broadside" = 9'), "deck 'test-deck': 19 cards; a deck ha"),
+        (
+            replace('"Broadside" = 10', '"Broadside" = 9\n"Kraken" = 2  # <-'),
+            "2 copies of 'Kraken', above its copy limit of 1",
+        ),
+        (
+            replace('"Broadside" = 10', '"Brodside" = 10  # <-'),
+            "unknown card 'Brodside' (did you mean 'Broadside'?)",
+        ),
+        (replace('"Broadside" = 10', '"Broadside" = 0  # <-'), "copies must be a whole number"),
+        (replace('ship = "Brig"', 'ship = "Brg"  # <-'), "unknown ship 'Brg' (did you mean 'Br"),
+        (
+            replace(
+                '{ name = "Jack", weapons = ["Dagger", "Cutlass"] },',
+                '{ name = "Jak", weapons = ["Dagger", "Cutlass"] },  # <-',
+            ),
+            "pirate 2: unknown pirate 'Jak' (did you mean 'Jack'?)",
+        ),
+        (
+            replace(
+                '{ name = "Jack", weapons = ["Dagger", "Cutlass"] },',
+                '{ name = "Anne", weapons = ["Dagger", "Cutlass"] },  # <-',
+            ),
+            "'Anne' is already this deck's other pirate",
+        ),
+        (
+            replace('["Dagger", "Cutlass"] },', '["Dagger", "Dagger"] },  # <-'),
+            "'Jack' has 'Dagger' twice; a pirate has 2 different weapons",
+        ),
+        (
+            replace('["Cutlass", "Dagger"] },', '["Cutlass", "Sabre"] },  # <-'),
+            "unknown weapon 'Sabre'",
+        ),
+        (replace('["Cutlass", "Dagger"] },', '["Cutlass"] },  # <-'), "a pirate has 2 weapons, no"),
+        (
+            replace("pirates = [", "pirates = [  # <-").replace(
+                '"Cutlass"] },\n]', '"Cutlass"] },\n    { name = "Anne", weapons = [] },\n]'
+            ),
+            "a deck has 2 pirates, not 3",
+        ),
+        (replace("planks = 10", "planks = 11"), "31 provisions; a reserve holds at most 30"),
+        (replace("food = 4", "food = -1  # <-"), "'food' = -1 is out of range: allowed 0..30"),
+        (replace("food = 4", "rum = 4  # <-"), "unknown provision 'rum'; one of: planks,"),
+        (
+            replace('name = "test-deck"', 'name = "test-deck"\ncolour = "red"  # <-'),
+            "deck 'test-deck': unknown field 'colour'; allowed: name, text, ship, pirates,",
+        ),
+        (
+            replace("[[deck]]", "[[deck]]  # <-").split("[deck.provisions]")[0],
+            "deck 'test-deck': missing 'provisions'",
+        ),
+    ],
+)
+def test_deck_mistakes(tmp_path: Path, deck: str, reason: str) -> None:
+    if "# <-" not in deck:
+        # Size and provision totals are reported at their table's header.
+        header = "[deck.provisions]" if "provisions" in reason else "[deck.cards]"
+        deck = deck.replace(header, header + "  # <-")
+    deck_check(tmp_path, deck, reason)
+
+
+def test_deck_mistake_lines_with_inline_tables(tmp_path: Path) -> None:
+    inline = """
+    [[deck]]
+    name = "inline"
+    ship = "Brig"
+    pirates = [{ name = "Anne", weapons = ["Cutlass", "Dagger"] },
+        { name = "Jack", weapons = ["Dagger", "Cutlass"] }]
+    cards = { "Broadside" = 10, "Plug the Leaks" = 9 }  # <-
+    provisions = { planks = 10 }
+    """
+    deck_check(tmp_path, inline, "deck 'inline': 19 cards")
+    deck_check(
+        tmp_path,
+        inline.replace("= 9 }  # <-", "= 10 }").replace("{ planks = 10 }", "{ rum = 1 }  # <-"),
+        "unknown provision 'rum'",
+    )
+    deck_check(
+        tmp_path,
+        inline.replace("# <-", "").replace('"Cutlass"] }]', '"Dagger"] }]  # <-'),
+        "deck 'inline', pirate 2: 'Jack' has 'Dagger' twice",
+    )
+
+
+def test_duplicate_deck_names(tmp_path: Path) -> None:
+    deck_check(
+        tmp_path,
+        GOOD_DECK + GOOD_DECK.replace("[[deck]]", "[[deck]]  # <-", 1),
+        "deck 'test-deck' is defined twice",
+    )
+
+
+def test_line_numbers_skip_multiline_strings_and_arrays(tmp_path: Path) -> None:
+    text = '''
+    [[card]]
+    name = "Tricky"
+    type = "event"
+    text = """Looks like a table:
+    [[card]]
+    do = "nothing"
+    """
+    [[card.effect]]
+    do = "hole"
+    target = "enemy_ship"
+    [[card.effect]]
+    do = "damage"
+    target = [  # <-
+        "enemy_pirate",
+    ]
+    '''
+    check(tmp_path, text, "card 'Tricky', effect 2: 'target' must be a quoted name, not a list")
+
+
+# --- the command line --------------------------------------------------------------------
+
+
+def test_cli_check_ok(tmp_path: Path) -> None:
+    (tmp_path / "library.toml").write_text(LIBRARY)
+    path, _ = write(tmp_path, 'include = ["library.toml"]\n' + GOOD_DECK, "deck.toml")
+    result = CliRunner().invoke(cli, ["deck", "check", str(path), "cannon-battery"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == f"test-deck ({path}): 20 cards, 2 distinct, 30 provisions, ok"
+    assert lines[1].startswith("cannon-battery (") and lines[1].endswith(", ok")
+    result = CliRunner().invoke(cli, ["deck", "check", str(tmp_path / "library.toml")])
+    assert result.exit_code == 0
+    assert result.output.strip().endswith("3 cards, 2 pirates, 2 weapons, 1 ship, no decks, ok")
+
+
+def test_cli_check_reports_every_bad_file(tmp_path: Path) -> None:
+    bad, line = write(tmp_path, '[[card]]\nname = "X"\ntype = "evnt"  # <-\n')
+    worse, _ = write(tmp_path, "[[card]\n", "worse.toml")
+    result = CliRunner().invoke(
+        cli, ["deck", "check", str(bad), "boarding-party", str(worse), "nonsense"]
+    )
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert "Traceback" not in result.output
+    assert result.stderr.splitlines() == [
+        f"{bad}:{line}: card 'X': unknown type 'evnt' (did you mean 'event'?); one of: animal, "
+        "cursed_ball, event, island, food, item, special, legendary",
+        f"{worse}:1: TOML syntax error: Expected ']]' at the end of an array declaration "
+        "(column 7)",
+        "nonsense: no such file, nor an example deck; example decks: boarding-party, "
+        "cannon-battery, island-raiders",
+    ]
+    assert result.stdout.splitlines()[0].startswith("boarding-party (")
+
+
+def test_cli_list() -> None:
+    result = CliRunner().invoke(cli, ["deck", "list"])
+    assert result.exit_code == 0
+    for name in ("cannon-battery", "boarding-party", "island-raiders"):
+        assert f"{name}.toml" in result.output
+    assert "not the published game's cards" in result.output
+
+
+# --- the format's documentation ----------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "battle-of-thieves-cards.md"
+
+
+def test_the_documented_deck_file_and_its_messages(tmp_path: Path, monkeypatch) -> None:
+    import re
+
+    doc = DOCS.read_text(encoding="utf-8")
+    example_file = re.search(r"```toml\n(.*?)```", doc, re.S).group(1)
+    errors = re.findall(r"^(my-deck\.toml:\d+: .*)$", doc, re.M)
+    monkeypatch.chdir(tmp_path)
+    Path("my-deck.toml").write_text(example_file, encoding="utf-8")
+    shown = "my-deck (my-deck.toml): 20 cards, 4 distinct, 30 provisions, ok"
+    assert cards.check_files(["my-deck.toml"]) == [shown]
+    assert f"`{shown}`" in doc
+    # The two documented mistakes, made in copies of the file.
+    mistakes = [
+        ('status = "drunk"\nturns = 2\n', 'status = "drunk"\n'),
+        ('"Broadside" = 8', '"Brodside" = 8'),
+    ]
+    for (old, new), expected in zip(mistakes, errors, strict=True):
+        Path("my-deck.toml").write_text(example_file.replace(old, new), encoding="utf-8")
+        cards.clear_cache()
+        assert cards.check_each(["my-deck.toml"]) == [(False, expected)]
+
+
+def test_the_documented_operations_match_the_loader() -> None:
+    doc = DOCS.read_text(encoding="utf-8")
+    section = doc.split("### Operations", 1)[1].split("\n## ", 1)[0]
+    rows = [r for r in section.splitlines() if r.startswith("| `")][1:]  # after the header
+    assert [r.split("`")[1] for r in rows] == list(L.OPS[1:])
+    classes = {
+        "ship": cards.SHIP_TARGETS,
+        "side": cards.SIDE_TARGETS,
+        "chosen or zone pirates": cards.PIRATE_TARGETS,
+        "none": (),
+    }
+    for op, row in enumerate(rows, start=1):
+        column = row.split(" | ")[1].strip()
+        if column in classes:
+            documented = classes[column]
+        else:
+            documented = tuple(L.TARGETS.index(t) for t in column.split("`")[1::2])
+        assert documented == cards.OP_SPECS[op].targets, row
+        spec = cards.OP_SPECS[op]
+        amount, turns = row.split(" | ")[2], row.split(" | ")[3]
+        for text, span in ((amount, spec.amount), (turns, spec.turns)):
+            if span is None:
+                assert text.strip() == "—" or "burn" in text, row
+            else:
+                low = str(span.low).replace("-", "−")
+                assert text.startswith(f"{low}..{span.high}"), row
+                assert ("required" in text) == (span.default is None), row
+    statuses = doc.split("## Statuses", 1)[1].split("\n## ", 1)[0]
+    rows = [r for r in statuses.splitlines() if r.startswith("| `")][1:]
+    assert {r.split("`")[1] for r in rows} == set(L.STATUSES[1:])
+    targets = doc.split("### Targets", 1)[1].split("\n### ", 1)[0]
+    named = {t for r in targets.splitlines() if r.startswith("| `") for t in r.split("`")[1::2]}
+    assert set(L.TARGETS[1:]) <= named

@@ -1,0 +1,1813 @@
+"""Battle of Thieves rule by rule: hand-built positions, scripted dice, the exact result.
+
+Every expected value is worked out by hand from ``shared/rules/battle-of-thieves.md`` and
+the engine contract (``spec-bot.md``, sections 1-9), never read off an engine. Each
+scenario runs on both engines (the ``engine`` fixture). Positions come from ``build``
+(see ``conftest.py``): decks unshuffled, both ships as at set-up, pirates 0 and 1 (seat 0)
+aboard ship 0, pirates 2 and 3 (seat 1) aboard ship 1, no actions until ``ready``.
+Game turn 1, 3, 5... is seat 0's; 2, 4, 6... seat 1's. Default rules: hits on 4, 5 hole
+tokens, sinks at 100, 10 water a hole, bail 50, island take 5, reserve 30, anchor -2,
+chaos -1. Test weapons hit on 4 for 1 damage. Starting reserve 10 planks, 12 cannonballs,
+4 food, 2 chaos balls, 2 incendiary balls.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from balance.games.battle_of_thieves import reference
+from balance.games.battle_of_thieves.layout import (
+    ACTIVATE,
+    ALL_SINS,
+    AMMO_CANNONBALL,
+    AMMO_CHAOS,
+    AMMO_CURSED,
+    AMMO_INCENDIARY,
+    ANCHOR_DOWN,
+    ATTACK,
+    ATTACK_ANIMAL,
+    ATTACK_ITEM,
+    ATTACK_PIRATE,
+    BAIL_WATER,
+    BURN,
+    BY_SIN,
+    BY_WATER,
+    CANNON_MODIFIER,
+    CANNONBALL,
+    CAPPED,
+    CARD_STAT,
+    CHAOS_BALL,
+    CLEAR_ISLAND,
+    DAMAGE,
+    DEAD,
+    DISARMED,
+    DISCARD,
+    DRAW,
+    DRUNK,
+    EAT,
+    END_TURN,
+    ENEMY,
+    ENEMY_PIRATE,
+    ENEMY_SHIP,
+    EXTRA_ACTION,
+    FIRE,
+    FOOD_PROVISION,
+    GAIN,
+    GAME_STAT,
+    HEAL,
+    HOLE,
+    IMMOBILISED,
+    INCENDIARY_BALL,
+    INSULT,
+    ISLAND,
+    ISLAND_TAKE,
+    LOSE,
+    MAST_BROKEN,
+    MAX_CANNON_MODS,
+    MOVE,
+    MOVE_TO,
+    NO_BUCKET,
+    NO_CANNON,
+    NO_REPAIR,
+    OWN,
+    OWN_PIRATE,
+    OWN_SHIP,
+    PACIFY_CANNONS,
+    PIRATES_ENEMY_SHIP,
+    PIRATES_ISLAND,
+    PIRATES_OWN_SHIP,
+    PLANK,
+    PLAY,
+    POISON,
+    RAISE_ANCHOR,
+    REPAIR,
+    REPAIR_HOLE,
+    REPAIR_MAST,
+    SEAT_STAT,
+    STATUS,
+    STEAL,
+    STRIP,
+    THE_ISLAND,
+    TO_ENEMY_SHIP,
+    TO_ISLAND,
+    TO_OWN_SHIP,
+    VISIT,
+    WATER,
+)
+from balance.games.battle_of_thieves.reference import IllegalChoice, ScriptError
+from balance.games.battle_of_thieves.rules import BattleRules
+from balance.random_ref import Stream
+from tests.battle_of_thieves.conftest import (
+    CONTENT,
+    RULES,
+    build,
+    build_content,
+    card,
+    dice,
+    kill,
+    pirate,
+    ready,
+    set_status,
+    used_up,
+)
+
+END = (END_TURN, -1, -1, -1)
+
+
+# --- options in words -------------------------------------------------------
+
+
+def move(who: int, zone: int) -> tuple[int, int, int, int]:
+    return (MOVE_TO, who, zone, -1)
+
+
+def bail(who: int) -> tuple[int, int, int, int]:
+    return (BAIL_WATER, who, -1, -1)
+
+
+def repair_hole(who: int) -> tuple[int, int, int, int]:
+    return (REPAIR_HOLE, who, -1, -1)
+
+
+def repair_mast(who: int) -> tuple[int, int, int, int]:
+    return (REPAIR_MAST, who, -1, -1)
+
+
+def raise_anchor(who: int) -> tuple[int, int, int, int]:
+    return (RAISE_ANCHOR, who, -1, -1)
+
+
+def fire(who: int, ammo: int = AMMO_CANNONBALL) -> tuple[int, int, int, int]:
+    return (FIRE, who, ammo, -1)
+
+
+def attack(who: int, weapon: int, target: int) -> tuple[int, int, int, int]:
+    return (ATTACK, who, weapon, target)
+
+
+def visit(who: int) -> tuple[int, int, int, int]:
+    return (VISIT, who, -1, -1)
+
+
+def activate(who: int, target: int = -1) -> tuple[int, int, int, int]:
+    return (ACTIVATE, who, -1, target)
+
+
+def eat(code: int) -> tuple[int, int, int, int]:
+    return (EAT, -1, -1, code)
+
+
+def play(name: str, target: int = -1) -> tuple[int, int, int, int]:
+    return (PLAY, -1, card(name), target)
+
+
+def options(engine, pos) -> list[tuple[int, int, int, int]]:
+    """The legal options as plain tuples; listing them must not change the position."""
+    before = pos.copy()
+    found = [tuple(int(v) for v in option) for option in engine.legal_options(pos)]
+    assert pos == before, "legal_options changed the position"
+    return found
+
+
+def do(engine, pos, option, *results: int) -> None:
+    """Apply a legal option with these dice results, every one of them used."""
+    d = dice(*results)
+    engine.apply_option(pos, option, d)
+    assert used_up(d), f"{d.left} scripted dice results left unused"
+
+
+def program(engine, pos, seat, rows, choice=-1, *results: int, here=-1) -> None:
+    """Apply program ``rows`` for ``seat`` with these dice results, all used."""
+    d = dice(*results)
+    engine.apply_program(pos, seat, [list(r) + [0] * (6 - len(r)) for r in rows], choice, here, d)
+    assert used_up(d), f"{d.left} scripted dice results left unused"
+
+
+def stat(pos, seat: int, slot: int) -> int:
+    return pos.seat_stats[seat][slot]
+
+
+def next_turn(engine, pos, *results: int) -> None:
+    """End the current turn and start the next one."""
+    d = dice(*results)
+    engine.end_turn(pos, d)
+    engine.start_turn(pos, d)
+    assert used_up(d)
+
+
+def pirate_options(engine, pos, who: int) -> list[tuple[int, int, int, int]]:
+    return [o for o in options(engine, pos) if o[1] == who and o[0] < EAT]
+
+
+# ---------------------------------------------------------------------------
+# Cannons: when, how often, what changes the roll
+# ---------------------------------------------------------------------------
+
+
+def test_no_cannon_fire_on_game_turn_1(engine) -> None:
+    pos = ready(build(turn=1))
+    # Both pirates aboard ship 0 with an action, nothing else to do but move.
+    assert options(engine, pos) == [move(0, 1), move(0, 2), move(1, 1), move(1, 2), END]
+
+
+def test_one_shot_only_on_game_turn_2(engine) -> None:
+    pos = ready(build(turn=2))  # seat 1: pirates 2 and 3 aboard ship 1
+    assert options(engine, pos) == [
+        move(0, 0),
+        move(0, 2),
+        fire(0, AMMO_CANNONBALL),
+        fire(0, AMMO_INCENDIARY),
+        fire(0, AMMO_CHAOS),
+        move(1, 0),
+        move(1, 2),
+        fire(1, AMMO_CANNONBALL),
+        fire(1, AMMO_INCENDIARY),
+        fire(1, AMMO_CHAOS),
+        END,
+    ]
+    do(engine, pos, fire(0), 4)
+    assert pos.sides[0].holes == 1
+    # Pirate 0 has spent its action; pirate 1 may not fire a second shot on turn 2.
+    assert options(engine, pos) == [move(1, 0), move(1, 2), END]
+
+
+def test_two_shots_on_game_turn_3_with_two_pirates(engine) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, fire(0), 3)  # 3 < 4: a miss
+    assert fire(1) in options(engine, pos)
+    do(engine, pos, fire(1), 6)
+    assert pos.shots == 2
+    assert pos.sides[1].holes == 1
+    assert pos.sides[0].provisions[CANNONBALL] == 10
+    assert stat(pos, 0, SEAT_STAT.SHOTS) == 2
+    assert stat(pos, 0, SEAT_STAT.HITS) == 1
+
+
+def test_a_shot_in_full(engine) -> None:
+    pos = ready(build(turn=3))
+    expected = pos.copy()
+    do(engine, pos, fire(0), 5)
+    expected.shots = 1
+    expected.sides[0].pirates[0].actions = 0
+    expected.sides[0].provisions[CANNONBALL] = 11
+    expected.sides[1].intact = 4
+    expected.sides[1].holes = 1
+    expected.seat_stats[0][SEAT_STAT.SHOTS] = 1
+    expected.seat_stats[0][SEAT_STAT.HITS] = 1
+    expected.seat_stats[0][SEAT_STAT.HOLES_MADE] = 1
+    expected.seat_stats[1][SEAT_STAT.HOLES_TAKEN] = 1
+    assert pos == expected
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(4, True), (3, False)])
+def test_a_shot_hits_exactly_at_cannon_hits_on(engine, roll, hit) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, fire(0), roll)
+    assert pos.sides[1].holes == int(hit)
+    assert stat(pos, 0, SEAT_STAT.HITS) == int(hit)
+    assert stat(pos, 0, SEAT_STAT.SHOTS) == 1
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(6, True), (5, False)])
+def test_a_non_default_cannon_hits_on(engine, roll, hit) -> None:
+    pos = ready(build(turn=3, rules=BattleRules(cannon_hits_on=6)))
+    do(engine, pos, fire(0), roll)
+    assert pos.sides[1].holes == int(hit)
+
+
+@pytest.mark.parametrize("anchor", [0, 2])  # untimed and timed: both -2
+@pytest.mark.parametrize(("roll", "hit"), [(6, True), (5, False)])
+def test_own_anchor_down_takes_2_off_cannon_rolls(engine, anchor, roll, hit) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].anchor = anchor
+    do(engine, pos, fire(0), roll)  # 6 - 2 = 4 hits; 5 - 2 = 3 misses
+    assert pos.sides[1].holes == int(hit)
+
+
+def test_the_enemy_anchor_does_not_change_ones_rolls(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[1].anchor = 0
+    do(engine, pos, fire(0), 4)
+    assert pos.sides[1].holes == 1
+
+
+def test_chaos_ball_takes_1_off_the_enemy_rolls_on_its_next_turn_only(engine) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, fire(0, AMMO_CHAOS))  # no roll
+    assert pos.sides[0].provisions[CHAOS_BALL] == 1
+    assert pos.sides[1].chaos_turn == 4
+    assert stat(pos, 0, SEAT_STAT.CHAOS_SHOTS) == 1
+    assert stat(pos, 0, SEAT_STAT.SHOTS) == 0
+    assert pos.shots == 1
+    next_turn(engine, pos)  # turn 4, seat 1
+    do(engine, pos, fire(0), 4)  # 4 - 1 = 3: a miss
+    assert pos.sides[0].holes == 0
+    do(engine, pos, fire(1), 5)  # 5 - 1 = 4: a hit
+    assert pos.sides[0].holes == 1
+    next_turn(engine, pos)  # turn 5, seat 0 (1 hole: water 10)
+    next_turn(engine, pos)  # turn 6, seat 1: the penalty is over
+    do(engine, pos, fire(0), 4)
+    assert pos.sides[0].holes == 2
+
+
+def test_the_chaos_penalty_does_not_touch_the_shooter(engine) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    do(engine, pos, fire(1), 4)  # seat 0's own second shot: no penalty
+    assert pos.sides[1].holes == 1
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(3, True), (4, False)])
+def test_a_drunk_gunner_reads_the_die_upside_down(engine, roll, hit) -> None:
+    pos = ready(build(turn=3))
+    set_status(pos, 0, DRUNK, 2)
+    do(engine, pos, fire(0), roll)  # 3 reads 4: a hit; 4 reads 3: a miss
+    assert pos.sides[1].holes == int(hit)
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(2, True), (5, False)])
+def test_a_drunk_attacker_reads_the_die_upside_down(engine, roll, hit) -> None:
+    pos = ready(build(turn=1))
+    pirate(pos, 0).zone = 1  # aboard the enemy ship, with pirates 2 and 3
+    set_status(pos, 0, DRUNK, 1)
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), roll)  # 2 reads 5; 5 reads 2
+    assert pirate(pos, 2).life == (1 if hit else 2)
+    assert stat(pos, 0, SEAT_STAT.ATTACKS) == 1
+    assert stat(pos, 0, SEAT_STAT.ATTACK_HITS) == int(hit)
+    assert stat(pos, 0, SEAT_STAT.DAMAGE_DEALT) == int(hit)
+
+
+def test_timed_cannon_modifiers_add_to_the_roll(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].cannon_mods = [[2, 1], [-1, 3]]
+    do(engine, pos, fire(0), 3)  # 3 + 2 - 1 = 4: a hit
+    assert pos.sides[1].holes == 1
+
+
+def test_pacified_cannons_cannot_fire(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].pacified = 1
+    assert [o for o in options(engine, pos) if o[0] == FIRE] == []
+
+
+# ---------------------------------------------------------------------------
+# Special ammunition
+# ---------------------------------------------------------------------------
+
+
+def test_incendiary_hit_burns_one_of_two_pirates_aboard_at_random(engine) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, fire(0, AMMO_INCENDIARY), 4, 1)  # hit; below(2) = 1: pirate 3
+    assert pos.sides[0].provisions[INCENDIARY_BALL] == 1
+    assert pos.sides[1].holes == 1
+    assert pirate(pos, 3).statuses == [[BURN, 3], [0, 0]]
+    assert pirate(pos, 2).statuses == [[0, 0], [0, 0]]
+    assert stat(pos, 0, SEAT_STAT.SHOTS) == 1
+
+
+def test_incendiary_hit_burns_the_only_pirate_aboard_without_a_draw(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 2).zone = ISLAND
+    do(engine, pos, fire(0, AMMO_INCENDIARY), 4)
+    assert pirate(pos, 3).statuses[0] == [BURN, 3]
+    assert pirate(pos, 2).statuses[0] == [0, 0]
+
+
+def test_incendiary_hit_with_nobody_aboard_burns_nobody(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 2).zone = ISLAND
+    kill(pos, 3)
+    pirate(pos, 1).zone = 1  # own pirates aboard the enemy ship are not victims
+    do(engine, pos, fire(0, AMMO_INCENDIARY), 5)
+    assert pos.sides[1].holes == 1
+    for code in range(4):
+        assert pirate(pos, code).statuses == [[0, 0], [0, 0]]
+
+
+def test_incendiary_miss_burns_nobody(engine) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, fire(0, AMMO_INCENDIARY), 3)
+    assert pos.sides[0].provisions[INCENDIARY_BALL] == 1
+    assert pirate(pos, 2).statuses[0] == [0, 0]
+    assert pirate(pos, 3).statuses[0] == [0, 0]
+
+
+def test_cursed_ball_loads_then_is_the_only_ammunition(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Cursed Ball", "Cursed Ball"], []]))
+    assert play("Cursed Ball") in options(engine, pos)
+    do(engine, pos, play("Cursed Ball"))
+    assert pos.sides[0].loaded == card("Cursed Ball")
+    assert pos.sides[0].hand == [card("Cursed Ball")]
+    assert stat(pos, 0, SEAT_STAT.CARDS_PLAYED) == 1
+    assert pos.card_stats[0][5][CARD_STAT.PLAYED] == 1  # row 5 of deck 0
+    # Loaded: only the cursed ball can be fired, and no second one can be loaded.
+    assert options(engine, pos) == [
+        move(0, 1),
+        move(0, 2),
+        fire(0, AMMO_CURSED),
+        move(1, 1),
+        move(1, 2),
+        fire(1, AMMO_CURSED),
+        END,
+    ]
+
+
+def test_cursed_ball_hit_makes_a_hole_then_applies_its_card(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Cursed Ball"], []]))
+    do(engine, pos, play("Cursed Ball"))
+    do(engine, pos, fire(1, AMMO_CURSED), 4)
+    assert pos.sides[1].holes == 1
+    assert pos.sides[1].water == 20
+    assert pos.sides[0].loaded == -1
+    assert pos.sides[0].discard == [card("Cursed Ball")]
+    assert pos.sides[0].provisions[CANNONBALL] == 12  # no cannonball spent
+    assert stat(pos, 0, SEAT_STAT.SHOTS) == 1
+    assert stat(pos, 0, SEAT_STAT.HITS) == 1
+    # The ball is fired: cannonballs may be fired again by the other pirate.
+    assert fire(0, AMMO_CANNONBALL) in options(engine, pos)
+
+
+def test_cursed_ball_miss_is_discarded_without_its_effect(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Cursed Ball"], []]))
+    do(engine, pos, play("Cursed Ball"))
+    do(engine, pos, fire(0, AMMO_CURSED), 3)
+    assert pos.sides[1].holes == 0
+    assert pos.sides[1].water == 0
+    assert pos.sides[0].discard == [card("Cursed Ball")]
+    assert pos.sides[0].loaded == -1
+
+
+def test_an_unfired_cursed_ball_is_discarded_at_the_end_of_the_turn(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Cursed Ball"], []]))
+    do(engine, pos, play("Cursed Ball"))
+    engine.end_turn(pos, dice())
+    assert pos.sides[0].loaded == -1
+    assert pos.sides[0].discard == [card("Cursed Ball")]
+    assert pos.turn == 4
+
+
+def test_a_cursed_ball_may_be_loaded_on_turn_1_but_not_fired(engine) -> None:
+    pos = ready(build(turn=1, hands=[["Cursed Ball"], []]))
+    do(engine, pos, play("Cursed Ball"))
+    assert options(engine, pos) == [move(0, 1), move(0, 2), move(1, 1), move(1, 2), END]
+
+
+# ---------------------------------------------------------------------------
+# Deaths and revivals
+# ---------------------------------------------------------------------------
+
+
+def test_killed_on_the_enemy_turn_revives_at_the_owners_second_turn_after(engine) -> None:
+    pos = ready(build(turn=2))  # seat 1's turn
+    pirate(pos, 2).zone = 0  # pirate 2 boarded ship 0
+    pirate(pos, 0).life = 1
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), 4)
+    assert pirate(pos, 0).zone == DEAD
+    assert pirate(pos, 0).life == 0
+    assert stat(pos, 0, SEAT_STAT.DEATHS) == 1
+    assert stat(pos, 1, SEAT_STAT.DAMAGE_DEALT) == 1
+    next_turn(engine, pos)  # turn 3, seat 0: one marker back, still dead
+    assert (pirate(pos, 0).zone, pirate(pos, 0).markers) == (DEAD, 1)
+    assert pirate(pos, 0).actions == 0
+    assert [o for o in options(engine, pos) if o[1] == 0] == []
+    next_turn(engine, pos)  # turn 4, seat 1: no marker for seat 0
+    assert pirate(pos, 0).markers == 1
+    next_turn(engine, pos)  # turn 5, seat 0: both markers back, revives with an action
+    p = pirate(pos, 0)
+    assert (p.zone, p.life, p.markers, p.actions) == (0, 2, 0, 1)
+    assert move(0, 1) in options(engine, pos)
+
+
+def test_a_dead_pirate_has_no_options(engine) -> None:
+    pos = ready(build(turn=3))
+    kill(pos, 1)
+    pirate(pos, 1).animal = card("Parrot")
+    assert [o for o in options(engine, pos) if o[1] == 1] == []
+
+
+# ---------------------------------------------------------------------------
+# The start of a turn
+# ---------------------------------------------------------------------------
+
+
+def test_start_of_turn_in_full(engine) -> None:
+    pos = build(turn=3, hands=[["Rum"], []])
+    pos.sides[0].holes, pos.sides[0].intact = 2, 3
+    pos.shots, pos.sides[0].special_used = 2, 1  # left over from the previous turn
+    expected = pos.copy()
+    engine.start_turn(pos, dice())
+    expected.shots, expected.sides[0].special_used = 0, 0
+    expected.sides[0].water = 20
+    expected.sides[0].hand = [card("Rum"), card("Broadside")]
+    expected.sides[0].deck_pos = 1
+    expected.sides[0].pirates[0].actions = 1
+    expected.sides[0].pirates[1].actions = 1
+    expected.seat_stats[0][SEAT_STAT.CARDS_DRAWN] = 1
+    expected.card_stats[0][0][CARD_STAT.DRAWN] = 1  # Broadside: row 0
+    expected.card_stats[0][0][CARD_STAT.HELD] = 1
+    expected.card_stats[0][3][CARD_STAT.HELD] = 1  # Rum: row 3
+    assert pos == expected
+
+
+def test_the_water_rises_first_and_can_sink_the_ship(engine) -> None:
+    pos = build(turn=3)
+    pos.sides[0].holes, pos.sides[0].intact, pos.sides[0].water = 3, 2, 70
+    engine.start_turn(pos, dice())
+    assert pos.sides[0].water == 100
+    assert (pos.over, pos.winner, pos.reason, pos.turn) == (True, 1, BY_WATER, 3)
+    assert pos.sides[0].deck_pos == 0  # nothing after the loss: no draw
+
+
+def test_red_sea_takes_a_hole_when_the_deck_is_empty(engine) -> None:
+    pos = build(turn=3, deck_pos=(20, 0))
+    engine.start_turn(pos, dice())
+    assert pos.sides[0].hand == []
+    assert (pos.sides[0].intact, pos.sides[0].holes, pos.sides[0].water) == (4, 1, 0)
+    assert stat(pos, 0, SEAT_STAT.RED_SEA) == 1
+    assert stat(pos, 0, SEAT_STAT.HOLES_TAKEN) == 1
+    assert stat(pos, 1, SEAT_STAT.HOLES_MADE) == 0
+    assert stat(pos, 0, SEAT_STAT.CARDS_DRAWN) == 0
+
+
+def test_red_sea_with_no_intact_token_raises_the_water(engine) -> None:
+    pos = build(turn=3, deck_pos=(20, 0))
+    pos.sides[0].holes, pos.sides[0].intact = 5, 0
+    engine.start_turn(pos, dice())
+    assert pos.sides[0].water == 60  # 5 holes x 10, then 10 for the Red Sea
+    assert pos.sides[0].holes == 5
+    assert stat(pos, 0, SEAT_STAT.HOLES_TAKEN) == 0
+    assert stat(pos, 0, SEAT_STAT.RED_SEA) == 1
+    assert not pos.over
+
+
+def test_red_sea_can_sink_the_ship(engine) -> None:
+    pos = build(turn=3, deck_pos=(20, 0))
+    pos.sides[0].holes, pos.sides[0].intact, pos.sides[0].water = 5, 0, 40
+    engine.start_turn(pos, dice())
+    assert pos.sides[0].water == 100
+    assert (pos.over, pos.winner, pos.reason) == (True, 1, BY_WATER)
+    assert pirate(pos, 0).actions == 0  # the turn never began
+
+
+def test_held_counts_every_copy_in_hand_after_the_draw(engine) -> None:
+    pos = build(turn=1, hands=[["Rum", "Broadside"], []])
+    engine.start_turn(pos, dice())  # draws Broadside (the top of deck 0)
+    assert pos.card_stats[0][0][CARD_STAT.HELD] == 2  # two Broadsides
+    assert pos.card_stats[0][3][CARD_STAT.HELD] == 1
+    assert pos.card_stats[1][0][CARD_STAT.HELD] == 0
+
+
+def test_ship_trigger_fires_once_when_the_water_reaches_its_level(engine) -> None:
+    content = build_content(
+        ship_trigger=((1, 30), (0, 0)),  # WATER_AT_LEAST 30
+        ship_program=(((GAIN, OWN, 3, 0, PLANK),), ()),
+    )
+    pos = build(turn=3, content=content)
+    pos.sides[0].provisions[PLANK] = 5
+    pos.sides[0].holes, pos.sides[0].intact, pos.sides[0].water = 1, 4, 10
+    engine.start_turn(pos, dice())  # water 20: not yet
+    assert (pos.sides[0].provisions[PLANK], pos.sides[0].triggered) == (5, False)
+    pos.turn = 5
+    engine.start_turn(pos, dice())  # water 30: fires
+    assert (pos.sides[0].provisions[PLANK], pos.sides[0].triggered) == (8, True)
+    pos.turn = 7
+    engine.start_turn(pos, dice())  # water 40: already fired
+    assert pos.sides[0].provisions[PLANK] == 8
+
+
+# ---------------------------------------------------------------------------
+# Bailing, repairing, the anchor
+# ---------------------------------------------------------------------------
+
+
+def test_bailing_stops_at_zero(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].water = 30
+    do(engine, pos, bail(0))
+    assert pos.sides[0].water == 0
+    assert stat(pos, 0, SEAT_STAT.WATER_BAILED) == 30
+    assert pirate(pos, 0).actions == 0
+    assert bail(1) not in options(engine, pos)  # nothing left to bail
+
+
+def test_bailing_adds_the_pirates_bail_modifiers(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].water = 90
+    pirate(pos, 1).animal = card("Hound")  # bails 20 more
+    do(engine, pos, bail(1))
+    assert pos.sides[0].water == 20
+    assert stat(pos, 0, SEAT_STAT.WATER_BAILED) == 70
+
+
+def test_bailing_with_a_ship_modifier(engine) -> None:
+    from balance.games.battle_of_thieves.layout import BAIL
+
+    content = build_content(ship_mods=(((BAIL, -30),), ()))
+    pos = ready(build(turn=3, content=content))
+    pos.sides[0].water = 90
+    do(engine, pos, bail(0))
+    assert pos.sides[0].water == 70  # 50 - 30 = 20 bailed
+
+
+def test_bailing_needs_the_pirate_aboard_its_own_ship(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].water = 30
+    pirate(pos, 0).zone = ISLAND
+    assert bail(0) not in options(engine, pos)
+    assert bail(1) in options(engine, pos)
+
+
+def test_repairing_a_hole_in_full(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].holes, pos.sides[0].intact = 2, 3
+    expected = pos.copy()
+    do(engine, pos, repair_hole(0))
+    expected.sides[0].holes, expected.sides[0].intact = 1, 4
+    expected.sides[0].provisions[PLANK] = 9
+    expected.sides[0].pirates[0].actions = 0
+    expected.seat_stats[0][SEAT_STAT.HOLES_REPAIRED] = 1
+    assert pos == expected
+
+
+def test_repairing_the_mast_only_when_broken_without_a_time_limit(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].mast = 2  # broken for 2 turns: it mends itself
+    assert repair_mast(0) not in options(engine, pos)
+    pos.sides[0].mast = 0
+    assert repair_mast(0) in options(engine, pos)
+    do(engine, pos, repair_mast(0))
+    assert pos.sides[0].mast == -1
+    assert pos.sides[0].provisions[PLANK] == 9
+    assert pirate(pos, 0).actions == 0
+
+
+def test_no_repair_without_planks(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].holes, pos.sides[0].intact, pos.sides[0].mast = 1, 4, 0
+    pos.sides[0].provisions[PLANK] = 0
+    kinds = {o[0] for o in options(engine, pos)}
+    assert REPAIR_HOLE not in kinds and REPAIR_MAST not in kinds
+
+
+def test_raising_the_anchor_only_when_lowered_without_a_time_limit(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].anchor = 3
+    assert raise_anchor(0) not in options(engine, pos)
+    pos.sides[0].anchor = 0
+    assert raise_anchor(0) in options(engine, pos)
+    do(engine, pos, raise_anchor(0))
+    assert pos.sides[0].anchor == -1
+    assert pirate(pos, 0).actions == 0
+
+
+# ---------------------------------------------------------------------------
+# Moving and boarding
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("anchor", "mast"), [(0, -1), (2, -1), (-1, 0), (-1, 3)])
+def test_free_boarding_with_the_enemy_anchor_down_or_mast_broken(engine, anchor, mast) -> None:
+    pos = build(turn=3)  # no actions
+    pos.sides[1].anchor, pos.sides[1].mast = anchor, mast
+    assert options(engine, pos) == [move(0, 1), move(1, 1), END]
+    do(engine, pos, move(0, 1))
+    assert pirate(pos, 0).zone == 1
+    assert pirate(pos, 0).actions == 0
+    assert stat(pos, 0, SEAT_STAT.BOARDINGS) == 1
+
+
+def test_free_boarding_keeps_the_pirates_action(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[1].anchor = 0
+    do(engine, pos, move(0, 1))
+    assert pirate(pos, 0).actions == 1
+    # Aboard the enemy ship it may still act: back home costs the action.
+    do(engine, pos, move(0, 0))
+    assert pirate(pos, 0).actions == 0
+    assert stat(pos, 0, SEAT_STAT.BOARDINGS) == 1
+
+
+def test_boarding_costs_an_action_otherwise(engine) -> None:
+    pos = build(turn=3)
+    pos.sides[0].anchor = 0  # one's own anchor does not make boarding free
+    assert options(engine, pos) == [END]
+    ready(pos)
+    do(engine, pos, move(1, 1))
+    assert pirate(pos, 1).actions == 0
+    assert stat(pos, 0, SEAT_STAT.BOARDINGS) == 1
+
+
+def test_free_boarding_only_from_ones_own_ship(engine) -> None:
+    pos = build(turn=3)
+    pos.sides[1].anchor = 0
+    pirate(pos, 0).zone = ISLAND
+    assert options(engine, pos) == [move(1, 1), END]
+
+
+def test_moving_to_the_island_is_not_a_boarding(engine) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, move(0, ISLAND))
+    assert pirate(pos, 0).zone == ISLAND
+    assert pirate(pos, 0).actions == 0
+    assert stat(pos, 0, SEAT_STAT.BOARDINGS) == 0
+
+
+def test_from_the_island_to_the_enemy_ship_is_not_a_boarding(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).zone = ISLAND
+    pos.sides[1].anchor = 0  # and not free either: it does not leave its own ship
+    do(engine, pos, move(0, 1))
+    assert pirate(pos, 0).zone == 1
+    assert pirate(pos, 0).actions == 0
+    assert stat(pos, 0, SEAT_STAT.BOARDINGS) == 0
+
+
+# ---------------------------------------------------------------------------
+# Statuses: what they take away, when they act, how long they last
+# ---------------------------------------------------------------------------
+
+
+def busy_position():
+    """Seat 0's turn 3: pirate 0 aboard with water, a hole, a broken mast, and enemy
+    pirate 2 aboard too, so that every kind of action is open to it."""
+    pos = ready(build(turn=3))
+    pos.sides[0].water = 20
+    pos.sides[0].holes, pos.sides[0].intact = 1, 4
+    pos.sides[0].mast = 0
+    pirate(pos, 2).zone = 0
+    return pos
+
+
+ALL_PIRATE_0 = [
+    move(0, 1),
+    move(0, 2),
+    bail(0),
+    repair_hole(0),
+    repair_mast(0),
+    fire(0, AMMO_CANNONBALL),
+    fire(0, AMMO_INCENDIARY),
+    fire(0, AMMO_CHAOS),
+    attack(0, 0, ATTACK_PIRATE + 0),
+    attack(0, 1, ATTACK_PIRATE + 0),
+]
+
+
+def test_a_pirate_without_statuses_has_every_action(engine) -> None:
+    assert pirate_options(engine, busy_position(), 0) == ALL_PIRATE_0
+
+
+@pytest.mark.parametrize(
+    ("status", "removed"),
+    [
+        (IMMOBILISED, [move(0, 1), move(0, 2)]),
+        (DISARMED, [attack(0, 0, 0), attack(0, 1, 0)]),
+        (NO_CANNON, [fire(0, AMMO_CANNONBALL), fire(0, AMMO_INCENDIARY), fire(0, AMMO_CHAOS)]),
+        (NO_REPAIR, [repair_hole(0), repair_mast(0)]),
+        (NO_BUCKET, [bail(0)]),
+    ],
+)
+def test_each_status_removes_its_options(engine, status, removed) -> None:
+    pos = busy_position()
+    set_status(pos, 0, status, 1, slot=1)
+    assert pirate_options(engine, pos, 0) == [o for o in ALL_PIRATE_0 if o not in removed]
+
+
+def test_immobilised_pirates_still_move_by_card(engine) -> None:
+    pos = build(turn=3)
+    set_status(pos, 2, IMMOBILISED, 2)
+    program(engine, pos, 0, [(MOVE, ENEMY_PIRATE, 0, 0, TO_ISLAND)], 2)
+    assert pirate(pos, 2).zone == ISLAND
+
+
+def test_burn_hurts_at_the_end_of_the_next_game_turn(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Firebrand"], []]))
+    pirate(pos, 0).zone = 1  # Firebrand needs an enemy where one of ours is
+    do(engine, pos, play("Firebrand", 2))
+    assert pirate(pos, 2).statuses[0] == [BURN, 3]
+    next_turn(engine, pos)  # end of turn 3: not yet
+    assert pirate(pos, 2).life == 2
+    assert pirate(pos, 2).statuses[0] == [BURN, 3]
+    engine.end_turn(pos, dice())  # end of turn 4: 1 damage, the burn is gone
+    assert pirate(pos, 2).life == 1
+    assert pirate(pos, 2).statuses[0] == [0, 0]
+    # Seat 1's own pirate burned in seat 1's turn: no damage dealt by anybody.
+    assert stat(pos, 0, SEAT_STAT.DAMAGE_DEALT) == 0
+    assert stat(pos, 1, SEAT_STAT.DAMAGE_DEALT) == 0
+
+
+def test_burns_hurt_on_both_sides_at_the_end_of_the_turn(engine) -> None:
+    pos = ready(build(turn=4))  # seat 1's turn; both burns were applied in turn 3
+    set_status(pos, 0, BURN, 3)
+    set_status(pos, 2, BURN, 3)
+    set_status(pos, 3, BURN, 4)  # applied this turn: burns at the end of the next
+    engine.end_turn(pos, dice())
+    assert [pirate(pos, c).life for c in range(4)] == [1, 2, 1, 2]
+    assert pirate(pos, 3).statuses[0] == [BURN, 4]
+    assert stat(pos, 1, SEAT_STAT.DAMAGE_DEALT) == 1  # seat 0's pirate, in seat 1's turn
+    assert stat(pos, 0, SEAT_STAT.DAMAGE_DEALT) == 0
+
+
+def test_death_clears_statuses_regeneration_and_actions(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 1).life, pirate(pos, 1).regen = 1, True
+    set_status(pos, 1, DRUNK, 2)
+    set_status(pos, 1, BURN, 3, slot=1)
+    program(engine, pos, 0, [(DAMAGE, PIRATES_OWN_SHIP, 1)])
+    p = pirate(pos, 1)
+    assert (p.life, p.zone, p.actions, p.markers, p.regen) == (0, DEAD, 0, 0, False)
+    assert p.statuses == [[0, 0], [0, 0]]
+    assert pirate(pos, 0).life == 1
+
+
+def test_a_dead_pirates_regeneration_is_lost(engine) -> None:
+    pos = build(turn=3)
+    kill(pos, 1)
+    pirate(pos, 1).regen = True
+    engine.start_turn(pos, dice())
+    assert (pirate(pos, 1).regen, pirate(pos, 1).life, pirate(pos, 1).markers) == (False, 0, 1)
+
+
+def test_poison_hurts_at_the_start_of_the_next_game_turn(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Poison Dart"], []]))
+    do(engine, pos, play("Poison Dart", 3))
+    assert pirate(pos, 3).statuses[0] == [POISON, 3]
+    engine.end_turn(pos, dice())
+    assert pirate(pos, 3).life == 2
+    engine.start_turn(pos, dice())  # start of turn 4
+    assert pirate(pos, 3).life == 1
+    assert pirate(pos, 3).statuses[0] == [0, 0]
+
+
+def test_poison_can_kill_before_the_actions_are_given(engine) -> None:
+    pos = build(turn=4)
+    pirate(pos, 2).life = 1
+    set_status(pos, 2, POISON, 3)
+    engine.start_turn(pos, dice())
+    assert pirate(pos, 2).zone == DEAD
+    assert pirate(pos, 2).actions == 0
+    assert pirate(pos, 2).markers == 1  # died this start of turn, then a marker back
+    assert stat(pos, 1, SEAT_STAT.DEATHS) == 1
+
+
+def test_a_timed_status_lasts_through_turn_k_plus_n_minus_1(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Grog"], []]))
+    do(engine, pos, play("Grog", 2))  # drunk for 2 turns, played in turn 3
+    assert pirate(pos, 2).statuses[0] == [DRUNK, 2]
+    next_turn(engine, pos)  # turn 4: still drunk
+    assert pirate(pos, 2).statuses[0] == [DRUNK, 1]
+    next_turn(engine, pos)  # turn 5: over
+    assert pirate(pos, 2).statuses[0] == [0, 0]
+
+
+def test_drunk_for_one_turn_lasts_only_the_turn_it_is_played(engine) -> None:
+    pos = build(turn=3)
+    program(engine, pos, 0, [(STATUS, ENEMY_PIRATE, 0, 1, DRUNK)], 2)
+    assert pirate(pos, 2).statuses[0] == [DRUNK, 1]
+    next_turn(engine, pos)
+    assert pirate(pos, 2).statuses[0] == [0, 0]
+
+
+def test_a_third_status_is_ignored_and_the_same_status_refreshes(engine) -> None:
+    pos = build(turn=5)
+    set_status(pos, 2, BURN, 4, slot=0)
+    set_status(pos, 2, DRUNK, 2, slot=1)
+    program(engine, pos, 0, [(STATUS, ENEMY_PIRATE, 0, 3, POISON)], 2)
+    assert pirate(pos, 2).statuses == [[BURN, 4], [DRUNK, 2]]
+    program(engine, pos, 0, [(STATUS, ENEMY_PIRATE, 0, 3, DRUNK)], 2)
+    assert pirate(pos, 2).statuses == [[BURN, 4], [DRUNK, 3]]
+    program(engine, pos, 0, [(STATUS, ENEMY_PIRATE, 0, 1, DRUNK)], 2)
+    assert pirate(pos, 2).statuses == [[BURN, 4], [DRUNK, 3]]  # the longer time stays
+    program(engine, pos, 0, [(STATUS, ENEMY_PIRATE, 0, 0, BURN)], 2)
+    assert pirate(pos, 2).statuses == [[BURN, 5], [DRUNK, 3]]  # stamped again: turn 5
+
+
+def test_a_status_goes_to_the_first_empty_slot(engine) -> None:
+    pos = build(turn=3)
+    set_status(pos, 2, DRUNK, 2, slot=1)
+    program(engine, pos, 0, [(STATUS, ENEMY_PIRATE, 0, 2, DISARMED)], 2)
+    assert pirate(pos, 2).statuses == [[DISARMED, 2], [DRUNK, 2]]
+
+
+def test_dead_pirates_take_no_status(engine) -> None:
+    pos = build(turn=3)
+    kill(pos, 2)
+    program(engine, pos, 0, [(STATUS, PIRATES_ENEMY_SHIP, 0, 2, DRUNK)])
+    assert pirate(pos, 2).statuses == [[0, 0], [0, 0]]
+    assert pirate(pos, 3).statuses == [[DRUNK, 2], [0, 0]]
+
+
+def test_stripped_blocks_spending_provisions_until_it_wears_off(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Cursed Ball"], []]))
+    pos.sides[0].stripped = 1
+    pos.sides[0].holes, pos.sides[0].intact, pos.sides[0].water = 1, 4, 10
+    pirate(pos, 0).life = 1
+    # No repair, no cannon-, incendiary or chaos ball, no eating; bailing is no spending.
+    assert options(engine, pos) == [
+        move(0, 1),
+        move(0, 2),
+        bail(0),
+        move(1, 1),
+        move(1, 2),
+        bail(1),
+        play("Cursed Ball"),
+        END,
+    ]
+    do(engine, pos, play("Cursed Ball"))
+    assert fire(0, AMMO_CURSED) in options(engine, pos)  # a card, not a provision
+    next_turn(engine, pos)  # turn 4: the strip wore off
+    assert pos.sides[0].stripped == 0
+
+
+# ---------------------------------------------------------------------------
+# The island, food, animals and items
+# ---------------------------------------------------------------------------
+
+
+def test_island_visit_takes_the_largest_shortfalls_one_at_a_time(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).zone = ISLAND
+    pos.sides[0].provisions = [6, 12, 1, 2, 0]  # short: 4 planks, 3 food, 2 incendiary
+    do(engine, pos, visit(0))
+    # plank (4), plank (3 = food 3: plank first), food (3), plank (2, tie), food (2, tie
+    # with incendiary: food first).
+    assert pos.sides[0].provisions == [9, 12, 3, 2, 0]
+    assert stat(pos, 0, SEAT_STAT.ISLAND_VISITS) == 1
+    assert pirate(pos, 0).actions == 0
+
+
+def test_island_visit_stops_at_the_reserve_limit_and_when_nothing_is_short(engine) -> None:
+    pos = ready(build(turn=3, rules=BattleRules(reserve_max=29)))
+    pirate(pos, 0).zone = ISLAND
+    pos.sides[0].provisions = [10, 12, 4, 2, 0]  # 28
+    do(engine, pos, visit(0))
+    assert pos.sides[0].provisions == [10, 12, 4, 2, 1]
+    pos = ready(build(turn=3, rules=BattleRules(reserve_max=99)))
+    pirate(pos, 0).zone = ISLAND
+    pos.sides[0].provisions = [10, 12, 3, 2, 2]  # only 1 food short
+    do(engine, pos, visit(0))
+    assert pos.sides[0].provisions == [10, 12, 4, 2, 2]
+
+
+def test_island_visit_takes_more_with_an_island_take_modifier(engine) -> None:
+    content = build_content(pirate_mods=[[[(ISLAND_TAKE, 2)], []], [[], []]])
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 0).zone = ISLAND
+    pos.sides[0].provisions = [0, 12, 4, 2, 2]
+    do(engine, pos, visit(0))
+    assert pos.sides[0].provisions == [7, 12, 4, 2, 2]
+
+
+def test_island_cards_in_play_work_for_the_visitor_in_the_order_played(engine) -> None:
+    pos = ready(build(turn=3, rules=BattleRules(reserve_max=28, island_take=2)))
+    pirate(pos, 1).zone = ISLAND
+    pos.island = [(card("Treasure Cove"), 1), (card("Leaky Wreck"), 0)]
+    pos.sides[0].provisions = [10, 8, 4, 2, 2]  # 26, 4 cannonballs short
+    do(engine, pos, visit(1))
+    # The refill first (2 cannonballs: 28, the limit), then Treasure Cove (+1 chaos ball,
+    # no room left), then Leaky Wreck (10 water into the visitor's ship). Had the card
+    # come first, the reserve would be [10, 9, 4, 3, 2].
+    assert pos.sides[0].provisions == [10, 10, 4, 2, 2]
+    assert pos.sides[0].water == 10
+    assert pos.sides[1].provisions == [10, 12, 4, 2, 2]
+    assert pos.island == [(card("Treasure Cove"), 1), (card("Leaky Wreck"), 0)]
+
+
+def test_playing_an_island_card_puts_it_in_play(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Treasure Cove"], []]))
+    pos.island = [(card("Leaky Wreck"), 1)]
+    do(engine, pos, play("Treasure Cove"))
+    assert pos.island == [(card("Leaky Wreck"), 1), (card("Treasure Cove"), 0)]
+    assert pos.sides[0].discard == []
+    assert pos.sides[0].hand == []
+
+
+def test_eating_heals_one_and_costs_no_action(engine) -> None:
+    pos = build(turn=3)  # no actions at all
+    pirate(pos, 1).life = 1
+    assert options(engine, pos) == [eat(1), END]
+    do(engine, pos, eat(1))
+    assert pirate(pos, 1).life == 2
+    assert pos.sides[0].provisions[FOOD_PROVISION] == 3
+    assert options(engine, pos) == [END]
+
+
+def test_no_eating_without_food(engine) -> None:
+    pos = build(turn=3)
+    pirate(pos, 1).life = 1
+    pos.sides[0].provisions[FOOD_PROVISION] = 0
+    assert options(engine, pos) == [END]
+
+
+def test_a_food_card_heals_now_and_once_more_at_the_next_own_turn(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Stew"], []]))
+    pirate(pos, 0).life = 1
+    assert play("Stew", 0) in options(engine, pos)
+    assert play("Stew", 1) not in options(engine, pos)  # not wounded
+    do(engine, pos, play("Stew", 0))
+    assert (pirate(pos, 0).life, pirate(pos, 0).regen) == (2, True)
+    assert pos.sides[0].discard == [card("Stew")]
+    next_turn(engine, pos)  # turn 4: seat 1 wounds pirate 0
+    pirate(pos, 2).zone = 0
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), 6)
+    assert pirate(pos, 0).life == 1
+    assert pirate(pos, 0).regen  # not seat 1's turn: nothing yet
+    next_turn(engine, pos)  # turn 5: heals 1 at the start
+    assert (pirate(pos, 0).life, pirate(pos, 0).regen) == (2, False)
+
+
+def test_a_food_cards_program_acts_on_the_fed_pirate(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Spiced Stew"], []]))
+    pirate(pos, 1).life = 1
+    do(engine, pos, play("Spiced Stew", 1))
+    assert pirate(pos, 1).life == 2
+    assert pirate(pos, 1).actions == 2
+    assert pirate(pos, 0).actions == 1
+
+
+def test_an_animal_goes_to_an_own_pirate_without_one(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Parrot", "Hound"], []]))
+    pirate(pos, 1).zone = ISLAND  # animals go anywhere
+    pirate(pos, 0).animal = card("Hound")
+    assert [o for o in options(engine, pos) if o[0] == PLAY] == [
+        play("Parrot", 1),
+        play("Hound", 1),
+    ]
+    do(engine, pos, play("Parrot", 1))
+    assert pirate(pos, 1).animal == card("Parrot")
+    assert pirate(pos, 1).actions == 1  # no action spent
+
+
+def test_an_animals_modifiers_help_its_pirate(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).animal = card("Parrot")  # +1 attack, +1 cannon
+    do(engine, pos, fire(0), 3)  # 3 + 1 = 4
+    assert pos.sides[1].holes == 1
+    pirate(pos, 1).zone = 1
+    pirate(pos, 1).animal = card("Parrot")
+    do(engine, pos, attack(1, 0, ATTACK_PIRATE + 1), 3)  # 3 + 1 = 4
+    assert pirate(pos, 3).life == 1
+
+
+def test_an_item_goes_to_an_own_pirate_aboard_with_an_action_and_costs_it(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Cutlass"], []]))
+    pirate(pos, 1).zone = ISLAND
+    assert [o for o in options(engine, pos) if o[0] == PLAY] == [play("Cutlass", 0)]
+    do(engine, pos, play("Cutlass", 0))
+    assert pirate(pos, 0).item == card("Cutlass")
+    assert pirate(pos, 0).actions == 0
+
+
+def test_no_item_for_a_pirate_without_an_action_or_with_an_item(engine) -> None:
+    pos = build(turn=3, hands=[["Cutlass"], []])  # pirate 0: aboard, no action
+    pirate(pos, 1).actions = 1
+    pirate(pos, 1).item = card("Powder Keg")  # pirate 1: an action, but an item already
+    assert [o for o in options(engine, pos) if o[0] == PLAY] == []
+
+
+def test_an_items_weapon_damage_modifier(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).zone = 1
+    pirate(pos, 0).item = card("Cutlass")  # +1 damage
+    assert [o for o in options(engine, pos) if o[0] == ACTIVATE] == []  # not activable
+    do(engine, pos, attack(0, 1, ATTACK_PIRATE + 0), 4)
+    assert pirate(pos, 2).zone == DEAD  # 2 damage
+    assert stat(pos, 0, SEAT_STAT.DAMAGE_DEALT) == 2
+    assert stat(pos, 1, SEAT_STAT.DEATHS) == 1
+
+
+def test_a_single_use_item_is_discarded_after_activation(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).item = card("Powder Keg")
+    assert activate(0) in options(engine, pos)
+    do(engine, pos, activate(0))
+    assert pos.sides[1].holes == 1
+    assert stat(pos, 0, SEAT_STAT.HOLES_MADE) == 1
+    assert pirate(pos, 0).item == -1
+    assert pirate(pos, 0).actions == 0
+    assert pos.sides[0].discard == [card("Powder Keg")]
+
+
+def test_a_reusable_item_stays_and_aims_at_the_holders_zone(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).zone = 1
+    pirate(pos, 0).item = card("Pistol")
+    pirate(pos, 3).zone = ISLAND
+    pirate(pos, 1).zone = ISLAND  # "here" is the holder's zone, not any own pirate's
+    assert [o for o in options(engine, pos) if o[0] == ACTIVATE] == [activate(0, 2)]
+    do(engine, pos, activate(0, 2))
+    assert pirate(pos, 2).life == 1
+    assert pirate(pos, 0).item == card("Pistol")
+    assert pos.sides[0].discard == []
+    assert stat(pos, 0, SEAT_STAT.DAMAGE_DEALT) == 1
+
+
+def test_an_own_pirate_here_item_aims_at_own_pirates_in_the_holders_zone(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).zone = ISLAND
+    pirate(pos, 0).item = card("Medic Kit")
+    pirate(pos, 0).life = 1
+    pirate(pos, 1).life = 1  # aboard ship 0: not "here"
+    assert [o for o in options(engine, pos) if o[0] == ACTIVATE] == [activate(0, 0)]
+    pirate(pos, 1).zone = ISLAND
+    assert [o for o in options(engine, pos) if o[0] == ACTIVATE] == [
+        activate(0, 0),
+        activate(0, 1),
+    ]
+    do(engine, pos, activate(0, 1))
+    assert (pirate(pos, 0).life, pirate(pos, 1).life) == (1, 2)
+    assert pirate(pos, 0).item == card("Medic Kit")
+
+
+def test_an_own_pirate_here_card_may_name_any_own_living_pirate(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Rally Cry"], []]))
+    pirate(pos, 0).zone = ISLAND
+    assert [o for o in options(engine, pos) if o[0] == PLAY] == [
+        play("Rally Cry", 0),
+        play("Rally Cry", 1),
+    ]
+    do(engine, pos, play("Rally Cry", 0))
+    assert pirate(pos, 0).actions == 2
+    assert stat(pos, 0, SEAT_STAT.CARDS_PLAYED) == 1  # a card in no deck: no card row
+    assert all(row == [0, 0, 0] for row in pos.card_stats[0])
+
+
+def test_an_item_that_kills_its_holder(engine) -> None:
+    # The action is spent before the program runs; the dead holder's single-use item is
+    # still discarded.
+    pos = ready(build(turn=3))
+    pirate(pos, 0).item = card("Bomb Vest")
+    pirate(pos, 2).zone = 0
+    do(engine, pos, activate(0))
+    for code in (0, 1, 2):
+        p = pirate(pos, code)
+        assert (p.life, p.zone, p.actions) == (0, DEAD, 0)
+    assert pirate(pos, 0).item == -1
+    assert pos.sides[0].discard == [card("Bomb Vest")]
+    assert stat(pos, 0, SEAT_STAT.DAMAGE_DEALT) == 2
+
+
+def test_an_item_with_no_target_cannot_be_activated(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).item = card("Pistol")  # aboard ship 0: no enemy there
+    assert [o for o in options(engine, pos) if o[0] == ACTIVATE] == []
+
+
+def test_attacking_animals_and_targetable_items(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).zone = 1
+    pirate(pos, 2).animal = card("Parrot")
+    pirate(pos, 2).item = card("Cutlass")  # targetable
+    pirate(pos, 3).item = card("Pistol")  # not targetable
+    assert pirate_options(engine, pos, 0) == [
+        move(0, 0),
+        move(0, 2),
+        attack(0, 0, ATTACK_PIRATE + 0),
+        attack(0, 0, ATTACK_PIRATE + 1),
+        attack(0, 0, ATTACK_ANIMAL + 0),
+        attack(0, 0, ATTACK_ITEM + 0),
+        attack(0, 1, ATTACK_PIRATE + 0),
+        attack(0, 1, ATTACK_PIRATE + 1),
+        attack(0, 1, ATTACK_ANIMAL + 0),
+        attack(0, 1, ATTACK_ITEM + 0),
+    ]
+    do(engine, pos, attack(0, 0, ATTACK_ANIMAL + 0), 4)
+    assert pirate(pos, 2).animal == -1
+    assert pirate(pos, 2).life == 2
+    assert pos.sides[1].discard == [card("Parrot")]
+    pirate(pos, 1).zone, pirate(pos, 1).actions = 1, 1
+    do(engine, pos, attack(1, 1, ATTACK_ITEM + 0), 4)
+    assert pirate(pos, 2).item == -1
+    assert pos.sides[1].discard == [card("Parrot"), card("Cutlass")]
+
+
+def test_a_missed_attack_on_an_animal(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).zone = 1
+    pirate(pos, 2).animal = card("Parrot")
+    do(engine, pos, attack(0, 0, ATTACK_ANIMAL + 0), 3)
+    assert pirate(pos, 2).animal == card("Parrot")
+    assert stat(pos, 0, SEAT_STAT.ATTACKS) == 1
+    assert stat(pos, 0, SEAT_STAT.ATTACK_HITS) == 0
+
+
+def test_weapons_hit_on_and_damage_come_from_the_weapon_data(engine) -> None:
+    # Seat 0's pirate 0: weapon 0 hits on 6 for 1, weapon 1 hits on 2 for 2.
+    weapons = [[[(6, 1), (2, 2)], [(4, 1), (4, 1)]], [[(4, 1), (4, 1)], [(4, 1), (4, 1)]]]
+    pos = ready(build(turn=3, content=build_content(weapons=weapons)))
+    pirate(pos, 0).zone = 1
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), 5)
+    assert pirate(pos, 2).life == 2
+    pirate(pos, 0).actions = 1
+    do(engine, pos, attack(0, 1, ATTACK_PIRATE + 1), 2)
+    assert pirate(pos, 3).zone == DEAD
+
+
+# ---------------------------------------------------------------------------
+# Specials, legendaries, original sin, insults
+# ---------------------------------------------------------------------------
+
+
+def test_a_special_once_per_turn(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Broadside", "Broadside"], []]))
+    do(engine, pos, play("Broadside"))
+    assert pos.sides[1].holes == 1
+    assert pos.sides[0].special_used == 1
+    assert play("Broadside") not in options(engine, pos)
+    next_turn(engine, pos)
+    next_turn(engine, pos)  # turn 5: seat 0 again
+    assert play("Broadside") in options(engine, pos)
+
+
+def test_a_legendary_once_per_game(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Kraken", "Kraken"], []]))
+    do(engine, pos, play("Kraken"))
+    assert pos.sides[1].holes == 2
+    assert stat(pos, 0, SEAT_STAT.HOLES_MADE) == 2
+    assert play("Kraken") not in options(engine, pos)
+    next_turn(engine, pos)
+    next_turn(engine, pos)
+    assert play("Kraken") not in options(engine, pos)
+    assert pos.sides[0].hand.count(card("Kraken")) == 1
+
+
+def test_the_seventh_sin_in_the_discard_pile_loses(engine) -> None:
+    pos = ready(build(turn=2, hands=[[], ["Orgueil", "Rum"]]))
+    pos.sides[1].sins = ALL_SINS & ~(1 << 6)  # every sin but Orgueil
+    do(engine, pos, play("Orgueil"))
+    assert pos.sides[1].sins == ALL_SINS
+    assert (pos.over, pos.winner, pos.reason, pos.turn) == (True, 0, BY_SIN, 2)
+
+
+def test_six_sins_do_not_lose(engine) -> None:
+    pos = ready(build(turn=2, hands=[[], ["Luxure"]]))
+    pos.sides[1].sins = 0b0111110  # sins 1-5
+    do(engine, pos, play("Luxure"))
+    assert pos.sides[1].sins == 0b0111111
+    assert not pos.over
+
+
+def test_a_forced_discard_can_make_the_enemy_lose_by_original_sin(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Pickpocket"], ["Rum", "Orgueil"]]))
+    pos.sides[1].sins = ALL_SINS & ~(1 << 6)
+    do(engine, pos, play("Pickpocket"), 1)  # below(2) = 1: Orgueil
+    assert pos.sides[1].hand == [card("Rum")]
+    assert (pos.over, pos.winner, pos.reason) == (True, 0, BY_SIN)
+    assert pos.sides[0].discard == []  # the game ended before Pickpocket was discarded
+
+
+def test_insult_battle_won_after_a_tie(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Insult"], []]))
+    do(engine, pos, play("Insult"), 3, 3, 5, 2)  # 3-3 rolled again; 5 > 2: won
+    assert pos.sides[1].holes == 1
+    assert pos.sides[0].water == 0
+    assert pos.sides[0].discard == [card("Insult")]
+
+
+def test_insult_battle_lost(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Insult"], []]))
+    do(engine, pos, play("Insult"), 2, 6)
+    assert pos.sides[1].holes == 0
+    assert pos.sides[0].water == 10
+
+
+def test_sinking_mid_turn_ends_the_game_at_once(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[1].holes, pos.sides[1].intact, pos.sides[1].water = 5, 0, 90
+    do(engine, pos, fire(0, AMMO_INCENDIARY), 4)  # no token left: +10 water, sunk
+    assert pos.sides[1].water == 100
+    assert (pos.over, pos.winner, pos.reason, pos.turn) == (True, 0, BY_WATER, 3)
+    assert pirate(pos, 2).statuses[0] == [0, 0]  # no burn: the game was over
+    assert pirate(pos, 3).statuses[0] == [0, 0]
+
+
+def test_the_turn_cap_ends_the_game_unfinished(engine) -> None:
+    pos = ready(build(turn=2, rules=BattleRules(turn_cap=2)))
+    engine.end_turn(pos, dice())
+    assert (pos.over, pos.winner, pos.reason, pos.turn) == (True, -1, CAPPED, 2)
+    assert pirate(pos, 2).actions == 0
+
+
+def test_the_turn_before_the_cap_goes_on(engine) -> None:
+    pos = ready(build(turn=1, rules=BattleRules(turn_cap=2)))
+    engine.end_turn(pos, dice())
+    assert (pos.over, pos.turn) == (False, 2)
+
+
+def test_illegal_options_are_refused(engine) -> None:
+    pos = ready(build(turn=1))
+    with pytest.raises(IllegalChoice):
+        engine.apply_option(pos, fire(0), dice(6))
+
+
+def test_scripted_dice_that_run_out_raise(engine) -> None:
+    pos = ready(build(turn=3))
+    with pytest.raises(ScriptError):
+        engine.apply_option(pos, fire(0), dice())
+
+
+# ---------------------------------------------------------------------------
+# One test per effect of the card vocabulary (seat 0 acting in its turn 3)
+# ---------------------------------------------------------------------------
+
+
+def test_effect_water(engine) -> None:
+    pos = build(turn=3)
+    pos.sides[0].water = 20
+    program(engine, pos, 0, [(WATER, ENEMY_SHIP, 30), (WATER, OWN_SHIP, -50)])
+    assert (pos.sides[0].water, pos.sides[1].water) == (0, 30)
+    program(engine, pos, 0, [(WATER, ENEMY_SHIP, 70), (WATER, OWN_SHIP, 10)])
+    assert pos.sides[1].water == 100
+    assert (pos.over, pos.winner, pos.reason) == (True, 0, BY_WATER)
+    assert pos.sides[0].water == 0  # the row after the sinking was not applied
+
+
+def test_effect_hole_overflows_into_water(engine) -> None:
+    pos = build(turn=3)
+    pos.sides[1].holes, pos.sides[1].intact = 3, 2
+    program(engine, pos, 0, [(HOLE, ENEMY_SHIP, 3)])
+    assert (pos.sides[1].holes, pos.sides[1].intact, pos.sides[1].water) == (5, 0, 10)
+    assert stat(pos, 1, SEAT_STAT.HOLES_TAKEN) == 2
+    assert stat(pos, 0, SEAT_STAT.HOLES_MADE) == 2
+    program(engine, pos, 0, [(HOLE, OWN_SHIP, 1)])
+    assert (pos.sides[0].holes, pos.sides[0].intact) == (1, 4)
+    assert stat(pos, 0, SEAT_STAT.HOLES_TAKEN) == 1
+    assert stat(pos, 0, SEAT_STAT.HOLES_MADE) == 2  # one's own ship: not "made"
+
+
+def test_effect_repair(engine) -> None:
+    pos = build(turn=3)
+    pos.sides[0].holes, pos.sides[0].intact = 1, 4
+    program(engine, pos, 0, [(REPAIR, OWN_SHIP, 2)])
+    assert (pos.sides[0].holes, pos.sides[0].intact) == (0, 5)
+    assert stat(pos, 0, SEAT_STAT.HOLES_REPAIRED) == 1
+    assert pos.sides[0].provisions[PLANK] == 10  # a card repairs without planks
+
+
+def test_effect_damage_hits_every_pirate_in_the_zone(engine) -> None:
+    pos = build(turn=3)
+    pirate(pos, 1).zone = 1  # seat 0's pirate 1 aboard the enemy ship too
+    pirate(pos, 3).life = 1
+    program(engine, pos, 0, [(DAMAGE, PIRATES_ENEMY_SHIP, 2)])
+    for code in (1, 2, 3):
+        assert pirate(pos, code).zone == DEAD
+    assert pirate(pos, 0).life == 2
+    assert stat(pos, 0, SEAT_STAT.DAMAGE_DEALT) == 3  # 2 + 1 enemy life points
+    assert (stat(pos, 0, SEAT_STAT.DEATHS), stat(pos, 1, SEAT_STAT.DEATHS)) == (1, 2)
+
+
+def test_effect_damage_on_a_chosen_enemy(engine) -> None:
+    pos = build(turn=3)
+    program(engine, pos, 0, [(DAMAGE, ENEMY_PIRATE, 1)], 3)
+    assert (pirate(pos, 2).life, pirate(pos, 3).life) == (2, 1)
+
+
+def test_effect_heal(engine) -> None:
+    pos = build(turn=3)
+    pirate(pos, 0).life = 1
+    pirate(pos, 2).zone, pirate(pos, 2).life = 0, 1
+    kill(pos, 1)
+    program(engine, pos, 0, [(HEAL, PIRATES_OWN_SHIP, 5)])
+    assert (pirate(pos, 0).life, pirate(pos, 2).life) == (2, 2)  # both seats, up to 2
+    assert (pirate(pos, 1).life, pirate(pos, 1).zone) == (0, DEAD)
+
+
+def test_effect_revive_chooses_among_dead_own_pirates(engine) -> None:
+    pos = ready(build(turn=3, hands=[["Second Wind"], []]))
+    assert play("Second Wind", 0) not in options(engine, pos)
+    kill(pos, 1, markers=1)
+    kill(pos, 2)
+    assert [o for o in options(engine, pos) if o[0] == PLAY] == [play("Second Wind", 1)]
+    do(engine, pos, play("Second Wind", 1))
+    p = pirate(pos, 1)
+    assert (p.life, p.zone, p.markers, p.actions) == (2, 0, 0, 0)
+
+
+def test_effect_status(engine) -> None:
+    pos = build(turn=3)
+    program(engine, pos, 0, [(STATUS, ENEMY_PIRATE, 0, 2, NO_CANNON)], 3)
+    assert pirate(pos, 3).statuses == [[NO_CANNON, 2], [0, 0]]
+    program(engine, pos, 0, [(STATUS, ENEMY_PIRATE, 0, 0, POISON)], 3)
+    assert pirate(pos, 3).statuses == [[NO_CANNON, 2], [POISON, 3]]
+
+
+@pytest.mark.parametrize(("op", "field"), [(ANCHOR_DOWN, "anchor"), (MAST_BROKEN, "mast")])
+@pytest.mark.parametrize(
+    ("before", "turns", "after"),
+    [
+        (-1, 0, 0),  # up → down with no time limit
+        (-1, 2, 2),  # up → down for 2 turns
+        (0, 3, 3),  # untimed → the timed effect replaces it
+        (2, 3, 3),  # timed → the longer time
+        (3, 2, 3),
+        (2, 0, 2),  # timed, untimed effect → unchanged
+        (0, 0, 0),
+    ],
+)
+def test_effect_anchor_down_and_mast_broken(engine, op, field, before, turns, after) -> None:
+    pos = build(turn=3)
+    setattr(pos.sides[1], field, before)
+    program(engine, pos, 0, [(op, ENEMY_SHIP, 0, turns)])
+    assert getattr(pos.sides[1], field) == after
+
+
+def test_a_timed_anchor_goes_up_when_its_time_is_over(engine) -> None:
+    pos = build(turn=3)
+    program(engine, pos, 0, [(ANCHOR_DOWN, ENEMY_SHIP, 0, 2), (MAST_BROKEN, ENEMY_SHIP, 0, 1)])
+    next_turn(engine, pos)  # turn 4
+    assert (pos.sides[1].anchor, pos.sides[1].mast) == (1, -1)
+    next_turn(engine, pos)  # turn 5
+    assert pos.sides[1].anchor == -1
+
+
+def test_effect_pacify_cannons(engine) -> None:
+    pos = build(turn=3)
+    pos.sides[1].pacified = 2
+    program(engine, pos, 0, [(PACIFY_CANNONS, ENEMY_SHIP, 0, 1)])
+    assert pos.sides[1].pacified == 2
+    program(engine, pos, 0, [(PACIFY_CANNONS, ENEMY_SHIP, 0, 3)])
+    assert pos.sides[1].pacified == 3
+    next_turn(engine, pos)  # turn 4: 2 left, seat 1 may not fire
+    assert pos.sides[1].pacified == 2
+    assert [o for o in options(engine, pos) if o[0] == FIRE] == []
+
+
+def test_effect_strip(engine) -> None:
+    pos = build(turn=3)
+    program(engine, pos, 0, [(STRIP, ENEMY, 0, 2), (STRIP, ENEMY, 0, 1)])
+    assert pos.sides[1].stripped == 2
+
+
+def test_effect_gain_is_limited_by_the_reserve(engine) -> None:
+    pos = build(turn=3)  # 30 provisions: full
+    program(engine, pos, 0, [(GAIN, OWN, 3, 0, PLANK)])
+    assert pos.sides[0].provisions == [10, 12, 4, 2, 2]
+    pos.sides[0].provisions = [5, 12, 4, 2, 2]  # 25
+    program(engine, pos, 0, [(GAIN, OWN, 8, 0, CHAOS_BALL)])
+    assert pos.sides[0].provisions == [5, 12, 4, 7, 2]
+
+
+def test_effect_lose(engine) -> None:
+    pos = build(turn=3)
+    program(engine, pos, 0, [(LOSE, ENEMY, 3, 0, INCENDIARY_BALL), (LOSE, ENEMY, 5, 0, PLANK)])
+    assert pos.sides[1].provisions == [5, 12, 4, 2, 0]
+
+
+def test_effect_steal(engine) -> None:
+    pos = build(turn=3)
+    pos.sides[0].provisions = [10, 6, 4, 2, 2]  # 24: room for 6
+    pos.sides[1].provisions = [10, 12, 4, 2, 2]
+    program(engine, pos, 0, [(STEAL, ENEMY, 3, 0, INCENDIARY_BALL)])  # only 2 to steal
+    assert pos.sides[0].provisions == [10, 6, 4, 2, 4]
+    assert pos.sides[1].provisions == [10, 12, 4, 2, 0]
+    program(engine, pos, 0, [(STEAL, ENEMY, 9, 0, CANNONBALL)])  # room for 4 more
+    assert pos.sides[0].provisions == [10, 10, 4, 2, 4]
+    assert pos.sides[1].provisions == [10, 8, 4, 2, 0]
+
+
+def test_effect_draw_stops_at_an_empty_deck(engine) -> None:
+    pos = build(turn=3, deck_pos=(18, 0))
+    program(engine, pos, 0, [(DRAW, OWN, 3)])
+    assert pos.sides[0].hand == [card("Pickpocket"), card("Medic Kit")]  # cards 19 and 20
+    assert pos.sides[0].deck_pos == 20
+    assert (pos.sides[0].holes, pos.sides[0].water) == (0, 0)  # no Red Sea
+    assert stat(pos, 0, SEAT_STAT.CARDS_DRAWN) == 2
+    assert pos.card_stats[0][18][CARD_STAT.DRAWN] == 1  # Pickpocket
+    assert pos.card_stats[0][19][CARD_STAT.DRAWN] == 1  # Medic Kit
+    program(engine, pos, 0, [(DRAW, ENEMY, 2)])
+    assert pos.sides[1].hand == [card("Rum"), card("Insult")]
+    assert stat(pos, 1, SEAT_STAT.CARDS_DRAWN) == 2
+
+
+def test_effect_discard_picks_at_random_on_the_dice(engine) -> None:
+    pos = build(turn=3, hands=[[], ["Rum", "Insult", "Grog"]])
+    program(engine, pos, 0, [(DISCARD, ENEMY, 2)], -1, 1, 0)  # below(3) = 1, below(2) = 0
+    assert pos.sides[1].discard == [card("Insult"), card("Rum")]
+    assert pos.sides[1].hand == [card("Grog")]
+    program(engine, pos, 0, [(DISCARD, ENEMY, 3)])  # one card: no draw; then none left
+    assert pos.sides[1].hand == []
+    assert pos.sides[1].discard == [card("Insult"), card("Rum"), card("Grog")]
+
+
+def test_effect_cannon_modifier_timing_and_cap(engine) -> None:
+    pos = build(turn=3)
+    program(
+        engine, pos, 0, [(CANNON_MODIFIER, OWN_SHIP, 2, 1), (CANNON_MODIFIER, ENEMY_SHIP, -1, 2)]
+    )
+    assert pos.sides[0].cannon_mods == [[2, 1]]
+    assert pos.sides[1].cannon_mods == [[-1, 2]]
+    ready(pos)
+    do(engine, pos, fire(0), 2)  # 2 + 2 = 4: a hit in the turn it was played
+    assert pos.sides[1].holes == 1
+    next_turn(engine, pos)  # turn 4: seat 0's +2 is over, seat 1's -1 still on
+    assert pos.sides[0].cannon_mods == []
+    assert pos.sides[1].cannon_mods == [[-1, 1]]
+    do(engine, pos, fire(0), 4)  # 4 - 1 = 3: a miss
+    assert pos.sides[0].holes == 0
+    pos.sides[1].cannon_mods = []
+    rows = [(CANNON_MODIFIER, ENEMY_SHIP, k, 3) for k in range(1, MAX_CANNON_MODS + 2)]
+    program(engine, pos, 0, rows)
+    assert pos.sides[1].cannon_mods == [[k, 3] for k in range(1, MAX_CANNON_MODS + 1)]
+
+
+def test_effect_extra_action(engine) -> None:
+    pos = ready(build(turn=3))
+    program(engine, pos, 0, [(EXTRA_ACTION, OWN_PIRATE, 2)], 1)
+    assert (pirate(pos, 0).actions, pirate(pos, 1).actions) == (1, 3)
+    kill(pos, 0)
+    program(engine, pos, 0, [(EXTRA_ACTION, OWN_PIRATE, 2)], 0)
+    assert pirate(pos, 0).actions == 0
+
+
+def test_effect_move_ignores_the_dead(engine) -> None:
+    pos = build(turn=3)
+    pirate(pos, 0).zone = ISLAND
+    kill(pos, 3)
+    program(engine, pos, 0, [(MOVE, PIRATES_ENEMY_SHIP, 0, 0, TO_ISLAND)])
+    assert [pirate(pos, c).zone for c in range(4)] == [ISLAND, 0, ISLAND, DEAD]
+    program(engine, pos, 0, [(MOVE, PIRATES_ISLAND, 0, 0, TO_ENEMY_SHIP)])
+    assert [pirate(pos, c).zone for c in range(4)] == [1, 0, 1, DEAD]
+    assert stat(pos, 0, SEAT_STAT.BOARDINGS) == 0  # not a boarding
+    program(engine, pos, 0, [(MOVE, ENEMY_PIRATE, 0, 0, TO_OWN_SHIP)], 2)
+    assert pirate(pos, 2).zone == 0  # the acting player's ship
+    program(engine, pos, 0, [(MOVE, ENEMY_PIRATE, 0, 0, TO_OWN_SHIP)], 3)
+    assert (pirate(pos, 3).zone, pirate(pos, 3).life) == (DEAD, 0)  # the dead stay dead
+
+
+def test_effect_insult_conditions(engine) -> None:
+    rows = [
+        (INSULT, 0),
+        (WATER, ENEMY_SHIP, 10, 0, 0, 1),  # if won
+        (WATER, OWN_SHIP, 20, 0, 0, 2),  # if lost
+        (INSULT, 0),
+        (WATER, ENEMY_SHIP, 5, 0, 0, 1),
+        (WATER, OWN_SHIP, 7, 0, 0, 2),
+    ]
+    pos = build(turn=4)  # seat 1 acts in its own turn
+    program(engine, pos, 1, rows, -1, 1, 1, 4, 2, 1, 6)
+    # Seat 1 wins the first (4 > 2 after a tie), loses the second (1 < 6).
+    assert (pos.sides[0].water, pos.sides[1].water) == (10, 7)
+
+
+def test_effect_conditions_without_an_insult_never_apply(engine) -> None:
+    pos = build(turn=3)
+    program(engine, pos, 0, [(WATER, ENEMY_SHIP, 10, 0, 0, 1), (WATER, ENEMY_SHIP, 20, 0, 0, 2)])
+    assert pos.sides[1].water == 0
+
+
+def test_effect_clear_island(engine) -> None:
+    pos = build(turn=3)
+    pos.island = [(card("Leaky Wreck"), 1), (card("Treasure Cove"), 0), (card("Rum"), 1)]
+    program(engine, pos, 0, [(CLEAR_ISLAND, THE_ISLAND)])
+    assert pos.island == []
+    assert pos.sides[0].discard == [card("Treasure Cove")]
+    assert pos.sides[1].discard == [card("Leaky Wreck"), card("Rum")]
+
+
+def test_clearing_the_island_can_complete_the_owners_sins(engine) -> None:
+    pos = build(turn=3)
+    pos.sides[1].sins = ALL_SINS & ~1
+    pos.island = [(card("Luxure"), 1), (card("Rum"), 1)]
+    program(engine, pos, 0, [(CLEAR_ISLAND, THE_ISLAND)])
+    assert (pos.over, pos.winner, pos.reason) == (True, 0, BY_SIN)
+    assert pos.sides[1].discard == [card("Luxure")]  # nothing after the loss
+
+
+# ---------------------------------------------------------------------------
+# The canonical order of the options
+# ---------------------------------------------------------------------------
+
+
+def test_canonical_order_of_many_options(engine) -> None:
+    hand = [
+        "Grog",
+        "Stew",
+        "Grog",
+        "Parrot",
+        "Cutlass",
+        "Cursed Ball",
+        "Treasure Cove",
+        "Second Wind",
+        "Firebrand",
+        "Broadside",
+        "Kraken",
+    ]
+    pos = ready(build(turn=3, hands=[hand, []]))
+    side = pos.sides[0]
+    side.water, side.holes, side.intact, side.mast, side.anchor = 20, 1, 4, 0, 0
+    side.legendary_used = 1
+    pirate(pos, 0).life = 1
+    pirate(pos, 0).item = card("Powder Keg")
+    pirate(pos, 1).zone = 1
+    pirate(pos, 1).item = card("Pistol")
+    pirate(pos, 2).animal = card("Parrot")  # pirate 2 aboard ship 1
+    pirate(pos, 3).zone = 0
+    pirate(pos, 3).item = card("Cutlass")  # targetable
+    assert options(engine, pos) == [
+        # pirate 0, aboard its own ship
+        move(0, 1),
+        move(0, 2),
+        bail(0),
+        repair_hole(0),
+        repair_mast(0),
+        raise_anchor(0),
+        fire(0, AMMO_CANNONBALL),
+        fire(0, AMMO_INCENDIARY),
+        fire(0, AMMO_CHAOS),
+        attack(0, 0, ATTACK_PIRATE + 1),
+        attack(0, 0, ATTACK_ITEM + 1),
+        attack(0, 1, ATTACK_PIRATE + 1),
+        attack(0, 1, ATTACK_ITEM + 1),
+        activate(0, -1),
+        # pirate 1, aboard the enemy ship
+        move(1, 0),
+        move(1, 2),
+        attack(1, 0, ATTACK_PIRATE + 0),
+        attack(1, 0, ATTACK_ANIMAL + 0),
+        attack(1, 1, ATTACK_PIRATE + 0),
+        attack(1, 1, ATTACK_ANIMAL + 0),
+        activate(1, 2),
+        # free actions and cards
+        eat(0),
+        play("Grog", 2),
+        play("Grog", 3),
+        play("Stew", 0),
+        play("Parrot", 0),
+        play("Parrot", 1),
+        play("Cursed Ball"),
+        play("Treasure Cove"),
+        play("Firebrand", 2),
+        play("Firebrand", 3),
+        play("Broadside"),
+        END,
+    ]
+
+
+def test_canonical_order_on_the_island_and_enemy_here_targets(engine) -> None:
+    pos = ready(build(turn=4, hands=[[], ["Firebrand", "Rum", "Pickpocket"]]))
+    pirate(pos, 2).zone = ISLAND
+    pirate(pos, 0).zone = ISLAND
+    pirate(pos, 3).life = 1
+    assert options(engine, pos) == [
+        move(0, 0),
+        move(0, 1),
+        attack(0, 0, ATTACK_PIRATE + 0),
+        attack(0, 1, ATTACK_PIRATE + 0),
+        visit(0),
+        move(1, 0),
+        move(1, 2),
+        fire(1, AMMO_CANNONBALL),
+        fire(1, AMMO_INCENDIARY),
+        fire(1, AMMO_CHAOS),
+        eat(3),
+        play("Firebrand", 0),  # pirate 0 is on the island with pirate 2; pirate 1 is not
+        play("Rum"),
+        play("Pickpocket"),
+        END,
+    ]
+
+
+# ---------------------------------------------------------------------------
+# Set-up
+# ---------------------------------------------------------------------------
+
+
+def test_set_up_shuffles_and_deals(engine) -> None:
+    from balance.random_ref import Stream
+    from tests.battle_of_thieves.conftest import CONTENT, RULES
+
+    pos = engine.set_up(RULES, CONTENT, 7, 3)
+    for s in range(2):
+        deck = [int(c) for c in CONTENT.deck[s]]
+        stream = Stream(7, 3, s)
+        for i in range(19, 0, -1):
+            j = stream.below(i + 1)
+            deck[i], deck[j] = deck[j], deck[i]
+        side = pos.sides[s]
+        assert side.deck == deck
+        assert side.hand == deck[:2]
+        assert side.deck_pos == 2
+        assert side.provisions == [10, 12, 4, 2, 2]
+        assert (side.water, side.intact, side.holes, side.anchor, side.mast) == (0, 5, 0, -1, -1)
+        assert [(p.zone, p.life, p.actions) for p in side.pirates] == [(s, 2, 0), (s, 2, 0)]
+        assert stat(pos, s, SEAT_STAT.CARDS_DRAWN) == 2
+        assert sum(row[CARD_STAT.DRAWN] for row in pos.card_stats[s]) == 2
+    assert (pos.turn, pos.over) == (1, False)
+
+
+# ---------------------------------------------------------------------------
+# Whole games (the reference engine's play_game)
+# ---------------------------------------------------------------------------
+
+
+class EndsTurns:
+    """A player that always ends its turn at once (END_TURN is the last option)."""
+
+    def choose(self, pos, options) -> int:
+        assert options[-1] == END
+        return len(options) - 1
+
+
+def check_record(record, rules: BattleRules) -> None:
+    """What every game record must satisfy, whoever played."""
+    g = record.games
+    assert 1 <= g[GAME_STAT.TURNS] <= rules.turn_cap
+    if g[GAME_STAT.FINISHED]:
+        winner = g[GAME_STAT.WINNER]
+        assert winner in (0, 1)
+        assert g[GAME_STAT.REASON] in (BY_WATER, BY_SIN)
+        assert [record.seats[s][SEAT_STAT.WON] for s in (0, 1)] == [
+            int(s == winner) for s in (0, 1)
+        ]
+        if g[GAME_STAT.REASON] == BY_WATER:
+            assert g[GAME_STAT.WATER_0 + 1 - winner] >= rules.sink_water
+    else:
+        assert (g[GAME_STAT.WINNER], g[GAME_STAT.REASON]) == (-1, CAPPED)
+        assert g[GAME_STAT.TURNS] == rules.turn_cap
+        assert [record.seats[s][SEAT_STAT.WON] for s in (0, 1)] == [0, 0]
+    for s in (0, 1):
+        seat, rows = record.seats[s], record.cards[s]
+        assert seat[SEAT_STAT.FINAL_WATER] == g[GAME_STAT.WATER_0 + s]
+        assert seat[SEAT_STAT.CARDS_DRAWN] == sum(row[CARD_STAT.DRAWN] for row in rows)
+        assert seat[SEAT_STAT.CARDS_PLAYED] == sum(row[CARD_STAT.PLAYED] for row in rows)
+        assert 2 <= seat[SEAT_STAT.CARDS_DRAWN] <= 20
+        assert all(row[CARD_STAT.PLAYED] <= row[CARD_STAT.DRAWN] for row in rows)
+        assert seat[SEAT_STAT.HITS] <= seat[SEAT_STAT.SHOTS]
+        assert seat[SEAT_STAT.ATTACK_HITS] <= seat[SEAT_STAT.ATTACKS]
+        # Holes taken by one ship: made by the enemy's shots and cards, or the Red Sea, or
+        # its own cards; never fewer than the enemy made.
+        assert seat[SEAT_STAT.HOLES_TAKEN] >= record.seats[1 - s][SEAT_STAT.HOLES_MADE]
+
+
+def test_random_games_end_and_their_records_add_up() -> None:
+    finished = 0
+    for game in range(30):
+        record = reference.play_game(RULES, CONTENT, 11, game)
+        check_record(record, RULES)
+        finished += record.games[GAME_STAT.FINISHED]
+    assert finished >= 1
+
+
+def test_random_games_under_a_short_cap_end_capped() -> None:
+    rules = BattleRules(turn_cap=4)
+    capped = 0
+    for game in range(20):
+        record = reference.play_game(rules, CONTENT, 5, game)
+        check_record(record, rules)
+        capped += record.games[GAME_STAT.FINISHED] == 0
+    assert capped >= 15  # a ship barely takes water in four turns
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    assert reference.play_game(RULES, CONTENT, 3, 4) == reference.play_game(RULES, CONTENT, 3, 4)
+
+
+def test_different_seeds_play_different_games() -> None:
+    records = [reference.play_game(RULES, CONTENT, seed, 0) for seed in range(10)]
+    distinct = {repr(r) for r in records}
+    assert len(distinct) >= 8
+    by_game = {repr(reference.play_game(RULES, CONTENT, 3, game)) for game in range(10)}
+    assert len(by_game) >= 8
+
+
+def test_a_game_of_players_who_only_end_their_turns() -> None:
+    rules = BattleRules(turn_cap=2)
+    record = reference.play_game(rules, CONTENT, 1, 0, make_player=lambda s, _: EndsTurns())
+    assert record.games == [2, 0, -1, CAPPED, 0, 0]
+    for s in (0, 1):
+        # 2 starting cards and 1 drawn in one's turn, each held once, none played.
+        assert record.seats[s][SEAT_STAT.CARDS_DRAWN] == 3
+        assert record.seats[s][SEAT_STAT.CARDS_PLAYED] == 0
+        assert sum(row[CARD_STAT.HELD] for row in record.cards[s]) == 3
+        assert sum(record.seats[s]) == 3
+
+
+def test_a_scripted_player_out_of_answers_raises() -> None:
+    with pytest.raises(ScriptError):
+        reference.play_game(RULES, CONTENT, 1, 0, make_player=lambda s, _: reference.Scripted([]))
+
+
+def test_an_answer_out_of_range_is_an_illegal_choice() -> None:
+    with pytest.raises(IllegalChoice):
+        reference.play_game(RULES, CONTENT, 1, 0, make_player=lambda s, _: reference.Scripted([99]))
+
+
+def test_the_random_player_draws_only_among_two_options_or_more() -> None:
+    player = reference.RandomPlayer(Stream(1, 0, 3))
+    assert player.choose(None, [END]) == 0
+    fresh = Stream(1, 0, 3)
+    assert player.choose(None, [END, END, END]) == fresh.below(3)
+
+
+def test_a_game_is_narrated() -> None:
+    lines: list[str] = []
+    record = reference.play_game(RULES, CONTENT, 2, 0, narrate=lines.append)
+    assert lines[0] == "deck 0 (seat 0) against deck 1 (seat 1); " + lines[0].split("; ", 1)[1]
+    assert lines[1].startswith("turn 1, seat 0: water 0 (0 holes)")
+    assert any(line.startswith("turn 2, seat 1") for line in lines)
+    end = lines[-1]
+    if record.games[GAME_STAT.FINISHED]:
+        assert end.startswith(f"Game over in turn {record.games[GAME_STAT.TURNS]}: seat ")
+    else:
+        assert end.startswith("Turn cap")
+    # Narrating does not change the game.
+    assert record == reference.play_game(RULES, CONTENT, 2, 0)
