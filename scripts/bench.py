@@ -21,6 +21,7 @@ import numpy as np
 
 from balance.api import make_setup
 from balance.games import get_game
+from balance.games.battle_of_thieves import reference as bot
 from balance.games.la_planche.reference import play_game as lp_reference
 from balance.games.lifeboats.reference import play_game as lb_reference
 from balance.games.walk_the_plank.reference import play_game as wtp_reference
@@ -55,8 +56,21 @@ def best_rate(setup, games: int, threads: int, repeat: int) -> float:
 
 #: What each game is measured on: players, and (strategies, variants) cases. Strategies
 #: joined by "+" fill the seats in order (the last one repeated, the surplus dropped),
-#: rotated round the table.
+#: rotated round the table. Battle of Thieves' cases name the decks as a variant
+#: ("decks=A,B", a rule).
+BOT_DECKS = "decks=cannon-battery,boarding-party"
 PLAN = {
+    "battle-of-thieves": (
+        (2,),
+        [
+            ("random", (BOT_DECKS,)),
+            ("random", ("decks=boarding-party,island-raiders",)),
+            ("cannoneer", (BOT_DECKS,)),
+            ("boarder", (BOT_DECKS,)),
+            ("bailer", (BOT_DECKS,)),
+            ("cannoneer+bailer", (BOT_DECKS,)),
+        ],
+    ),
     "walk-the-plank": (
         (3, 5),
         [
@@ -93,6 +107,10 @@ PLAN = {
 }
 #: Games per measurement (before --quick), where a case's games are slow to play.
 GAMES = {
+    "cannoneer": 20_000,
+    "boarder": 20_000,
+    "bailer": 20_000,
+    "cannoneer+bailer": 20_000,
     "protector": 100_000,
     "detective": 100_000,
     "detective+random": 100_000,
@@ -101,7 +119,18 @@ GAMES = {
     "swimmer": 50_000,
     "steward+hatkeeper+swimmer+random": 50_000,
 }
+
+
+def bot_reference(rules, players, seed, game):
+    """A Battle of Thieves game on the reference engine, both seats random."""
+    content = rules.content()
+    return bot.play_game(
+        rules, content, seed, game, make_player=lambda seat, stream: bot.RandomPlayer(stream)
+    )
+
+
 REFERENCES = {
+    "battle-of-thieves": bot_reference,
     "walk-the-plank": wtp_reference,
     "la-planche": lp_reference,
     "lifeboats": lb_reference,
@@ -118,7 +147,7 @@ def main() -> None:
     repeat = 2 if args.quick else 3
     print(machine())
     print(
-        f"{'engine':<10} {'game':<15} {'players':>7} {'strategy':<34} {'variants':<22} "
+        f"{'engine':<10} {'game':<17} {'players':>7} {'strategy':<34} {'variants':<36} "
         f"{'threads':>7} {'games/s':>12}"
     )
     threads_list = sorted({1, default_threads()})
@@ -129,25 +158,30 @@ def main() -> None:
             for strategy, variants in cases:
                 lineup = strategy.split("+")
                 lineup = (lineup + [lineup[-1]] * players)[:players]
+                rules = [tuple(v.split("=", 1)) for v in variants if "=" in v]
+                named = [v for v in variants if "=" not in v]
                 setup = make_setup(
-                    game.id, players, 1, lineup, variants, rotate_seats=len(set(lineup)) > 1
+                    game.id, players, 1, lineup, named, rules, rotate_seats=len(set(lineup)) > 1
                 )
                 game.prepare(setup)
                 for threads in threads_list:
                     games = int(GAMES.get(strategy, 1_000_000) * scale)
                     rate = best_rate(setup, games, threads, repeat)
                     print(
-                        f"{'compiled':<10} {game.id:<15} {players:>7} {strategy:<34} "
-                        f"{'+'.join(variants) or 'base':<22} {threads:>7} {rate:>12,.0f}"
+                        f"{'compiled':<10} {game.id:<17} {players:>7} {strategy:<34} "
+                        f"{'+'.join(variants) or 'base':<36} {threads:>7} {rate:>12,.0f}"
                     )
-            setup = make_setup(game.id, players, 1, ["random"], ())
+            first = cases[0][1]
+            rules = [tuple(v.split("=", 1)) for v in first if "=" in v]
+            setup = make_setup(game.id, players, 1, ["random"], (), rules)
             count = int(2_000 * scale) or 200
             clock = time.perf_counter()
             for g in range(count):
                 REFERENCES[game_id](setup.rules, players, 1, g)
             rate = count / (time.perf_counter() - clock)
             print(
-                f"{'reference':<10} {game.id:<15} {players:>7} {'random':<34} {'base':<22} "
+                f"{'reference':<10} {game.id:<17} {players:>7} {'random':<34} "
+                f"{'+'.join(first) or 'base':<36} "
                 f"{1:>7} {rate:>12,.0f}"
             )
 

@@ -243,19 +243,30 @@ class BattleOfThieves(EngineGame):
             for rate, ci in zip(summary["hit_rate"], summary["hit_rate_ci95"], strict=True)
         ]
         lines.append(f"  {'cannon hit rate':<28} {'  '.join(cells)}")
-        lines.append("Cards (per game of the deck that holds them; win rate played vs held):")
+        lines.append(
+            "Cards, per game of the deck that holds them (95% intervals); win rate in the "
+            "games it was played, and in those it was drawn and held:"
+        )
         for name, row in summary["cards"].items():
-            delta = ""
-            if "restricted_play_delta" in row:
-                delta = (
-                    f"  blank: {row['restricted_play_delta'] * 100:+.1f} pp "
-                    f"{interval(row['restricted_play_ci95'])}"
-                )
+            seats = "/".join(str(s) for s in row["seats"])
+            played = row["played_per_game"]
+            ci = row.get("played_per_game_ci95")
+            spread = f" {interval(ci, as_percent=False)}" if ci else ""
             lines.append(
-                f"  {name[:24]:<24} drawn {row['drawn_per_game']:5.2f} played "
-                f"{row['played_per_game']:5.2f}  won {percent(row['win_rate_played'])} played vs "
-                f"{percent(row['win_rate_held'])} held{delta}"
+                f"  {name[:24]:<24} seat {seats:<3} played {played:5.2f}{spread} of "
+                f"{row['drawn_per_game']:.2f} drawn; won {percent(row['win_rate_played'])} "
+                f"{interval(row['win_rate_played_ci95'])} of {row['played_games']:,} games "
+                f"played, {percent(row['win_rate_held'])} {interval(row['win_rate_held_ci95'])} "
+                f"of {row['held_games']:,} held"
             )
+            if "restricted_play_delta" in row:
+                low, high = row["restricted_play_ci95"]
+                lines.append(
+                    f"  {'':<24} value (a blank card in its place, "
+                    f"{row['restricted_play_games']:,} paired games): "
+                    f"{row['restricted_play_delta'] * 100:+.2f} pp "
+                    f"[{low * 100:+.2f}, {high * 100:+.2f}]"
+                )
         return lines
 
     def report_charts(self, tables: Any) -> list[Chart]:

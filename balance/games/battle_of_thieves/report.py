@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from balance.charts import Chart, plot_grouped, plot_intervals, plot_rates
-from balance.games.battle_of_thieves.layout import WIN_REASONS
-from balance.games.battle_of_thieves.usefulness import Total, card_table
+from balance.games.battle_of_thieves.layout import DECK_SIZE, WIN_REASONS
+from balance.games.battle_of_thieves.usefulness import TOTAL, card_table
 from balance.stats import mean_interval, wilson_interval
 
 WILSON = "95% Wilson intervals"
@@ -59,9 +59,8 @@ def cards_from_tables(cards: pd.DataFrame, decks: tuple[str, str]) -> pd.DataFra
     """:func:`usefulness.card_table` from a saved run's ``cards`` table."""
     names = [str(c) for c in cards["card"].cat.categories]
     codes = cards["card"].cat.codes.to_numpy()
-    totals = np.zeros((2, 20, Total.SIZE))
-    deck_cards = np.full((2, 20), -1, dtype=np.int64)
-    t = Total()
+    totals = np.zeros((2, DECK_SIZE, TOTAL.SIZE))
+    deck_cards = np.full((2, DECK_SIZE), -1, dtype=np.int64)
     for seat in (0, 1):
         here = cards["seat"].to_numpy() == seat
         ids = list(dict.fromkeys(codes[here]))
@@ -86,7 +85,7 @@ def cards_from_tables(cards: pd.DataFrame, decks: tuple[str, str]) -> pd.DataFra
                 (was_played & won).sum(),
                 was_held.sum(),
                 (was_held & won).sum(),
-            ][: t.SIZE]
+            ]
     return card_table(totals, deck_cards, tuple(names), decks)
 
 
@@ -132,6 +131,13 @@ def battle_charts(tables: Any) -> list[Chart]:
     ]
     table = cards_from_tables(cards, decks)
     labels = [f"{row.card} (seat {row.seat})" for row in table.itertuples()]
+    # A card with an empty group has no difference to show: say why its row is blank.
+    compared = [
+        label
+        + (" never played" if row.played_games == 0 else "")
+        + (" never held" if row.held_games == 0 else "")
+        for label, row in zip(labels, table.itertuples(), strict=True)
+    ]
     charts.append(
         Chart(
             "12-cards-played",
@@ -153,7 +159,7 @@ def battle_charts(tables: Any) -> list[Chart]:
         Chart(
             "13-cards-played-vs-held",
             plot_intervals(
-                labels,
+                compared,
                 table["played_minus_held"],
                 table["played_minus_held_low"],
                 table["played_minus_held_high"],
