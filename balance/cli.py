@@ -39,7 +39,12 @@ def games() -> None:
     from balance.games import registry
 
     for game in registry().values():
-        click.echo(f"{game.id}  ({game.title}, {game.min_players}-{game.max_players} players)")
+        counts = (
+            f"{game.min_players}"
+            if game.min_players == game.max_players
+            else f"{game.min_players}-{game.max_players}"
+        )
+        click.echo(f"{game.id}  ({game.title}, {counts} players)")
         for name, meaning in game.variants.items():
             click.echo(f"  variant {name:<10} {meaning}")
 
@@ -323,8 +328,8 @@ def cards(
     )
     click.echo(value.text())
     if out is not None:
-        write_restricted_play(value, out)
-        click.echo(f"\nsaved the chart, restricted-play.csv and restricted-play.pdf in {out}")
+        written = write_restricted_play(value, out)
+        click.echo(f"\nsaved {', '.join(path.name for path in written)} in {out}")
     if value.partial:
         click.echo(f"interrupted: valued the cards on {value.games:,} games", err=True)
         sys.exit(130)

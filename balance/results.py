@@ -85,7 +85,13 @@ def write_json(path: Path, data: Mapping[str, Any]) -> None:
 
 
 def manifest_for(setup: Setup, requested: int, partial: bool, **extra: Any) -> dict[str, Any]:
-    """Everything needed to rerun ``setup``, with the package version and the machine."""
+    """Everything needed to rerun ``setup``, with the package version and the machine.
+
+    A game whose set-up depends on files (Battle of Thieves' decks) adds what identifies
+    their contents (``Game.manifest_extra``), checked when the run is read back."""
+    own = getattr(get_game(setup.game), "manifest_extra", None)
+    if own is not None:
+        extra = {**own(setup), **extra}
     return {
         "format": FORMAT,
         "balance_version": __version__,
@@ -186,6 +192,9 @@ def load_run(directory: str | Path) -> SavedRun:
             seed=_whole(manifest["seed"], "seed"),
         )
         _whole(manifest["games"], "games")
+        check_saved = getattr(game, "check_saved", None)
+        if check_saved is not None:
+            check_saved(setup, manifest, directory)
     except BalanceError:
         raise
     except (ValueError, KeyError, TypeError) as exc:

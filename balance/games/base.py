@@ -331,7 +331,8 @@ def check_player_count(game: str, players: Any, low: int, high: int) -> None:
     if isinstance(players, bool) or not isinstance(players, int | np.integer):
         raise BalanceError(f"players: {players!r} is not a whole number")
     if not low <= players <= high:
-        raise BalanceError(f"{game} plays {low} to {high} players, not {players}")
+        counts = f"{low}" if low == high else f"{low} to {high}"
+        raise BalanceError(f"{game} plays {counts} players, not {players}")
 
 
 def check_block(

@@ -94,6 +94,15 @@ class Content:
         """The arrays the compiled engine takes, in :data:`ARRAY_FIELDS` order."""
         return tuple(getattr(self, name) for name in ARRAY_FIELDS)
 
+    def digest(self) -> str:
+        """SHA-256 of everything the engines read: the same digest plays the same games."""
+        import hashlib
+
+        hashed = hashlib.sha256("\x1f".join(self.names).encode())
+        for array in self.arrays():
+            hashed.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
+        return hashed.hexdigest()
+
     def card_id(self, name: str) -> int:
         return self.names.index(name)
 

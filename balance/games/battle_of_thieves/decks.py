@@ -30,9 +30,10 @@ from balance.charts import Chart, caption, new_axes, plot_intervals, title_page,
 from balance.errors import BalanceError, Interrupted
 from balance.formatting import rules_text
 from balance.games.base import Setup
+from balance.games.battle_of_thieves.usefulness import card_keys
 from balance.results import json_safe
 from balance.run import check_run, run_games
-from balance.stats import wilson_interval
+from balance.stats import mean_interval, wilson_interval
 
 METHOD = "restricted play with a blank card (Jaffe et al., AIIDE 2012)"
 
@@ -54,6 +55,9 @@ class CardValues:
     games: int
     partial: bool
     requested: int = 0
+    #: Per (seat, card): the deck's win with the blank card minus its win with the card,
+    #: game by game (float ``(games,)``).
+    differences: dict[tuple[int, str], np.ndarray] = dataclasses.field(default_factory=dict)
 
     def chart(self, name: str = "20-card-value") -> Chart:
         """The forest plot of every card's value, seat 0's deck first."""
@@ -100,7 +104,10 @@ class CardValues:
         decks = self.setup.rules.content().deck_names
         lines = [
             f"Card value by {METHOD}: {self.games:,} paired games a card, "
-            f"decks {decks[0]} (seat 0) and {decks[1]} (seat 1).",
+            f"decks {decks[0]} (seat 0) and {decks[1]} (seat 1); seed {self.setup.seed}, "
+            f"strategies {', '.join(self.setup.lineup.labels)}"
+            + (f" (interrupted: {self.requested:,} asked)" if self.partial else "")
+            + ".",
             "A negative difference: the deck wins less without the card (the card helps).",
             "",
             f"{'seat':<5}{'card':<26}{'with blank':>11}{'with card':>11}"
@@ -159,7 +166,9 @@ def card_values(
     if not rows:
         raise Interrupted("interrupted before any card was valued")
     table = []
+    differences = {}
     for seat, deck, name, wins in rows:
+        differences[seat, name] = wins[:played].astype(float) - base[:played, seat]
         diff = metrics.paired_difference(wins[:played], base[:played, seat])
         table.append(
             {
@@ -177,29 +186,28 @@ def card_values(
         )
     frame = pd.DataFrame(table)
     frame["p_holm"], frame["significant"] = metrics.holm(frame["p"].to_numpy())
-    return CardValues(setup, frame, played, partial, games)
+    return CardValues(setup, frame, played, partial, games, differences)
 
 
 def add_card_values(summary: dict[str, Any], values: CardValues) -> None:
-    """Put each card's ``restricted_play_delta`` into a summary's ``cards`` (a card in both
-    decks gets the mean of its two seats' values, each seat's games counted once)."""
-    for name, rows in values.table.groupby("card", sort=False):
-        entry = summary["cards"].setdefault(str(name), {})
-        entry["restricted_play_delta"] = float(rows["difference"].mean())
-        entry["restricted_play_ci95"] = [
-            float(rows["low"].mean()) if len(rows) == 1 else _pooled(rows)[0],
-            float(rows["high"].mean()) if len(rows) == 1 else _pooled(rows)[1],
-        ]
-        entry["restricted_play_games"] = int(rows["games"].sum())
+    """Put each card's ``restricted_play_delta`` (with ``restricted_play_ci95`` and
+    ``restricted_play_games``) into a summary's ``cards``, under the keys of
+    :func:`usefulness.card_keys`. A card pooled over the two seats of a mirror match gets
+    the game-by-game mean of its two seats' differences (both are paired with the same
+    games), with a paired t interval."""
+    content = values.setup.rules.content()
+    keys = card_keys(content.deck_cards, content.names, content.deck_names)
+    for key, where in keys.items():
+        chosen = [(seat, content.names[content.deck_cards[seat, r]]) for seat, r in where]
+        if not all(pair in values.differences for pair in chosen):
+            continue  # a card not valued (--card named others)
+        per_game = np.mean([values.differences[pair] for pair in chosen], axis=0)
+        mean, low, high = mean_interval(per_game)
+        entry = summary["cards"].setdefault(key, {})
+        entry["restricted_play_delta"] = mean
+        entry["restricted_play_ci95"] = [low, high]
+        entry["restricted_play_games"] = len(per_game)
     summary["restricted_play_method"] = METHOD
-
-
-def _pooled(rows: pd.DataFrame) -> tuple[float, float]:
-    """Interval of the mean of independent estimates from their 95% intervals."""
-    half = ((rows["high"] - rows["low"]) / 2).to_numpy()
-    mean = float(rows["difference"].mean())
-    pooled = float(np.sqrt((half**2).sum()) / len(half))
-    return mean - pooled, mean + pooled
 
 
 # --- matchups -------------------------------------------------------------------------
@@ -337,6 +345,12 @@ def matchup(
                 setups[first, second] = make_setup(
                     "battle-of-thieves", 2, seed, strategies, (), pairs
                 )
+    names = {
+        d: setups[next(k for k in setups if k[0] == d)].rules.content().deck_names[0] for d in decks
+    }
+    labels = tuple(names[d] for d in decks)
+    if len(set(labels)) != len(labels):
+        raise BalanceError(f"two decks share a name: {', '.join(labels)}")
     won: dict[tuple[str, str], np.ndarray] = {}
     partial = False
     for key, setup in setups.items():
@@ -346,9 +360,6 @@ def matchup(
     if not won or (partial and len(won) < len(setups)):
         raise Interrupted("interrupted before every pair of decks was played")
     played = min(len(w) for w in won.values())
-    names = {
-        d: setups[next(k for k in setups if k[0] == d)].rules.content().deck_names[0] for d in decks
-    }
     rows = []
     for deck in decks:
         for against in decks:
@@ -371,7 +382,4 @@ def matchup(
                     "second_rate": float(second.mean()),
                 }
             )
-    labels = tuple(names[d] for d in decks)
-    if len(set(labels)) != len(labels):
-        raise BalanceError(f"two decks share a name: {', '.join(labels)}")
     return Matchup(labels, pd.DataFrame(rows), played, seed, tuple(strategies), partial)

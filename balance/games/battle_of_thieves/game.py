@@ -11,6 +11,7 @@ import pandas as pd
 import pyarrow as pa
 
 from balance.charts import Chart
+from balance.errors import BalanceError
 from balance.formatting import interval, percent
 from balance.games.base import Block, EngineGame, Setup, player_factory, strategy_column
 from balance.games.battle_of_thieves import engine
@@ -21,7 +22,7 @@ from balance.games.battle_of_thieves.layout import (
     WIN_REASONS,
 )
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.games.battle_of_thieves.usefulness import card_table, card_totals, cards_summary
+from balance.games.battle_of_thieves.usefulness import card_totals, cards_summary
 from balance.metrics import Metric
 from balance.stats import mean_interval, ratio_interval, wilson_interval
 from balance.strategies.battle_of_thieves import SHIPPED
@@ -66,6 +67,19 @@ class BattleOfThieves(EngineGame):
     variant_names: tuple[str, ...] = ()
     shipped = tuple(SHIPPED)
     list_fields = ("decks", "blanks")
+
+    def manifest_extra(self, setup: Setup) -> dict[str, Any]:
+        """The decks' digest: a run read back must play the same cards."""
+        return {"deck_digest": setup.rules.content().digest()}
+
+    def check_saved(self, setup: Setup, manifest: Mapping[str, Any], directory: Any) -> None:
+        """A one-line error if a deck file changed since the run was saved."""
+        saved = manifest.get("deck_digest")
+        if saved is not None and saved != setup.rules.content().digest():
+            raise BalanceError(
+                f"the decks of the run in {str(directory)!r} ({', '.join(setup.rules.decks)}) "
+                "have changed since it was saved; restore the deck files, or play the run again"
+            )
 
     def check_rules(self, rules: BattleRules, players: int) -> None:
         """The decks must load: a bad deck file is a one-line error before anything runs."""
@@ -215,8 +229,9 @@ class BattleOfThieves(EngineGame):
             summary["hit_rate"].append(rate)
             summary["hit_rate_ci95"].append([low, high])
         totals = sum(_block_totals(b) for b in blocks)
-        table = card_table(totals, content.deck_cards, content.names, content.deck_names)
-        summary["cards"] = cards_summary(table)
+        summary["cards"] = cards_summary(
+            totals, content.deck_cards, content.names, content.deck_names
+        )
         return summary
 
     def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:

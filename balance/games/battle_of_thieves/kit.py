@@ -65,6 +65,7 @@ from balance.games.battle_of_thieves.layout import (
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
+    REUSABLE,
     REVIVE,
     RULE,
     SIDE,
@@ -92,7 +93,7 @@ class Plan(NamedTuple):
     BOARD: int = 4  # worth of moving a pirate to the enemy ship
     ATTACK: int = 5  # worth of an attack, times its expected damage
     ISLAND: int = 6  # worth of going to the island and visiting it for provisions
-    RELOAD: int = 7  # cannonballs (bailer: planks) below which the island is worth a trip
+    RELOAD: int = 7  # cannonballs below which the island is worth a trip (or no plank)
     CARDS: int = 8  # weight of a card's effects
     CARD_BAR: int = 9  # least worth of a card before it is played
     HOME: int = 10  # worth of bringing a pirate home to its own ship
@@ -167,6 +168,22 @@ def effect_worth_nb(view, seat, row, target):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
+def sin_cost_nb(view, seat, card):
+    """What sending ``card`` to ``seat``'s discard pile costs: NEVER for the seventh sin
+    (original sin loses the game), else 0.5 a sin the pile would then hold."""
+    sin = view[V_CONTENT][C_SIN][card]
+    if sin < 0:
+        return 0.0
+    mask = view[V_SIDE][seat, SIDE.SINS] | (1 << sin)
+    if mask == (1 << 7) - 1:
+        return NEVER
+    count = 0
+    for k in range(7):
+        count += (mask >> k) & 1
+    return -0.5 * count
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
 def card_worth_nb(view, seat, card, target):
     """What playing ``card`` (on ``target``) is worth to ``seat``, by its type and effects."""
     content = view[V_CONTENT]
@@ -189,16 +206,7 @@ def card_worth_nb(view, seat, card, target):
         program = content[C_PROGRAM][card]
         for e in range(content[C_PROGRAM_LEN][card]):
             worth += effect_worth_nb(view, seat, program[e], target)
-    if content[C_SIN][card] >= 0:
-        sins = view[V_SIDE][seat, SIDE.SINS]
-        mask = sins | (1 << content[C_SIN][card])
-        if mask == (1 << 7) - 1:
-            return NEVER  # the seventh sin in one's own discard pile loses the game
-        count = 0
-        for k in range(7):
-            count += (mask >> k) & 1
-        worth -= 0.5 * count
-    return worth
+    return worth + sin_cost_nb(view, seat, card)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -241,7 +249,9 @@ def option_value_nb(view, option, seat, plan):
     enemy = 1 - seat
     code = seat * 2 + who
     water = side[seat, SIDE.WATER]
-    panic = water >= plan[PLAN.PANIC_WATER]
+    # Panic counts the water the holes let in at the start of the next own turn.
+    coming = side[seat, SIDE.HOLES] * rules[RULE.WATER_PER_HOLE]
+    panic = water + coming >= plan[PLAN.PANIC_WATER]
     if kind == BAIL_WATER:
         removed = min(water, rules[RULE.BAIL] + pirate_mod_nb(view, code, BAIL))
         scale = removed / max(rules[RULE.BAIL], 1)
@@ -282,20 +292,33 @@ def option_value_nb(view, option, seat, plan):
             free = side[enemy, SIDE.ANCHOR] >= 0 or side[enemy, SIDE.MAST] >= 0
             if panic:
                 return -1.0
-            return plan[PLAN.BOARD] + (1.0 if free else 0.0)
+            aboard = 0  # enemy pirates on their own ship: what a boarding can fight
+            for j in range(2):
+                if pirate[enemy * 2 + j, PIRATE.ZONE] == enemy:
+                    aboard += 1
+            worth = plan[PLAN.BOARD] * (1.0 if aboard > 0 else 0.3)
+            return worth + (1.0 if free else 0.0)
         if what == ISLAND:
             short = side[seat, SIDE.PROVISIONS + CANNONBALL] < plan[PLAN.RELOAD]
             short = short or side[seat, SIDE.PROVISIONS + PLANK] < 1
             return 0.8 * plan[PLAN.ISLAND] if short and not panic else -1.0
         if what == seat and here != seat:
-            return plan[PLAN.HOME] * (2.0 if panic else 1.0)
+            if panic:
+                return 0.9 * plan[PLAN.BAIL]
+            if plan[PLAN.BOARD] > 0 and side[seat, SIDE.HOLES] == 0 and water == 0:
+                return -1.0  # a boarding plan stays out while its ship is dry and whole
+            return plan[PLAN.HOME]
         return -1.0
     if kind == VISIT:
         total = 0
         for p in range(5):
             total += side[seat, SIDE.PROVISIONS + p]
         room = rules[RULE.RESERVE_MAX] - total
-        return plan[PLAN.ISLAND] * min(room, rules[RULE.ISLAND_TAKE]) / 5.0
+        if room <= 0:
+            return 0.0
+        # Worth more than going home: a trip to the island is made for this visit.
+        worth = plan[PLAN.ISLAND] * min(room, rules[RULE.ISLAND_TAKE]) / 5.0
+        return max(worth, plan[PLAN.HOME] + 1.0)
     if kind == EAT:
         return 2.0 * plan[PLAN.CARDS]
     if kind == PLAY:
@@ -309,6 +332,8 @@ def option_value_nb(view, option, seat, plan):
         worth = 0.0
         for e in range(content[C_PROGRAM_LEN][card]):
             worth += effect_worth_nb(view, seat, content[C_PROGRAM][card, e], target)
+        if not content[C_FLAGS][card] & REUSABLE:
+            worth += sin_cost_nb(view, seat, card)  # a used item goes to the discard pile
         return plan[PLAN.CARDS] * worth - 0.5
     return 0.0  # END_TURN
 

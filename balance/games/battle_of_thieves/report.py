@@ -102,7 +102,11 @@ def battle_charts(tables: Any) -> list[Chart]:
         Chart(
             "10-how-games-ended",
             plot_rates(
-                ["sunk (water 100)", "original sin", "capped, no winner"],
+                [
+                    f"sunk (water {tables.setup.rules.sink_water})",
+                    "original sin",
+                    "capped, no winner",
+                ],
                 reasons.set_index("reason").loc[["water", "original sin", "cap"], "rate"],
                 reasons.set_index("reason").loc[["water", "original sin", "cap"], "low"],
                 reasons.set_index("reason").loc[["water", "original sin", "cap"], "high"],

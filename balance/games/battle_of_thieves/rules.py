@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -96,6 +97,9 @@ class BattleRules:
     def __post_init__(self) -> None:
         for name in LIST_FIELDS:
             object.__setattr__(self, name, _names(name, getattr(self, name)))
+        # A deck file is kept by its absolute path, so that a saved run's manifest still
+        # finds it from another directory (report, replay).
+        object.__setattr__(self, "decks", tuple(absolute_deck(d) for d in self.decks))
         if len(self.decks) != 2:
             raise BalanceError(
                 f"rule 'decks': Battle of Thieves needs one deck a seat, {len(self.decks)} given"
@@ -180,6 +184,19 @@ class BattleRules:
     def describe(cls) -> list[dict[str, str]]:
         """Name, default, allowed values and meaning of every parameter."""
         return describe_fields(cls)
+
+
+def absolute_deck(reference: str) -> str:
+    """A deck reference with a relative file path made absolute (names stay as they are)."""
+    text = reference.strip()
+    file, suffix = text, ""
+    if ".toml:" in text:
+        head, _, name = text.rpartition(".toml:")
+        file, suffix = head + ".toml", ":" + name
+    path = Path(file)
+    if path.suffix == ".toml" and not path.is_absolute() and path.is_file():
+        return str(path.resolve()) + suffix
+    return text
 
 
 def _names(name: str, value: object) -> tuple[str, ...]:

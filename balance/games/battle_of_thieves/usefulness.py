@@ -105,6 +105,41 @@ def rate_difference(
     return wins_a / games_a - wins_b / games_b, float(low), float(high)
 
 
+def card_figures(t: np.ndarray) -> dict[str, Any]:
+    """A card's figures from its sums ``t`` (``(Total.SIZE,)``), with 95% intervals as
+    ``NAME_low`` and ``NAME_high``."""
+    n = t[TOTAL.GAMES]
+    row: dict[str, Any] = {"games": int(n)}
+    for name, total, squares in (
+        ("drawn_per_game", TOTAL.DRAWN, TOTAL.DRAWN_SQ),
+        ("played_per_game", TOTAL.PLAYED, TOTAL.PLAYED_SQ),
+        ("held_turns_per_game", TOTAL.HELD, TOTAL.HELD_SQ),
+    ):
+        mean, low, high = _mean_from_sums(t[total], t[squares], n)
+        row[name], row[f"{name}_low"], row[f"{name}_high"] = mean, low, high
+    for name, games, wins in (
+        ("played", TOTAL.PLAYED_GAMES, TOTAL.PLAYED_WON),
+        ("held", TOTAL.HELD_GAMES, TOTAL.HELD_WON),
+    ):
+        g, w = int(t[games]), int(t[wins])
+        low, high = wilson_interval(w, g)
+        row[f"{name}_games"] = g
+        row[f"{name}_won"] = w
+        row[f"win_rate_{name}"] = w / g if g else float("nan")
+        row[f"win_rate_{name}_low"] = float(low)
+        row[f"win_rate_{name}_high"] = float(high)
+    diff, low, high = rate_difference(
+        int(t[TOTAL.PLAYED_WON]),
+        int(t[TOTAL.PLAYED_GAMES]),
+        int(t[TOTAL.HELD_WON]),
+        int(t[TOTAL.HELD_GAMES]),
+    )
+    row["played_minus_held"] = diff
+    row["played_minus_held_low"] = low
+    row["played_minus_held_high"] = high
+    return row
+
+
 def card_table(
     totals: np.ndarray, deck_cards: np.ndarray, names: tuple[str, ...], decks: tuple[str, str]
 ) -> pd.DataFrame:
@@ -118,87 +153,66 @@ def card_table(
 
     Returns
     -------
-    DataFrame: ``seat``, ``deck``, ``card``, ``games``, ``drawn_per_game`` (``_low``,
-    ``_high``), ``played_per_game`` (...), ``held_turns_per_game`` (...),
-    ``played_games``, ``played_won``, ``win_rate_played`` (...), ``held_games``,
-    ``held_won``, ``win_rate_held`` (...),
-    ``played_minus_held`` (...).
+    DataFrame: ``seat``, ``deck``, ``card``, then :func:`card_figures`: ``games``,
+    ``drawn_per_game`` (``_low``, ``_high``), ``played_per_game`` (...),
+    ``held_turns_per_game`` (...), ``played_games``, ``played_won``, ``win_rate_played``
+    (...), ``held_games``, ``held_won``, ``win_rate_held`` (...), ``played_minus_held``
+    (...).
     """
     rows = []
     for seat in range(totals.shape[0]):
         for r, card in enumerate(deck_cards[seat]):
-            if card < 0:
-                continue
-            t = totals[seat, r]
-            n = t[TOTAL.GAMES]
-            row: dict[str, object] = {
-                "seat": seat,
-                "deck": decks[seat],
-                "card": names[card],
-                "games": int(n),
-            }
-            for name, total, squares in (
-                ("drawn_per_game", TOTAL.DRAWN, TOTAL.DRAWN_SQ),
-                ("played_per_game", TOTAL.PLAYED, TOTAL.PLAYED_SQ),
-                ("held_turns_per_game", TOTAL.HELD, TOTAL.HELD_SQ),
-            ):
-                mean, low, high = _mean_from_sums(t[total], t[squares], n)
-                row[name], row[f"{name}_low"], row[f"{name}_high"] = mean, low, high
-            for name, games, wins in (
-                ("played", TOTAL.PLAYED_GAMES, TOTAL.PLAYED_WON),
-                ("held", TOTAL.HELD_GAMES, TOTAL.HELD_WON),
-            ):
-                g, w = int(t[games]), int(t[wins])
-                low, high = wilson_interval(w, g)
-                row[f"{name}_games"] = g
-                row[f"{name}_won"] = w
-                row[f"win_rate_{name}"] = w / g if g else float("nan")
-                row[f"win_rate_{name}_low"] = float(low)
-                row[f"win_rate_{name}_high"] = float(high)
-            diff, low, high = rate_difference(
-                int(t[TOTAL.PLAYED_WON]),
-                int(t[TOTAL.PLAYED_GAMES]),
-                int(t[TOTAL.HELD_WON]),
-                int(t[TOTAL.HELD_GAMES]),
-            )
-            row["played_minus_held"] = diff
-            row["played_minus_held_low"] = low
-            row["played_minus_held_high"] = high
-            rows.append(row)
+            if card >= 0:
+                head = {"seat": seat, "deck": decks[seat], "card": names[card]}
+                rows.append({**head, **card_figures(totals[seat, r])})
     return pd.DataFrame(rows)
 
 
-def cards_summary(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
-    """Each card's figures by name, as ``balance simulate --json`` gives them.
+def card_keys(
+    deck_cards: np.ndarray, names: tuple[str, ...], decks: tuple[str, str]
+) -> dict[str, list[tuple[int, int]]]:
+    """The keys of a summary's ``cards``: each card's (seat, row) records, by key.
 
-    A card in both decks (a mirror match) is pooled over the two seats, each seat's games
-    counted once.
+    A card is keyed by its name. A card in both decks is pooled under its name when the
+    two decks are the same deck (a mirror match); with different decks it is kept apart,
+    as ``NAME (DECK)``.
+    """
+    seats_of: dict[str, list[tuple[int, int]]] = {}
+    for seat in range(deck_cards.shape[0]):
+        for r, card in enumerate(deck_cards[seat]):
+            if card >= 0:
+                seats_of.setdefault(names[card], []).append((seat, r))
+    keys: dict[str, list[tuple[int, int]]] = {}
+    for name, where in seats_of.items():
+        if len(where) == 1 or decks[0] == decks[1]:
+            keys[name] = where
+        else:
+            for seat, r in where:
+                keys[f"{name} ({decks[seat]})"] = [(seat, r)]
+    return keys
+
+
+def cards_summary(
+    totals: np.ndarray, deck_cards: np.ndarray, names: tuple[str, ...], decks: tuple[str, str]
+) -> dict[str, dict[str, Any]]:
+    """Each card's figures by :func:`card_keys` key, as ``balance simulate --json`` gives
+    them: means with ``_ci95``, win rates with ``_ci95`` and the groups' game counts.
+
+    A card pooled over both seats of a mirror match counts each seat's games once (two
+    observations a game).
     """
     out: dict[str, dict[str, Any]] = {}
-    for name, rows in table.groupby("card", sort=False):
-        seats = [int(s) for s in rows["seat"]]
-        games = int(rows["games"].sum())
-        entry: dict[str, Any] = {"seats": seats, "games": games}
-        for key in ("drawn_per_game", "played_per_game", "held_turns_per_game"):
-            weights = rows["games"].to_numpy(dtype=float)
-            entry[key] = float(np.average(rows[key], weights=weights))
-            if len(rows) == 1:
-                entry[f"{key}_ci95"] = [
-                    float(rows[f"{key}_low"].iloc[0]),
-                    float(rows[f"{key}_high"].iloc[0]),
-                ]
-        for group in ("played", "held"):
-            g = int(rows[f"{group}_games"].sum())
-            w = int(rows[f"{group}_won"].sum())
-            low, high = wilson_interval(w, g)
-            entry[f"{group}_games"] = g
-            entry[f"win_rate_{group}"] = w / g if g else float("nan")
-            entry[f"win_rate_{group}_ci95"] = [float(low), float(high)]
-        if len(rows) == 1:
-            entry["played_minus_held"] = float(rows["played_minus_held"].iloc[0])
-            entry["played_minus_held_ci95"] = [
-                float(rows["played_minus_held_low"].iloc[0]),
-                float(rows["played_minus_held_high"].iloc[0]),
-            ]
-        out[str(name)] = entry
+    for key, where in card_keys(deck_cards, names, decks).items():
+        pooled = sum(totals[seat, r] for seat, r in where)
+        row = card_figures(pooled)
+        entry: dict[str, Any] = {
+            "seats": [seat for seat, _ in where],
+            "deck": decks[where[0][0]],
+        }
+        for name, value in row.items():
+            if name.endswith("_low"):
+                entry[name[: -len("_low")] + "_ci95"] = [value, row[name[:-4] + "_high"]]
+            elif not name.endswith("_high") and not name.endswith("_won"):
+                entry[name] = value
+        out[key] = entry
     return out
