@@ -81,20 +81,23 @@ def test_a_card_in_both_decks_is_pooled_in_a_mirror_match_and_kept_apart_otherwi
     deck_cards = np.full((2, DECK_SIZE), -1)
     deck_cards[:, 0] = 1
     totals = card_totals(cards, won)
-    pooled = cards_summary(totals, deck_cards, NAMES, ("a", "a"))["Broadside"]
+    pooled = cards_summary(totals, deck_cards, NAMES, ("a", "a"), True)["Broadside"]
     assert pooled["seats"] == [0, 1]
     assert pooled["games"] == 4  # each seat's games counted once
     played = [1, 0, 2, 1]
     assert pooled["played_per_game"] == pytest.approx(np.mean(played))
     half = stats.t.ppf(0.975, 3) * np.std(played, ddof=1) / 2
-    assert pooled["played_per_game_ci95"] == pytest.approx([0.75 - half, 0.75 + half])
+    assert pooled["played_per_game_ci95"] == pytest.approx([1 - half, 1 + half])
     # Played: seat 0 game 0 (won), seat 1 games 0 (lost) and 1 (won) -> 2 of 3.
     assert (pooled["played_games"], pooled["win_rate_played"]) == (3, pytest.approx(2 / 3))
     # Held: seat 0 game 1 (lost).
     assert (pooled["held_games"], pooled["win_rate_held"]) == (1, 0.0)
     assert pooled["played_minus_held"] == pytest.approx(2 / 3)
-    apart = cards_summary(totals, deck_cards, NAMES, ("a", "b"))
+    apart = cards_summary(totals, deck_cards, NAMES, ("a", "b"), False)
     assert set(apart) == {"Broadside (a)", "Broadside (b)"}
     assert apart["Broadside (a)"]["played_per_game"] == pytest.approx(0.5)
     assert apart["Broadside (b)"]["seats"] == [1]
     assert apart["Broadside (b)"]["win_rate_played"] == pytest.approx(0.5)
+    # Two different decks of one name are kept apart by seat.
+    same_name = cards_summary(totals, deck_cards, NAMES, ("a", "a"), False)
+    assert set(same_name) == {"Broadside (seat 0)", "Broadside (seat 1)"}

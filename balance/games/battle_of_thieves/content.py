@@ -103,6 +103,15 @@ class Content:
             hashed.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
         return hashed.hexdigest()
 
+    def is_mirror(self) -> bool:
+        """Whether both seats play the very same deck (cards in order, provisions, crew,
+        ship): a mirror match, whose per-card figures pool the two seats."""
+        same = self.deck_names[0] == self.deck_names[1]
+        for name in SEAT_FIELDS:
+            array = getattr(self, name)
+            same = same and np.array_equal(array[0], array[1])
+        return bool(same)
+
     def card_id(self, name: str) -> int:
         return self.names.index(name)
 
@@ -132,6 +141,10 @@ ARRAY_FIELDS = (
     "ship_program",
     "ship_program_len",
 )
+
+
+#: The arrays with one row a seat.
+SEAT_FIELDS = ARRAY_FIELDS[ARRAY_FIELDS.index("deck") :]
 
 
 def empty_arrays(cards: int) -> dict[str, np.ndarray]:

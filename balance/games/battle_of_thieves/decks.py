@@ -111,15 +111,15 @@ class CardValues:
             "A negative difference: the deck wins less without the card (the card helps).",
             "",
             f"{'seat':<5}{'card':<26}{'with blank':>11}{'with card':>11}"
-            f"{'difference (pp)':>26}{'Holm p':>9}",
+            f"  {'difference (pp) [95%]':<26}{'Holm p':>10}",
         ]
         for row in self.table.itertuples():
             mark = " *" if row.significant else ""
+            interval = f"[{row.low * 100:+.2f}, {row.high * 100:+.2f}]"
             lines.append(
                 f"{row.seat:<5}{row.card[:25]:<26}{row.win_rate * 100:>10.1f}%"
                 f"{row.base_win_rate * 100:>10.1f}%"
-                f"{row.difference * 100:>+9.2f} [{row.low * 100:+.2f}, {row.high * 100:+.2f}]"
-                f"{row.p_holm:>9.3g}{mark}"
+                f"{row.difference * 100:>+9.2f} {interval:<17}{row.p_holm:>10.3g}{mark}"
             )
         lines.append("* significant at 95% after Holm's correction over the cards")
         return "\n".join(lines)
@@ -196,7 +196,7 @@ def add_card_values(summary: dict[str, Any], values: CardValues) -> None:
     the game-by-game mean of its two seats' differences (both are paired with the same
     games), with a paired t interval."""
     content = values.setup.rules.content()
-    keys = card_keys(content.deck_cards, content.names, content.deck_names)
+    keys = card_keys(content.deck_cards, content.names, content.deck_names, content.is_mirror())
     for key, where in keys.items():
         chosen = [(seat, content.names[content.deck_cards[seat, r]]) for seat, r in where]
         if not all(pair in values.differences for pair in chosen):

@@ -154,14 +154,14 @@ class BattleOfThieves(EngineGame):
             }
         )
         seats = block.extra["seats"]
-        deck_index = np.tile(np.arange(2, dtype=np.int32), g_count)
+        deck_labels = list(dict.fromkeys(content.deck_names))  # a mirror match names one
+        deck_of_seat = np.array([deck_labels.index(d) for d in content.deck_names], np.int32)
+        deck_index = np.tile(deck_of_seat, g_count)
         columns: dict[str, Any] = {
             "game": np.repeat(game_index, 2),
             "seat": np.tile(np.arange(2, dtype=np.int8), g_count),
             "strategy": strategy_column(setup, game_index),
-            "deck": pa.DictionaryArray.from_arrays(
-                pa.array(deck_index), pa.array(list(content.deck_names))
-            ),
+            "deck": pa.DictionaryArray.from_arrays(pa.array(deck_index), pa.array(deck_labels)),
             "won": block.won.ravel(),
         }
         for name, slot in zip(SEAT_STAT._fields, SEAT_STAT, strict=True):
@@ -230,7 +230,7 @@ class BattleOfThieves(EngineGame):
             summary["hit_rate_ci95"].append([low, high])
         totals = sum(_block_totals(b) for b in blocks)
         summary["cards"] = cards_summary(
-            totals, content.deck_cards, content.names, content.deck_names
+            totals, content.deck_cards, content.names, content.deck_names, content.is_mirror()
         )
         return summary
 

@@ -251,7 +251,7 @@ def option_value_nb(view, option, seat, plan):
     water = side[seat, SIDE.WATER]
     # Panic counts the water the holes let in at the start of the next own turn.
     coming = side[seat, SIDE.HOLES] * rules[RULE.WATER_PER_HOLE]
-    panic = water + coming >= plan[PLAN.PANIC_WATER]
+    panic = water > 0 and water + coming >= plan[PLAN.PANIC_WATER]
     if kind == BAIL_WATER:
         removed = min(water, rules[RULE.BAIL] + pirate_mod_nb(view, code, BAIL))
         scale = removed / max(rules[RULE.BAIL], 1)

@@ -169,13 +169,13 @@ def card_table(
 
 
 def card_keys(
-    deck_cards: np.ndarray, names: tuple[str, ...], decks: tuple[str, str]
+    deck_cards: np.ndarray, names: tuple[str, ...], decks: tuple[str, str], mirror: bool
 ) -> dict[str, list[tuple[int, int]]]:
     """The keys of a summary's ``cards``: each card's (seat, row) records, by key.
 
-    A card is keyed by its name. A card in both decks is pooled under its name when the
-    two decks are the same deck (a mirror match); with different decks it is kept apart,
-    as ``NAME (DECK)``.
+    A card is keyed by its name. A card in both decks is pooled under its name in a
+    ``mirror`` match (both seats play the very same deck); otherwise it is kept apart, as
+    ``NAME (DECK)``, or ``NAME (seat S)`` when two different decks share a name.
     """
     seats_of: dict[str, list[tuple[int, int]]] = {}
     for seat in range(deck_cards.shape[0]):
@@ -184,16 +184,21 @@ def card_keys(
                 seats_of.setdefault(names[card], []).append((seat, r))
     keys: dict[str, list[tuple[int, int]]] = {}
     for name, where in seats_of.items():
-        if len(where) == 1 or decks[0] == decks[1]:
+        if len(where) == 1 or mirror:
             keys[name] = where
         else:
             for seat, r in where:
-                keys[f"{name} ({decks[seat]})"] = [(seat, r)]
+                label = decks[seat] if decks[0] != decks[1] else f"seat {seat}"
+                keys[f"{name} ({label})"] = [(seat, r)]
     return keys
 
 
 def cards_summary(
-    totals: np.ndarray, deck_cards: np.ndarray, names: tuple[str, ...], decks: tuple[str, str]
+    totals: np.ndarray,
+    deck_cards: np.ndarray,
+    names: tuple[str, ...],
+    decks: tuple[str, str],
+    mirror: bool,
 ) -> dict[str, dict[str, Any]]:
     """Each card's figures by :func:`card_keys` key, as ``balance simulate --json`` gives
     them: means with ``_ci95``, win rates with ``_ci95`` and the groups' game counts.
@@ -202,7 +207,7 @@ def cards_summary(
     observations a game).
     """
     out: dict[str, dict[str, Any]] = {}
-    for key, where in card_keys(deck_cards, names, decks).items():
+    for key, where in card_keys(deck_cards, names, decks, mirror).items():
         pooled = sum(totals[seat, r] for seat, r in where)
         row = card_figures(pooled)
         entry: dict[str, Any] = {
