@@ -207,8 +207,7 @@ def add_card_values(
 ) -> None:
     """Each card's restricted-play value (``games`` paired games a card) in ``summary``'s
     ``cards`` (Battle of Thieves)."""
-    from balance.games.battle_of_thieves.decks import add_card_values as add
-
     check_card_values(setup.game)
-    values = get_game(setup.game).value_cards(setup, games, (), threads, progress, on_compile)
-    add(summary, values)
+    game = get_game(setup.game)
+    values = game.value_cards(setup, games, (), threads, progress, on_compile)
+    game.add_card_values(summary, values)

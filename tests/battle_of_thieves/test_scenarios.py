@@ -97,7 +97,8 @@ from balance.games.battle_of_thieves.layout import (
 from balance.games.battle_of_thieves.reference import IllegalChoice, ScriptError
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.random_ref import Stream
-from tests.battle_of_thieves.conftest import (
+
+from .conftest import (
     CONTENT,
     RULES,
     build,
@@ -1673,7 +1674,8 @@ def test_canonical_order_on_the_island_and_enemy_here_targets(engine) -> None:
 
 def test_set_up_shuffles_and_deals(engine) -> None:
     from balance.random_ref import Stream
-    from tests.battle_of_thieves.conftest import CONTENT, RULES
+
+    from .conftest import CONTENT, RULES
 
     pos = engine.set_up(RULES, CONTENT, 7, 3)
     for s in range(2):

@@ -70,7 +70,8 @@ from balance.games.battle_of_thieves.rules import BattleRules
 from balance.random_ref import Stream
 from balance.stats import wilson_interval
 from balance.strategy import MAX_PARAMS, SeatStrategy
-from tests.battle_of_thieves.conftest import (
+
+from .conftest import (
     CARDS,
     CONTENT,
     DECK_0,
@@ -84,7 +85,7 @@ from tests.battle_of_thieves.conftest import (
     pirate,
     ready,
 )
-from tests.battle_of_thieves.test_agreement import RICH
+from .test_agreement import RICH
 
 HEURISTICS = (cannoneer, boarder, bailer)
 Option = tuple[int, int, int, int]

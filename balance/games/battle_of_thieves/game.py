@@ -110,6 +110,12 @@ class BattleOfThieves(EngineGame):
 
         return card_values(setup, games, cards, threads, progress, on_compile)
 
+    def add_card_values(self, summary: dict[str, Any], values: Any) -> None:
+        """Each card's value in the summary's ``cards`` (``restricted_play_delta``)."""
+        from balance.games.battle_of_thieves.decks import add_card_values
+
+        add_card_values(summary, values)
+
     def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
         records = engine.play_games(
             setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
