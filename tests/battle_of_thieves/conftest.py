@@ -1,17 +1,16 @@
 """Fixtures for the Battle of Thieves scenario tests: both engines, readable positions.
 
 Every scenario runs on the readable reference engine and on the compiled engine through
-the ``engine`` fixture (the compiled one is skipped while ``bridge.COMPILED`` does not
-exist). Positions are built by hand from a small test content (:data:`CONTENT`): decks
-in file order (unshuffled, the top card first), hands empty, both ships as at set-up,
-every pirate aboard its own ship with no action. Tests then change what they need with
-the helpers below, and script the dice: ``dice(5, 2)`` rolls a 5 then a 2 (a
-``below(n)`` draw takes the next value as it is, 0..n-1).
+the ``engine`` fixture (the compiled one through ``bridge.COMPILED``). Positions are built
+by hand from a small test content (:data:`CONTENT`): decks in file order (unshuffled, the
+top card first), hands empty, both ships as at set-up, every pirate aboard its own ship
+with no action. Tests then change what they need with the helpers below, and script the
+dice: ``dice(5, 2)`` rolls a 5 then a 2 (a ``below(n)`` draw takes the next value as it
+is, 0..n-1).
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 
 import pytest
@@ -258,16 +257,9 @@ def used_up(d: Dice) -> bool:
 
 
 def _compiled():
-    try:
-        bridge = importlib.import_module("balance.games.battle_of_thieves.bridge")
-    except ModuleNotFoundError as error:
-        if error.name == "balance.games.battle_of_thieves.bridge":
-            pytest.skip("the compiled engine's bridge does not exist yet")
-        raise
-    engine = getattr(bridge, "COMPILED", None)
-    if engine is None:
-        pytest.skip("bridge.COMPILED does not exist yet")
-    return engine
+    from balance.games.battle_of_thieves.bridge import COMPILED
+
+    return COMPILED
 
 
 @pytest.fixture(params=["reference", "compiled"])
