@@ -404,3 +404,8 @@ def test_console_script() -> None:
         timeout=120,
     )
     assert_one_line_error(done, "2 to 5 players")
+
+
+def test_a_deck_for_a_game_played_without_decks_is_a_one_line_error() -> None:
+    done = run_main("simulate", "lifeboats", "--deck", "cannon-battery", "-g", "10")
+    assert_one_line_error(done, "--deck", "battle-of-thieves", "lifeboats")
