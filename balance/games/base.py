@@ -256,8 +256,8 @@ class EngineGame:
 
     A subclass names its ``engine`` module (``check_players``, ``check_strategy``,
     ``kernel_for``, ``play_games``), its ``rules_class`` (a frozen dataclass with one
-    boolean field per variant, ``parse_text`` and ``describe``), ``variant_names``,
-    ``shipped`` strategies and, if any, the rule fields JSON holds as lists.
+    boolean field per variant, built on :class:`balance.games.rule_fields.RuleFields`),
+    ``variant_names`` and ``shipped`` strategies.
     """
 
     id: str
@@ -265,7 +265,6 @@ class EngineGame:
     rules_class: type
     variant_names: tuple[str, ...]
     shipped: tuple[Strategy, ...]
-    list_fields: tuple[str, ...] = ()
 
     def check_players(self, players: int) -> None:
         self.engine.check_players(players)
@@ -285,7 +284,7 @@ class EngineGame:
 
     def rules_from_dict(self, values: Mapping[str, Any]) -> Any:
         """Rules from their JSON form (a manifest's ``rules``); unknown names are refused."""
-        return rules_from_json(self.rules_class, values, self.list_fields)
+        return rules_from_json(self.rules_class, values, self.rules_class.LISTS)
 
     def describe_rules(self) -> list[dict[str, str]]:
         return self.rules_class.describe()

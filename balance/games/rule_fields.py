@@ -8,7 +8,7 @@ their metadata; these helpers validate values, read a value's command-line spell
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -65,3 +65,40 @@ def describe_fields(cls: type) -> list[dict[str, str]]:
             }
         )
     return rows
+
+
+class RuleFields:
+    """What every game's frozen rules dataclass shares: its JSON form, its command-line
+    spelling and its description.
+
+    A subclass names in :attr:`LISTS` the fields it holds as tuples (lists in JSON) and
+    overrides :meth:`parse_value` for fields whose command-line spelling is its own.
+    """
+
+    #: Fields held as tuples (lists in JSON, comma-separated on the command line).
+    LISTS: ClassVar[tuple[str, ...]] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every parameter's value, JSON-ready."""
+        values = dataclasses.asdict(self)
+        for name in self.LISTS:
+            values[name] = list(getattr(self, name))
+        return values
+
+    def parse_value(self, key: str, text: str) -> Any:
+        """Field ``key``'s value from its command-line spelling (booleans and numbers)."""
+        return parse_plain(key, getattr(self, key), text)
+
+    def parse_text(self, name: str, text: str) -> tuple[str, Any]:
+        """A parameter's name and value from its command-line spelling (``NAME=VALUE``)."""
+        key = field_key(self, name)
+        return key, self.parse_value(key, text)
+
+    def with_text(self, name: str, text: str) -> Any:
+        """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
+        return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
+
+    @classmethod
+    def describe(cls) -> list[dict[str, str]]:
+        """Name, default, allowed values and meaning of every parameter."""
+        return describe_fields(cls)

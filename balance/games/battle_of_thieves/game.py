@@ -66,7 +66,6 @@ class BattleOfThieves(EngineGame):
     rules_class = BattleRules
     variant_names: tuple[str, ...] = ()
     shipped = tuple(SHIPPED)
-    list_fields = ("decks", "blanks")
 
     def manifest_extra(self, setup: Setup) -> dict[str, Any]:
         """The decks' digest: a run read back must play the same cards."""

@@ -10,16 +10,15 @@ a blank card that can never be played.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
 from balance.errors import BalanceError
 from balance.games.battle_of_thieves.layout import RULE
-from balance.games.rule_fields import check_int, describe_fields, field_key, parse_plain
+from balance.games.rule_fields import RuleFields, check_int
 
 #: Fields held as tuples of strings (lists in JSON, comma-separated on the command line).
 LIST_FIELDS = ("decks", "blanks")
@@ -31,8 +30,13 @@ def _help(text: str, allowed: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class BattleRules:
+class BattleRules(RuleFields):
     """Rule parameters of Battle of Thieves; the defaults are the rules page's."""
+
+    LISTS: ClassVar[tuple[str, ...]] = LIST_FIELDS
+
+    def parse_value(self, key: str, text: str) -> Any:
+        return _names(key, text) if key in LIST_FIELDS else super().parse_value(key, text)
 
     decks: tuple[str, ...] = field(
         default=DEFAULT_DECKS,
@@ -158,32 +162,6 @@ class BattleRules:
         packed[RULE.ANCHOR_PENALTY] = self.anchor_penalty
         packed[RULE.CHAOS_PENALTY] = self.chaos_penalty
         return packed
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every parameter's value, JSON-ready."""
-        values = dataclasses.asdict(self)
-        for name in LIST_FIELDS:
-            values[name] = list(getattr(self, name))
-        return values
-
-    def with_text(self, name: str, text: str) -> BattleRules:
-        """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
-        return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
-
-    def parse_text(self, name: str, text: str) -> tuple[str, Any]:
-        """A parameter's name and value from its command-line spelling (``NAME=VALUE``)."""
-        key = field_key(self, name)
-        value: Any
-        if key in LIST_FIELDS:
-            value = _names(key, text)
-        else:
-            value = parse_plain(key, getattr(self, key), text)
-        return key, value
-
-    @classmethod
-    def describe(cls) -> list[dict[str, str]]:
-        """Name, default, allowed values and meaning of every parameter."""
-        return describe_fields(cls)
 
 
 def absolute_deck(reference: str) -> str:

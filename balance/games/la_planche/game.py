@@ -49,7 +49,6 @@ class LaPlanche(EngineGame):
     rules_class = LaPlancheRules
     variant_names = VARIANTS
     shipped = tuple(SHIPPED)
-    list_fields = ("spinner_weights",)
 
     def length_cap(self, rules: LaPlancheRules) -> int | None:
         """The turn cap of a game; in the rounds variant it caps each round, not the game."""

@@ -8,14 +8,13 @@ change is a field here. At the kernel boundary the object is packed into a small
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from balance.errors import BalanceError
-from balance.games.rule_fields import check_int, describe_fields, field_key, parse_plain
+from balance.games.rule_fields import RuleFields, check_int
 
 #: Colours in index order: Yellow, Red, Green, Blue.
 COLOURS = "YRGB"
@@ -60,8 +59,17 @@ def _help(text: str, allowed: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class LaPlancheRules:
+class LaPlancheRules(RuleFields):
     """Rule parameters of La Planche; the defaults are the printed game (German set-up)."""
+
+    LISTS: ClassVar[tuple[str, ...]] = ("spinner_weights",)
+
+    def parse_value(self, key: str, text: str) -> Any:
+        if key == "spinner_weights":
+            return _parse_weights(text)
+        if key == "start_order":
+            return text
+        return super().parse_value(key, text)
 
     spaces: int = field(
         default=18,
@@ -180,33 +188,6 @@ class LaPlancheRules:
         packed[Rule.ROUND_CAP] = self.round_cap
         packed[Rule.START : Rule.START + PRISONERS] = self.start_colours
         return packed
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every parameter's value, JSON-ready."""
-        values = dataclasses.asdict(self)
-        values["spinner_weights"] = list(self.spinner_weights)
-        return values
-
-    def with_text(self, name: str, text: str) -> LaPlancheRules:
-        """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
-        return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
-
-    def parse_text(self, name: str, text: str) -> tuple[str, Any]:
-        """A parameter's name and value from its command-line spelling (``NAME=VALUE``)."""
-        key = field_key(self, name)
-        value: Any
-        if key == "spinner_weights":
-            value = _parse_weights(text)
-        elif key == "start_order":
-            value = text
-        else:
-            value = parse_plain(key, getattr(self, key), text)
-        return key, value
-
-    @classmethod
-    def describe(cls) -> list[dict[str, str]]:
-        """Name, default, allowed values and meaning of every parameter."""
-        return describe_fields(cls)
 
 
 def _parse_weights(text: str) -> tuple[int, ...]:

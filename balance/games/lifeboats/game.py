@@ -70,7 +70,6 @@ class Lifeboats(EngineGame):
     rules_class = LifeboatsRules
     variant_names: tuple[str, ...] = ()
     shipped = tuple(SHIPPED)
-    list_fields = ("lane_islands", "officer_points", "sailor_points", "officers", "sailors")
 
     def length_cap(self, rules: LifeboatsRules) -> int:
         """The round cap: games with a boat still afloat then are unfinished."""

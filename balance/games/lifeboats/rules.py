@@ -12,9 +12,8 @@ for every pawn): :meth:`LifeboatsRules.check_players` makes them.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -26,7 +25,7 @@ from balance.games.lifeboats.layout import (
     MIN_PLAYERS,
     Rule,
 )
-from balance.games.rule_fields import check_int, describe_fields, field_key, parse_plain
+from balance.games.rule_fields import RuleFields, check_int
 
 SEATS_LIMIT = 99
 TRACK_LIMIT = 100
@@ -46,8 +45,15 @@ def _help(text: str, allowed: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class LifeboatsRules:
+class LifeboatsRules(RuleFields):
     """Rule parameters of Lifeboats; the defaults are the rules page's."""
+
+    LISTS: ClassVar[tuple[str, ...]] = LIST_FIELDS
+
+    def parse_value(self, key: str, text: str) -> Any:
+        if key in LIST_FIELDS:
+            return _parse_numbers(key, text)
+        return super().parse_value(key, text)
 
     seats_per_boat: int = field(
         default=6,
@@ -226,32 +232,6 @@ class LifeboatsRules:
         packed[Rule.OFFICER_POINTS : Rule.OFFICER_POINTS + self.islands] = self.officer_points
         packed[Rule.SAILOR_POINTS : Rule.SAILOR_POINTS + self.islands] = self.sailor_points
         return packed
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every parameter's value, JSON-ready."""
-        values = dataclasses.asdict(self)
-        for name in LIST_FIELDS:
-            values[name] = list(getattr(self, name))
-        return values
-
-    def with_text(self, name: str, text: str) -> LifeboatsRules:
-        """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
-        return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
-
-    def parse_text(self, name: str, text: str) -> tuple[str, Any]:
-        """A parameter's name and value from its command-line spelling (``NAME=VALUE``)."""
-        key = field_key(self, name)
-        value: Any
-        if key in LIST_FIELDS:
-            value = _parse_numbers(key, text)
-        else:
-            value = parse_plain(key, getattr(self, key), text)
-        return key, value
-
-    @classmethod
-    def describe(cls) -> list[dict[str, str]]:
-        """Name, default, allowed values and meaning of every parameter."""
-        return describe_fields(cls)
 
 
 def _numbers(name: str, value: object) -> tuple[int, ...]:

@@ -53,7 +53,6 @@ class WalkThePlank(EngineGame):
     rules_class = WalkThePlankRules
     variant_names = VARIANTS
     shipped = tuple(SHIPPED)
-    list_fields = ("rest",)
 
     def length_cap(self, rules: WalkThePlankRules) -> int:
         """The round cap: games still running then are unfinished."""

@@ -8,14 +8,13 @@ indexed by the constants in :data:`Rule`; kernels never read module globals.
 
 from __future__ import annotations
 
-import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
 from balance.errors import BalanceError
-from balance.games.rule_fields import check_int, describe_fields, field_key, parse_plain
+from balance.games.rule_fields import RuleFields, check_int
 from balance.games.walk_the_plank.cards import CARD_NAMES, DEFAULT_REST, card_mask
 
 #: Largest plank the compiled engine has room for (positions 0..PLANK_LIMIT).
@@ -49,8 +48,13 @@ def _help(text: str, allowed: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class WalkThePlankRules:
+class WalkThePlankRules(RuleFields):
     """Rule parameters of Walk the Plank; the defaults are the printed game."""
+
+    LISTS: ClassVar[tuple[str, ...]] = ("rest",)
+
+    def parse_value(self, key: str, text: str) -> Any:
+        return _parse_rest(text) if key == "rest" else super().parse_value(key, text)
 
     pirates_per_player: int = field(
         default=3,
@@ -146,27 +150,6 @@ class WalkThePlankRules:
         packed[Rule.DOLPHIN] = self.dolphin
         packed[Rule.KRAKEN] = self.kraken
         return packed
-
-    def to_dict(self) -> dict[str, Any]:
-        """Every parameter's value, JSON-ready."""
-        values = dataclasses.asdict(self)
-        values["rest"] = list(self.rest)
-        return values
-
-    def parse_text(self, name: str, text: str) -> tuple[str, Any]:
-        """A parameter's name and value from its command-line spelling (``NAME=VALUE``)."""
-        key = field_key(self, name)
-        value = _parse_rest(text) if key == "rest" else parse_plain(key, getattr(self, key), text)
-        return key, value
-
-    def with_text(self, name: str, text: str) -> WalkThePlankRules:
-        """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
-        return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
-
-    @classmethod
-    def describe(cls) -> list[dict[str, str]]:
-        """Name, default, allowed values and meaning of every parameter."""
-        return describe_fields(cls)
 
 
 def _parse_rest(text: str) -> tuple[str, ...]:
