@@ -180,16 +180,20 @@ def restricted_play(
     if not results or min(r.games for r in results.values()) == 0:
         raise Interrupted("interrupted before a restricted run had played any game")
     played = min(result.games for result in [unrestricted, *results.values()])
-    base_wins = restricted_wins(_won(unrestricted)[:played])
+    base_wins = restricted_wins(won_by_game(unrestricted)[:played])
     table = restricted_play_table(
         base_wins,
-        {action: restricted_wins(_won(result)[:played]) for action, result in results.items()},
+        {
+            action: restricted_wins(won_by_game(result)[:played])
+            for action, result in results.items()
+        },
     )
     partial = played < games or len(results) < len(chosen)
     return RestrictedPlay(setup=base, table=table, requested=games, partial=partial)
 
 
-def _won(result: RunResult) -> np.ndarray:
+def won_by_game(result: RunResult) -> np.ndarray:
+    """Which seats won each game of ``result``, in game order: bool ``(G, n)``."""
     blocks = sorted(result.blocks, key=lambda block: block.first_game)
     if not blocks:
         return np.zeros((0, result.setup.players), dtype=bool)

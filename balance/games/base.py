@@ -241,6 +241,15 @@ def strategy_column(setup: Setup, game_index: np.ndarray) -> Any:
     )
 
 
+def labels_column(values: np.ndarray, names: Sequence[str]) -> Any:
+    """Indices into ``names`` as a pyarrow dictionary column (null where negative)."""
+    import pyarrow as pa
+
+    values = np.asarray(values)
+    indices = pa.array(values.astype(np.int32), mask=values < 0)
+    return pa.DictionaryArray.from_arrays(indices, pa.array(list(names)))
+
+
 def has_cache(kernel: Any) -> bool:
     """Whether numba has this kernel compiled in memory or cached on disk."""
     if kernel.signatures:

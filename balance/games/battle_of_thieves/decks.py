@@ -31,6 +31,7 @@ from balance.errors import BalanceError, Interrupted
 from balance.formatting import rules_text
 from balance.games.base import Setup
 from balance.games.battle_of_thieves.usefulness import card_keys
+from balance.restricted import won_by_game
 from balance.results import json_safe
 from balance.run import check_run, run_games
 from balance.stats import mean_interval, wilson_interval
@@ -41,9 +42,7 @@ METHOD = "restricted play with a blank card (Jaffe et al., AIIDE 2012)"
 def _won(setup: Setup, games: int, **run: Any) -> tuple[np.ndarray, bool]:
     """Which seat won each game of ``setup``: bool ``(G, 2)``, and whether interrupted."""
     result = run_games(setup, games, keep_records=False, **run)
-    if not result.blocks:
-        return np.zeros((0, 2), dtype=bool), True
-    return np.concatenate([b.won for b in result.blocks]), result.partial
+    return won_by_game(result), result.partial or not result.blocks
 
 
 @dataclass(frozen=True)
@@ -338,6 +337,7 @@ def matchup(
     check_run(games, threads, None)
     run = {"threads": threads, "progress": progress, "on_compile": on_compile}
     setups = {}
+    names: dict[str, str] = {}  # each deck's own name, as seat 0 plays it
     for first in decks:  # every set-up is checked before the first game is played
         for second in decks:
             if first != second:
@@ -345,9 +345,7 @@ def matchup(
                 setups[first, second] = make_setup(
                     "battle-of-thieves", 2, seed, strategies, (), pairs
                 )
-    names = {
-        d: setups[next(k for k in setups if k[0] == d)].rules.content().deck_names[0] for d in decks
-    }
+                names[first] = setups[first, second].rules.content().deck_names[0]
     labels = tuple(names[d] for d in decks)
     if len(set(labels)) != len(labels):
         raise BalanceError(f"two decks share a name: {', '.join(labels)}")

@@ -13,7 +13,14 @@ import pyarrow as pa
 from balance.charts import Chart
 from balance.errors import BalanceError
 from balance.formatting import interval, percent
-from balance.games.base import Block, EngineGame, Setup, player_factory, strategy_column
+from balance.games.base import (
+    Block,
+    EngineGame,
+    Setup,
+    labels_column,
+    player_factory,
+    strategy_column,
+)
 from balance.games.battle_of_thieves import engine
 from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
@@ -153,7 +160,7 @@ class BattleOfThieves(EngineGame):
                 "winner": pa.array(
                     games[:, GAME_STAT.WINNER].astype(np.int8), mask=games[:, GAME_STAT.WINNER] < 0
                 ),
-                "win_reason": _labels(games[:, GAME_STAT.REASON], list(WIN_REASONS)),
+                "win_reason": labels_column(games[:, GAME_STAT.REASON], list(WIN_REASONS)),
                 "water_0": games[:, GAME_STAT.WATER_0].astype(np.int16),
                 "water_1": games[:, GAME_STAT.WATER_1].astype(np.int16),
             }
@@ -352,13 +359,6 @@ def _cards_table(block: Block, content: Any, game_index: np.ndarray) -> pa.Table
             "won": merged["won"],
         }
     )
-
-
-def _labels(values: np.ndarray, names: list[str]) -> pa.Array:
-    """Indices as a dictionary column of ``names`` (null where negative)."""
-    values = np.asarray(values)
-    indices = pa.array(values.astype(np.int32), mask=values < 0)
-    return pa.DictionaryArray.from_arrays(indices, pa.array(names))
 
 
 GAME = BattleOfThieves()

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from balance.charts import Chart, plot_grouped, plot_intervals, plot_rates
-from balance.games.battle_of_thieves.layout import DECK_SIZE, WIN_REASONS
-from balance.games.battle_of_thieves.usefulness import TOTAL, card_table
+from balance.games.battle_of_thieves.layout import CARD_STAT, DECK_SIZE, WIN_REASONS
+from balance.games.battle_of_thieves.usefulness import TOTAL, card_table, card_totals
 from balance.stats import mean_interval, wilson_interval
 
 WILSON = "95% Wilson intervals"
@@ -55,38 +55,38 @@ def play_by_seat(seats: pd.DataFrame) -> dict[str, tuple[list[float], list[float
     return out
 
 
-def cards_from_tables(cards: pd.DataFrame, decks: tuple[str, str]) -> pd.DataFrame:
-    """:func:`usefulness.card_table` from a saved run's ``cards`` table."""
-    names = [str(c) for c in cards["card"].cat.categories]
+def cards_from_tables(
+    cards: pd.DataFrame, decks: tuple[str, str], chunk: int = 65_536
+) -> pd.DataFrame:
+    """:func:`usefulness.card_table` from a saved run's ``cards`` table (one row a game,
+    seat and card of the seat's deck), summed by :func:`usefulness.card_totals` over
+    ``chunk`` games at a time."""
+    names = tuple(str(c) for c in cards["card"].cat.categories)
     codes = cards["card"].cat.codes.to_numpy()
-    totals = np.zeros((2, DECK_SIZE, TOTAL.SIZE))
+    seat = cards["seat"].to_numpy().astype(np.int64)
+    # Each seat's cards in the order of its rows: the deck's order.
     deck_cards = np.full((2, DECK_SIZE), -1, dtype=np.int64)
-    for seat in (0, 1):
-        here = cards["seat"].to_numpy() == seat
-        ids = list(dict.fromkeys(codes[here]))
-        for r, card in enumerate(ids):
-            rows = cards[here & (codes == card)]
-            drawn = rows["drawn"].to_numpy(float)
-            played = rows["played"].to_numpy(float)
-            held = rows["held_turns"].to_numpy(float)
-            won = rows["won"].to_numpy(bool)
-            was_played = played > 0
-            was_held = (drawn > 0) & ~was_played
-            deck_cards[seat, r] = card
-            totals[seat, r] = [
-                len(rows),
-                drawn.sum(),
-                (drawn**2).sum(),
-                played.sum(),
-                (played**2).sum(),
-                held.sum(),
-                (held**2).sum(),
-                was_played.sum(),
-                (was_played & won).sum(),
-                was_held.sum(),
-                (was_held & won).sum(),
-            ]
-    return card_table(totals, deck_cards, tuple(names), decks)
+    row_of = np.full((2, len(names)), -1, dtype=np.int64)
+    for s in (0, 1):
+        ids = list(dict.fromkeys(codes[seat == s]))
+        deck_cards[s, : len(ids)] = ids
+        row_of[s, ids] = np.arange(len(ids))
+    _, game = np.unique(cards["game"].to_numpy(), return_inverse=True)
+    row = row_of[seat, codes]
+    values = cards[["drawn", "played", "held_turns"]].to_numpy()  # CardStat order
+    won_flags = cards["won"].to_numpy(bool)
+    totals = np.zeros((2, DECK_SIZE, TOTAL.SIZE))
+    count = int(game.max(initial=-1)) + 1
+    for first in range(0, count, chunk):
+        here = (game >= first) & (game < first + chunk)
+        size = min(chunk, count - first)
+        records = np.zeros((size, 2, DECK_SIZE, CARD_STAT.SIZE), dtype=np.int32)
+        won = np.zeros((size, 2), dtype=bool)
+        at = (game[here] - first, seat[here], row[here])
+        records[at] = values[here]
+        won[at[:2]] = won_flags[here]
+        totals += card_totals(records, won)
+    return card_table(totals, deck_cards, names, decks)
 
 
 def battle_charts(tables: Any) -> list[Chart]:

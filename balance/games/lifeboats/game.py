@@ -16,6 +16,7 @@ from balance.games.base import (
     Block,
     EngineGame,
     Setup,
+    labels_column,
     strategy_column,
 )
 from balance.games.lifeboats import engine
@@ -110,14 +111,14 @@ class Lifeboats(EngineGame):
                 "rounds": games[:, GameStat.ROUNDS].astype(np.int16),
                 "finished": block.finished,
                 "winners": block.won.sum(axis=1).astype(np.int8),
-                "first_landed": _labels(first, boat_names),
+                "first_landed": labels_column(first, boat_names),
                 "boats_landed": games[:, GameStat.BOATS_LANDED].astype(np.int8),
                 "boats_sunk": games[:, GameStat.BOATS_SUNK].astype(np.int8),
                 "votes": games[:, GameStat.VOTES].astype(np.int16),
                 "hat_decided": games[:, GameStat.HAT_DECIDED].astype(np.int16),
                 "revotes": games[:, GameStat.REVOTES].astype(np.int16),
                 "ties_broken": games[:, GameStat.TIES_BROKEN].astype(np.int16),
-                "tie_rule": _labels(games[:, GameStat.TIE_RULE], list(TIE_RULES)),
+                "tie_rule": labels_column(games[:, GameStat.TIE_RULE], list(TIE_RULES)),
             }
         )
         seats = block.extra["seats"]
@@ -143,8 +144,8 @@ class Lifeboats(EngineGame):
                     pa.array(boat_names),
                 ),
                 "lane": lanes.astype(np.int8),
-                "island": _labels(island_of_lane[lanes], list(ISLAND_NAMES)),
-                "fate": _labels(boats[:, :, BoatStat.FATE].ravel(), list(FATES)),
+                "island": labels_column(island_of_lane[lanes], list(ISLAND_NAMES)),
+                "fate": labels_column(boats[:, :, BoatStat.FATE].ravel(), list(FATES)),
                 "round": boats[:, :, BoatStat.ROUND].ravel().astype(np.int16),
                 "aboard": boats[:, :, BoatStat.ABOARD].ravel().astype(np.int8),
                 "order": boats[:, :, BoatStat.ORDER].ravel().astype(np.int8),
@@ -274,13 +275,6 @@ class Lifeboats(EngineGame):
 def boat_labels(players: int) -> list[str]:
     """The boats' names: each seat's boat by its owner, then the black boat."""
     return [f"seat {s}" for s in range(players)] + ["black"]
-
-
-def _labels(values: np.ndarray, names: list[str]) -> pa.Array:
-    """Indices as a dictionary column of ``names`` (null where negative)."""
-    values = np.asarray(values)
-    indices = pa.array(values.astype(np.int32), mask=values < 0)
-    return pa.DictionaryArray.from_arrays(indices, pa.array(names))
 
 
 GAME = Lifeboats()
