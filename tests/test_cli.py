@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -9,12 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cli_helpers
 import pyarrow.parquet as pq
 import pytest
 from balance.strategies.walk_the_plank import SHIPPED
-from click.testing import CliRunner
+from cli_helpers import invoke
 
-from balance.cli import cli
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 
@@ -41,17 +42,7 @@ REQUIRED_KEYS = {
 }
 
 
-def invoke(*args: str) -> str:
-    """Run the CLI in-process; it must succeed. Returns stdout."""
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exit_code == 0, (result.output, result.exception)
-    return result.stdout
-
-
-def simulate_json(*args: str) -> dict:
-    text = invoke("simulate", "walk-the-plank", *args, "--json")
-    assert text.count("\n") == 1 and text.endswith("}\n")  # one JSON object, one line
-    return json.loads(text)
+simulate_json = functools.partial(cli_helpers.simulate_json, "walk-the-plank")
 
 
 def run_main(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

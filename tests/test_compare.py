@@ -5,17 +5,17 @@ from __future__ import annotations
 import json
 import math
 import re
-import sys
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from cli_helpers import call_main
 from click.testing import CliRunner
 from matplotlib import image
 from scipy import stats
 
-from balance.cli import cli, main
+from balance.cli import cli
 from balance.compare import VariantSpec, compare, parse_variant
 from balance.errors import BalanceError
 from balance.games.walk_the_plank.cards import CARD_NAMES
@@ -340,15 +340,6 @@ def test_compare_through_the_cli(tmp_path: Path) -> None:
 
 
 # --- errors: one line, exit 2 ---------------------------------------------------------------
-
-
-def call_main(monkeypatch: pytest.MonkeyPatch, capsys, *args: str) -> tuple[int, str, str]:
-    """``balance ARGS`` through ``main()``, in this process; returns (code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["balance", *args])
-    with pytest.raises(SystemExit) as done:
-        main()
-    out, err = capsys.readouterr()
-    return done.value.code, out, err
 
 
 COMPARE = ["compare", "walk-the-plank", "-p", "3", "-g", "50", "-t", "1"]

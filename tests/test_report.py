@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -12,11 +11,12 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from cli_helpers import call_main, pdf_pages
 from click.testing import CliRunner
 from matplotlib import image
 
 from balance import __version__, api
-from balance.cli import cli, main
+from balance.cli import cli
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.report import RunTables, describe_run, write_report
@@ -33,17 +33,6 @@ PLAIN_PAGES = COMMON + CARD_PAGES
 MIXED_PAGES = sorted([*PLAIN_PAGES, "02-strategy-win-rates"])
 RESTRICTED_PAGE = "20-value-by-restricted-play"
 MIXED = ["aggressor", "survivor", "greedy"]
-
-
-def pdf_pages(path: Path) -> int:
-    """Pages of a PDF: with pypdf if installed, else the page objects in its bytes."""
-    try:
-        from pypdf import PdfReader
-    except ImportError:
-        data = path.read_bytes()
-        assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
-        return len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", data))
-    return len(PdfReader(path).pages)
 
 
 def assert_real_image(path: Path) -> None:
@@ -204,15 +193,6 @@ def test_report_without_restricted_play_writes_no_table(plain_report) -> None:
 
 
 # --- errors: one line on stderr, exit 2, no traceback ------------------------------------
-
-
-def call_main(monkeypatch: pytest.MonkeyPatch, capsys, *args: str) -> tuple[int, str, str]:
-    """``balance ARGS`` through ``main()``, in this process; returns (code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["balance", *args])
-    with pytest.raises(SystemExit) as done:
-        main()
-    out, err = capsys.readouterr()
-    return done.value.code, out, err
 
 
 def assert_one_line_error(code: int, out: str, err: str, *fragments: str) -> None:

@@ -3,20 +3,20 @@ replay, compare, rule parameters, strategies and one-line errors."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
-import sys
 from collections import Counter
 from pathlib import Path
 
+import cli_helpers
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from click.testing import CliRunner
+from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, within
 
 from balance import api
-from balance.cli import cli, main
 from balance.compare import compare
 from balance.errors import BalanceError
 from balance.games.la_planche.game import GAME
@@ -61,50 +61,7 @@ REPORT_PAGES = [
 COLOUR_OF = dict(zip(COLOURS, COLOUR_NAMES, strict=True))  # "Y" -> "yellow"
 
 
-def invoke(*args: str) -> str:
-    """Run the CLI in-process; it must succeed. Returns stdout."""
-    result = CliRunner().invoke(cli, [str(a) for a in args])
-    assert result.exit_code == 0, (result.output, result.exception)
-    return result.stdout
-
-
-def simulate_json(*args: str) -> dict:
-    text = invoke("simulate", GAME_ID, *args, "--json")
-    assert text.count("\n") == 1 and text.endswith("}\n")  # one JSON object, one line
-    return json.loads(text)
-
-
-def call_main(monkeypatch: pytest.MonkeyPatch, capsys, *args: str) -> tuple[int, str, str]:
-    """``balance ARGS`` through ``main()``, in this process; returns (code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["balance", *[str(a) for a in args]])
-    with pytest.raises(SystemExit) as done:
-        main()
-    out, err = capsys.readouterr()
-    return done.value.code, out, err
-
-
-def assert_one_line_error(code: int, out: str, err: str, *fragments: str) -> None:
-    assert code == 2, (code, err)
-    assert "Traceback" not in err
-    assert err.startswith("error: ") and err.count("\n") == 1 and err.endswith("\n"), err
-    assert out == ""
-    for fragment in fragments:
-        assert fragment in err, (fragment, err)
-
-
-def pdf_pages(path: Path) -> int:
-    """Pages of a PDF: with pypdf if installed, else the page objects in its bytes."""
-    try:
-        from pypdf import PdfReader
-    except ImportError:
-        data = path.read_bytes()
-        assert data.startswith(b"%PDF-") and data.rstrip().endswith(b"%%EOF")
-        return len(re.findall(rb"/Type\s*/Page(?![A-Za-z])", data))
-    return len(PdfReader(path).pages)
-
-
-def within(pair: list[float], value: float, slack: float = 1e-12) -> bool:
-    return pair[0] - slack <= value <= pair[1] + slack
+simulate_json = functools.partial(cli_helpers.simulate_json, GAME_ID)
 
 
 # --- listings --------------------------------------------------------------------------------
