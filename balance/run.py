@@ -112,7 +112,9 @@ def run_games(
         total=games, unit="game", unit_scale=True, delay=2.0, disable=not progress, leave=False
     )
     clock = time.perf_counter()
-    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="balance")
+    pool = ThreadPoolExecutor(
+        max_workers=threads, thread_name_prefix="balance", initializer=_ignore_ctrl_c_here
+    )
     running: dict[Future[Block], int] = {}
 
     def submit_next() -> None:
@@ -162,6 +164,17 @@ def run_games(
     if interrupted():
         result.partial = True
     return result
+
+
+def _ignore_ctrl_c_here() -> None:
+    """Block SIGINT in a worker thread, so that Ctrl-C reaches the main thread.
+
+    A signal taken by another thread reaches its Python handler only when the main
+    thread next runs Python code with the interpreter's attention flag still set, which
+    a busy worker can clear: the stop could come many blocks late.
+    """
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
 @contextmanager

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import os
 import re
 import signal
 import threading
@@ -340,21 +339,43 @@ def test_an_interruption_in_the_first_block_keeps_only_that_block() -> None:
     assert summarize(result)["games"] == 100
 
 
-def test_ctrl_c_stops_between_blocks_and_keeps_a_whole_prefix() -> None:
+def test_ctrl_c_stops_between_blocks_and_keeps_a_whole_prefix(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     handed: list[int] = []
+    played: list[int] = []
+    pressed = threading.Event()
+    original = GAME.play_block
+
+    def play_block(setup, first_game, size):
+        played.append(first_game)
+        # Blocks after the first two wait for Ctrl-C, so exactly six blocks are handed to
+        # the pool before it: four at the start, one more as each of blocks 0 and 100 ends.
+        if first_game >= 200:
+            assert pressed.wait(timeout=120)
+        return original(setup, first_game, size)
 
     def sink(block: Block) -> None:
         handed.append(block.first_game)
         if len(handed) == 2:
-            os.kill(os.getpid(), signal.SIGINT)  # the user presses Ctrl-C
+            # The user presses Ctrl-C. raise_signal delivers it to this thread and runs the
+            # handler before returning, so the stop never races the thread pool (os.kill
+            # may hand it to any thread, whose handler then runs some blocks later).
+            signal.raise_signal(signal.SIGINT)
+            pressed.set()
             handed.append(-1)  # the sink itself is not cut short
 
+    monkeypatch.setattr(GAME, "play_block", play_block)
     result = run(uniform_setup(), 100_000, threads=2, batch=100, sinks=[sink])
     assert result.partial
-    assert handed[:3] == [0, 100, -1]
     starts = [block.first_game for block in result.blocks]
-    assert starts == list(range(0, 100 * len(starts), 100))  # a prefix, in order
-    assert 200 <= result.games < 100_000
+    # A whole prefix, in order: blocks 0 and 100, then those of blocks 200-500 that were
+    # already running when Ctrl-C came (which, depends on the threads; no more are started).
+    assert starts == list(range(0, 100 * len(starts), 100))
+    assert 2 <= len(starts) <= 6
+    assert handed == [0, 100, -1, *starts[2:]]
+    assert max(played) <= 500
+    assert result.games == 100 * len(starts)
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
 
 
