@@ -29,7 +29,7 @@ from balance.games.battle_of_thieves.layout import (
     WIN_REASONS,
 )
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.games.battle_of_thieves.usefulness import card_totals, cards_summary
+from balance.games.battle_of_thieves.usefulness import card_totals, cards_summary, pair_totals
 from balance.metrics import Metric
 from balance.stats import mean_interval, ratio_interval, wilson_interval
 from balance.strategies.battle_of_thieves import SHIPPED
@@ -142,6 +142,7 @@ class BattleOfThieves(EngineGame):
             "games": block.extra["games"],
             "seats": block.extra["seats"],
             "card_totals": card_totals(block.extra["cards"], block.won),
+            "pair_totals": pair_totals(block.extra["cards"], block.won),
         }
         return dataclasses.replace(block, extra=extra)
 
@@ -241,8 +242,14 @@ class BattleOfThieves(EngineGame):
             summary["hit_rate"].append(rate)
             summary["hit_rate_ci95"].append([low, high])
         totals = sum(_block_totals(b) for b in blocks)
+        pairs = sum(_block_totals(b, "pair_totals") for b in blocks)
         summary["cards"] = cards_summary(
-            totals, content.deck_cards, content.names, content.deck_names, content.is_mirror()
+            totals,
+            content.deck_cards,
+            content.names,
+            content.deck_names,
+            content.is_mirror(),
+            pairs,
         )
         return summary
 
@@ -320,10 +327,13 @@ class BattleOfThieves(EngineGame):
         )
 
 
-def _block_totals(block: Block) -> np.ndarray:
-    if "card_totals" in block.extra:
-        return block.extra["card_totals"]
-    return card_totals(block.extra["cards"], block.won)
+def _block_totals(block: Block, name: str = "card_totals") -> np.ndarray:
+    """A block's per-card sums (:func:`card_totals`, or ``pair_totals``: both seats pooled
+    game by game), kept by a slim block or summed from its records."""
+    if name in block.extra:
+        return block.extra[name]
+    made = card_totals if name == "card_totals" else pair_totals
+    return made(block.extra["cards"], block.won)
 
 
 def _cards_table(block: Block, content: Any, game_index: np.ndarray) -> pa.Table:
