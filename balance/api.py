@@ -191,12 +191,27 @@ def simulate(
 
 
 def check_card_values(game: str) -> None:
-    """A one-line error unless ``game`` can add each card's value to a run's summary."""
-    if not hasattr(get_game(game), "value_cards"):
-        raise BalanceError(
-            f"--restricted-play adds card values to Battle of Thieves' summary; for {game} "
-            "use 'balance cards' or 'balance report --restricted-play'"
-        )
+    """A one-line error unless restricted play can value ``game``'s cards (La Planche's
+    symbols cannot be restricted yet)."""
+    from balance.restricted import check_card_values as check
+
+    check(game)
+
+
+def card_values(
+    setup: Setup,
+    games: int,
+    cards: Sequence[str] = (),
+    threads: int | None = None,
+    progress: bool = False,
+    on_compile: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Each card's value by restricted play, ``games`` paired games a card, as
+    ``balance cards --json`` prints it (:func:`balance.restricted.card_value_json`)."""
+    from balance.restricted import card_value_json, restricted_play
+
+    value = restricted_play(setup, games, cards, threads, progress, on_compile)
+    return card_value_json(value)
 
 
 def add_card_values(
@@ -208,8 +223,13 @@ def add_card_values(
     on_compile: Callable[[str], None] | None = None,
 ) -> None:
     """Each card's restricted-play value (``games`` paired games a card) in ``summary``'s
-    ``cards`` (Battle of Thieves)."""
+    ``card_value`` (as ``balance cards --json`` gives it), in every game that has
+    restricted play; Battle of Thieves also puts each card's value in its ``cards``."""
+    from balance.restricted import card_value_json, restricted_play
+
     check_card_values(setup.game)
+    value = restricted_play(setup, games, (), threads, progress, on_compile)
+    summary["card_value"] = card_value_json(value)
     game = get_game(setup.game)
-    values = game.value_cards(setup, games, (), threads, progress, on_compile)
-    game.add_card_values(summary, values)
+    if hasattr(game, "add_card_values"):
+        game.add_card_values(summary, value)

@@ -162,8 +162,8 @@ Examples:
     type=int,
     default=None,
     metavar="GAMES",
-    help="Battle of Thieves: add each card's value to its deck (the deck with a blank card "
-    "in its place), GAMES paired games a card.",
+    help="Add each card's value by restricted play (as 'balance cards' gives it), GAMES "
+    "paired games a card.",
 )
 def simulate(
     game: str,
@@ -282,6 +282,7 @@ Examples:
   balance cards walk-the-plank --players 4 --games 100000
   balance cards walk-the-plank -p 5 --strategy greedy --variant kraken --card charge \\
       --card run --out reports/card-value
+  balance cards lifeboats -p 4 --strategy hatkeeper --json
 """
 )
 @table_options
@@ -291,6 +292,7 @@ Examples:
 @click.option(
     "--out", type=click.Path(path_type=Path), default=None, help="Write the chart and table here."
 )
+@click.option("--json", "as_json", is_flag=True, help="Print the card values as JSON only.")
 def cards(
     game: str,
     players: int,
@@ -304,11 +306,13 @@ def cards(
     rule_texts: tuple[str, ...],
     cards: tuple[str, ...],
     out: Path | None,
+    as_json: bool,
 ) -> None:
-    """Value each card of GAME by restricted play: a seat that may never program it."""
-    from balance.api import make_setup
-    from balance.restricted import restricted_play, write_restricted_play
+    """Value each card of GAME by restricted play: a seat that may never use it."""
+    from balance.api import check_card_values, make_setup
+    from balance.restricted import card_value_json, restricted_play, write_restricted_play
 
+    check_card_values(game)
     setup = make_setup(
         game,
         players,
@@ -326,10 +330,14 @@ def cards(
         progress=sys.stderr.isatty(),
         on_compile=_say_compiling,
     )
-    click.echo(value.text())
+    if as_json:
+        click.echo(json.dumps(json_safe(card_value_json(value))))
+    else:
+        click.echo(value.text())
     if out is not None:
         written = write_restricted_play(value, out)
-        click.echo(f"\nsaved {', '.join(path.name for path in written)} in {out}")
+        if not as_json:
+            click.echo(f"\nsaved {', '.join(path.name for path in written)} in {out}")
     if value.partial:
         click.echo(f"interrupted: valued the cards on {value.games:,} games", err=True)
         sys.exit(130)
@@ -562,11 +570,32 @@ def format_summary(s: dict[str, Any]) -> str:
         f"Finished before the cap: {percent(s['finished_rate'])} {interval(s['finished_ci95'])}",
     ]
     lines += get_game(s["game"]).summary_lines(s)
+    if "card_value" in s:
+        lines += card_value_lines(s["card_value"])
     lines.append(
         f"\n{n_games:,} games in {s['elapsed_s']:.2f} s ({s['games_per_s']:,.0f} games/s, "
         f"{s['threads']} threads)"
     )
     return "\n".join(lines)
+
+
+def card_value_lines(value: dict[str, Any]) -> list[str]:
+    """``card_value`` of a summary (``simulate --restricted-play``) as text lines."""
+    noun = value["noun"]
+    lines = [
+        f"{noun.capitalize()} value by {value['method']}, {value['games']:,} paired games a "
+        f"{noun} (change in the win rate without it, 95% paired t interval, Holm's p):"
+    ]
+    for row in value["cards"]:
+        name = row["card"] if "seat" not in row else f"{row['card']} (seat {row['seat']})"
+        low, high = row["ci95"]
+        p = "<0.001" if row["p_holm"] < 0.001 else f"{row['p_holm']:.3f}"
+        lines.append(
+            f"  {name[:30]:<30} {100 * row['value']:+6.2f} pp [{100 * low:+.2f}, "
+            f"{100 * high:+.2f}]  p {p}{' *' if row['significant'] else ''}"
+        )
+    lines.append(f"  negative: the {noun} helps; * significant after Holm's correction")
+    return lines
 
 
 def main() -> None:

@@ -14,9 +14,10 @@ which values stay significant.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -49,10 +50,51 @@ def restricted_wins(won: np.ndarray, first_game: int = 0) -> np.ndarray:
     return won[np.arange(games), seat]
 
 
+def value_table(
+    rows: Sequence[tuple[Mapping[str, Any], np.ndarray, np.ndarray]],
+) -> pd.DataFrame:
+    """Each card's restricted-play value from paired per-game wins: the one computation
+    of card value for every game.
+
+    Parameters
+    ----------
+    rows : per card, ``(labels, restricted, unrestricted)``: the columns that name the
+        card (e.g. ``{"action": "charge"}``, or a deck's ``seat``, ``deck`` and ``card``),
+        then float or bool ``(G,)`` arrays: the restricted player's win (or share of a win)
+        in game ``i`` of the restricted run, and in game ``i`` of the unrestricted run.
+
+    Returns
+    -------
+    DataFrame, one row a card, in the order given: the labels, ``games``, ``win_rate``
+    (restricted) and ``base_win_rate`` (unrestricted), ``difference`` (restricted minus
+    unrestricted: negative when the card helps its player) with ``low``/``high`` (paired
+    t), ``p`` (paired t-test), ``p_holm`` and ``significant`` (Holm over the rows).
+    """
+    out = []
+    for labels, wins, base in rows:
+        diff = metrics.paired_difference(wins, base)
+        out.append(
+            {
+                **labels,
+                "games": diff["games"],
+                "win_rate": float(np.mean(wins)) if len(wins) else float("nan"),
+                "base_win_rate": float(np.mean(base)) if len(wins) else float("nan"),
+                "difference": diff["difference"],
+                "low": diff["low"],
+                "high": diff["high"],
+                "p": diff["p"],
+            }
+        )
+    table = pd.DataFrame(out)
+    table["p_holm"], table["significant"] = metrics.holm(table["p"].to_numpy())
+    return table
+
+
 def restricted_play_table(
     unrestricted: np.ndarray, restricted: dict[str, np.ndarray]
 ) -> pd.DataFrame:
-    """Each action's restricted-play value from paired per-game wins of the restricted seat.
+    """Each action's restricted-play value from paired per-game wins of the restricted seat
+    (:func:`value_table` with an ``action`` column).
 
     Parameters
     ----------
@@ -63,29 +105,12 @@ def restricted_play_table(
 
     Returns
     -------
-    DataFrame, one row an action, in the order given: ``action``, ``games``,
-    ``win_rate`` (restricted) and ``base_win_rate`` (the same seats, unrestricted),
-    ``difference`` (restricted minus unrestricted: negative when the action helps its
-    player) with ``low``/``high``, ``p``, ``p_holm`` and ``significant``.
+    DataFrame, one row an action, in the order given: ``action``, then the columns of
+    :func:`value_table`.
     """
-    rows = []
-    for action, wins in restricted.items():
-        diff = metrics.paired_difference(wins, unrestricted)
-        rows.append(
-            {
-                "action": action,
-                "games": diff["games"],
-                "win_rate": float(np.mean(wins)) if len(wins) else float("nan"),
-                "base_win_rate": float(np.mean(unrestricted)) if len(wins) else float("nan"),
-                "difference": diff["difference"],
-                "low": diff["low"],
-                "high": diff["high"],
-                "p": diff["p"],
-            }
-        )
-    table = pd.DataFrame(rows)
-    table["p_holm"], table["significant"] = metrics.holm(table["p"].to_numpy())
-    return table
+    return value_table(
+        [({"action": action}, wins, unrestricted) for action, wins in restricted.items()]
+    )
 
 
 @dataclass
@@ -96,6 +121,7 @@ class RestrictedPlay:
     table: pd.DataFrame
     requested: int
     partial: bool
+    method: str = METHOD
 
     @property
     def games(self) -> int:
@@ -253,3 +279,61 @@ def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
     written = write_charts(charts, out, "restricted-play.pdf")
     value.table.to_csv(out / "restricted-play.csv", index=False)
     return [*written, out / "restricted-play.csv"]
+
+
+def card_value_json(value: Any) -> dict[str, Any]:
+    """Card values as ``balance cards --json`` prints them, the same for every game.
+
+    ``value`` is what :func:`restricted_play` returns. Keys: ``game``, ``method``,
+    ``noun`` (what is valued: a card, a hat), ``players``, ``seed``, ``variants``,
+    ``rules``, ``strategies``, ``games`` (paired games behind every value),
+    ``requested_games``, ``partial``, and ``cards``: one entry a card, in the table's
+    order, with ``card`` (and, for a game that values a deck's cards, ``seat`` and
+    ``deck``), ``value`` (the change in the win rate of the player without the card:
+    negative when the card helps), ``ci95`` (paired t), ``games``, ``p``, ``p_holm``,
+    ``significant`` (after Holm over the cards), ``win_rate_without`` and
+    ``win_rate_with``.
+    """
+    setup = value.setup
+    game = get_game(setup.game)
+    cards = []
+    for row in value.table.to_dict(orient="records"):
+        card = row.get("card")
+        entry: dict[str, Any] = {"card": card if isinstance(card, str) else row.get("action")}
+        if isinstance(row.get("deck"), str):  # a deck's card: its seat and deck
+            entry["seat"] = int(row["seat"])
+            entry["deck"] = row["deck"]
+        entry.update(
+            {
+                "value": float(row["difference"]),
+                "ci95": [float(row["low"]), float(row["high"])],
+                "games": int(row["games"]),
+                "p": float(row["p"]),
+                "p_holm": float(row["p_holm"]),
+                "significant": bool(row["significant"]),
+                "win_rate_without": float(row["win_rate"]),
+                "win_rate_with": float(row["base_win_rate"]),
+            }
+        )
+        cards.append(entry)
+    return {
+        "game": setup.game,
+        "method": value.method,
+        "noun": game.action_noun,
+        "players": setup.players,
+        "seed": setup.seed,
+        "variants": list(setup.rules.variants),
+        "rules": setup.rules.to_dict(),
+        "strategies": setup.lineup.labels,
+        "games": value.games,
+        "requested_games": value.requested,
+        "partial": value.partial,
+        "cards": cards,
+    }
+
+
+def check_card_values(game_id: str) -> None:
+    """A one-line error unless restricted play can value ``game_id``'s cards."""
+    game = get_game(game_id)
+    if getattr(game, "value_cards", None) is None:
+        game.check_restricted(list(game.actions())[:1])

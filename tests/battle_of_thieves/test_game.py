@@ -19,6 +19,7 @@ import cli_helpers
 import numpy as np
 import pandas as pd
 import pytest
+import statsmodels.api as sm
 from balance.strategies.battle_of_thieves import SHIPPED
 from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, within
 from click.testing import CliRunner
@@ -514,6 +515,47 @@ def expected_cards(summary: dict, name: str) -> dict[str, tuple[str, str, list[i
     return out
 
 
+def clustered(rows: pd.DataFrame) -> dict[str, list[float]]:
+    """A pooled card's 95% intervals with the game as the unit, recomputed with statsmodels
+    from its rows (two a game): means from the per-game sums, win rates by OLS with
+    cluster-robust variances over games (a Wilson interval at the effective number of
+    observations), their difference by MOVER with the rates' correlation."""
+    per_game = rows.groupby("game")[["drawn", "played", "held_turns"]].sum()
+    out = {}
+    for figure, column in (
+        ("drawn_per_game", "drawn"),
+        ("played_per_game", "played"),
+        ("held_turns_per_game", "held_turns"),
+    ):
+        _, low, high = mean_interval(per_game[column].to_numpy() / 2)
+        out[figure] = [low, high]
+    groups = pd.DataFrame(
+        {
+            "played": (rows["played"] > 0).astype(float),
+            "held": ((rows["drawn"] > 0) & (rows["played"] == 0)).astype(float),
+        }
+    )
+    either = (groups["played"] + groups["held"]).to_numpy() > 0
+    fit = sm.OLS(rows["won"].to_numpy(float)[either], groups.to_numpy()[either]).fit(
+        cov_type="cluster",
+        cov_kwds={"groups": rows["game"].to_numpy()[either], "use_correction": False},
+    )
+    rates, cov = fit.params, fit.cov_params()
+    bounds = []
+    for k, group in enumerate(("played", "held")):
+        rate, effective = rates[k], rates[k] * (1 - rates[k]) / cov[k, k]
+        bounds.append(wilson_interval(rate * effective, effective))
+        out[f"win_rate_{group}"] = [float(bounds[k][0]), float(bounds[k][1])]
+    rho = cov[0, 1] / np.sqrt(cov[0, 0] * cov[1, 1])
+    (lp, up), (lh, uh) = bounds
+    (rp, rh), diff = rates, rates[0] - rates[1]
+    out["played_minus_held"] = [
+        diff - np.sqrt((rp - lp) ** 2 + (uh - rh) ** 2 - 2 * rho * (rp - lp) * (uh - rh)),
+        diff + np.sqrt((up - rp) ** 2 + (rh - lh) ** 2 - 2 * rho * (up - rp) * (rh - lh)),
+    ]
+    return out
+
+
 def test_cards_match_the_records(run) -> None:
     name, summary, directory = run
     _, _, cards = tables(directory)
@@ -528,6 +570,8 @@ def test_cards_match_the_records(run) -> None:
         assert (entry["seats"], entry["deck"]) == (seats, deck), key
         # Pooled over both seats, each seat's games count once: 2 x games observations.
         assert entry["games"] == len(rows) == summary["games"] * len(seats), key
+        assert entry["in_games"] == summary["games"], key
+        pooled = clustered(rows) if len(seats) == 2 else {}
         for figure, column in (
             ("drawn_per_game", "drawn"),
             ("played_per_game", "played"),
@@ -535,26 +579,40 @@ def test_cards_match_the_records(run) -> None:
         ):
             mean, low, high = mean_interval(rows[column].to_numpy())
             assert entry[figure] == pytest.approx(mean, rel=1e-12), (key, figure)
-            assert entry[f"{figure}_ci95"] == pytest.approx([low, high], rel=1e-9), (key, figure)
+            expected = pooled.get(figure, [low, high])
+            assert entry[f"{figure}_ci95"] == pytest.approx(expected, rel=1e-9), (key, figure)
         played = rows[rows["played"] > 0]
         held = rows[(rows["drawn"] > 0) & (rows["played"] == 0)]
         groups = {"played": played, "held": held}
         for group, chosen in groups.items():
             wins, count = int(chosen["won"].sum()), len(chosen)
             assert entry[f"{group}_games"] == count, (key, group)
+            assert entry[f"{group}_in_games"] == chosen["game"].nunique(), (key, group)
             rate = entry[f"win_rate_{group}"]
             if count:
                 assert rate == pytest.approx(wins / count), (key, group)
             else:
                 assert rate is None, (key, group)  # NaN: null in JSON
-            expected = list(wilson_interval(wins, count))
+            if not pooled:
+                expected = list(wilson_interval(wins, count))
+            elif 0 < wins < count:
+                expected = pooled[f"win_rate_{group}"]
+            else:  # at 0 or 1, as many observations as games could agree
+                games = chosen["game"].nunique()
+                expected = list(wilson_interval(games * wins / max(count, 1), games))
             assert entry[f"win_rate_{group}_ci95"] == pytest.approx(expected), (key, group)
         if len(played) and len(held):
             difference = played["won"].mean() - held["won"].mean()
             assert entry["played_minus_held"] == pytest.approx(difference), key
-            expected = newcombe(
-                int(played["won"].sum()), len(played), int(held["won"].sum()), len(held)
-            )
+            inside = all(0 < g["won"].mean() < 1 for g in (played, held))
+            if not pooled:
+                expected = newcombe(
+                    int(played["won"].sum()), len(played), int(held["won"].sum()), len(held)
+                )
+            elif inside:
+                expected = pooled["played_minus_held"]
+            else:  # a pooled rate at 0 or 1: tests/battle_of_thieves/test_usefulness.py
+                continue
             assert entry["played_minus_held_ci95"] == pytest.approx(expected, rel=1e-9), key
         else:
             assert entry["played_minus_held"] is None, key  # no difference without both
@@ -1074,6 +1132,28 @@ def test_cards_prints_each_seats_value_of_a_card() -> None:
         shown = [float(m[5]), float(m[6]), float(m[7])]
         figures = [100 * expected[k] for k in ("difference", "low", "high")]
         assert shown == pytest.approx(figures, abs=0.0051)
+
+
+def test_cards_json_gives_each_seats_value_with_holm() -> None:
+    printed = json.loads(
+        invoke(*card_args("--card", "Broadside", "--card", "Chain Shot", "--json"))
+    )
+    assert (printed["game"], printed["noun"], printed["games"]) == (GAME_ID, "card", CARD_GAMES)
+    rows = [(row["seat"], row["deck"], row["card"]) for row in printed["cards"]]
+    assert rows == [(0, CANNON, "Broadside"), (0, CANNON, "Chain Shot"), (1, BOARDING, "Broadside")]
+    expected = [blank_delta((CANNON, BOARDING), s, c, CARD_GAMES, SEED) for s, _, c in rows]
+    p_values = []
+    for row, want in zip(printed["cards"], expected, strict=True):
+        assert row["value"] == pytest.approx(want["difference"], abs=1e-12)
+        assert row["ci95"] == pytest.approx([want["low"], want["high"]], abs=1e-12)
+        assert row["win_rate_without"] == pytest.approx(want["win_rate"])
+        assert row["games"] == CARD_GAMES
+        p_values.append(row["p"])
+    holm = [min(1.0, max(sorted(p_values)[: k + 1][-1] * (3 - k) for k in range(i + 1)))
+            for i in range(3)]  # fmt: skip
+    by_rank = dict(zip(sorted(range(3), key=lambda i: p_values[i]), holm, strict=True))
+    for i, row in enumerate(printed["cards"]):
+        assert row["p_holm"] == pytest.approx(by_rank[i])
 
 
 def test_cards_of_one_deck_only() -> None:

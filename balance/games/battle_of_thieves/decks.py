@@ -25,13 +25,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from balance import metrics
 from balance.charts import Chart, caption, new_axes, plot_intervals, title_page, write_charts
 from balance.errors import BalanceError, Interrupted
 from balance.formatting import rules_text
 from balance.games.base import Setup
 from balance.games.battle_of_thieves.usefulness import card_keys
-from balance.restricted import won_by_game
+from balance.restricted import value_table, won_by_game
 from balance.results import json_safe
 from balance.run import check_run, run_games
 from balance.stats import mean_interval, wilson_interval
@@ -54,6 +53,7 @@ class CardValues:
     games: int
     partial: bool
     requested: int = 0
+    method: str = METHOD
     #: Per (seat, card): the deck's win with the blank card minus its win with the card,
     #: game by game (float ``(games,)``).
     differences: dict[tuple[int, str], np.ndarray] = dataclasses.field(default_factory=dict)
@@ -164,28 +164,14 @@ def card_values(
             rows.append((seat, content.deck_names[seat], name, won[:, seat]))
     if not rows:
         raise Interrupted("interrupted before any card was valued")
-    table = []
     differences = {}
+    paired = []
     for seat, deck, name, wins in rows:
         differences[seat, name] = wins[:played].astype(float) - base[:played, seat]
-        diff = metrics.paired_difference(wins[:played], base[:played, seat])
-        table.append(
-            {
-                "seat": seat,
-                "deck": deck,
-                "card": name,
-                "games": diff["games"],
-                "win_rate": float(np.mean(wins[:played])),
-                "base_win_rate": float(np.mean(base[:played, seat])),
-                "difference": diff["difference"],
-                "low": diff["low"],
-                "high": diff["high"],
-                "p": diff["p"],
-            }
-        )
-    frame = pd.DataFrame(table)
-    frame["p_holm"], frame["significant"] = metrics.holm(frame["p"].to_numpy())
-    return CardValues(setup, frame, played, partial, games, differences)
+        labels = {"seat": seat, "deck": deck, "card": name}
+        paired.append((labels, wins[:played], base[:played, seat]))
+    frame = value_table(paired)
+    return CardValues(setup, frame, played, partial, requested=games, differences=differences)
 
 
 def add_card_values(summary: dict[str, Any], values: CardValues) -> None:

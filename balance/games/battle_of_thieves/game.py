@@ -293,14 +293,6 @@ class BattleOfThieves(EngineGame):
                 f"played, {percent(row['win_rate_held'])} {interval(row['win_rate_held_ci95'])} "
                 f"of {row['held_games']:,} held"
             )
-            if "restricted_play_delta" in row:
-                low, high = row["restricted_play_ci95"]
-                lines.append(
-                    f"  {'':<24} value (a blank card in its place, "
-                    f"{row['restricted_play_games']:,} paired games): "
-                    f"{row['restricted_play_delta'] * 100:+.2f} pp "
-                    f"[{low * 100:+.2f}, {high * 100:+.2f}]"
-                )
         return lines
 
     def report_charts(self, tables: Any) -> list[Chart]:
