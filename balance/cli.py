@@ -583,8 +583,7 @@ def card_value_lines(value: dict[str, Any]) -> list[str]:
     """``card_value`` of a summary (``simulate --restricted-play``) as text lines."""
     noun = value["noun"]
     lines = [
-        f"{noun.capitalize()} value by {value['method']}, {value['games']:,} paired games a "
-        f"{noun} (change in the win rate without it, 95% paired t interval, Holm's p):"
+        f"{noun.capitalize()} value by {value['method']}, {value['games']:,} paired games a {noun}:"
     ]
     for row in value["cards"]:
         name = row["card"] if "seat" not in row else f"{row['card']} (seat {row['seat']})"
@@ -594,7 +593,10 @@ def card_value_lines(value: dict[str, Any]) -> list[str]:
             f"  {name[:30]:<30} {100 * row['value']:+6.2f} pp [{100 * low:+.2f}, "
             f"{100 * high:+.2f}]  p {p}{' *' if row['significant'] else ''}"
         )
-    lines.append(f"  negative: the {noun} helps; * significant after Holm's correction")
+    lines.append(
+        f"  change in the win rate without the {noun} [95% paired t interval], Holm's p; "
+        f"negative: it helps; * significant"
+    )
     return lines
 
 

@@ -94,7 +94,7 @@ def test_simulate_restricted_play_adds_the_same_card_values() -> None:
     assert summary["card_value"] == cards
     text = format_summary(summary)
     first = cards["cards"][0]
-    assert f"Card value by {cards['method']}, {GAMES:,} paired games a card" in text
+    assert f"Card value by {cards['method']}, {GAMES:,} paired games a card:" in text
     assert f"  {first['card']:<30} {100 * first['value']:+6.2f} pp" in text
 
 
