@@ -286,12 +286,19 @@ class BattleOfThieves(EngineGame):
             played = row["played_per_game"]
             ci = row.get("played_per_game_ci95")
             spread = f" {interval(ci, as_percent=False)}" if ci else ""
+            pooled = len(row["seats"]) > 1  # a mirror match: a seat-game is one observation
+            counts = {
+                group: f"{row[f'{group}_games']:,} seat-games ({row[f'{group}_in_games']:,} games)"
+                if pooled
+                else f"{row[f'{group}_games']:,} games"
+                for group in ("played", "held")
+            }
             lines.append(
                 f"  {name[:24]:<24} seat {seats:<3} played {played:5.2f}{spread} of "
                 f"{row['drawn_per_game']:.2f} drawn; won {percent(row['win_rate_played'])} "
-                f"{interval(row['win_rate_played_ci95'])} of {row['played_games']:,} games "
-                f"played, {percent(row['win_rate_held'])} {interval(row['win_rate_held_ci95'])} "
-                f"of {row['held_games']:,} held"
+                f"{interval(row['win_rate_played_ci95'])} of {counts['played']} played, "
+                f"{percent(row['win_rate_held'])} {interval(row['win_rate_held_ci95'])} "
+                f"of {counts['held']} held"
             )
         return lines
 
