@@ -26,7 +26,7 @@ from click.testing import CliRunner
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from balance import api
-from balance.cli import cli
+from balance.cli import cli, format_summary
 from balance.errors import BalanceError
 from balance.games.battle_of_thieves.game import GAME
 from balance.games.battle_of_thieves.rules import BattleRules
@@ -645,6 +645,17 @@ def test_pooled_cards_keep_their_intervals(runs) -> None:
             if entry[key] is not None:
                 assert within(entry[f"{key}_ci95"], entry[key]), (card, key)
                 assert entry[f"{key}_ci95"][0] < entry[f"{key}_ci95"][1], (card, key)
+
+
+def test_text_of_a_mirror_match_counts_seat_games_and_games(runs) -> None:
+    summary, _ = runs["mirror"]
+    text = format_summary(summary)
+    for card, entry in summary["cards"].items():
+        played = f"of {entry['played_games']:,} seat-games ({entry['played_in_games']:,} games)"
+        assert f"{played} played" in text, card
+        # A game holds one or two of a card's seat-games.
+        assert entry["played_in_games"] <= entry["played_games"] <= 2 * entry["played_in_games"]
+        assert entry["played_in_games"] <= summary["games"], card
 
 
 def test_the_api_reads_the_seats_of_a_mirror_match(runs) -> None:
