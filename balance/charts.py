@@ -388,7 +388,7 @@ def flag(figure: Figure, warnings: Sequence[str]) -> None:
     """
     if not warnings:
         return
-    wrapped = [part for line in warnings for part in textwrap.wrap(line, 130)]
+    wrapped = [part for line in warnings for part in textwrap.wrap(line, 115)]
     room = (0.14 * len(wrapped) + 0.12) / figure.get_figheight()
     engine = figure.get_layout_engine()
     if engine is not None:

@@ -314,7 +314,7 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
             "02-balance-index",
             plot_intervals(
                 [
-                    label if value == value else f"{label} (n/a: no game had a winner)"
+                    label if value == value else f"{label} (n/a)"
                     for label, value in zip(index_rows["run"], index_rows["value"], strict=True)
                 ],
                 index_rows["value"],
@@ -325,7 +325,12 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                 zero=None,
                 note=f"{n_games:,} games per variant; 95% intervals from simultaneous "
                 "intervals of the differences between seats' win rates (they reach 1 when "
-                "no seat is significantly ahead).",
+                "no seat is significantly ahead)."
+                + (
+                    " n/a: no game had a winner, so there is no index."
+                    if index_rows["value"].isna().any()
+                    else ""
+                ),
             ),
         )
     )
@@ -380,7 +385,10 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
             Chart(
                 name,
                 plot_intervals(
-                    [f"{r.run}: {r.metric}" for r in rows.itertuples()],
+                    [
+                        f"{r.run}: {r.metric}" + ("" if r.difference == r.difference else " (n/a)")
+                        for r in rows.itertuples()
+                    ],
                     rows["difference"],
                     rows["diff_low"],
                     rows["diff_high"],

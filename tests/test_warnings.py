@@ -300,3 +300,24 @@ def test_cards_warn_first_when_games_stop_at_the_cap() -> None:
     assert lines[2].startswith("walk-the-plank: card value by restricted play")
     setup = api.make_setup("walk-the-plank", 3)
     assert restricted_play(setup, 300, ["charge"], threads=2).warnings == []
+
+
+def test_a_comparison_without_a_winner_has_no_balance_index() -> None:
+    comparison = compare(
+        "walk-the-plank", 3, 200, ["base", "kraken"], strategies=["survivor"], threads=2
+    )
+    assert len(comparison.warnings) == 4
+    index = comparison.table[comparison.table["metric"] == "balance index"]
+    assert index[["value", "low", "high"]].isna().all().all()
+    assert index["difference"].iloc[1] != index["difference"].iloc[1]
+    (row,) = [line for line in comparison.text().splitlines() if line.startswith("  balance index")]
+    assert row.split() == ["balance", "index", "n/a", "n/a", "n/a", "n/a"]
+    pages = {page.name: page for page in comparison_pages(comparison)}
+    labels = [
+        tick.get_text() for tick in pages["02-balance-index"].figure.axes[0].get_yticklabels()
+    ]
+    assert labels == ["base (n/a)", "kraken (n/a)"][::-1] or labels == [
+        "base (n/a)",
+        "kraken (n/a)",
+    ]
+    assert "seats cannot be compared" in comparison_findings(comparison)[0]
