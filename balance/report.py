@@ -280,8 +280,10 @@ def findings_chart(tables: RunTables) -> Chart:
     lines = [
         *run_findings(tables),
         f"{game.title}, {tables.setup.players} players, strategies "
-        f"{', '.join(tables.setup.lineup.labels)}. Intervals are 95% (Wilson for rates, "
-        "Student t for means); the pages after the title page show each figure.",
+        f"{', '.join(tables.setup.lineup.labels)}. Intervals are 95%: Wilson for rates over "
+        "games, the delta method (games as clusters) for a strategy's rate over its seats, "
+        "Student t for means, simultaneous intervals of the seat differences for the gap "
+        "between seats. The pages after the title page show each figure.",
     ]
     return Chart(
         "00-findings",

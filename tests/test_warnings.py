@@ -321,3 +321,14 @@ def test_a_comparison_without_a_winner_has_no_balance_index() -> None:
         "kraken (n/a)",
     ]
     assert "seats cannot be compared" in comparison_findings(comparison)[0]
+
+
+def test_battle_of_thieves_card_values_warn_first_when_games_stop_at_the_cap() -> None:
+    decks = ["--deck", "cannon-battery", "--deck", "boarding-party", "--card", "Broadside"]
+    args = ["cards", "battle-of-thieves", "-g", "200", "-t", "2", *decks]
+    lines = invoke(*args, "--rule", "turn_cap=6").splitlines()
+    assert lines[0].startswith("warning: unrestricted run: 200 of 200 games (100.0% [")
+    assert "at the cap of 6 turns" in lines[0]
+    assert lines[1].startswith("warning: nobody won any of the 200 games")
+    assert lines[2].startswith("Card value by restricted play")
+    assert invoke(*args).startswith("Card value by restricted play")
