@@ -351,6 +351,55 @@ def title_page(title: str, lines: Sequence[str]) -> Figure:
     return figure
 
 
+def findings_page(title: str, warnings: Sequence[str], findings: Sequence[str]) -> Figure:
+    """A page of plain sentences: the warnings first (bold), then one paragraph a finding.
+
+    The page is as tall as its text needs (at least a title page's height).
+    """
+    paragraphs = [(line, True) for line in warnings] + [(line, False) for line in findings]
+    wrapped = [
+        (textwrap.wrap(text, 100, subsequent_indent="    ") or [""], bold)
+        for text, bold in paragraphs
+    ]
+    line, gap, top = 0.16, 0.1, 1.0  # inches: a line of text, between paragraphs, the title
+    height = max(HEIGHT * 1.3, top + 0.4 + sum(line * len(w) + gap for w, _ in wrapped))
+    figure = Figure(figsize=(WIDTH, height))
+    figure.text(0.06, 1 - 0.4 / height, title, fontsize=16, weight="bold", va="top")
+    y = top
+    for lines, bold in wrapped:
+        figure.text(
+            0.06,
+            1 - y / height,
+            "\n".join(lines),
+            fontsize=9,
+            va="top",
+            linespacing=1.3,
+            weight="bold" if bold else "normal",
+        )
+        y += line * len(lines) + gap
+    return figure
+
+
+def flag(figure: Figure, warnings: Sequence[str]) -> None:
+    """Print ``warnings`` (text lines) at the top of ``figure``, above everything else.
+
+    The axes of a figure with a layout engine give up the room the warnings take; on a
+    page of text (no engine), the page's text moves down by as much.
+    """
+    if not warnings:
+        return
+    wrapped = [part for line in warnings for part in textwrap.wrap(line, 115)]
+    room = (0.14 * len(wrapped) + 0.12) / figure.get_figheight()
+    engine = figure.get_layout_engine()
+    if engine is not None:
+        left, bottom, width, height = engine.get()["rect"]
+        engine.set(rect=(left, bottom, width, height - room))
+    else:
+        for text in figure.texts:
+            text.set_y(text.get_position()[1] - room)
+    figure.text(0.01, 0.995, "\n".join(wrapped), fontsize=7.5, weight="bold", va="top", ha="left")
+
+
 def write_charts(charts: Sequence[Chart], directory: Path, pdf_name: str) -> list[Path]:
     """Each chart as ``NAME.png`` (150 dpi) and all of them, in order, as one PDF.
 

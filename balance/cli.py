@@ -11,8 +11,9 @@ from typing import Any
 import click
 
 from balance import __version__
+from balance.caveats import warning_lines
 from balance.errors import BalanceError, Interrupted
-from balance.formatting import interval, percent, rules_text
+from balance.formatting import index_text, interval, percent, rules_text
 from balance.games import get_game
 from balance.results import json_safe
 
@@ -146,7 +147,7 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
 Examples:
   balance simulate walk-the-plank --players 5 --games 1000000
   balance simulate walk-the-plank -p 4 -g 200000 --variant kraken --rule rest=charge,run
-  balance simulate walk-the-plank -p 3 --strategy aggressor --strategy survivor \\
+  balance simulate walk-the-plank -p 3 --strategy aggressor --strategy random \\
       --strategy greedy --rotate-seats --json
   balance simulate walk-the-plank -p 4 --strategy my_strategies.py:cautious --out runs/cautious
 """
@@ -538,6 +539,7 @@ def format_summary(s: dict[str, Any]) -> str:
     """The summary as a designer reads it in a terminal."""
     n_games = s["games"]
     lines = [
+        *warning_lines(s.get("warnings", [])),
         f"{s['game']}: {n_games:,} games, {s['players']} players, seed {s['seed']}"
         + (f" (interrupted: {s['requested_games']:,} asked)" if s["partial"] else ""),
         f"variants: {', '.join(s['variants']) or 'none (base game)'}",
@@ -550,8 +552,12 @@ def format_summary(s: dict[str, Any]) -> str:
     for row in s["seat_win_rate"]:
         lines.append(f"  seat {row['seat']}  {percent(row['rate']):>6}  {interval(row['ci95'])}")
     lines.append(
-        f"  balance index (1 - largest gap between seats): {s['balance_index']:.3f} "
-        f"{interval(s['balance_index_ci95'], as_percent=False, digits=3)}"
+        f"  balance index (1 - largest gap between seats): {index_text(s['balance_index'])} "
+        + (
+            f"{interval(s['balance_index_ci95'], as_percent=False, digits=3)}"
+            if s["balance_index"] == s["balance_index"]
+            else "(no game had a winner)"
+        )
     )
     if "strategy_win_rate" in s:
         lines.append("Win rate per strategy (over every seat it played):")

@@ -21,10 +21,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from balance import metrics
+from balance import findings, metrics
 from balance.api import make_setup
+from balance.caveats import run_warnings, warning_lines
 from balance.charts import (
     Chart,
+    findings_page,
+    flag,
     plot_grouped,
     plot_intervals,
     plot_still_running,
@@ -101,11 +104,25 @@ class Comparison:
     def first(self) -> Setup:
         return self.setups[self.labels[0]]
 
+    @property
+    def warnings(self) -> list[str]:
+        """Each variant's warnings (games stopped at the cap, no winner), named by label."""
+        game = get_game(self.game)
+        found: list[str] = []
+        for label, frame in self.per_game.items():
+            won = frame[[f"won_{seat}" for seat in range(self.first.players)]].to_numpy(bool)
+            cap = game.length_cap(self.setups[label].rules)
+            found += run_warnings(
+                frame["finished"].to_numpy(bool), won, cap, game.length_unit, label
+            )
+        return found
+
     def text(self) -> str:
         """The comparison as a designer reads it in a terminal."""
         setup = self.first
         game = get_game(self.game)
         lines = [
+            *warning_lines(self.warnings),
             f"{self.game}: {len(self.labels)} variants compared on the same {self.games:,} games "
             f"(seed {setup.seed}, {setup.players} players)"
             + (f"; interrupted, {self.requested:,} asked" if self.partial else ""),
@@ -296,7 +313,10 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
         Chart(
             "02-balance-index",
             plot_intervals(
-                list(index_rows["run"]),
+                [
+                    label if value == value else f"{label} (n/a)"
+                    for label, value in zip(index_rows["run"], index_rows["value"], strict=True)
+                ],
                 index_rows["value"],
                 index_rows["low"],
                 index_rows["high"],
@@ -305,7 +325,12 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                 zero=None,
                 note=f"{n_games:,} games per variant; 95% intervals from simultaneous "
                 "intervals of the differences between seats' win rates (they reach 1 when "
-                "no seat is significantly ahead).",
+                "no seat is significantly ahead)."
+                + (
+                    " n/a: no game had a winner, so there is no index."
+                    if index_rows["value"].isna().any()
+                    else ""
+                ),
             ),
         )
     )
@@ -360,7 +385,10 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
             Chart(
                 name,
                 plot_intervals(
-                    [f"{r.run}: {r.metric}" for r in rows.itertuples()],
+                    [
+                        f"{r.run}: {r.metric}" + ("" if r.difference == r.difference else " (n/a)")
+                        for r in rows.itertuples()
+                    ],
                     rows["difference"],
                     rows["diff_low"],
                     rows["diff_high"],
@@ -378,9 +406,62 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
     return charts
 
 
+def comparison_findings(comparison: Comparison) -> list[str]:
+    """The findings page's sentences: each variant's seats, then what each changes.
+
+    Each restates a figure of the comparison's table with its interval and games.
+    """
+    table = comparison.table
+    base = comparison.labels[0]
+    seats = [f"seat {s}" for s in range(comparison.first.players)]
+    found = []
+    for label in comparison.labels:
+        rows = table[table["run"] == label].set_index("metric")
+        rates = rows.loc[[f"{seat} win rate" for seat in seats]]
+        index = rows.loc["balance index"]
+        found.append(
+            f"{label}: "
+            + findings.seat_sentence(
+                seats, rates["value"], rates["low"], rates["high"], index, comparison.games
+            )
+        )
+    for label in comparison.labels[1:]:
+        found += findings.difference_sentences(table[table["run"] == label], label, base)
+    return found
+
+
+def findings_chart(comparison: Comparison) -> Chart:
+    """The comparison's first page: its warnings and findings in plain sentences."""
+    game = get_game(comparison.game)
+    lines = [
+        *comparison_findings(comparison),
+        f"{comparison.games:,} games per variant, the same seed and game indices for every "
+        "variant. Rates: 95% Wilson intervals; differences: paired over games, 95% Student "
+        "t intervals; significance after Holm's correction over the "
+        f"{int(comparison.table['p'].notna().sum())} differences of the comparison.",
+    ]
+    return Chart(
+        "00-findings",
+        findings_page(
+            f"{game.title}: variants compared, findings", warning_lines(comparison.warnings), lines
+        ),
+    )
+
+
+def comparison_pages(comparison: Comparison) -> list[Chart]:
+    """The findings page, then :func:`comparison_charts`, each with the warnings on top."""
+    charts = comparison_charts(comparison)
+    warned = warning_lines(comparison.warnings)
+    for chart in charts:
+        flag(chart.figure, warned)
+    return [findings_chart(comparison), *charts]
+
+
 def write_comparison(comparison: Comparison, out: Path) -> list[Path]:
-    """Charts (PNG and ``comparison.pdf``), ``comparison.csv`` and ``comparison.json``."""
-    written = write_charts(comparison_charts(comparison), out, "comparison.pdf")
+    """Charts (PNG and ``comparison.pdf``), ``comparison.csv`` and ``comparison.json``.
+
+    The PDF opens with the findings page; every later page carries the warnings."""
+    written = write_charts(comparison_pages(comparison), out, "comparison.pdf")
     comparison.table.to_csv(out / "comparison.csv", index=False)
     write_json(
         out / "comparison.json",
@@ -390,6 +471,7 @@ def write_comparison(comparison: Comparison, out: Path) -> list[Path]:
             "requested_games": comparison.requested,
             "partial": comparison.partial,
             "variants": comparison.labels,
+            "warnings": comparison.warnings,
             "rows": comparison.table.replace({np.nan: None}).to_dict(orient="records"),
         },
     )

@@ -31,3 +31,8 @@ def interval(pair: list[float], as_percent: bool = True, digits: int = 2) -> str
     if low != low or high != high:
         return "[n/a]"
     return f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def index_text(value: float, digits: int = 3) -> str:
+    """An index (the balance index) as ``0.991``; ``n/a`` when it is not a number."""
+    return "n/a" if value != value else f"{value:.{digits}f}"

@@ -44,9 +44,13 @@ def won_matrix(seats: pd.DataFrame) -> np.ndarray:
 
 
 def balance_index(rates: Sequence[float] | pd.Series) -> float:
-    """Ludii's balance metric: 1 − the largest gap between two seats' win rates."""
+    """Ludii's balance metric: 1 − the largest gap between two seats' win rates.
+
+    Not a number when no seat ever won (every rate 0): seats that all lost every game
+    are not balanced, they are not compared at all.
+    """
     values = np.asarray(rates, dtype=float)
-    if values.size == 0:
+    if values.size == 0 or not (values > 0).any():
         return float("nan")
     return float(1.0 - (values.max() - values.min()))
 
@@ -175,7 +179,8 @@ def balance_index_interval(won: np.ndarray, draws: int = 20_000, seed: int = 0) 
     maximum-|z| method over the normal approximation of the rates, with the covariance
     of the per-game win indicators): the largest gap lies between the largest lower
     bound (at least 0) and the largest upper bound. The interval is conservative, and
-    it reaches 1 whenever no seat is significantly ahead of another.
+    it reaches 1 whenever no seat is significantly ahead of another. With no winner in
+    any game, the index and its interval are NaN.
 
     Parameters
     ----------
@@ -188,6 +193,8 @@ def balance_index_interval(won: np.ndarray, draws: int = 20_000, seed: int = 0) 
     won = np.asarray(won, dtype=float)
     games, n = won.shape
     value = balance_index(won.mean(axis=0)) if games else float("nan")
+    if value != value:  # no game had a winner: nothing to compare
+        return {"value": value, "low": np.nan, "high": np.nan, "games": games}
     family = _GapFamily(won, draws, seed)
     if family.critical is None or n < 2:
         return {"value": value, "low": np.nan, "high": np.nan, "games": games}
@@ -221,7 +228,7 @@ def balance_index_difference(
         raise ValueError("paired runs must hold the same games and seats")
     games, n = a.shape
     difference = balance_index(a.mean(axis=0)) - balance_index(b.mean(axis=0))
-    if games < 2:
+    if games < 2 or difference != difference:  # too few games, or a run without a winner
         return {
             "difference": difference,
             "low": np.nan,

@@ -13,9 +13,12 @@ from typing import Any
 
 import pandas as pd
 
-from balance import metrics
+from balance import findings, metrics
+from balance.caveats import run_warnings, warning_lines
 from balance.charts import (
     Chart,
+    findings_page,
+    flag,
     plot_length_histogram,
     plot_rates,
     plot_still_running,
@@ -28,6 +31,7 @@ from balance.games import get_game
 from balance.games.base import Setup
 from balance.restricted import restricted_play, restricted_play_chart
 from balance.results import SavedRun, load_run
+from balance.stats import mean_interval, wilson_interval
 
 WILSON = "95% Wilson intervals"
 
@@ -150,7 +154,9 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
                 rates["low"],
                 rates["high"],
                 title=f"{prefix}win rate by seat (balance index {index['value']:.3f}, "
-                f"95% interval {index['low']:.3f} to {index['high']:.3f})",
+                f"95% interval {index['low']:.3f} to {index['high']:.3f})"
+                if index["value"] == index["value"]
+                else f"{prefix}win rate by seat (balance index n/a: no game had a winner)",
                 ylabel="games won",
                 xlabel=game.seat_note,
                 reference=float(rates["rate"].mean()),
@@ -218,10 +224,84 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
     return charts
 
 
-def report_charts(tables: RunTables) -> list[Chart]:
-    """Every chart of a run's report, in page order."""
+def run_caveats(tables: RunTables) -> list[str]:
+    """The run's warnings (see :mod:`balance.caveats`), without the ``warning:`` prefix."""
     game = get_game(tables.setup.game)
-    return common_charts(tables) + list(game.report_charts(tables))
+    finished = tables["games"]["finished"].to_numpy(bool)
+    won = metrics.won_matrix(tables["seats"])
+    return run_warnings(finished, won, game.length_cap(tables.setup.rules), game.length_unit)
+
+
+def run_findings(tables: RunTables) -> list[str]:
+    """The findings page's sentences: seats, strategies, winners and game length.
+
+    Each restates a figure of the report's charts with its interval and games.
+    """
+    setup = tables.setup
+    game = get_game(setup.game)
+    seats = tables["seats"]
+    n_games = tables.games
+    rates = metrics.seat_win_rates(seats)
+    won = metrics.won_matrix(seats)
+    found = [
+        findings.seat_sentence(
+            [f"seat {s}" for s in rates["seat"]],
+            rates["rate"],
+            rates["low"],
+            rates["high"],
+            metrics.balance_index_interval(won),
+            n_games,
+        )
+    ]
+    if setup.lineup.mixed:
+        found.append(findings.strategy_sentence(metrics.strategy_win_rates(seats)))
+    nobody = int((~won.any(axis=1)).sum())
+    no_winner = findings.no_winner_sentence(nobody, wilson_interval(nobody, n_games), n_games)
+    if no_winner is not None:
+        found.append(no_winner)
+    games = tables["games"]
+    unfinished = int((~games["finished"].astype(bool)).sum())
+    found.append(
+        findings.length_sentence(
+            mean_interval(games[game.length_unit].to_numpy()),
+            unfinished,
+            wilson_interval(unfinished, n_games),
+            n_games,
+            game.length_unit,
+            game.length_cap(setup.rules),
+        )
+    )
+    return found
+
+
+def findings_chart(tables: RunTables) -> Chart:
+    """The report's first page: its warnings and findings in plain sentences."""
+    game = get_game(tables.setup.game)
+    lines = [
+        *run_findings(tables),
+        f"{game.title}, {tables.setup.players} players, strategies "
+        f"{', '.join(tables.setup.lineup.labels)}. Intervals are 95%: Wilson for rates over "
+        "games, the delta method (games as clusters) for a strategy's rate over its seats, "
+        "Student t for means, simultaneous intervals of the seat differences for the gap "
+        "between seats. The pages after the title page show each figure.",
+    ]
+    return Chart(
+        "00-findings",
+        findings_page(f"{game.title}: findings", warning_lines(run_caveats(tables)), lines),
+    )
+
+
+def report_charts(tables: RunTables) -> list[Chart]:
+    """Every chart of a run's report, in page order: the findings page first.
+
+    Every page after the findings page carries the run's warnings at its top.
+    """
+    game = get_game(tables.setup.game)
+    charts = [*common_charts(tables), *game.report_charts(tables)]
+    warned = warning_lines(run_caveats(tables))
+    for chart in charts:
+        flag(chart.figure, warned)
+    return [findings_chart(tables), *charts]
 
 
 def write_report(
@@ -251,6 +331,7 @@ def write_report(
             on_compile=on_compile,
         )
         charts.append(restricted_play_chart(value))
+        flag(charts[-1].figure, warning_lines(run_caveats(tables)))
     written = write_charts(charts, out, "report.pdf")
     (out / "restricted-play.csv").unlink(missing_ok=True)  # an older report's
     if value is not None:

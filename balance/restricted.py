@@ -23,12 +23,14 @@ import numpy as np
 import pandas as pd
 
 from balance import metrics
-from balance.charts import Chart, plot_intervals, title_page, write_charts
+from balance.caveats import CAP_SHARE, capped_warning, warning_lines
+from balance.charts import Chart, flag, plot_intervals, title_page, write_charts
 from balance.errors import BalanceError, Interrupted
-from balance.formatting import rules_text
+from balance.formatting import interval, percent, rules_text
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.run import RunResult, check_run, run_games
+from balance.stats import wilson_interval
 
 METHOD = "restricted play (Jaffe et al., AIIDE 2012)"
 
@@ -122,6 +124,9 @@ class RestrictedPlay:
     requested: int
     partial: bool
     method: str = METHOD
+    #: Games stopped at the cap, in the unrestricted run or a restricted one (see
+    #: :mod:`balance.caveats`); printed first, each on a line beginning ``warning:``.
+    warnings: list[str] = dataclasses.field(default_factory=list)
 
     @property
     def games(self) -> int:
@@ -133,6 +138,7 @@ class RestrictedPlay:
         game = get_game(setup.game)
         noun = game.action_noun
         lines = [
+            *warning_lines(self.warnings),
             f"{game.id}: {noun} value by {METHOD}",
             f"{self.games:,} games per {noun}, {setup.players} players, seed {setup.seed}; "
             f"variants: {', '.join(setup.rules.variants) or 'none (base game)'}; "
@@ -215,7 +221,58 @@ def restricted_play(
         },
     )
     partial = played < games or len(results) < len(chosen)
-    return RestrictedPlay(setup=base, table=table, requested=games, partial=partial)
+    return RestrictedPlay(
+        setup=base,
+        table=table,
+        requested=games,
+        partial=partial,
+        warnings=restricted_warnings(unrestricted, results, played),
+    )
+
+
+def restricted_warnings(
+    unrestricted: RunResult, restricted: dict[str, RunResult], games: int
+) -> list[str]:
+    """Warnings for runs of restricted play whose first ``games`` games often hit the cap.
+
+    The unrestricted run gets :func:`balance.caveats.capped_warning` (and a warning when
+    nobody won any game: every value is then 0); the restricted runs that reach the
+    threshold share one line that names each with its share and interval.
+    """
+    game = get_game(unrestricted.setup.game)
+    cap = game.length_cap(unrestricted.setup.rules)
+    unit = game.length_unit
+    base = _unfinished(unrestricted, games)
+    found = []
+    warned = capped_warning(base, games, cap, unit)
+    if warned is not None:
+        found.append(f"unrestricted run: {warned}")
+    if games and not won_by_game(unrestricted)[:games].any():
+        found.append(
+            f"nobody won any of the {games:,} games of the unrestricted run: every value is 0 "
+            "because nothing can be lost"
+        )
+    capped = []
+    for action, result in restricted.items():
+        count = _unfinished(result, games)
+        if capped_warning(count, games, cap, unit) is not None:
+            low, high = wilson_interval(count, games)
+            capped.append(f"{action} {percent(count / games)} {interval([low, high])}")
+    if capped:
+        found.append(
+            f"runs without a {game.action_noun} in which {CAP_SHARE:.0%} or more of the "
+            f"{games:,} games "
+            f"stopped unfinished at the cap of {cap} {unit}: " + ", ".join(capped)
+        )
+    return found
+
+
+def _unfinished(result: RunResult, games: int) -> int:
+    """How many of the first ``games`` games of ``result`` stopped at the cap."""
+    blocks = sorted(result.blocks, key=lambda block: block.first_game)
+    if not blocks:
+        return 0
+    return int((~np.concatenate([block.finished for block in blocks])[:games]).sum())
 
 
 def won_by_game(result: RunResult) -> np.ndarray:
@@ -276,6 +333,8 @@ def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
         Chart("00-title", title_page(f"{noun.capitalize()} value by restricted play", lines)),
         restricted_play_chart(value),
     ]
+    for chart in charts:
+        flag(chart.figure, warning_lines(value.warnings))
     written = write_charts(charts, out, "restricted-play.pdf")
     value.table.to_csv(out / "restricted-play.csv", index=False)
     return [*written, out / "restricted-play.csv"]

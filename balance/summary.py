@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from balance.caveats import run_warnings
 from balance.games import get_game
 from balance.metrics import balance_index_interval
 from balance.run import RunResult
@@ -57,6 +58,7 @@ def summarize(result: RunResult) -> dict[str, Any]:
     balance = balance_index_interval(won)
 
     summary: dict[str, Any] = {
+        "warnings": run_warnings(finished, won, game.length_cap(setup.rules), game.length_unit),
         "game": setup.game,
         "players": n,
         "games": games,

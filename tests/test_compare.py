@@ -31,6 +31,7 @@ METRICS = (
     + ["balance index"]
 )
 CHARTS = [
+    "00-findings",
     "00-title",
     "01-seat-win-rates",
     "02-balance-index",

@@ -22,7 +22,13 @@ from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.report import RunTables, describe_run, write_report
 
 RULE_NAMES = [row["name"] for row in WalkThePlankRules.describe()]
-COMMON = ["00-title", "01-seat-win-rates", "03-game-length", "04-games-still-running"]
+COMMON = [
+    "00-findings",
+    "00-title",
+    "01-seat-win-rates",
+    "03-game-length",
+    "04-games-still-running",
+]
 CARD_PAGES = [
     "10-card-reveals",
     "11-card-effect-share",

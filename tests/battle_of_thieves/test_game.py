@@ -107,7 +107,13 @@ TIMING = {"threads", "elapsed_s", "games_per_s"}
 GAMES_COLUMNS = ["game", "turns", "finished", "winner", "win_reason", "water_0", "water_1"]
 SEATS_COLUMNS = ["game", "seat", "strategy", "deck", "won", *PER_SEAT]
 CARDS_COLUMNS = ["game", "seat", "card", "drawn", "played", "held_turns", "won"]
-COMMON_PAGES = ["00-title", "01-seat-win-rates", "03-game-length", "04-games-still-running"]
+COMMON_PAGES = [
+    "00-findings",
+    "00-title",
+    "01-seat-win-rates",
+    "03-game-length",
+    "04-games-still-running",
+]
 OWN_PAGES = ["10-how-games-ended", "11-play-by-seat", "12-cards-played", "13-cards-played-vs-held"]
 #: A deck holding all seven sins, from the example library: it can lose by original sin.
 SINNER = """\

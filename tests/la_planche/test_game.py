@@ -50,6 +50,7 @@ COMMON_KEYS = {
 }
 OWN_KEYS = {"no_winner_rate", "no_winner_ci95", "colour_win_rate", "colour_win_rate_ci95"}
 REPORT_PAGES = [
+    "00-findings",
     "00-title",
     "01-seat-win-rates",
     "03-game-length",

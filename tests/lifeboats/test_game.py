@@ -114,6 +114,7 @@ SINKING = (
     "sailors=0,0,0,0",
 )
 PLAIN_PAGES = [
+    "00-findings",
     "00-title",
     "01-seat-win-rates",
     "03-game-length",

@@ -25,12 +25,21 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from balance.charts import Chart, caption, new_axes, plot_intervals, title_page, write_charts
+from balance.caveats import warning_lines
+from balance.charts import (
+    Chart,
+    caption,
+    flag,
+    new_axes,
+    plot_intervals,
+    title_page,
+    write_charts,
+)
 from balance.errors import BalanceError, Interrupted
 from balance.formatting import rules_text
 from balance.games.base import Setup
 from balance.games.battle_of_thieves.usefulness import card_keys
-from balance.restricted import value_table, won_by_game
+from balance.restricted import restricted_warnings, value_table, won_by_game
 from balance.results import json_safe
 from balance.run import check_run, run_games
 from balance.stats import mean_interval, wilson_interval
@@ -57,6 +66,9 @@ class CardValues:
     #: Per (seat, card): the deck's win with the blank card minus its win with the card,
     #: game by game (float ``(games,)``).
     differences: dict[tuple[int, str], np.ndarray] = dataclasses.field(default_factory=dict)
+    #: Games of the run with every real card stopped at the turn cap (see
+    #: :mod:`balance.caveats`); printed first, each on a line beginning ``warning:``.
+    warnings: list[str] = dataclasses.field(default_factory=list)
 
     def chart(self, name: str = "20-card-value") -> Chart:
         """The forest plot of every card's value, seat 0's deck first."""
@@ -90,18 +102,24 @@ class CardValues:
             raise BalanceError(f"--out {out} is a file, not a directory")
         out.mkdir(parents=True, exist_ok=True)
         lines = [
-            *self.text().splitlines()[:2],
+            *self.text().splitlines()[len(self.warnings) :][:2],
             "rules: " + rules_text(self.setup.rules.to_dict()),
             "strategies by seat: " + ", ".join(self.setup.lineup.labels),
         ]
-        charts = [Chart("00-title", title_page("Card value by restricted play", lines))]
-        written = write_charts([*charts, self.chart()], out, "card-value.pdf")
+        charts = [
+            Chart("00-title", title_page("Card value by restricted play", lines)),
+            self.chart(),
+        ]
+        for chart in charts:
+            flag(chart.figure, warning_lines(self.warnings))
+        written = write_charts(charts, out, "card-value.pdf")
         self.table.to_csv(out / "card-value.csv", index=False)
         return [*written, out / "card-value.csv"]
 
     def text(self) -> str:
         decks = self.setup.rules.content().deck_names
         lines = [
+            *warning_lines(self.warnings),
             f"Card value by {METHOD}: {self.games:,} paired games a card, "
             f"decks {decks[0]} (seat 0) and {decks[1]} (seat 1); seed {self.setup.seed}, "
             f"strategies {', '.join(self.setup.lineup.labels)}"
@@ -149,7 +167,8 @@ def card_values(
                 f"card {name!r} is in neither deck; cards: {', '.join(sorted(known))}"
             )
     run = {"threads": threads, "progress": progress, "on_compile": on_compile}
-    base, partial = _won(setup, games, **run)
+    unrestricted = run_games(setup, games, keep_records=False, **run)
+    base, partial = won_by_game(unrestricted), unrestricted.partial or not unrestricted.blocks
     rows = []
     played = len(base)
     for seat in range(2):
@@ -171,7 +190,10 @@ def card_values(
         labels = {"seat": seat, "deck": deck, "card": name}
         paired.append((labels, wins[:played], base[:played, seat]))
     frame = value_table(paired)
-    return CardValues(setup, frame, played, partial, requested=games, differences=differences)
+    warned = restricted_warnings(unrestricted, {}, played)
+    return CardValues(
+        setup, frame, played, partial, requested=games, differences=differences, warnings=warned
+    )
 
 
 def add_card_values(summary: dict[str, Any], values: CardValues) -> None:
