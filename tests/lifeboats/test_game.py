@@ -755,7 +755,7 @@ def test_text_summary_of_rotated_strategies(mixed) -> None:
     for name in summary["strategies"]:
         args += ["--strategy", name]
     out = invoke(*args)
-    assert "strategies: steward, hatkeeper, swimmer, random (rotated round the table)" in out
+    assert "steward, hatkeeper, swimmer, random\nseats rotated over all 24 orders" in out
     assert "Win rate per strategy (over every seat it played):" in out
     for name in summary["strategies"]:
         assert re.search(rf"^  {name}\s+\d+\.\d%  \[.*\]  \(300 seats\)$", out, re.MULTILINE)
