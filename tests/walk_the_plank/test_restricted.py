@@ -1,7 +1,8 @@
 """Restricted play: a seat that may never program a card (Jaffe et al., AIIDE 2012).
 
 Both engines apply the restriction and agree game for game; the restricted seat of game
-``i`` is seat ``i % n``; ``restricted_play`` pairs each restricted run with the
+``i`` is seat ``i % n`` with fixed seats (rotated: ``tests/test_seating.py``);
+``restricted_play`` pairs each restricted run with the
 unrestricted one on the same games; the table is checked against hand-computed numbers.
 """
 
