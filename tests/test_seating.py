@@ -194,6 +194,24 @@ def test_an_old_run_that_seats_as_now_still_reads(saved: Path, tmp_path: Path) -
     assert load_run(fixed).setup.lineup.rotate is False
 
 
+def test_an_old_two_player_rotated_run_still_reads(tmp_path: Path) -> None:
+    # Two strategies have two orders, which cyclic shifts gave too: the same games.
+    directory = tmp_path / "two"
+    api.simulate(
+        "walk-the-plank",
+        players=2,
+        games=8,
+        strategies=["random", "greedy"],
+        rotate_seats=True,
+        out=directory,
+    )
+    old = _edited(directory, tmp_path / "old", drop="seating")
+    assert load_run(old).setup == load_run(directory).setup
+    restricted = _edited(directory, tmp_path / "restricted", drop="seating", restricted=["run"])
+    with pytest.raises(BalanceError, match="rotated seats cyclically"):
+        load_run(restricted)
+
+
 @pytest.mark.parametrize("seating", ["cyclic", "fixed"])
 def test_an_unknown_or_contradicting_seating_is_a_one_line_error(
     saved: Path, tmp_path: Path, seating: str
