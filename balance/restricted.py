@@ -33,7 +33,7 @@ METHOD = "restricted play (Jaffe et al., AIIDE 2012)"
 
 
 def restricted_wins(won: np.ndarray, lineup: Lineup, first_game: int = 0) -> np.ndarray:
-    """Whether the restricted seat of each game won: ``won[i, lineup.restricted_seat(i)]``.
+    """Whether the restricted seat of each game won: ``won[i, lineup.restriction_seat(i)]``.
 
     Parameters
     ----------
