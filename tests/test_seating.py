@@ -252,3 +252,22 @@ def test_listing_order_changes_no_card_value(games: int) -> None:
     assert abs(_value_z(first, second)) < helpers.NOISE_Z
     old = _card_value(listed, games, True), _card_value(swapped, games, True)
     assert abs(_base_z(*old, games)) > 10 * helpers.NOISE_Z
+
+
+# --- every header says how seats were given out --------------------------------------------
+
+
+def test_replay_compare_and_cards_headers_name_the_seating(saved: Path) -> None:
+    from balance.compare import compare
+    from balance.games import get_game
+
+    rotated = "seats rotated over all 6 orders of the 3 strategies"
+    setup = load_run(saved).setup
+    assert rotated in get_game("walk-the-plank").replay(setup, 4).splitlines()[2]
+    names = ["random", "greedy", "random"]
+    text = compare(
+        "walk-the-plank", 3, 12, ["base", "kraken"], strategies=names, rotate_seats=True, threads=1
+    ).text()
+    assert rotated in text
+    value = restricted_play(setup, 12, actions=["charge"], threads=1)
+    assert rotated in value.text() and "every (seat, strategy) pair" in value.text()
