@@ -39,9 +39,10 @@ def make_setup(
     ``strategies`` holds one entry for every seat, or one per seat in seat order; each is
     a shipped strategy's name, ``name:param=value,...`` or ``path/to/file.py:name``.
     ``rules`` maps rule names to values (or is a list of ``(name, text)`` pairs).
-    ``restricted`` names actions (cards) that seat ``i % n`` of game ``i`` may never
-    choose: restricted play (:mod:`balance.restricted`). ``players`` None: the game's only
-    player count, or 4.
+    ``restricted`` names actions (cards) that one seat of every game may never choose
+    (:meth:`Lineup.restricted_seat`): restricted play (:mod:`balance.restricted`). With
+    ``rotate_seats``, games go through every order of the strategies round the table.
+    ``players`` None: the game's only player count, or 4.
     """
     chosen = get_game(game)
     if players is None:  # a game played by one number of players needs no choice
@@ -159,8 +160,8 @@ def simulate(
 ) -> Run:
     """Play ``games`` games and return them; with ``out``, also save them to that directory.
 
-    ``restricted`` names cards that seat ``i % n`` of game ``i`` may never program
-    (restricted play, see :mod:`balance.restricted`).
+    ``restricted`` names cards that one seat of every game may never program
+    (restricted play, see :mod:`balance.restricted` and :meth:`Lineup.restricted_seat`).
     """
     setup = make_setup(game, players, seed, strategies, variants, rules, rotate_seats, restricted)
     check_run(games, threads, batch)  # before an old run in ``out`` is replaced

@@ -124,7 +124,12 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
             help="Once for every seat, or once per seat in seat order: NAME, NAME:k=v,... "
             "or path/to/file.py:NAME. Default: random.",
         ),
-        click.option("--rotate-seats", is_flag=True, help="Rotate the strategies round the table."),
+        click.option(
+            "--rotate-seats",
+            is_flag=True,
+            help="Seat the strategies in every order round the table, each order equally "
+            "often (all n! orders, game i playing order i mod n!).",
+        ),
         click.option(
             "--deck",
             "decks",
@@ -544,8 +549,8 @@ def format_summary(s: dict[str, Any]) -> str:
         + (f" (interrupted: {s['requested_games']:,} asked)" if s["partial"] else ""),
         f"variants: {', '.join(s['variants']) or 'none (base game)'}",
         "rules: " + rules_text(s["rules"]),
-        f"strategies: {', '.join(s['strategies'])}"
-        + (" (rotated round the table)" if s["rotate_seats"] else ""),
+        f"strategies: {', '.join(s['strategies'])}",
+        s["seating"],
         "",
         f"Seat win rates ({n_games:,} games, 95% Wilson intervals):",
     ]

@@ -126,8 +126,7 @@ class Comparison:
             f"{self.game}: {len(self.labels)} variants compared on the same {self.games:,} games "
             f"(seed {setup.seed}, {setup.players} players)"
             + (f"; interrupted, {self.requested:,} asked" if self.partial else ""),
-            f"strategies: {', '.join(setup.lineup.labels)}"
-            + (" (rotated round the table)" if setup.lineup.rotate else ""),
+            f"strategies: {', '.join(setup.lineup.labels)}; {setup.lineup.seating_text()}",
             "rules each variant changes from the defaults:",
         ]
         defaults = game.default_rules().to_dict()
@@ -486,9 +485,8 @@ def _title_lines(comparison: Comparison) -> list[str]:
         f"games: {comparison.games:,} per variant, the same game indices and seed "
         f"({first.seed}) for every variant"
         + (" (interrupted: partial)" if comparison.partial else ""),
-        "strategies by seat: "
-        + ", ".join(first.lineup.labels)
-        + (" (rotated round the table)" if first.lineup.rotate else ""),
+        "strategies by seat: " + ", ".join(first.lineup.labels),
+        first.lineup.seating_text(),
         f"compared with: {comparison.labels[0]}",
         "",
         "variants (every rule parameter):",

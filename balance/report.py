@@ -110,10 +110,10 @@ def describe_run(tables: RunTables) -> list[str]:
         f"seed: {setup.seed}",
         f"variants: {', '.join(setup.rules.variants) or 'none (base game)'}",
         "strategies by seat: " + ", ".join(setup.lineup.labels),
-        "seats rotated across games: " + ("yes" if setup.lineup.rotate else "no"),
+        setup.lineup.seating_text(),
         *(
             [
-                f"restricted play: in game i, seat i mod n may never choose "
+                f"restricted play: {setup.lineup.restriction_text()}; it may never choose "
                 f"{', '.join(setup.lineup.restricted)}"
             ]
             if setup.lineup.restricted

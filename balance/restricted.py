@@ -3,12 +3,12 @@ Popović: "Evaluating competitive game balance with restricted play", AIIDE 2012
 
 A card's value is how much a player loses when they may never play it. For each
 action (card) of the game, one run is played in which one seat of every game may never
-choose it (seat ``i % n`` in game ``i``, so that the restriction visits every seat
-equally), against the same opponents, on the same seed and game indices as an
-unrestricted run. The restricted seat's win in each game is paired with the same seat's
-win in the same game of the unrestricted run: the mean of those paired differences is
-the card's value, with a paired t interval, and Holm's correction over the cards says
-which values stay significant.
+choose it (:meth:`balance.games.base.Lineup.restricted_seat`, chosen so that every (seat,
+strategy) pair is restricted equally often), against the same opponents, on the same seed
+and game indices as an unrestricted run. The restricted seat's win in each game is paired
+with the same seat's win in the same game of the unrestricted run: the mean of those
+paired differences is the card's value, with a paired t interval, and Holm's correction
+over the cards says which values stay significant.
 """
 
 from __future__ import annotations
@@ -28,19 +28,21 @@ from balance.charts import Chart, flag, plot_intervals, title_page, write_charts
 from balance.errors import BalanceError, Interrupted
 from balance.formatting import interval, percent, rules_text
 from balance.games import get_game
-from balance.games.base import Setup
+from balance.games.base import Lineup, Setup
 from balance.run import RunResult, check_run, run_games
 from balance.stats import wilson_interval
 
 METHOD = "restricted play (Jaffe et al., AIIDE 2012)"
 
 
-def restricted_wins(won: np.ndarray, first_game: int = 0) -> np.ndarray:
-    """Whether the restricted seat of each game won: ``won[i, (first_game + i) % n]``.
+def restricted_wins(won: np.ndarray, lineup: Lineup, first_game: int = 0) -> np.ndarray:
+    """Whether the restricted seat of each game won: ``won[i, lineup.restriction_seat(i)]``.
 
     Parameters
     ----------
     won : bool ``(G, n)``, which seats won each of the games ``first_game ..``.
+    lineup : the line-up of the restricted runs (its seating and ``n`` decide the seat;
+        ``restricted`` may be empty, as in the unrestricted run it is paired with).
 
     Returns
     -------
@@ -48,7 +50,9 @@ def restricted_wins(won: np.ndarray, first_game: int = 0) -> np.ndarray:
     """
     won = np.asarray(won, dtype=bool)
     games, n = won.shape
-    seat = (first_game + np.arange(games)) % n
+    if n != len(lineup.seats):
+        raise BalanceError(f"{n} seats of records for a line-up of {len(lineup.seats)}")
+    seat = lineup.restriction_seat(first_game + np.arange(games))
     return won[np.arange(games), seat]
 
 
@@ -144,9 +148,10 @@ class RestrictedPlay:
             f"variants: {', '.join(setup.rules.variants) or 'none (base game)'}; "
             f"strategies: {', '.join(setup.lineup.labels)}"
             + (f" (interrupted: {self.requested:,} asked)" if self.partial else ""),
-            f"In game i, seat i mod n may never {game.action_verb} the {noun}; its win rate "
-            "is paired, "
-            "game by game, with the same seat's in the unrestricted run.",
+            setup.lineup.seating_text(),
+            f"One seat a game may never {game.action_verb} the {noun} "
+            f"({setup.lineup.restriction_text()}); its win rate is paired, game by game, with "
+            "the same seat's in the unrestricted run.",
             "",
             f"  {noun:<16} {'without it':>10} {'with it':>8}  "
             f"{'change in win rate [95% interval]':<36} {'p (Holm)':>9}",
@@ -212,11 +217,11 @@ def restricted_play(
     if not results or min(r.games for r in results.values()) == 0:
         raise Interrupted("interrupted before a restricted run had played any game")
     played = min(result.games for result in [unrestricted, *results.values()])
-    base_wins = restricted_wins(won_by_game(unrestricted)[:played])
+    base_wins = restricted_wins(won_by_game(unrestricted)[:played], base.lineup)
     table = restricted_play_table(
         base_wins,
         {
-            action: restricted_wins(won_by_game(result)[:played])
+            action: restricted_wins(won_by_game(result)[:played], result.setup.lineup)
             for action, result in results.items()
         },
     )
@@ -308,8 +313,9 @@ def restricted_play_chart(
             percent=True,
             note=f"{value.games:,} games per {noun}, each paired with the same game of the "
             f"unrestricted run (same seed, same opponents); {game.title}, "
-            f"{value.setup.players} players, strategies {', '.join(value.setup.lineup.labels)}. "
-            f"In game i the restricted seat is seat i mod n. Negative: the {noun} helps the "
+            f"{value.setup.players} players, strategies {', '.join(value.setup.lineup.labels)}; "
+            f"{value.setup.lineup.seating_text()}; {value.setup.lineup.restriction_text()}. "
+            f"Negative: the {noun} helps the "
             "player who has it. 95% paired t intervals; filled points stay significant after "
             f"Holm's correction over the {noun}s.",
         ),
@@ -327,6 +333,8 @@ def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
         f"variants: {', '.join(value.setup.rules.variants) or 'none (base game)'}",
         "rules: " + rules_text(value.setup.rules.to_dict()),
         "strategies by seat: " + ", ".join(value.setup.lineup.labels),
+        value.setup.lineup.seating_text(),
+        f"restricted seat: {value.setup.lineup.restriction_text()}",
         f"method: {METHOD}",
     ]
     charts = [

@@ -2,8 +2,8 @@
 
 A run directory holds one Parquet file per record table of the game (for Walk the
 Plank: ``games``, ``seats``, ``cards``), ``manifest.json`` (game, players, rules,
-variants, strategies, seed, games, version, whether the run was interrupted) and
-``summary.json`` (what ``balance simulate --json`` printed).
+variants, strategies, seating scheme, seed, games, version, whether the run was
+interrupted) and ``summary.json`` (what ``balance simulate --json`` printed).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import pyarrow.parquet as pq
 from balance import __version__
 from balance.errors import BalanceError
 from balance.games import get_game
-from balance.games.base import Block, Lineup, Setup
+from balance.games.base import SEATINGS, Block, Lineup, Setup
 from balance.strategy import SeatStrategy, load_strategy_file
 
 MANIFEST = "manifest.json"
@@ -112,6 +112,7 @@ def manifest_for(setup: Setup, requested: int, partial: bool, **extra: Any) -> d
             for seat in setup.lineup.seats
         ],
         "rotate_seats": setup.lineup.rotate,
+        "seating": setup.lineup.seating,
         "restricted": list(setup.lineup.restricted),
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "machine": f"{platform.machine()} {platform.system()}, Python {platform.python_version()}",
@@ -123,6 +124,29 @@ def _whole(value: Any, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"{name} is not a whole number: {value!r}")
     return value
+
+
+def check_seating(manifest: Mapping[str, Any], lineup: Lineup, directory: Path) -> None:
+    """A one-line error unless ``lineup`` seats the games as the saved run did.
+
+    Manifests name their seating scheme (``seating``). One written before they did
+    (balance 0.1.0) rotated seats cyclically, ``(s + i) % n``, and restricted seat
+    ``i % n``: the same games as now only without rotation, or with two players and no
+    restricted play; any other such run is refused, since its games cannot be replayed.
+    """
+    seating = manifest.get("seating")
+    if seating is None:
+        legacy_same = not lineup.rotate or (len(lineup.seats) <= 2 and not lineup.restricted)
+        if not legacy_same:
+            raise BalanceError(
+                f"{str(directory)!r} was saved by an older balance that rotated seats "
+                "cyclically (the same neighbours in every game); this version seats every "
+                "order, so that run cannot be read back: play it again"
+            )
+    elif seating not in SEATINGS:
+        raise ValueError(f"unknown seating {seating!r}; seatings: {', '.join(SEATINGS)}")
+    elif seating != lineup.seating:
+        raise ValueError(f"seating {seating!r} disagrees with rotate_seats")
 
 
 @dataclass(frozen=True)
@@ -184,11 +208,13 @@ def load_run(directory: str | Path) -> SavedRun:
             raise ValueError("rotate_seats is not true or false")
         restricted = tuple(manifest.get("restricted", []))
         game.check_restricted(restricted)
+        lineup = Lineup(tuple(seats), manifest["rotate_seats"], restricted)
+        check_seating(manifest, lineup, directory)
         setup = Setup(
             game=game.id,
             players=players,
             rules=rules,
-            lineup=Lineup(tuple(seats), manifest["rotate_seats"], restricted),
+            lineup=lineup,
             seed=_whole(manifest["seed"], "seed"),
         )
         _whole(manifest["games"], "games")

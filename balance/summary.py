@@ -69,6 +69,7 @@ def summarize(result: RunResult) -> dict[str, Any]:
         "rules": setup.rules.to_dict(),
         "strategies": setup.lineup.labels,
         "rotate_seats": setup.lineup.rotate,
+        "seating": setup.lineup.seating_text(),
         "restricted": list(setup.lineup.restricted),
         "threads": result.threads,
         "finished_rate": _rate(int(finished.sum()), games),

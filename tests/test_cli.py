@@ -270,7 +270,7 @@ def test_rotated_strategies() -> None:
         args += ["--strategy", name]
     out = invoke("simulate", "walk-the-plank", *args)
     assert "Win rate per strategy" in out
-    assert "(rotated round the table)" in out
+    assert "seats rotated over all 6 orders of the 3 strategies" in out
     summary = simulate_json(*args)
     rows = summary["strategy_win_rate"]
     assert [row["strategy"] for row in rows] == ["aggressor", "survivor", "greedy"]

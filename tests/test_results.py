@@ -13,6 +13,7 @@ import pytest
 from balance import api
 from balance.errors import BalanceError
 from balance.games import get_game
+from balance.games.base import seating_orders
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.results import RunWriter, load_run
 from balance.run import run_games
@@ -131,9 +132,10 @@ def test_tables_agree_with_each_other(saved) -> None:
     games, seats = loaded.table("games"), loaded.table("seats")
     winners = seats.groupby("game")["won"].sum()
     assert winners.tolist() == games["winners"].tolist()
-    # Rotation: in game i, seat s plays strategy entry (s + i) % 4.
+    # Rotation: game i plays order i % 24 of the 4 strategies (every order once in 24).
     labels = loaded.setup.lineup.labels
-    expected = [labels[(s + g) % 4] for g in range(700) for s in range(4)]
+    orders = seating_orders(4)
+    expected = [labels[orders[g % 24, s]] for g in range(700) for s in range(4)]
     assert seats["strategy"].astype(str).tolist() == expected
 
 

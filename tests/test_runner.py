@@ -16,7 +16,7 @@ import pytest
 from balance import api
 from balance.errors import BalanceError
 from balance.games import get_game
-from balance.games.base import Block
+from balance.games.base import Block, seating_orders
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank.bridge import lineup_player_factory
 from balance.games.walk_the_plank.engine import play_games
@@ -125,13 +125,14 @@ def test_blocks_are_the_engine_games_at_their_indices() -> None:
     np.testing.assert_array_equal(block.won, direct.seats[:, :, 0] == 1)
 
 
-def test_rotation_seats_strategy_s_plus_i_in_seat_s() -> None:
+def test_rotation_seats_order_i_mod_n_factorial_in_game_i() -> None:
     names = ["aggressor", "survivor", "greedy"]
     rotated = api.make_setup("walk-the-plank", 3, seed=3, strategies=names, rotate_seats=True)
     records = arrays(run(rotated, 60, threads=1))
-    for game in (0, 1, 2, 31, 59):
-        # In game i, seat s plays entry (s + i) % 3: the same as a fixed line-up so ordered.
-        fixed_names = [names[(s + game) % 3] for s in range(3)]
+    orders = seating_orders(3)
+    for game in (0, 1, 2, 3, 31, 59):
+        # Game i plays order i % 3!: the same as a fixed line-up so ordered.
+        fixed_names = [names[k] for k in orders[game % 6]]
         fixed = api.make_setup("walk-the-plank", 3, seed=3, strategies=fixed_names)
         direct = play_games(fixed.rules, 3, 3, 1, game, fixed.lineup)
         np.testing.assert_array_equal(records["cards"][game], direct.cards[0])

@@ -192,7 +192,7 @@ def test_simulate_without_a_winner_prints_no_balance_index() -> None:
 
 def test_the_readme_rotation_example_plays_games_that_end() -> None:
     readme = (ROOT / "README.md").read_text()
-    tour = readme.split("# three strategies, rotated round the table", 1)[1]
+    tour = readme.split("# three strategies, seated in every order", 1)[1]
     command = tour.split("\n", 1)[1].split("\n\n", 1)[0].strip()
     assert command.startswith("balance simulate walk-the-plank") and "--rotate-seats" in command
     args = shlex.split(command.replace("\\\n", " "))[2:]

@@ -10,6 +10,9 @@ and per seat ``won``.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import itertools
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,34 +48,122 @@ class Block:
         return int(self.length.shape[0])
 
 
+#: The manifest's name for each way of seating a line-up (see :class:`Lineup`).
+SEATING_FIXED = "fixed"
+SEATING_ORDERS = "every-order"
+SEATINGS = (SEATING_FIXED, SEATING_ORDERS)
+
+
+@functools.cache
+def seating_orders(n: int) -> np.ndarray:
+    """Every order of ``n`` strategies round a table, in the order rotation plays them.
+
+    Row ``k`` (game ``k`` of every ``n!``) seats entry ``row[s]`` of the line-up in seat
+    ``s``. Rows come in blocks of ``n`` cyclic shifts of one order that keeps the first
+    listed strategy first: ``block[r][s] = base[(s + r) % n]``, the bases being the
+    ``(n - 1)!`` orders of the other strategies in lexicographic order. So every ``n``
+    consecutive games seat every strategy in every seat once, and every ``n!`` games seat
+    every order once (every strategy beside every other, on each side, equally often).
+
+    Returns
+    -------
+    int64 ``(n!, n)``.
+    """
+    bases = [(0, *rest) for rest in itertools.permutations(range(1, n))]
+    shift = (np.arange(n)[:, None] + np.arange(n)[None, :]) % n  # (r, s) -> base index
+    return np.concatenate([np.asarray(base)[shift] for base in bases]).astype(np.int64)
+
+
 @dataclass(frozen=True)
 class Lineup:
     """The strategies of a run, seat by seat, and whether they rotate across games.
 
-    With ``rotate``, game ``i`` seats entry ``(s + i) % n`` of :attr:`seats` in seat ``s``,
-    so that every strategy plays every seat equally often.
+    With ``rotate``, games go through every order of the strategies round the table
+    (:func:`seating_orders`): game ``i`` plays order ``i % n!``, so that every strategy
+    plays every seat, and sits beside every other on each side, equally often. Without
+    it, seat ``s`` always holds entry ``s`` of :attr:`seats`.
     """
 
     seats: tuple[SeatStrategy, ...]
     rotate: bool = False
-    #: Actions (cards, symbols) that one seat of every game may never choose: seat
-    #: ``i % n`` in game ``i``, so that the restriction visits every seat equally
-    #: (restricted play, Jaffe et al. 2012). Empty: nobody is restricted.
+    #: Actions (cards, symbols) that one seat of every game may never choose (restricted
+    #: play, Jaffe et al. 2012), a seat chosen so that every (seat, strategy) pair is
+    #: restricted equally often (:meth:`restricted_seat`). Empty: nobody is restricted.
     restricted: tuple[str, ...] = ()
+
+    @property
+    def seating(self) -> str:
+        """The seating scheme's name in a manifest (one of :data:`SEATINGS`)."""
+        return SEATING_ORDERS if self.rotate else SEATING_FIXED
+
+    def seating_text(self) -> str:
+        """How seats were given out, as a header says it."""
+        n = len(self.seats)
+        if not self.rotate:
+            return "seats fixed: the strategies sit in the order listed in every game"
+        return (
+            f"seats rotated over all {math.factorial(n)} orders of the {n} strategies "
+            f"(game i plays order i mod {math.factorial(n)}: every strategy in every seat "
+            "and beside every other on each side equally often)"
+        )
+
+    def restriction_text(self) -> str:
+        """Which seat restricted play restricts in each game, as a header says it."""
+        n = len(self.seats)
+        if not self.rotate:
+            return f"in game i, seat i mod {n} is restricted"
+        period = math.factorial(n) * n
+        return (
+            f"each block of {n} games restricts one seat, and so each of the {n} strategies "
+            f"once; the seat moves on from block to block, so every (seat, strategy) pair and "
+            f"every order is restricted equally often over {period:,} games"
+        )
+
+    @property
+    def period(self) -> int:
+        """Games after which the seating and the restricted seat repeat."""
+        n = len(self.seats)
+        if self.rotate:
+            return math.factorial(n) * (n if self.restricted else 1)
+        return n if self.restricted else 1
 
     def restricted_seat(self, game: np.ndarray | int) -> np.ndarray:
         """The restricted seat of each game index (-1 where nobody is restricted)."""
         game = np.asarray(game, dtype=np.int64)
         if not self.restricted:
             return np.full(game.shape, -1, dtype=np.int64)
-        return game % len(self.seats)
+        return self.restriction_seat(game)
+
+    def restriction_seat(self, game: np.ndarray | int) -> np.ndarray:
+        """The seat restricted play restricts in each game index, whether or not this
+        line-up restricts anything (an unrestricted run pairs that seat's wins).
+
+        Without rotation, seat ``i % n`` in game ``i``. With rotation, games come in
+        blocks of ``n`` (``b = i // n``) that shift one order round the table
+        (:func:`seating_orders`); block ``b`` restricts seat ``(j + u) % n``, where
+        ``j = b % (n - 1)!`` numbers the order and ``u = b // (n - 1)!``. Each block thus
+        restricts each strategy once, and over ``n * n!`` games every (order, restricted
+        seat) pair occurs once: the restriction is independent of the seating.
+
+        Returns
+        -------
+        int64, the shape of ``game``.
+        """
+        game = np.asarray(game, dtype=np.int64)
+        n = len(self.seats)
+        if not self.rotate:
+            return game % n
+        bases = math.factorial(n - 1)
+        block = game // n
+        return (block % bases + block // bases) % n
 
     def strategy_index(self, game: np.ndarray | int, seat: int) -> np.ndarray:
         """Index into :attr:`seats` of the strategy in ``seat`` for each game index."""
         game = np.asarray(game, dtype=np.int64)
         if not self.rotate:
             return np.full(game.shape, seat, dtype=np.int64)
-        return (seat + game) % len(self.seats)
+        orders = seating_orders(len(self.seats))
+        return orders[game % orders.shape[0], seat]
 
     @property
     def labels(self) -> list[str]:
@@ -372,8 +463,8 @@ def lineup_arrays(
     codes : int64 ``(K,)``, each strategy's dispatcher code (a user's strategy gets
         ``user_codes + i``, in the order of :meth:`Lineup.user_strategies`).
     params : float64 ``(K, MAX_PARAMS)``, their parameter vectors.
-    rows : int64 ``(R,)``, the game indices whose tables repeat: rotation and restricted
-        play both repeat every ``n`` games, so ``R`` is ``n`` with either, else 1.
+    rows : int64 ``(R,)``, the game indices whose tables repeat: ``R`` is
+        :attr:`Lineup.period` (``n!`` with rotation, times ``n`` with restricted play).
     strategies : int64 ``(R, n)``, row ``i % R`` the strategy in each seat of game ``i``.
     """
     n = len(lineup.seats)
@@ -388,7 +479,7 @@ def lineup_arrays(
         dtype=np.int64,
     )
     params = np.stack([seat.vector() for seat in lineup.seats])
-    rows = np.arange(n if lineup.rotate or lineup.restricted else 1, dtype=np.int64)
+    rows = np.arange(lineup.period, dtype=np.int64)
     strategies = np.stack([lineup.strategy_index(rows, s) for s in range(n)], axis=1)
     return codes, params, rows, strategies.astype(np.int64)
 
@@ -423,12 +514,14 @@ def replay_header(title: str, setup: Setup, game_index: int, verb: str = "choose
     header = [
         f"{title}, game {game_index} of the run seeded {setup.seed}",
         f"{setup.players} players ({seats})",
+        lineup.seating_text(),
         f"rules: {rules_text(setup.rules.to_dict())}",
     ]
     restricted = int(lineup.restricted_seat(game_index))
     if restricted >= 0:
         header.append(
             f"restricted play: seat {restricted} may never {verb} {', '.join(lineup.restricted)}"
+            f" ({lineup.restriction_text()})"
         )
     return header
 

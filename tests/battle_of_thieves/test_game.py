@@ -77,6 +77,7 @@ COMMON_KEYS = {
     "rules",
     "strategies",
     "rotate_seats",
+    "seating",
     "restricted",
     "threads",
     "finished_rate",

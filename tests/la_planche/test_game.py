@@ -752,4 +752,4 @@ def test_rotated_strategies_get_their_own_win_rates() -> None:
     rates = {row["strategy"]: row["rate"] for row in rows}
     assert rates["random"] < min(rates["protector"], rates["detective"])
     out = invoke("simulate", GAME_ID, *args)
-    assert "Win rate per strategy" in out and "(rotated round the table)" in out
+    assert "Win rate per strategy" in out and "seats rotated over all 6 orders" in out

@@ -17,6 +17,7 @@ from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, wit
 
 from balance import api
 from balance.errors import BalanceError
+from balance.games.base import seating_orders
 from balance.games.lifeboats.game import GAME
 from balance.games.lifeboats.layout import ISLAND_NAMES, TIE_RULES
 from balance.games.lifeboats.rules import LifeboatsRules
@@ -715,9 +716,9 @@ def test_rotated_strategies_get_their_own_win_rates(mixed) -> None:
     assert [row["strategy"] for row in rows] == summary["strategies"]
     assert all(row["seats_played"] == 3000 for row in rows)
     seats = read(directory, "seats")
-    # Rotation: the strategy of seat s in game g is the line-up's (s + g) mod 4.
+    # Rotation: game g plays order g mod 24 of the 4 strategies.
     lineup = np.array(summary["strategies"])
-    expected = lineup[(seats["seat"].to_numpy() + seats["game"].to_numpy()) % 4]
+    expected = lineup[seating_orders(4)[seats["game"].to_numpy() % 24, seats["seat"].to_numpy()]]
     assert (seats["strategy"].astype(str).to_numpy() == expected).all()
     wins = seats.groupby(seats["strategy"].astype(str))["won"].mean()
     for row in rows:
@@ -756,7 +757,7 @@ def test_text_summary_of_rotated_strategies(mixed) -> None:
     for name in summary["strategies"]:
         args += ["--strategy", name]
     out = invoke(*args)
-    assert "strategies: steward, hatkeeper, swimmer, random (rotated round the table)" in out
+    assert "steward, hatkeeper, swimmer, random\nseats rotated over all 24 orders" in out
     assert "Win rate per strategy (over every seat it played):" in out
     for name in summary["strategies"]:
         assert re.search(rf"^  {name}\s+\d+\.\d%  \[.*\]  \(300 seats\)$", out, re.MULTILINE)

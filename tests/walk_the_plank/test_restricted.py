@@ -1,7 +1,8 @@
 """Restricted play: a seat that may never program a card (Jaffe et al., AIIDE 2012).
 
 Both engines apply the restriction and agree game for game; the restricted seat of game
-``i`` is seat ``i % n``; ``restricted_play`` pairs each restricted run with the
+``i`` is seat ``i % n`` with fixed seats (rotated: ``tests/test_seating.py``);
+``restricted_play`` pairs each restricted run with the
 unrestricted one on the same games; the table is checked against hand-computed numbers.
 """
 
@@ -23,7 +24,7 @@ from balance import api
 from balance.cli import cli
 from balance.errors import BalanceError
 from balance.games import get_game
-from balance.games.base import Setup
+from balance.games.base import Lineup, Setup
 from balance.games.walk_the_plank import engine
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank.bridge import lineup_player_factory
@@ -87,10 +88,10 @@ def assert_engines_agree(setup: Setup, games: int, first_game: int = 0) -> engin
     return compiled
 
 
-def restricted_reveals(records: engine.Records, cards: list[str]) -> np.ndarray:
+def restricted_reveals(records: engine.Records, cards: list[str], lineup: Lineup) -> np.ndarray:
     """Reveals of ``cards`` by the restricted seat of each game: int ``(G,)``."""
     games = len(records)
-    seat = (records.first_game + np.arange(games)) % records.cards.shape[1]
+    seat = lineup.restricted_seat(records.first_game + np.arange(games))
     columns = [CARD_NAMES.index(card) for card in cards]
     per_card = records.cards[np.arange(games), seat][:, columns, REVEALED]
     return per_card.sum(axis=1)
@@ -128,7 +129,7 @@ def test_an_unrestricted_lineup_forbids_nothing() -> None:
 def test_engines_agree_random_four_players() -> None:
     setup = setup_for(["random"] * 4, ["charge"], seed=5)
     records = assert_engines_agree(setup, 300)
-    assert not restricted_reveals(records, ["charge"]).any()
+    assert not restricted_reveals(records, ["charge"], setup.lineup).any()
 
 
 def test_engines_agree_mixed_rotated_with_every_variant() -> None:
@@ -137,7 +138,7 @@ def test_engines_agree_mixed_rotated_with_every_variant() -> None:
         names, ["charge"], seed=17, variants=("ghost", "dolphin", "kraken"), rotate=True
     )
     records = assert_engines_agree(setup, 200)
-    assert not restricted_reveals(records, ["charge"]).any()
+    assert not restricted_reveals(records, ["charge"], setup.lineup).any()
     # The variants did play: a ghost, the Dolphin die and the Kraken die all showed up.
     games = records.games
     assert (games[:, nb.GameStat.GHOST_SEAT] >= 0).any()
@@ -153,7 +154,7 @@ def test_engines_agree_with_two_cards_forbidden_down_to_three_left() -> None:
         ["random"] * 3, ["charge", "not-me"], seed=3, variants=("ghost",), rules={"rest": rest}
     )
     records = assert_engines_agree(setup, 300)
-    assert not restricted_reveals(records, ["charge", "not-me"]).any()
+    assert not restricted_reveals(records, ["charge", "not-me"], setup.lineup).any()
     assert (records.games[:, nb.GameStat.GHOST_SEAT] >= 0).any()
 
 
@@ -162,15 +163,23 @@ def test_engines_agree_far_into_a_run() -> None:
     # block's own index g would restrict another seat.
     setup = setup_for(["random", "greedy", "survivor"], ["charge"], seed=2)
     records = assert_engines_agree(setup, 200, first_game=1000)
-    assert not restricted_reveals(records, ["charge"]).any()
+    assert not restricted_reveals(records, ["charge"], setup.lineup).any()
     by_block_seat = records.cards[np.arange(200), np.arange(200) % 3, CHARGE, REVEALED]
     assert by_block_seat.any()
+
+
+def test_engines_agree_far_into_a_rotated_run() -> None:
+    # Rotated, the seating repeats every 3! games and the restricted seat every 3 * 3!.
+    setup = setup_for(["random", "greedy", "survivor"], ["charge"], seed=2, rotate=True)
+    records = assert_engines_agree(setup, 100, first_game=1001)
+    assert not restricted_reveals(records, ["charge"], setup.lineup).any()
+    assert records.cards[:, :, CHARGE, REVEALED].any()
 
 
 def test_engines_agree_far_into_a_run_five_players() -> None:
     setup = setup_for(["random"] * 5, ["run"], seed=8)
     records = assert_engines_agree(setup, 200, first_game=1001)
-    assert not restricted_reveals(records, ["run"]).any()
+    assert not restricted_reveals(records, ["run"], setup.lineup).any()
     by_block_seat = records.cards[np.arange(200), np.arange(200) % 5, CARD_NAMES.index("run")]
     assert by_block_seat[:, REVEALED].any()
 
@@ -261,12 +270,16 @@ def test_restricted_wins_picks_seat_game_mod_n() -> None:
         ],
         dtype=bool,
     )
+    lineup = setup_for(["random"] * 3, ["charge"]).lineup
     # Games 0..4: seats 0, 1, 2, 0, 1.
-    np.testing.assert_array_equal(restricted_wins(won), [True, False, True, False, False])
+    np.testing.assert_array_equal(restricted_wins(won, lineup), [True, False, True, False, False])
     # Games 4..8: seats 1, 2, 0, 1, 2.
-    np.testing.assert_array_equal(restricted_wins(won, 4), [False, True, False, True, True])
-    assert restricted_wins(won).dtype == np.bool_
-    assert restricted_wins(np.zeros((0, 4), dtype=bool)).shape == (0,)
+    np.testing.assert_array_equal(restricted_wins(won, lineup, 4), [False, True, False, True, True])
+    assert restricted_wins(won, lineup).dtype == np.bool_
+    four = setup_for(["random"] * 4, ["charge"]).lineup
+    assert restricted_wins(np.zeros((0, 4), dtype=bool), four).shape == (0,)
+    with pytest.raises(BalanceError):
+        restricted_wins(won, four)
 
 
 def paired_t(diff: list[float]) -> tuple[float, float, float, float]:
@@ -381,10 +394,11 @@ def test_restricted_play_table_shape(valued) -> None:
 
 def test_restricted_play_pairs_each_run_with_the_unrestricted_one(valued) -> None:
     setup, value = valued
-    base = restricted_wins(won_of(setup, 3000))
+    base = restricted_wins(won_of(setup, 3000), setup.lineup)
     assert value.table["base_win_rate"].tolist() == pytest.approx([base.mean()] * 3, abs=0)
     for row in value.table.itertuples():
-        wins = restricted_wins(won_of(setup_for(["random"] * 3, [row.action], seed=4), 3000))
+        restricted = setup_for(["random"] * 3, [row.action], seed=4)
+        wins = restricted_wins(won_of(restricted, 3000), restricted.lineup)
         assert row.win_rate == wins.mean()
         expected = paired_t((wins.astype(float) - base).tolist())
         assert (row.difference, row.low, row.high) == pytest.approx(expected[:3], rel=1e-9)

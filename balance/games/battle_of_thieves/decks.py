@@ -123,6 +123,7 @@ class CardValues:
             f"Card value by {METHOD}: {self.games:,} paired games a card, "
             f"decks {decks[0]} (seat 0) and {decks[1]} (seat 1); seed {self.setup.seed}, "
             f"strategies {', '.join(self.setup.lineup.labels)}"
+            + (f"; {self.setup.lineup.seating_text()}" if self.setup.lineup.rotate else "")
             + (f" (interrupted: {self.requested:,} asked)" if self.partial else "")
             + ".",
             "A negative difference: the deck wins less without the card (the card helps).",

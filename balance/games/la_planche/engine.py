@@ -103,7 +103,7 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, n) for the kernel.
 
     Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat.
-    Rotation repeats every ``n`` games, so ``R`` is ``n`` with it, else 1.
+    ``R`` is :attr:`Lineup.period` (``n!`` with rotation: every order, else 1).
     """
     if lineup.restricted:
         raise BalanceError(f"{GAME} does not support restricted play yet")

@@ -149,8 +149,9 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2n) for the kernel.
 
     Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat, then
-    1 for the seat that may never play a hat (restricted play: seat ``i % n``). Rotation
-    and restriction repeat every ``n`` games, so ``R`` is ``n`` with either, else 1.
+    1 for the seat that may never play a hat (restricted play:
+    :meth:`Lineup.restricted_seat`). ``R`` is :attr:`Lineup.period`, the games after
+    which the seating and the restricted seat repeat.
     """
     check_restricted(lineup.restricted)
     codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)

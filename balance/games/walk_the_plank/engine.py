@@ -95,8 +95,8 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2n) for the kernel.
 
     Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat, then
-    each seat's forbidden cards. Rotation and restricted play both repeat every ``n``
-    games, so ``R`` is ``n`` with either, else 1.
+    each seat's forbidden cards. ``R`` is :attr:`Lineup.period`, the games after which
+    the seating and the restricted seat repeat.
     """
     codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
     return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
