@@ -752,3 +752,25 @@ def test_rotated_strategies_get_their_own_win_rates() -> None:
     assert rates["random"] < min(rates["protector"], rates["detective"])
     out = invoke("simulate", GAME_ID, *args)
     assert "Win rate per strategy" in out and "(rotated round the table)" in out
+
+
+def test_summary_lines_print_the_intervals_of_prisoners_fallen_per_use() -> None:
+    action = {
+        "per_game": 5.25,
+        "per_game_ci95": [5.0, 5.5],
+        "fell_own_per_use": 0.125,
+        "fell_own_per_use_ci95": [0.118, 0.132],
+        "fell_other_per_use": 0.25,
+        "fell_other_per_use_ci95": [0.241, 0.259],
+    }
+    summary = {
+        "games": 4000,
+        "no_winner_rate": 0.1,
+        "no_winner_ci95": [0.09, 0.11],
+        "colour_win_rate": {},
+        "actions": {"push": action},
+    }
+    lines = GAME.summary_lines(summary)
+    assert any("4,000 games, 95% intervals" in line for line in lines)
+    row = next(line for line in lines if line.startswith("  push "))
+    assert "own 0.125 [0.118, 0.132]" in row and "other 0.250 [0.241, 0.259]" in row
