@@ -980,6 +980,13 @@ def test_matchup_rates_are_the_two_seat_orders_pooled(matchup_run) -> None:
     assert (csv["wins"] == expected["wins"]).all()
     for column in ("rate", "low", "high", "first_rate", "second_rate"):
         assert csv[column].to_numpy() == pytest.approx(expected[column].to_numpy()), column
+    # Each seat order's rate has its Wilson interval over the games of that order.
+    assert (csv["games_per_seat_order"] == csv["games"] // 2).all()
+    for order in ("first", "second"):
+        n = csv["games_per_seat_order"].to_numpy()
+        low, high = wilson_interval(np.rint(expected[f"{order}_rate"].to_numpy() * n), n)
+        assert csv[f"{order}_low"].to_numpy() == pytest.approx(low, abs=1e-9), order
+        assert csv[f"{order}_high"].to_numpy() == pytest.approx(high, abs=1e-9), order
     # The two rates of a pair sum to 1 minus the pair's capped games (wins for neither).
     assert expected["capped"].max() > 0  # the short cap makes the check bite
     rates = csv.set_index(["deck", "against"])["rate"]
@@ -1038,9 +1045,11 @@ def test_matchup_refuses_two_decks_of_one_name(tmp_path: Path, monkeypatch, caps
 # --- cards ------------------------------------------------------------------------------------
 
 CARD_GAMES = 300
+#: A card's row: seat, card, win rate with the blank card and with the card (each with its
+#: Wilson interval), the difference with its interval, Holm's p.
 CARD_ROW = re.compile(
-    r"^(\d)    (.{25}) *(\d+\.\d)% +(\d+\.\d)% +([+-]\d+\.\d\d) "
-    r"\[([+-]\d+\.\d\d), ([+-]\d+\.\d\d)\] +(\S+)( \*)?$"
+    r"^(\d)    (.{25}) *(\d+\.\d)% \[[\d.]+, [\d.]+\] +(\d+\.\d)% \[[\d.]+, [\d.]+\] +"
+    r"([+-]\d+\.\d\d) \[([+-]\d+\.\d\d), ([+-]\d+\.\d\d)\] +(\S+)( \*)?$"
 )
 
 
