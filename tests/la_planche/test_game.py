@@ -257,8 +257,10 @@ def test_text_summary_names_the_colours_and_actions() -> None:
     for name, rate in summary["colour_win_rate"].items():
         assert re.search(rf"^  {name}\s+{100 * rate:.1f}%  \[", out, re.MULTILINE), name
     for name, row in summary["actions"].items():
-        line = rf"^  {name}\s+{row['per_game']:.2f} \[.*own {row['fell_own_per_use']:.3f}"
+        line = rf"^  {name}\s+{row['per_game']:.2f} \[.*own {row['fell_own_per_use']:.3f} \["
         assert re.search(line, out, re.MULTILINE), name
+        low, high = row["fell_other_per_use_ci95"]
+        assert f"other {row['fell_other_per_use']:.3f} [{low:.3f}, {high:.3f}]" in out, name
     assert "Rounds per game" not in out
     rounds = invoke(*args, "--variant", "rounds")
     assert re.search(r"^Rounds per game: \d+\.\d\d \[", rounds, re.MULTILINE)

@@ -537,7 +537,8 @@ def test_text_summary_gives_scores_pawns_and_tie_rules() -> None:
     for name, label in labels.items():
         mean = summary[f"{name}_mean"]
         assert re.search(rf"^  {re.escape(label)}\s+{mean:.2f} \[", out, re.MULTILINE), name
-    assert "\nHow the winner was decided (finished games):\n" in out
+    finished = summary["tie_rule_games"]
+    assert f"\nHow the winner was decided ({finished:,} finished games, 95% Wilson " in out
     for name, rate in summary["tie_rule"].items():
         assert re.search(rf"^  {name}\s+{100 * rate:.1f}%  \[", out, re.MULTILINE), name
 
