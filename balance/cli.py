@@ -597,8 +597,8 @@ def length_lines(s: dict[str, Any]) -> list[str]:
     return [
         f"Game length ({n_games:,} games; {unfinished:,} stopped unfinished {where}):",
         f"  {median_text} {unit} (where the share still running crosses 50%)",
-        f"  restricted mean to {limit} {unit}: {s['length_restricted_mean']:.2f} "
-        f"{interval(s['length_restricted_mean_ci95'], as_percent=False)}"
+        f"  restricted mean to {limit} {unit}: {s['length_restricted']:.2f} "
+        f"{interval(s['length_restricted_ci95'], as_percent=False)}"
         " (area under the still-running curve)",
         f"  mean: at least {s['length_mean']:.2f} {unit}, a lower bound (unfinished games "
         f"count where they stopped) {spread}",

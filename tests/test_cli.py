@@ -231,7 +231,7 @@ def test_game_length_with_games_stopped_at_the_cap() -> None:
     assert summary["length_mean_is_lower_bound"] and summary["length_cap"] == 9
     assert summary["length_restricted_to"] == 9
     # One cap: the restricted mean to the cap is the mean of the lengths played.
-    assert summary["length_restricted_mean"] == pytest.approx(summary["length_mean"])
+    assert summary["length_restricted"] == pytest.approx(summary["length_mean"])
     low, high = summary["length_median_ci95"]
     assert low < summary["length_median"] < high <= 9.5
     out = invoke(*args)
@@ -244,7 +244,7 @@ def test_game_length_with_games_stopped_at_the_cap() -> None:
 def test_game_length_without_unfinished_games_gives_the_median() -> None:
     summary = simulate_json("-p", "4", "-g", "300", "-s", "5", "-t", "1")
     assert summary["length_unfinished"] == 0 and not summary["length_mean_is_lower_bound"]
-    assert summary["length_restricted_mean"] == pytest.approx(summary["length_mean"])
+    assert summary["length_restricted"] == pytest.approx(summary["length_mean"])
     low, high = summary["length_median_ci95"]
     assert low <= summary["length_median"] <= high
 
