@@ -600,8 +600,8 @@ def length_lines(s: dict[str, Any]) -> list[str]:
         f"  restricted mean to {limit} {unit}: {s['length_restricted']:.2f} "
         f"{interval(s['length_restricted_ci95'], as_percent=False)}"
         " (area under the still-running curve)",
-        f"  mean: at least {s['length_mean']:.2f} {unit}, a lower bound (unfinished games "
-        f"count where they stopped) {spread}",
+        f"  mean: at least {s['length_mean']:.2f} {unit} {spread} (a lower bound: "
+        "unfinished games count where they stopped)",
     ]
 
 

@@ -238,7 +238,8 @@ def test_game_length_with_games_stopped_at_the_cap() -> None:
     assert f"Game length (600 games; {unfinished:,} stopped unfinished at the cap of 9 " in out
     assert re.search(r"^  median \d\.\d \[\d\.\d, \d\.\d\] rounds", out, re.M)
     assert re.search(r"^  restricted mean to 9 rounds: \d\.\d\d \[\d\.\d\d, \d\.\d\d\]", out, re.M)
-    assert f"mean: at least {summary['length_mean']:.2f} rounds, a lower bound" in out
+    assert f"mean: at least {summary['length_mean']:.2f} rounds [" in out
+    assert "(a lower bound: unfinished games count where they stopped)" in out
 
 
 def test_game_length_without_unfinished_games_gives_the_median() -> None:
