@@ -318,7 +318,6 @@ def cards(
     from balance.api import check_card_values, make_setup
     from balance.restricted import card_value_json, restricted_play, write_restricted_play
 
-    check_card_values(game)
     setup = make_setup(
         game,
         players,
@@ -328,6 +327,7 @@ def cards(
         _rule_pairs(rule_texts, decks),
         rotate_seats,
     )
+    check_card_values(game)
     value = restricted_play(
         setup,
         n_games,
@@ -574,12 +574,10 @@ def format_summary(s: dict[str, Any]) -> str:
     lines.append("Winners per game:")
     for k, rate in s["winner_count"].items():
         lines.append(f"  {k}: {percent(rate):>6}  {interval(s['winner_count_ci95'][k])}")
-    unit = s["length_unit"]
-    lines += [
-        f"Game length: mean {s['length_mean']:.2f} {unit} "
-        f"{interval(s['length_ci95'], as_percent=False)}, sd {s['length_sd']:.2f}",
-        f"Finished before the cap: {percent(s['finished_rate'])} {interval(s['finished_ci95'])}",
-    ]
+    lines += length_lines(s)
+    lines.append(
+        f"Finished before the cap: {percent(s['finished_rate'])} {interval(s['finished_ci95'])}"
+    )
     lines += get_game(s["game"]).summary_lines(s)
     if "card_value" in s:
         lines += card_value_lines(s["card_value"])
@@ -609,6 +607,44 @@ def card_value_lines(value: dict[str, Any]) -> list[str]:
         f"negative: it helps; * significant"
     )
     return lines
+
+
+def length_lines(s: dict[str, Any]) -> list[str]:
+    """Game length: mean, median and, with unfinished games, the restricted mean.
+
+    A game stopped unfinished counts at the length it was stopped, so with unfinished
+    games the mean is only a lower bound, and says so."""
+    unit = s["length_unit"]
+    n_games = s["games"]
+    if not n_games:
+        return ["Game length: no games"]
+    unfinished = s.get("length_unfinished", 0)
+    median = s.get("length_median", float("nan"))
+    limit = s.get("length_restricted_to")
+    if median == median:
+        low, high = s["length_median_ci95"]
+        shown = "n/a" if low != low else f"{low:.1f}"
+        upper = f"beyond {limit}" if high != high else f"{high:.1f}"
+        median_text = f"median {median:.1f} [{shown}, {upper}]"
+    else:
+        median_text = f"median beyond {limit} (more than half still running at the end)"
+    spread = f"{interval(s['length_ci95'], as_percent=False)}, sd {s['length_sd']:.2f}"
+    if not unfinished:
+        return [
+            f"Game length: mean {s['length_mean']:.2f} {unit} {spread}; {median_text} "
+            f"({n_games:,} games)"
+        ]
+    cap = s.get("length_cap")
+    where = f"at the cap of {cap} {unit}" if cap is not None else "by a cap"
+    return [
+        f"Game length ({n_games:,} games; {unfinished:,} stopped unfinished {where}):",
+        f"  {median_text} {unit} (where the share still running crosses 50%)",
+        f"  restricted mean to {limit} {unit}: {s['length_restricted']:.2f} "
+        f"{interval(s['length_restricted_ci95'], as_percent=False)}"
+        " (area under the still-running curve)",
+        f"  mean: at least {s['length_mean']:.2f} {unit} {spread} (a lower bound: "
+        "unfinished games count where they stopped)",
+    ]
 
 
 def main() -> None:

@@ -158,8 +158,19 @@ class Comparison:
                     f"  {row.metric:<{width}} {_fmt(row.value, row.low, row.high, row.kind):<24} "
                     f"{_fmt(ref['value'], ref['low'], ref['high'], row.kind):<24} "
                     f"{_diff(row.difference, row.diff_low, row.diff_high, row.kind, row.unit):<34} "
-                    f"{_p(row.p_holm):>9}{' *' if row.significant else ''}"
+                    f"{_p(row.p_holm, row.p_is_bound):>9}{' *' if row.significant else ''}"
                 )
+        capped = {
+            label: int((~frame["finished"].astype(bool)).sum())
+            for label, frame in self.per_game.items()
+        }
+        if any(capped.values()):
+            counts = ", ".join(f"{label} {count:,}" for label, count in capped.items())
+            lines.append(
+                f"\nUnfinished games (of {self.games:,}): {counts}. They count at the length "
+                "where the cap stopped them, so each game length is a mean restricted to the "
+                "cap: a lower bound of the uncapped mean."
+            )
         lines.append(
             "\nIntervals: rates per variant Wilson, means Student t; differences paired t "
             "over games. Balance index: simultaneous intervals of the seat differences; its "
@@ -554,7 +565,10 @@ def _diff(value: float, low: float, high: float, kind: str, unit: str) -> str:
     return f"{value:+.3f} [{low:+.3f}, {high:+.3f}]" + (f" {unit}" if unit else "")
 
 
-def _p(p: float) -> str:
+def _p(p: float, bound: bool = False) -> str:
+    """A p-value as printed; a resampled one no draw reached is a bound (``<5e-05``)."""
     if p != p:
         return "n/a"
+    if bound:
+        return f"<{p:.2g}"
     return "<0.001" if p < 0.001 else f"{p:.3f}"

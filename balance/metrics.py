@@ -17,7 +17,14 @@ import pandas as pd
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
-from balance.stats import LEVEL, mean_interval, share_interval, wilson_interval
+from balance.stats import (
+    LEVEL,
+    length_median,
+    mean_interval,
+    restricted_mean,
+    share_interval,
+    wilson_interval,
+)
 
 
 def seat_win_rates(seats: pd.DataFrame) -> pd.DataFrame:
@@ -59,7 +66,8 @@ def strategy_win_rates(seats: pd.DataFrame) -> pd.DataFrame:
     """Win rate of each strategy over every seat it played.
 
     A strategy may fill several seats of one game, so games are the independent units:
-    the interval is the ratio (delta-method) interval of wins over seats played, per game.
+    the interval is Wilson's at the effective number of seats played, games as clusters
+    (:func:`balance.stats.share_interval`).
 
     Returns
     -------
@@ -130,6 +138,81 @@ def still_running(games: pd.DataFrame, unit: str) -> pd.DataFrame:
     return _with_wilson(table, "running", "games")
 
 
+def length_summary(lengths: np.ndarray, finished: np.ndarray) -> dict:
+    """Game length with 95% intervals, honest about games stopped unfinished.
+
+    An unfinished game counts at the length where it was stopped, so with unfinished
+    games the mean of the lengths is only a lower bound (``mean_is_lower_bound``). The
+    median and the restricted mean are read from the still-running curve
+    (:func:`balance.stats.still_running_curve`, unfinished games censored where they
+    stopped): the median where it crosses one half, the restricted mean as the area
+    under it up to the longest game (``restricted_to``): the mean of ``min(length,
+    restricted_to)``.
+
+    Parameters
+    ----------
+    lengths : int ``(G,)``; finished : bool ``(G,)``.
+
+    Returns
+    -------
+    dict with ``games``, ``unfinished``, ``mean_is_lower_bound``, ``mean``/``mean_low``/
+    ``mean_high`` (Student t), ``sd``, ``median``/``median_low``/``median_high`` (NaN
+    beyond the longest game), ``restricted_mean``/``restricted_low``/``restricted_high``
+    and ``restricted_to``.
+    """
+    lengths = np.asarray(lengths)
+    finished = np.asarray(finished, dtype=bool)
+    whole = np.rint(lengths).astype(np.int64)
+    games = int(lengths.size)
+    mean, mean_low, mean_high = mean_interval(lengths.astype(float))
+    median, median_low, median_high = length_median(whole, finished)
+    limit = int(whole.max()) if games else 0
+    restricted, restricted_low, restricted_high = restricted_mean(whole, finished, limit)
+    unfinished = int(games - finished.sum())
+    return {
+        "games": games,
+        "unfinished": unfinished,
+        "mean_is_lower_bound": unfinished > 0,
+        "mean": mean,
+        "mean_low": mean_low,
+        "mean_high": mean_high,
+        "sd": float(lengths.std(ddof=1)) if games > 1 else float("nan"),
+        "median": median,
+        "median_low": median_low,
+        "median_high": median_high,
+        "restricted_mean": restricted,
+        "restricted_low": restricted_low,
+        "restricted_high": restricted_high,
+        "restricted_to": limit,
+    }
+
+
+def length_text(figures: dict, unit: str) -> str:
+    """One line of :func:`length_summary`'s figures, for a chart title or a caption."""
+    games = figures["games"]
+    if not games:
+        return "no games"
+    median = figures["median"]
+    limit = figures["restricted_to"]
+    if median == median:
+        high = figures["median_high"]
+        upper = f"beyond {limit}" if high != high else f"{high:.1f}"
+        median_text = f"median {median:.1f} [{figures['median_low']:.1f}, {upper}]"
+    else:
+        median_text = f"median beyond {limit}"
+    if not figures["unfinished"]:
+        return (
+            f"mean {figures['mean']:.2f} [{figures['mean_low']:.2f}, "
+            f"{figures['mean_high']:.2f}], {median_text} {unit}, {games:,} games"
+        )
+    return (
+        f"{median_text}, restricted mean to {limit}: {figures['restricted_mean']:.2f} "
+        f"[{figures['restricted_low']:.2f}, {figures['restricted_high']:.2f}] {unit}, "
+        f"mean at least {figures['mean']:.2f}; {games:,} games, "
+        f"{figures['unfinished']:,} unfinished"
+    )
+
+
 def paired_difference(variant: np.ndarray, base: np.ndarray, level: float = LEVEL) -> dict:
     """Mean of the per-game differences ``variant - base`` on the same game indices.
 
@@ -167,6 +250,10 @@ def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> tuple[np.ndarra
         adjusted[known] = corrected
         significant[known] = reject
     return adjusted, significant
+
+
+#: Draws of the resampled balance-index difference in a comparison table.
+DRAWS = 20_000
 
 
 def balance_index_interval(won: np.ndarray, draws: int = 20_000, seed: int = 0) -> dict:
@@ -375,7 +462,9 @@ def paired_table(
     DataFrame, one row a (run, metric): ``run``, ``metric``, ``unit``, ``kind``, ``games``,
     ``value``/``low``/``high`` (the run's own), and for every run after the first
     ``base_value``, ``difference``/``diff_low``/``diff_high``, ``p``, ``p_holm`` and
-    ``significant`` (after Holm's correction over every test of the table).
+    ``significant`` (after Holm's correction over every test of the table);
+    ``p_is_bound`` marks a resampled p-value (the balance index's) that no draw reached:
+    ``p`` then holds its bound ``1 / DRAWS``, and ``p_holm`` is a bound too.
     """
     labels = list(runs)
     sizes = {len(table) for table in runs.values()}
@@ -422,17 +511,23 @@ def paired_table(
             "high": index["high"],
         }
         if label != labels[0]:
-            diff = balance_index_difference(won, base[list(won_columns)].to_numpy())
+            diff = balance_index_difference(won, base[list(won_columns)].to_numpy(), draws=DRAWS)
+            # A resampled p-value with no draw beyond 0 is below 1/draws, not 0: keep the
+            # bound (Holm adjusts it like any other p) and say it is one.
+            bound = diff["p"] == 0
             row.update(
                 base_value=balance_index(base[list(won_columns)].to_numpy().mean(axis=0)),
                 difference=diff["difference"],
                 diff_low=diff["low"],
                 diff_high=diff["high"],
-                p=diff["p"],
+                p=1 / DRAWS if bound else diff["p"],
+                p_is_bound=bound,
             )
         rows.append(row)
     result = pd.DataFrame(rows)
     if "p" not in result:
         result["p"] = np.nan
+    bound = result["p_is_bound"] if "p_is_bound" in result else pd.Series(False, result.index)
+    result["p_is_bound"] = bound.astype("boolean").fillna(False).astype(bool)
     result["p_holm"], result["significant"] = holm(result["p"].to_numpy())
     return result

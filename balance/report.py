@@ -128,7 +128,9 @@ def describe_run(tables: RunTables) -> list[str]:
     lines += [
         "",
         "Every rate comes with a 95% interval: Wilson for shares of games or seats,",
-        "Student t for means over games, the delta method (games as clusters) for ratios.",
+        "Wilson at the effective number of trials for shares of trials clustered in games",
+        "(design effect over games), Student t for means over games, the delta method",
+        "(games as clusters) for other ratios, Kaplan-Meier for the median game length.",
     ]
     return lines
 
@@ -182,7 +184,8 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
                     ylabel="seats won",
                     xlabel="strategy",
                     note=f"{n_games:,} games; win rate over every seat the strategy played; "
-                    "95% delta-method intervals with games as clusters.",
+                    "95% Wilson intervals at the effective number of seats (games as "
+                    "clusters).",
                 ),
             )
         )
@@ -197,15 +200,19 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
         else f"{n_games:,} games; {unfinished:,} unfinished"
     )
     histogram = metrics.length_distribution(games, unit)
-    mean = games[unit].mean()
+    figures = metrics.length_summary(games[unit].to_numpy(), games["finished"].to_numpy())
     charts.append(
         Chart(
             "03-game-length",
             plot_length_histogram(
                 histogram,
                 unit,
-                title=f"{prefix}game length (mean {mean:.2f} {unit})",
-                note=length_note + ".",
+                title=f"{prefix}game length\n{metrics.length_text(figures, unit)}",
+                note=length_note + ". 95% intervals: Student t for the mean; the median "
+                "(where the share still running crosses 50%) and the restricted mean (area "
+                "under that curve up to the longest game) from the Kaplan-Meier curve, "
+                "unfinished games counted as running where they stopped"
+                + (", so the plain mean is only a lower bound." if unfinished else "."),
             ),
         )
     )

@@ -72,19 +72,28 @@ def value_table(
     Returns
     -------
     DataFrame, one row a card, in the order given: the labels, ``games``, ``win_rate``
-    (restricted) and ``base_win_rate`` (unrestricted), ``difference`` (restricted minus
+    (restricted) and ``base_win_rate`` (unrestricted), each with its Wilson interval
+    (``win_rate_low``/``_high``, ``base_win_rate_low``/``_high``; a shared win counts as its
+    share), ``difference`` (restricted minus
     unrestricted: negative when the card helps its player) with ``low``/``high`` (paired
     t), ``p`` (paired t-test), ``p_holm`` and ``significant`` (Holm over the rows).
     """
     out = []
     for labels, wins, base in rows:
         diff = metrics.paired_difference(wins, base)
+        games = len(wins)
+        low, high = wilson_interval(float(np.sum(wins)), games)
+        base_low, base_high = wilson_interval(float(np.sum(base[:games])), games)
         out.append(
             {
                 **labels,
                 "games": diff["games"],
-                "win_rate": float(np.mean(wins)) if len(wins) else float("nan"),
-                "base_win_rate": float(np.mean(base)) if len(wins) else float("nan"),
+                "win_rate": float(np.mean(wins)) if games else float("nan"),
+                "win_rate_low": float(low),
+                "win_rate_high": float(high),
+                "base_win_rate": float(np.mean(base)) if games else float("nan"),
+                "base_win_rate_low": float(base_low),
+                "base_win_rate_high": float(base_high),
                 "difference": diff["difference"],
                 "low": diff["low"],
                 "high": diff["high"],
@@ -153,22 +162,36 @@ class RestrictedPlay:
             f"({setup.lineup.restriction_text()}); its win rate is paired, game by game, with "
             "the same seat's in the unrestricted run.",
             "",
-            f"  {noun:<16} {'without it':>10} {'with it':>8}  "
+            f"  {noun:<16} {'without it [95%]':<24} {'with it [95%]':<24} "
             f"{'change in win rate [95% interval]':<36} {'p (Holm)':>9}",
         ]
         for row in self.table.itertuples():
             change = f"{100 * row.difference:+.2f} pp [{100 * row.low:+.2f}, {100 * row.high:+.2f}]"
-            p = "<0.001" if row.p_holm < 0.001 else f"{row.p_holm:.3f}"
+            p = (
+                "n/a"
+                if row.p_holm != row.p_holm
+                else ("<0.001" if row.p_holm < 0.001 else f"{row.p_holm:.3f}")
+            )
+            without = _rate(row.win_rate, row.win_rate_low, row.win_rate_high)
+            with_it = _rate(row.base_win_rate, row.base_win_rate_low, row.base_win_rate_high)
             lines.append(
-                f"  {row.action:<16} {100 * row.win_rate:>9.2f}% {100 * row.base_win_rate:>7.2f}%  "
+                f"  {row.action:<16} {without:<24} {with_it:<24} "
                 f"{change:<36} {p:>9}{' *' if row.significant else ''}"
             )
         lines.append(
             f"\nA negative change: the {noun} helps the player who has it. * = significant at "
-            f"5% after Holm's correction over {len(self.table)} {noun}(s). Intervals: paired t "
-            "over games."
+            f"5% after Holm's correction over {len(self.table)} {noun}(s). Intervals: Wilson "
+            f"for the win rates, over the {self.games:,} games; paired t over games for the "
+            "change."
         )
         return "\n".join(lines)
+
+
+def _rate(rate: float, low: float, high: float) -> str:
+    """A win rate and its interval: ``24.31% [23.9, 24.7]``."""
+    if rate != rate:
+        return "n/a"
+    return f"{100 * rate:.2f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def restricted_play(

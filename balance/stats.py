@@ -71,9 +71,196 @@ def ratio_interval(
 def share_interval(
     numerators: np.ndarray, denominators: np.ndarray, level: float = LEVEL
 ) -> tuple[float, float, float]:
-    """:func:`ratio_interval` for a share (successes over trials, games as clusters): its
-    normal interval cut to ``[0, 1]``, where a rare share's would reach below 0."""
-    rate, low, high = ratio_interval(numerators, denominators, level)
-    if low != low:
-        return rate, low, high
-    return rate, max(low, 0.0), min(high, 1.0)
+    """A share of trials (successes over trials) whose trials are clustered in games.
+
+    The share is ``sum(y) / sum(x)``. Trials of one game are not independent, so the
+    interval is Wilson's at the *effective* number of trials (Korn and Graubard, Survey
+    Methodology 24, 1998): the trials divided by the design effect, the ratio of the
+    delta-method variance over games (:func:`ratio_interval`) to the binomial variance of
+    as many independent trials. The effective number never exceeds the trials (a design
+    effect below 1 counts as 1), and a share of 0 or 1 (no variance) takes the trials as
+    they are. Unlike a normal interval, it stays within ``[0, 1]`` and is not symmetric
+    near the edges (999 of 1,000 is ``[0.994, 0.9998]``, not ``[0.997, 1.001]``).
+
+    Parameters
+    ----------
+    numerators : ``(G,)`` successes of each game.
+    denominators : ``(G,)`` trials of each game.
+
+    Returns
+    -------
+    ``(share, low, high)``; NaN when there are no trials, NaN bounds with one game.
+    """
+    y = np.asarray(numerators, dtype=float)
+    x = np.asarray(denominators, dtype=float)
+    share, ratio_low, ratio_high = ratio_interval(y, x, level)
+    if share != share or ratio_low != ratio_low:
+        return share, ratio_low, ratio_high
+    trials = float(x.sum())
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    variance = ((ratio_high - ratio_low) / (2 * z)) ** 2
+    binomial = share * (1 - share) / trials
+    effective = trials
+    if variance > 0 and binomial > 0:
+        effective = min(trials, trials * binomial / variance)
+    low, high = wilson_interval(share * effective, effective, level)
+    return share, float(low), float(high)
+
+
+def still_running_curve(
+    lengths: np.ndarray, finished: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The share of games still running after each length, with unfinished games censored.
+
+    A finished game of length ``L`` ended at ``L``; an unfinished one (stopped by a cap)
+    was still running after ``L`` and is not followed further. The curve is the
+    Kaplan-Meier estimate over whole lengths ``0 .. max(L)``, its variance Greenwood's.
+    With every unfinished game stopped at one cap it is the plain share of games that
+    lasted longer than ``r``.
+
+    Parameters
+    ----------
+    lengths : int ``(G,)``, game lengths (0 or more).
+    finished : bool ``(G,)``, False for games stopped unfinished.
+
+    Returns
+    -------
+    ``(running, variance, at_risk)``, each ``(max(L) + 1,)``: for ``r = 0 .. max(L)``,
+    the estimated share of games lasting longer than ``r``, its variance, and the games
+    still followed at ``r`` (length at least ``r``).
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    finished = np.asarray(finished, dtype=bool)
+    if lengths.size == 0:
+        empty = np.zeros(0)
+        return empty, empty, np.zeros(0, dtype=np.int64)
+    if lengths.min() < 0:
+        raise ValueError("game lengths cannot be negative")
+    longest = int(lengths.max())
+    ended = np.bincount(lengths[finished], minlength=longest + 1)
+    stopped = np.bincount(lengths, minlength=longest + 1)
+    at_risk = lengths.size - np.concatenate([[0], np.cumsum(stopped)[:-1]])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        hazard = np.where(at_risk > 0, ended / np.maximum(at_risk, 1), 0.0)
+        running = np.cumprod(1.0 - hazard)
+        terms = np.where(at_risk > ended, ended / (at_risk * (at_risk - ended)), 0.0)
+    variance = running**2 * np.cumsum(terms)
+    return running, variance, at_risk
+
+
+def length_median(
+    lengths: np.ndarray, finished: np.ndarray, level: float = LEVEL
+) -> tuple[float, float, float]:
+    """The median game length read from :func:`still_running_curve`, with its interval.
+
+    Lengths are whole numbers, so the curve's value after ``r`` is read as reached at
+    ``r + 1/2`` and joined by straight lines (each game's length spread evenly over the
+    unit around it: the median of grouped data). The median is where that line crosses
+    one half; its interval holds every length ``m`` at which the curve's own interval
+    contains one half (Brookmeyer and Crowley, Biometrics 38, 1982), with the curve's
+    variance between two lengths from Greenwood's variances and covariance.
+
+    Parameters
+    ----------
+    lengths : int ``(G,)``; finished : bool ``(G,)``.
+
+    Returns
+    -------
+    ``(median, low, high)``. The median is NaN when more than half of the games were
+    still running at the longest length seen (it lies beyond it); ``high`` is NaN when
+    the interval reaches beyond the longest length seen.
+    """
+    running, variance, _ = still_running_curve(lengths, finished)
+    if running.size == 0:
+        return float("nan"), float("nan"), float("nan")
+    z = float(stats.norm.ppf(0.5 + level / 2))
+    # Points (r + 1/2, running after r) for r = -1 .. longest; nothing ended before 0.
+    a = np.concatenate([[1.0], running[:-1]])  # each segment's start, at r - 1/2
+    b = running  # and its end, at r + 1/2
+    va = np.concatenate([[0.0], variance[:-1]])
+    vb = variance
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cab = np.where(a > 0, b / np.where(a > 0, a, 1.0) * va, 0.0)
+    start = np.arange(running.size) - 0.5
+    median = float("nan")
+    crossing = np.flatnonzero(b <= 0.5)
+    if crossing.size:
+        r = int(crossing[0])
+        median = float(start[r] + (a[r] - 0.5) / (a[r] - b[r]))
+    # g(w) = (S(w) - 1/2)^2 - z^2 Var S(w) <= 0 on each segment, w in [0, 1].
+    e, f = a - 0.5, b - a
+    quad = f**2 - z**2 * (va + vb - 2 * cab)
+    lin = 2 * e * f - z**2 * (2 * cab - 2 * va)
+    const = e**2 - z**2 * va
+    candidates = [np.zeros_like(a), np.ones_like(a)]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        disc = lin**2 - 4 * quad * const
+        root = np.sqrt(np.where(disc >= 0, disc, np.nan))
+        flat = np.abs(quad) < 1e-15
+        candidates += [
+            np.where(flat, -const / np.where(lin != 0, lin, np.nan), (-lin - root) / (2 * quad)),
+            np.where(flat, np.nan, (-lin + root) / (2 * quad)),
+        ]
+    w = np.stack(candidates)
+    inside = (w >= 0) & (w <= 1)
+    w = np.clip(np.nan_to_num(w, nan=-1.0), 0.0, 1.0)
+    g = quad * w**2 + lin * w + const
+    tolerance = 1e-12 * np.maximum(1.0, np.abs(const) + np.abs(lin) + np.abs(quad))
+    ok = inside & (g <= tolerance)
+    if not ok.any():
+        return median, float("nan"), float("nan")
+    points = start + w
+    low = float(points[ok].min())
+    high = float(points[ok].max())
+    if ok[1, -1] and running[-1] > 0:  # still inside at the longest length: no upper bound
+        high = float("nan")
+    return median, low, high
+
+
+def restricted_mean(
+    lengths: np.ndarray,
+    finished: np.ndarray,
+    limit: int | None = None,
+    level: float = LEVEL,
+) -> tuple[float, float, float]:
+    """The mean game length restricted to ``limit``: the area under the still-running curve.
+
+    It is the mean of ``min(length, limit)``, every game counted at most up to ``limit``
+    (restricted mean survival time), estimated from :func:`still_running_curve` so that
+    unfinished games count as running up to where they stopped. With every unfinished
+    game stopped at one cap and ``limit`` that cap, it is the plain mean of the lengths
+    played. The interval is normal with the Greenwood-type variance
+    ``sum_t A_t^2 d_t / (n_t (n_t - d_t))``, ``A_t`` the area under the curve from ``t``
+    to ``limit`` (Klein and Moeschberger, Survival Analysis, 2003, section 4.5).
+
+    Parameters
+    ----------
+    lengths : int ``(G,)``; finished : bool ``(G,)``.
+    limit : the length to restrict to (default: the longest game).
+
+    Returns
+    -------
+    ``(mean, low, high)``; NaN with no games, NaN bounds below 2 games.
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    finished = np.asarray(finished, dtype=bool)
+    running, _, at_risk = still_running_curve(lengths, finished)
+    if running.size == 0:
+        return float("nan"), float("nan"), float("nan")
+    limit = int(lengths.max()) if limit is None else int(limit)
+    if limit < 0:
+        raise ValueError("the limit of a restricted mean cannot be negative")
+    if limit > running.size and running[-1] > 0:
+        raise ValueError("past the longest game the share still running is unknown")
+    extra = max(0, limit - running.size)
+    area = np.concatenate([running, np.zeros(extra)])[:limit]  # after r = 0 .. limit - 1
+    mean = float(area.sum())
+    if lengths.size < 2:
+        return mean, float("nan"), float("nan")
+    ended = np.bincount(lengths[finished], minlength=running.size + extra)[:limit]
+    n = np.concatenate([at_risk, np.zeros(extra, dtype=np.int64)])[:limit].astype(float)
+    beyond = np.cumsum(area[::-1])[::-1]  # A_t: area from t to the limit
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(n > ended, beyond**2 * ended / (n * (n - ended)), 0.0)
+    half = float(stats.norm.ppf(0.5 + level / 2) * np.sqrt(terms.sum()))
+    return mean, mean - half, mean + half

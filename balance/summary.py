@@ -12,9 +12,9 @@ import numpy as np
 
 from balance.caveats import run_warnings
 from balance.games import get_game
-from balance.metrics import balance_index_interval
+from balance.metrics import balance_index_interval, length_summary
 from balance.run import RunResult
-from balance.stats import mean_interval, share_interval, wilson_interval
+from balance.stats import share_interval, wilson_interval
 
 
 def summarize(result: RunResult) -> dict[str, Any]:
@@ -38,7 +38,7 @@ def summarize(result: RunResult) -> dict[str, Any]:
         )
 
     low, high = wilson_interval(finished.sum(), games)
-    mean, mean_low, mean_high = mean_interval(length)
+    lengths = length_summary(length, finished)
     winners = won.sum(axis=1)
     winner_count = {}
     for k in range(0, max(2, n) + 1):
@@ -74,18 +74,28 @@ def summarize(result: RunResult) -> dict[str, Any]:
         "threads": result.threads,
         "finished_rate": _rate(int(finished.sum()), games),
         "finished_ci95": [float(low), float(high)],
-        "length_mean": mean,
-        "length_ci95": [mean_low, mean_high],
-        "length_sd": float(length.std(ddof=1)) if games > 1 else float("nan"),
+        "length_mean": lengths["mean"],
+        "length_ci95": [lengths["mean_low"], lengths["mean_high"]],
+        "length_sd": lengths["sd"],
+        "length_unfinished": lengths["unfinished"],
+        "length_mean_is_lower_bound": lengths["mean_is_lower_bound"],
+        "length_median": lengths["median"],
+        "length_median_ci95": [lengths["median_low"], lengths["median_high"]],
+        "length_restricted": lengths["restricted_mean"],
+        "length_restricted_ci95": [lengths["restricted_low"], lengths["restricted_high"]],
+        "length_restricted_to": lengths["restricted_to"],
         "length_unit": game.length_unit,
+        "length_cap": game.length_cap(setup.rules),
         "winner_count": {k: v["rate"] for k, v in winner_count.items()},
         "winner_count_ci95": {k: v["ci95"] for k, v in winner_count.items()},
         "seat_win_rate": seat_rows,
         "balance_index": balance["value"],
         "balance_index_ci95": [balance["low"], balance["high"]],
         "interval_method": "95%: Wilson for rates over games; Student t for means; "
-        "delta method over games for ratios of counts; simultaneous intervals of the seat "
-        "differences for the balance index",
+        "delta method over games for ratios of counts; Wilson at the effective number of "
+        "trials (design effect over games) for shares of trials; Kaplan-Meier with "
+        "Greenwood's variance for the median and restricted mean length; simultaneous "
+        "intervals of the seat differences for the balance index",
     }
     if setup.lineup.mixed:
         summary["strategy_win_rate"] = _strategy_rates(setup, index, won)

@@ -220,6 +220,36 @@ def test_human_summary_agrees_with_json() -> None:
     assert f"Game length: mean {summary['length_mean']:.2f} rounds" in out
 
 
+def test_game_length_with_games_stopped_at_the_cap() -> None:
+    # A round cap of 9 stops about a quarter of the games: the mean is labelled a lower
+    # bound, and the median and restricted mean come with their intervals.
+    args = ("simulate", "walk-the-plank", "-p", "4", "-g", "600", "-s", "3", "-t", "1")
+    args += ("--rule", "round_cap=9")
+    summary = json.loads(invoke(*args, "--json"))
+    unfinished = summary["length_unfinished"]
+    assert unfinished == round(600 * (1 - summary["finished_rate"])) > 0
+    assert summary["length_mean_is_lower_bound"] and summary["length_cap"] == 9
+    assert summary["length_restricted_to"] == 9
+    # One cap: the restricted mean to the cap is the mean of the lengths played.
+    assert summary["length_restricted"] == pytest.approx(summary["length_mean"])
+    low, high = summary["length_median_ci95"]
+    assert low < summary["length_median"] < high <= 9.5
+    out = invoke(*args)
+    assert f"Game length (600 games; {unfinished:,} stopped unfinished at the cap of 9 " in out
+    assert re.search(r"^  median \d\.\d \[\d\.\d, \d\.\d\] rounds", out, re.M)
+    assert re.search(r"^  restricted mean to 9 rounds: \d\.\d\d \[\d\.\d\d, \d\.\d\d\]", out, re.M)
+    assert f"mean: at least {summary['length_mean']:.2f} rounds [" in out
+    assert "(a lower bound: unfinished games count where they stopped)" in out
+
+
+def test_game_length_without_unfinished_games_gives_the_median() -> None:
+    summary = simulate_json("-p", "4", "-g", "300", "-s", "5", "-t", "1")
+    assert summary["length_unfinished"] == 0 and not summary["length_mean_is_lower_bound"]
+    assert summary["length_restricted"] == pytest.approx(summary["length_mean"])
+    low, high = summary["length_median_ci95"]
+    assert low <= summary["length_median"] <= high
+
+
 def test_out_then_replay(saved_run) -> None:
     _, directory = saved_run
     assert {"games.parquet", "manifest.json", "summary.json"} <= {

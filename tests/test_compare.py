@@ -428,3 +428,33 @@ def test_an_interruption_before_two_variants_played_exits_130(monkeypatch, capsy
     )
     assert code == 130 and out == ""
     assert err == "interrupted before two variants had played any game\n"
+
+
+def test_comparison_says_when_game_length_is_restricted_to_the_cap() -> None:
+    comparison = compare(
+        "walk-the-plank",
+        players=4,
+        games=300,
+        variants=["base", "kraken"],
+        seed=3,
+        rules=[("round_cap", "9")],
+        threads=1,
+    )
+    text = comparison.text()
+    counts = {
+        label: int((~frame["finished"]).sum()) for label, frame in comparison.per_game.items()
+    }
+    assert counts["base"] > 0
+    assert f"Unfinished games (of 300): base {counts['base']:,}, kraken {counts['kraken']:,}." in (
+        text.replace("\n", " ")
+    )
+    assert "a lower bound of the uncapped mean" in text
+
+
+def test_a_p_value_that_is_a_bound_is_printed_as_one() -> None:
+    from balance.compare import _p
+
+    assert _p(5e-05, True) == "<5e-05"
+    assert _p(0.0025, True) == "<0.0025"
+    assert _p(0.0, False) == "<0.001" and _p(0.0123, False) == "0.012"
+    assert _p(float("nan")) == "n/a"

@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from balance.metrics import (
+    DRAWS,
     Metric,
     balance_index,
     balance_index_difference,
@@ -18,6 +19,8 @@ from balance.metrics import (
     estimate,
     holm,
     length_distribution,
+    length_summary,
+    length_text,
     paired_difference,
     paired_table,
     seat_win_rates,
@@ -111,14 +114,37 @@ def test_strategy_win_rates_count_games_not_seats() -> None:
     assert table["rate"].tolist() == pytest.approx([0.4, 0.5], abs=1e-15)
     # A: wins per game y = [1, 0, 1], plays x = [2, 1, 2], ratio 2/5 = 0.4.
     # Residuals y - 0.4 x = 0.2, -0.4, 0.2; squares sum to 0.24.
-    # Delta-method variance 3/2 * 0.24 / 5^2 = 0.0144, standard error 0.12.
+    # Delta-method variance 3/2 * 0.24 / 5^2 = 0.0144, against 0.4 * 0.6 / 5 = 0.048 for
+    # 5 independent seats: a design effect of 0.3, counted as 1, so Wilson over 5 seats.
     a = table.iloc[0]
-    assert (a["low"], a["high"]) == pytest.approx((0.4 - Z * 0.12, 0.4 + Z * 0.12), rel=1e-12)
+    assert (a["low"], a["high"]) == pytest.approx(wilson_closed_form(2, 5), rel=1e-12)
     # B: y = [0, 1, 1], x = [1, 2, 1], ratio 2/4 = 0.5; residuals -0.5, 0, 0.5 (sum of
-    # squares 0.5); variance 3/2 * 0.5 / 4^2 = 0.046875.
+    # squares 0.5); variance 3/2 * 0.5 / 4^2 = 0.046875 < 0.25 / 4: Wilson over 4 seats.
     b = table.iloc[1]
-    half = Z * math.sqrt(0.046875)
-    assert (b["low"], b["high"]) == pytest.approx((0.5 - half, 0.5 + half), rel=1e-12)
+    assert (b["low"], b["high"]) == pytest.approx(wilson_closed_form(2, 4), rel=1e-12)
+
+
+def test_strategy_win_rates_widen_when_a_strategy_wins_games_together() -> None:
+    # Strategy A fills two seats of every game and wins both or neither: its 2 seats a
+    # game carry one game's worth, so its interval is Wilson's over half the seats.
+    games = 40
+    won = np.repeat(np.arange(games) % 4 == 0, 2)  # A wins 1 game in 4, both seats
+    seats = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(games), 3),
+            "seat": np.tile([0, 1, 2], games),
+            "strategy": np.tile(["A", "A", "B"], games),
+            "won": np.column_stack([won.reshape(games, 2), np.zeros(games, bool)]).ravel(),
+        }
+    )
+    a = strategy_win_rates(seats).set_index("strategy").loc["A"]
+    assert a["rate"] == 0.25 and a["seats_played"] == 80
+    # Variance over games 40/39 * 0.1875 * 4 * 40 / 80^2 against 0.25 * 0.75 / 80.
+    effective = 80 * (0.1875 / 80) / (40 / 39 * 0.1875 * 4 * 40 / 80**2)
+    assert effective == pytest.approx(39)
+    assert (a["low"], a["high"]) == pytest.approx(
+        wilson_closed_form(0.25 * effective, effective), rel=1e-9
+    )
 
 
 def test_strategy_win_rates_for_a_strategy_in_some_games_only() -> None:
@@ -651,6 +677,48 @@ def test_paired_table_finds_an_obvious_large_effect() -> None:
     # What the variant did not touch is not significant.
     for name in ("game length", "finished before the cap", "games with 0 winners"):
         assert variant.loc[name, "difference"] == 0.0 and not variant.loc[name, "significant"]
+
+
+def test_a_resampled_p_value_no_draw_reached_is_kept_as_its_bound() -> None:
+    # The large effect above: no draw of the balance index difference reaches 0, so its
+    # p-value is below 1 / DRAWS, and Holm's adjusted p is a bound too; never 0.
+    rng = np.random.default_rng(31)
+    u, lengths = rng.random(4_000), rng.poisson(8, 4_000)
+    runs = {"base": simulated_run(u, lengths, 0.5), "variant": simulated_run(u, lengths, 0.8)}
+    _, chosen = common_per_game(np.zeros(1), np.ones(1), np.zeros((1, 2)), "rounds")
+    table = paired_table(runs, chosen, ["won_0", "won_1"]).set_index(["run", "metric"])
+    index = table.loc[("variant", "balance index")]
+    assert index["p_is_bound"] and index["p"] == 1 / DRAWS
+    assert 0 < index["p_holm"] <= len(chosen) + 1 and index["p_holm"] >= index["p"]
+    assert index["significant"]
+    # Only the resampled row is a bound; the paired t rows are p-values as computed.
+    assert table["p_is_bound"].sum() == 1
+    assert table.loc[("variant", "seat 0 win rate"), "p"] < 1 / DRAWS
+
+
+def test_length_summary_without_unfinished_games() -> None:
+    lengths = np.array([3, 3, 4, 4, 4, 4, 4, 4, 5, 5])
+    got = length_summary(lengths, np.ones(10, dtype=bool))
+    assert got["games"] == 10 and got["unfinished"] == 0 and not got["mean_is_lower_bound"]
+    assert (got["mean"], got["mean_low"], got["mean_high"]) == mean_interval(lengths)
+    assert got["median"] == pytest.approx(4.0) and got["median_low"] < 4 < got["median_high"]
+    # Every game finished: the area under the curve is the plain mean.
+    assert got["restricted_mean"] == pytest.approx(4.0) and got["restricted_to"] == 5
+    text = length_text(got, "rounds")
+    assert text.startswith("mean 4.00 [") and "median 4.0 [" in text and "10 games" in text
+
+
+def test_length_summary_with_games_stopped_at_the_cap() -> None:
+    lengths = np.array([2, 3, 3, 6, 6, 6])
+    finished = np.array([True, True, True, False, False, False])
+    got = length_summary(lengths, finished)
+    assert got["unfinished"] == 3 and got["mean_is_lower_bound"]
+    assert got["restricted_to"] == 6 and got["restricted_mean"] == pytest.approx(26 / 6)
+    # Half of the games ended by 3: the curve crosses 0.5 at 3.5 exactly.
+    assert got["median"] == pytest.approx(3.5)
+    text = length_text(got, "rounds")
+    assert "restricted mean to 6: 4.33 [" in text and "mean at least 4.33" in text
+    assert "6 games, 3 unfinished" in text
 
 
 def test_paired_table_rejects_runs_of_different_sizes() -> None:

@@ -397,3 +397,33 @@ def test_restricted_play_of_no_games(monkeypatch, capsys, runs, tmp_path: Path) 
     args = ["report", str(runs["plain"]), "--out", str(tmp_path / "o"), "--restricted-play", "0"]
     code, out, err = call_main(monkeypatch, capsys, *args)
     assert_one_line_error(code, out, err, "games must be", "not 0")
+
+
+def length_title(tables: RunTables) -> str:
+    from balance.report import common_charts
+
+    chart = next(c for c in common_charts(tables) if c.name == "03-game-length")
+    return chart.figure.axes[0].get_title()
+
+
+def test_game_length_title_gives_intervals_and_games(plain_run) -> None:
+    tables = RunTables.read(plain_run)
+    games = tables["games"]
+    assert games["finished"].all()
+    title = length_title(tables)
+    mean = games["rounds"].mean()
+    assert f"mean {mean:.2f} [" in title and "median " in title and "2,000 games" in title
+
+
+def test_game_length_title_with_unfinished_games_says_the_mean_is_a_bound(plain_run) -> None:
+    saved = RunTables.read(plain_run)
+    games = saved["games"].copy()
+    cap = int(games["rounds"].quantile(0.9))
+    games["finished"] = games["rounds"] < cap
+    games["rounds"] = games["rounds"].clip(upper=cap)
+    tables = RunTables(saved.setup, saved.manifest, given={"games": games, "seats": saved["seats"]})
+    title = length_title(tables)
+    unfinished = int((~games["finished"]).sum())
+    assert f"restricted mean to {cap}: {games['rounds'].mean():.2f} [" in title
+    assert f"mean at least {games['rounds'].mean():.2f}" in title
+    assert f"2,000 games, {unfinished:,} unfinished" in title

@@ -194,6 +194,159 @@ def test_share_interval_stays_within_zero_and_one() -> None:
     rate, low, high = share_interval(wins, plays)
     raw = ratio_interval(wins, plays)
     assert raw[1] < 0  # the normal interval of a rare share reaches below 0
-    assert (rate, high) == (raw[0], raw[2]) and low == 0.0
+    # One trial a game: no clustering, so the interval is Wilson's on the trials (999 of
+    # them: the delta method's variance carries the factor games / (games - 1)).
+    assert rate == raw[0] == 0.001
+    assert (low, high) == pytest.approx(wilson_closed_form(0.999, 999), abs=1e-12)
+    assert low > 0
+    # 999 of 1,000: the normal interval passes 1, the share's does not.
+    most = plays.copy()
+    most[0] = 0
+    rate, low, high = share_interval(most, plays)
+    assert rate == 0.999 and ratio_interval(most, plays)[2] > 1
+    assert (low, high) == pytest.approx(wilson_closed_form(0.999 * 999, 999), abs=1e-12)
+    assert 0.99 < low < 0.999 < high < 1
+    # All successes: the upper bound is 1, the lower bound below it.
     rate, low, high = share_interval(plays, plays)
-    assert (rate, low, high) == (1.0, 1.0, 1.0)
+    assert (rate, high) == (1.0, 1.0)
+    assert low == pytest.approx(wilson_closed_form(1000, 1000)[0], abs=1e-12) and low < 1
+
+
+def test_share_interval_widens_by_the_design_effect() -> None:
+    """Trials clustered in games: Wilson at the trials divided by the design effect."""
+    from balance.stats import ratio_interval, share_interval
+
+    # Games of 4 trials that succeed or fail together: 4 trials carry one game's worth.
+    successes = np.array([4, 0, 4, 4, 0, 4, 0, 4, 4, 4] * 10)
+    trials = np.full(100, 4)
+    rate, low, high = share_interval(successes, trials)
+    assert rate == 0.7
+    _, r_low, r_high = ratio_interval(successes, trials)
+    z = stats.norm.ppf(0.975)
+    variance = ((r_high - r_low) / (2 * z)) ** 2
+    effective = 0.7 * 0.3 / variance  # about 100 games' worth, not 400 trials
+    assert 95 < effective < 105
+    assert (low, high) == pytest.approx(wilson_closed_form(0.7 * effective, effective), rel=1e-9)
+    independent = wilson_closed_form(280, 400)
+    assert high - low > 1.9 * (independent[1] - independent[0])
+
+
+def test_share_interval_never_narrower_than_the_trials_allow() -> None:
+    """A design effect below 1 (games that spread successes evenly) counts as 1."""
+    from balance.stats import share_interval
+
+    successes = np.array([2] * 198 + [1, 3])
+    trials = np.full(200, 4)
+    rate, low, high = share_interval(successes, trials)
+    assert rate == 0.5
+    assert (low, high) == pytest.approx(wilson_closed_form(400, 800), abs=1e-12)
+
+
+def test_share_interval_without_trials_or_with_one_game() -> None:
+    from balance.stats import share_interval
+
+    assert all(math.isnan(v) for v in share_interval(np.zeros(3), np.zeros(3)))
+    rate, low, high = share_interval(np.array([2]), np.array([3]))
+    assert rate == pytest.approx(2 / 3) and math.isnan(low) and math.isnan(high)
+
+
+def test_still_running_curve_is_scipys_kaplan_meier() -> None:
+    from balance.stats import still_running_curve
+
+    rng = np.random.default_rng(3)
+    length, stop = rng.integers(1, 12, 300), rng.integers(3, 15, 300)
+    lengths, finished = np.minimum(length, stop), length <= stop
+    running, variance, at_risk = still_running_curve(lengths, finished)
+    assert running.shape == variance.shape == at_risk.shape == (lengths.max() + 1,)
+    fit = stats.ecdf(stats.CensoredData(uncensored=lengths[finished], right=lengths[~finished]))
+    after = np.arange(running.size)
+    assert running == pytest.approx(fit.sf.evaluate(after), abs=1e-12)
+    # scipy's linear interval is Greenwood's: S ± z sqrt(variance), cut to [0, 1].
+    with pytest.warns(RuntimeWarning):  # scipy warns where the interval is undefined
+        low = fit.sf.confidence_interval(0.95).low.evaluate(after)
+    z = stats.norm.ppf(0.975)
+    known = ~np.isnan(low)
+    expected = np.clip(running - z * np.sqrt(variance), 0, 1)
+    assert low[known] == pytest.approx(expected[known], abs=1e-12)
+    assert at_risk.tolist() == [int((lengths >= r).sum()) for r in after]
+
+
+def test_still_running_curve_with_one_cap_is_the_plain_share() -> None:
+    from balance.stats import still_running_curve
+
+    lengths = np.array([1, 2, 2, 3, 5, 5, 5])
+    finished = np.array([True, True, True, True, True, False, False])  # two stopped at 5
+    running, variance, _ = still_running_curve(lengths, finished)
+    # Running after r: longer than r, or stopped unfinished at r (still running then).
+    plain = np.array([((lengths > r) | ~finished & (lengths == r)).mean() for r in range(6)])
+    assert running == pytest.approx(plain, abs=1e-12)
+    assert variance == pytest.approx(plain * (1 - plain) / 7, abs=1e-12)
+
+
+def test_length_median_worked_by_hand() -> None:
+    from balance.stats import length_median
+
+    # 10 games: 2 of length 3, 6 of length 4, 2 of length 5. Still running after 3: 0.8,
+    # after 4: 0.2. Read at 3.5 and 4.5 and joined: 0.5 is crossed at 3.5 + 0.3 / 0.6.
+    lengths = np.array([3, 3, 4, 4, 4, 4, 4, 4, 5, 5])
+    median, low, high = length_median(lengths, np.ones(10, dtype=bool))
+    assert median == pytest.approx(4.0, abs=1e-12)
+    # Where the band S ± z sd holds 0.5, S and its variance joined linearly.
+    z = stats.norm.ppf(0.975)
+
+    def band_holds_half(m: float) -> bool:
+        w = m - 3.5
+        s = (1 - w) * 0.8 + w * 0.2
+        # Per game, the value spread over the segment: 1 past 4, 1 - w at 4, 0 before.
+        second = 0.2 + (1 - w) ** 2 * 0.6
+        return abs(s - 0.5) <= z * math.sqrt((second - s**2) / 10 * (1 - 1e-12))
+
+    grid = np.linspace(3.5, 4.5, 100_001)
+    inside = grid[[band_holds_half(m) for m in grid]]
+    assert (low, high) == pytest.approx((inside.min(), inside.max()), abs=1e-4)
+    assert low < median < high
+
+
+def test_length_median_with_most_games_unfinished_lies_beyond() -> None:
+    from balance.stats import length_median
+
+    lengths = np.array([2, 3, 10, 10, 10, 10])
+    finished = np.array([True, True, False, False, False, False])
+    median, low, high = length_median(lengths, finished)
+    assert math.isnan(median) and math.isnan(high)
+    # Half of the games still running is not ruled out past 2.5, but beyond the cap it is
+    # unknown: the interval has a lower bound only.
+    assert 2.5 <= low < 10
+
+
+def test_restricted_mean_with_one_cap_is_the_mean_of_the_lengths() -> None:
+    from balance.stats import restricted_mean
+
+    rng = np.random.default_rng(5)
+    length = rng.geometric(0.1, 2000)
+    lengths, finished = np.minimum(length, 20), length <= 20
+    mean, low, high = restricted_mean(lengths, finished, 20)
+    assert mean == pytest.approx(lengths.mean(), rel=1e-12)
+    # Greenwood's variance of the area: about the variance of the capped lengths over n.
+    half = stats.norm.ppf(0.975) * lengths.std() / math.sqrt(lengths.size)
+    assert (high - low) / 2 == pytest.approx(half, rel=0.01)
+    # Restricted to less, the mean of min(length, 10).
+    assert restricted_mean(lengths, finished, 10)[0] == pytest.approx(
+        np.minimum(lengths, 10).mean(), rel=1e-12
+    )
+
+
+def test_restricted_mean_counts_unfinished_games_as_running_where_they_stopped() -> None:
+    from balance.stats import restricted_mean
+
+    # Game lengths 1, 2, 3, 4; one more stopped after 2 (unfinished). Kaplan-Meier:
+    # running after 0: 1; after 1: 4/5; after 2: 4/5 * 3/4 (4 followed at 2, the
+    # unfinished one among them, 1 ended); after 3: 0.6 * 1/2 (2 followed, 1 ended).
+    # Area up to 4: 1 + 0.8 + 0.6 + 0.3.
+    lengths = np.array([1, 2, 3, 4, 2])
+    finished = np.array([True, True, True, True, False])
+    mean, _, _ = restricted_mean(lengths, finished, 4)
+    assert mean == pytest.approx(1 + 0.8 + 0.6 + 0.3, abs=1e-12)
+    assert mean > lengths.mean()  # the plain mean counts the unfinished game at 2
+    with pytest.raises(ValueError, match="unknown"):
+        restricted_mean(np.array([3, 5]), np.array([True, False]), 7)

@@ -28,11 +28,11 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 from balance import api
 from balance.cli import cli, format_summary
 from balance.errors import BalanceError
-from balance.games.battle_of_thieves.game import GAME
+from balance.games.battle_of_thieves.game import GAME, SEAT_MEANS
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.report import RunTables
 from balance.results import load_run
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import mean_interval, share_interval, wilson_interval
 
 GAME_ID = "battle-of-thieves"
 ROOT = Path(__file__).parents[2]
@@ -444,7 +444,8 @@ def test_summary_matches_the_records(run) -> None:
             ), name
     for seat in (0, 1):
         mine = seats[seats["seat"] == seat]
-        rate, low, high = ratio_interval(mine["hits"].to_numpy(), mine["shots"].to_numpy())
+        # A share of shots, clustered by game: Wilson at the effective number of shots.
+        rate, low, high = share_interval(mine["hits"].to_numpy(), mine["shots"].to_numpy())
         assert rate == pytest.approx(mine["hits"].sum() / mine["shots"].sum())
         assert summary["hit_rate"][seat] == pytest.approx(rate, rel=1e-12)
         assert summary["hit_rate_ci95"][seat] == pytest.approx([low, high], rel=1e-9)
@@ -1055,6 +1056,13 @@ def test_matchup_rates_are_the_two_seat_orders_pooled(matchup_run) -> None:
     assert (csv["wins"] == expected["wins"]).all()
     for column in ("rate", "low", "high", "first_rate", "second_rate"):
         assert csv[column].to_numpy() == pytest.approx(expected[column].to_numpy()), column
+    # Each seat order's rate has its Wilson interval over the games of that order.
+    assert (csv["games_per_seat_order"] == csv["games"] // 2).all()
+    for order in ("first", "second"):
+        n = csv["games_per_seat_order"].to_numpy()
+        low, high = wilson_interval(np.rint(expected[f"{order}_rate"].to_numpy() * n), n)
+        assert csv[f"{order}_low"].to_numpy() == pytest.approx(low, abs=1e-9), order
+        assert csv[f"{order}_high"].to_numpy() == pytest.approx(high, abs=1e-9), order
     # The two rates of a pair sum to 1 minus the pair's capped games (wins for neither).
     assert expected["capped"].max() > 0  # the short cap makes the check bite
     rates = csv.set_index(["deck", "against"])["rate"]
@@ -1113,9 +1121,11 @@ def test_matchup_refuses_two_decks_of_one_name(tmp_path: Path, monkeypatch, caps
 # --- cards ------------------------------------------------------------------------------------
 
 CARD_GAMES = 300
+#: A card's row: seat, card, win rate with the blank card and with the card (each with its
+#: Wilson interval), the difference with its interval, Holm's p.
 CARD_ROW = re.compile(
-    r"^(\d)    (.{25}) *(\d+\.\d)% +(\d+\.\d)% +([+-]\d+\.\d\d) "
-    r"\[([+-]\d+\.\d\d), ([+-]\d+\.\d\d)\] +(\S+)( \*)?$"
+    r"^(\d)    (.{25}) *(\d+\.\d)% \[[\d.]+, [\d.]+\] +(\d+\.\d)% \[[\d.]+, [\d.]+\] +"
+    r"([+-]\d+\.\d\d) \[([+-]\d+\.\d\d), ([+-]\d+\.\d\d)\] +(\S+)( \*)?$"
 )
 
 
@@ -1524,3 +1534,92 @@ def test_threads_do_not_change_the_results() -> None:
     assert {k: v for k, v in one.items() if k not in TIMING} == {
         k: v for k, v in two.items() if k not in TIMING
     }
+
+
+def test_summary_lines_print_drawn_per_game_with_its_interval() -> None:
+    card = {
+        "seats": [0],
+        "played_per_game": 1.5,
+        "played_per_game_ci95": [1.4, 1.6],
+        "drawn_per_game": 2.25,
+        "drawn_per_game_ci95": [2.2, 2.3],
+        "win_rate_played": 0.5,
+        "win_rate_played_ci95": [0.45, 0.55],
+        "played_games": 900,
+        "win_rate_held": 0.4,
+        "win_rate_held_ci95": [0.3, 0.5],
+        "held_games": 100,
+    }
+    summary = {
+        "games": 1000,
+        "decks": ["a", "b"],
+        "win_reason": {},
+        "win_reason_ci95": {},
+        "hit_rate": [],
+        "hit_rate_ci95": [],
+        "cards": {"Spyglass": card},
+        **{f"{name}_mean": [] for name in SEAT_MEANS},
+        **{f"{name}_ci95": [] for name in SEAT_MEANS},
+    }
+    lines = GAME.summary_lines(summary)
+    assert any(line.startswith("Cards (1,000 games), per game") for line in lines)
+    row = next(line for line in lines if "Spyglass" in line)
+    assert "played  1.50 [1.40, 1.60] of 2.25 [2.20, 2.30] drawn" in row
+
+
+def test_matchup_text_gives_each_seat_order_its_interval_and_games() -> None:
+    from balance.games.battle_of_thieves.decks import Matchup
+
+    first, second = wilson_interval(60, 100), wilson_interval(45, 100)
+    row = {
+        "deck": "a",
+        "against": "b",
+        "games": 200,
+        "wins": 105,
+        "rate": 0.525,
+        "low": 0.45,
+        "high": 0.6,
+        "first_rate": 0.6,
+        "first_low": float(first[0]),
+        "first_high": float(first[1]),
+        "second_rate": 0.45,
+        "second_low": float(second[0]),
+        "second_high": float(second[1]),
+        "games_per_seat_order": 100,
+    }
+    other = {**row, "deck": "b", "against": "a"}
+    matchup = Matchup(("a", "b"), pd.DataFrame([row, other]), 100, 0, ("random",), False)
+    text = matchup.text()
+    assert "By seat order (100 games each, 95% Wilson intervals)" in text
+    expected = (
+        f"first  60.0% [{100 * first[0]:4.1f}, {100 * first[1]:4.1f}]  second  45.0% "
+        f"[{100 * second[0]:4.1f}, {100 * second[1]:4.1f}]"
+    )
+    assert expected in text
+
+
+def test_card_value_text_never_prints_a_p_value_of_zero() -> None:
+    from balance.games.battle_of_thieves.decks import CardValues
+
+    setup = api.make_setup(
+        "battle-of-thieves", 2, 0, ("random",), (), [("decks", "cannon-battery,boarding-party")]
+    )
+    row = {
+        "seat": 0,
+        "deck": "cannon-battery",
+        "card": "Spyglass",
+        "games": 400,
+        "win_rate": 0.25,
+        "base_win_rate": 0.5,
+        "difference": -0.25,
+        "low": -0.3,
+        "high": -0.2,
+        "p": 0.0,
+        "p_holm": 0.0,
+        "significant": True,
+    }
+    text = CardValues(setup, pd.DataFrame([row]), 400, False, 400).text()
+    line = next(line for line in text.splitlines() if "Spyglass" in line)
+    assert line.rstrip().endswith("<0.001 *") and " 0 *" not in line
+    low, high = wilson_interval(100, 400)
+    assert f"25.0% [{100 * low:.1f}, {100 * high:.1f}]" in line

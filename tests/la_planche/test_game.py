@@ -258,8 +258,10 @@ def test_text_summary_names_the_colours_and_actions() -> None:
     for name, rate in summary["colour_win_rate"].items():
         assert re.search(rf"^  {name}\s+{100 * rate:.1f}%  \[", out, re.MULTILINE), name
     for name, row in summary["actions"].items():
-        line = rf"^  {name}\s+{row['per_game']:.2f} \[.*own {row['fell_own_per_use']:.3f}"
+        line = rf"^  {name}\s+{row['per_game']:.2f} \[.*own {row['fell_own_per_use']:.3f} \["
         assert re.search(line, out, re.MULTILINE), name
+        low, high = row["fell_other_per_use_ci95"]
+        assert f"other {row['fell_other_per_use']:.3f} [{low:.3f}, {high:.3f}]" in out, name
     assert "Rounds per game" not in out
     rounds = invoke(*args, "--variant", "rounds")
     assert re.search(r"^Rounds per game: \d+\.\d\d \[", rounds, re.MULTILINE)
@@ -753,3 +755,25 @@ def test_rotated_strategies_get_their_own_win_rates() -> None:
     assert rates["random"] < min(rates["protector"], rates["detective"])
     out = invoke("simulate", GAME_ID, *args)
     assert "Win rate per strategy" in out and "seats rotated over all 6 orders" in out
+
+
+def test_summary_lines_print_the_intervals_of_prisoners_fallen_per_use() -> None:
+    action = {
+        "per_game": 5.25,
+        "per_game_ci95": [5.0, 5.5],
+        "fell_own_per_use": 0.125,
+        "fell_own_per_use_ci95": [0.118, 0.132],
+        "fell_other_per_use": 0.25,
+        "fell_other_per_use_ci95": [0.241, 0.259],
+    }
+    summary = {
+        "games": 4000,
+        "no_winner_rate": 0.1,
+        "no_winner_ci95": [0.09, 0.11],
+        "colour_win_rate": {},
+        "actions": {"push": action},
+    }
+    lines = GAME.summary_lines(summary)
+    assert any("4,000 games, 95% intervals" in line for line in lines)
+    row = next(line for line in lines if line.startswith("  push "))
+    assert "own 0.125 [0.118, 0.132]" in row and "other 0.250 [0.241, 0.259]" in row

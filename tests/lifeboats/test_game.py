@@ -70,6 +70,7 @@ OWN_KEYS = {
     "shared_win_ci95",
     "tie_rule",
     "tie_rule_ci95",
+    "tie_rule_games",
     *(f"{name}_mean" for name in PER_GAME),
     *(f"{name}_ci95" for name in PER_GAME),
 }
@@ -270,6 +271,7 @@ def test_json_values_are_consistent(run) -> None:
     n = summary["players"]
     assert summary["finished_rate"] == 1.0  # no random game reaches 60 rounds
     assert sum(summary["tie_rule"].values()) == pytest.approx(1.0, abs=1e-12)
+    assert summary["tie_rule_games"] == summary["games"]  # every game finished
     # Somebody's boat always lands with the default rules: no win is ever shared.
     assert summary["tie_rule"]["shared"] == 0.0 and summary["shared_win_rate"] == 0.0
     assert summary["winner_count"]["1"] == 1.0
@@ -537,7 +539,8 @@ def test_text_summary_gives_scores_pawns_and_tie_rules() -> None:
     for name, label in labels.items():
         mean = summary[f"{name}_mean"]
         assert re.search(rf"^  {re.escape(label)}\s+{mean:.2f} \[", out, re.MULTILINE), name
-    assert "\nHow the winner was decided (finished games):\n" in out
+    finished = summary["tie_rule_games"]
+    assert f"\nHow the winner was decided ({finished:,} finished games, 95% Wilson " in out
     for name, rate in summary["tie_rule"].items():
         assert re.search(rf"^  {name}\s+{100 * rate:.1f}%  \[", out, re.MULTILINE), name
 
@@ -1029,3 +1032,22 @@ def test_compare_refuses_a_bad_variant(monkeypatch, capsys) -> None:
     args = ["compare", GAME_ID, "-g", "10", "--variant", "base", "--variant", "hats=many"]
     code, out, err = call_main(monkeypatch, capsys, *args)
     assert_one_line_error(code, out, err, "rule 'hats'", "'many'")
+
+
+def test_summary_lines_say_how_many_finished_games_the_tie_rules_rest_on() -> None:
+    names = ("pawns_saved", "pawns_overboard", "pawns_sunk", "pawns_no_seat")
+    names += ("boats_landed", "boats_sunk", "ballots", "hats_used", "hat_decided")
+    names += ("ties_broken",)
+    summary = {
+        "score_mean": [5.0],
+        "score_ci95": [[4.5, 5.5]],
+        "shared_win_rate": 0.01,
+        "shared_win_ci95": [0.005, 0.02],
+        **{f"{name}_mean": 1.0 for name in names},
+        **{f"{name}_ci95": [0.9, 1.1] for name in names},
+        "tie_rule": {name: 1 / len(TIE_RULES) for name in TIE_RULES},
+        "tie_rule_ci95": {name: [0.1, 0.5] for name in TIE_RULES},
+        "tie_rule_games": 1234,
+    }
+    lines = GAME.summary_lines(summary)
+    assert "How the winner was decided (1,234 finished games, 95% Wilson intervals):" in lines

@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from balance.games.walk_the_plank.metrics import PER_REVEAL, card_usefulness
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import mean_interval, ratio_interval, share_interval, wilson_interval
 
 Z = stats.norm.ppf(0.975)
 
@@ -127,6 +127,10 @@ def test_per_reveal_figures_are_ratios_of_sums(card: str, column: str) -> None:
     table = card_usefulness(*make_tables()).set_index("card")
     got = triple(table.loc[card], PER_REVEAL[column])
     y, x = PER_GAME[card][column], PER_GAME[card]["revealed"]
+    if column == "effect":  # a share of reveals: Wilson at the effective number of reveals
+        assert got[0] == pytest.approx(hand_ratio(y, x)[0], abs=1e-12)
+        assert got == pytest.approx(share_interval(np.array(y), np.array(x)), abs=1e-12)
+        return
     assert got == pytest.approx(hand_ratio(y, x), abs=1e-12)
     assert got == pytest.approx(ratio_interval(np.array(y), np.array(x)), abs=1e-12)
 
@@ -134,10 +138,11 @@ def test_per_reveal_figures_are_ratios_of_sums(card: str, column: str) -> None:
 def test_per_reveal_figures_worked_by_hand() -> None:
     table = card_usefulness(*make_tables()).set_index("card")
     row = table.loc["shove-left"]
-    # Effects 2, 0, 1 over reveals 3, 1, 1: ratio 0.6; residuals 0.2, -0.6, 0.4 (squares
-    # 0.56); variance 3/2 × 0.56 / 25 = 0.0336.
-    half = Z * math.sqrt(0.0336)
-    assert triple(row, "effect_share") == pytest.approx((0.6, 0.6 - half, 0.6 + half))
+    # Effects 2, 0, 1 over reveals 3, 1, 1: share 0.6; residuals 0.2, -0.6, 0.4 (squares
+    # 0.56); variance 3/2 × 0.56 / 25 = 0.0336 against 0.6 × 0.4 / 5 = 0.048 for 5
+    # independent reveals: a design effect of 0.7, counted as 1, so Wilson on 3 of 5.
+    low, high = wilson_interval(3, 5)
+    assert triple(row, "effect_share") == pytest.approx((0.6, float(low), float(high)))
     # Own pirates 1, 0, 0: ratio 0.2; residuals 0.4, -0.2, -0.2 (squares 0.24); variance
     # 3/2 × 0.24 / 25 = 0.0144, standard error 0.12.
     assert triple(row, "own_sent_off_per_reveal") == pytest.approx(

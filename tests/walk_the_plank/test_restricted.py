@@ -32,12 +32,14 @@ from balance.games.walk_the_plank.cards import CARD_NAMES, card_mask
 from balance.games.walk_the_plank.reference import play_game
 from balance.restricted import (
     METHOD,
+    RestrictedPlay,
     restricted_play,
     restricted_play_table,
     restricted_wins,
 )
 from balance.results import RunWriter, load_run, manifest_for
 from balance.run import run_games
+from balance.stats import wilson_interval
 from balance.summary import summarize
 
 GAME = get_game("walk-the-plank")
@@ -309,7 +311,11 @@ def test_restricted_play_table_by_hand() -> None:
         "action",
         "games",
         "win_rate",
+        "win_rate_low",
+        "win_rate_high",
         "base_win_rate",
+        "base_win_rate_low",
+        "base_win_rate_high",
         "difference",
         "low",
         "high",
@@ -321,6 +327,18 @@ def test_restricted_play_table_by_hand() -> None:
     assert table["games"].tolist() == [12, 12, 12]
     assert table["win_rate"].tolist() == pytest.approx([3 / 12, 1.0, 7 / 12])
     assert table["base_win_rate"].tolist() == pytest.approx([7 / 12] * 3)
+    for column, wins in (("win_rate", [3, 12, 7]), ("base_win_rate", [7, 7, 7])):
+        low, high = wilson_interval(np.array(wins), 12)
+        assert table[f"{column}_low"].tolist() == pytest.approx(low.tolist(), abs=1e-12)
+        assert table[f"{column}_high"].tolist() == pytest.approx(high.tolist(), abs=1e-12)
+
+    # The text prints both rates with their intervals, and the games they rest on.
+    setup = api.make_setup("walk-the-plank", 4, 0, ("random",), (), (), False)
+    text = RestrictedPlay(setup=setup, table=table, requested=12, partial=False).text()
+    charge_line = next(line for line in text.splitlines() if line.startswith("  charge "))
+    low, high = wilson_interval(3, 12)
+    assert f"25.00% [{100 * low:.1f}, {100 * high:.1f}]" in charge_line
+    assert "Wilson for the win rates, over the 12 games" in text
 
     charge = paired_t([-1, 0, -1, 0, 0, 0, -1, 0, 0, 0, -1, 0])
     run = paired_t([0, 1, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1])

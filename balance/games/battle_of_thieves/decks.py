@@ -128,19 +128,37 @@ class CardValues:
             + ".",
             "A negative difference: the deck wins less without the card (the card helps).",
             "",
-            f"{'seat':<5}{'card':<26}{'with blank':>11}{'with card':>11}"
+            f"{'seat':<5}{'card':<26}{'with blank [95%]':<22}{'with card [95%]':<22}"
             f"  {'difference (pp) [95%]':<26}{'Holm p':>10}",
         ]
         for row in self.table.itertuples():
             mark = " *" if row.significant else ""
             interval = f"[{row.low * 100:+.2f}, {row.high * 100:+.2f}]"
+            rates = [_rate_text(rate, row.games) for rate in (row.win_rate, row.base_win_rate)]
             lines.append(
-                f"{row.seat:<5}{row.card[:25]:<26}{row.win_rate * 100:>10.1f}%"
-                f"{row.base_win_rate * 100:>10.1f}%"
-                f"{row.difference * 100:>+9.2f} {interval:<17}{row.p_holm:>10.3g}{mark}"
+                f"{row.seat:<5}{row.card[:25]:<26}{rates[0]:<22}{rates[1]:<22}"
+                f"{row.difference * 100:>+9.2f} {interval:<17}{_p_text(row.p_holm):>10}{mark}"
             )
-        lines.append("* significant at 95% after Holm's correction over the cards")
+        lines.append(
+            "* significant at 95% after Holm's correction over the cards. Win rates: Wilson "
+            "intervals over the paired games; differences: paired t."
+        )
         return "\n".join(lines)
+
+
+def _rate_text(rate: float, games: int) -> str:
+    """A deck's win rate over ``games`` with its Wilson interval: ``51.2% [50.5, 51.9]``."""
+    if rate != rate or not games:
+        return "n/a"
+    low, high = wilson_interval(round(rate * games), games)
+    return f"{rate * 100:.1f}% [{low * 100:.1f}, {high * 100:.1f}]"
+
+
+def _p_text(p: float) -> str:
+    """A p-value as printed: never 0 (a p-value is only ever below a bound)."""
+    if p != p:
+        return "n/a"
+    return "<0.001" if p < 0.001 else f"{p:.3f}"
 
 
 def card_values(
@@ -227,7 +245,9 @@ class Matchup:
 
     ``pairs``: one row for each ordered pair of distinct decks: ``deck``, ``against``,
     ``games`` (both seat orders), ``wins``, ``rate``, ``low``, ``high``, ``first_rate``
-    (the deck's win rate when it played first) and ``second_rate``.
+    (the deck's win rate when it played first) and ``second_rate``, each with its Wilson
+    interval (``first_low``/``first_high``, ``second_low``/``second_high``) over
+    ``games_per_seat_order`` games.
     """
 
     decks: tuple[str, ...]
@@ -266,6 +286,18 @@ class Matchup:
                     )
                     cells.append(f"{r * 100:>8.1f}% [{lo * 100:4.1f}, {hi * 100:4.1f}]")
             lines.append(f"{deck:<{width}}" + "".join(cells))
+        lines += [
+            "",
+            f"By seat order ({self.games:,} games each, 95% Wilson intervals): the row's deck "
+            "playing first (seat 0), then second (seat 1).",
+        ]
+        for row in self.pairs.itertuples():
+            lines.append(
+                f"  {row.deck[:22]:<22} vs {row.against[:22]:<22} first "
+                f"{row.first_rate * 100:5.1f}% [{row.first_low * 100:4.1f}, "
+                f"{row.first_high * 100:4.1f}]  second {row.second_rate * 100:5.1f}% "
+                f"[{row.second_low * 100:4.1f}, {row.second_high * 100:4.1f}]"
+            )
         return "\n".join(lines)
 
     def chart(self) -> Chart:
@@ -376,6 +408,8 @@ def matchup(
             second = won[against, deck][:played, 1]
             wins = int(first.sum() + second.sum())
             low, high = wilson_interval(wins, 2 * played)
+            first_low, first_high = wilson_interval(int(first.sum()), played)
+            second_low, second_high = wilson_interval(int(second.sum()), played)
             rows.append(
                 {
                     "deck": names[deck],
@@ -386,7 +420,12 @@ def matchup(
                     "low": float(low),
                     "high": float(high),
                     "first_rate": float(first.mean()),
+                    "first_low": float(first_low),
+                    "first_high": float(first_high),
                     "second_rate": float(second.mean()),
+                    "second_low": float(second_low),
+                    "second_high": float(second_high),
+                    "games_per_seat_order": played,
                 }
             )
     return Matchup(labels, pd.DataFrame(rows), played, seed, tuple(strategies), partial)

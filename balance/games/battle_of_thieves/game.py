@@ -31,7 +31,7 @@ from balance.games.battle_of_thieves.layout import (
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.games.battle_of_thieves.usefulness import card_totals, cards_summary, pair_totals
 from balance.metrics import Metric
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import mean_interval, share_interval, wilson_interval
 from balance.strategies.battle_of_thieves import SHIPPED
 
 #: Per-seat records the summary gives as means per game, with their labels.
@@ -236,7 +236,7 @@ class BattleOfThieves(EngineGame):
         summary["hit_rate"] = []
         summary["hit_rate_ci95"] = []
         for seat in range(2):
-            rate, low, high = ratio_interval(
+            rate, low, high = share_interval(
                 seats[:, seat, SEAT_STAT.HITS], seats[:, seat, SEAT_STAT.SHOTS]
             )
             summary["hit_rate"].append(rate)
@@ -278,7 +278,8 @@ class BattleOfThieves(EngineGame):
         ]
         lines.append(f"  {'cannon hit rate':<28} {'  '.join(cells)}")
         lines.append(
-            "Cards, per game of the deck that holds them (95% intervals); win rate in the "
+            f"Cards ({summary.get('games', 0):,} games), per game of the deck that holds them "
+            "(95% intervals); win rate in the "
             "games it was played, and in those it was drawn and held:"
         )
         for name, row in summary["cards"].items():
@@ -293,9 +294,11 @@ class BattleOfThieves(EngineGame):
                 else f"{row[f'{group}_games']:,} games"
                 for group in ("played", "held")
             }
+            ci = row.get("drawn_per_game_ci95")
+            drawn = f" {interval(ci, as_percent=False)}" if ci else ""
             lines.append(
                 f"  {name[:24]:<24} seat {seats:<3} played {played:5.2f}{spread} of "
-                f"{row['drawn_per_game']:.2f} drawn; won {percent(row['win_rate_played'])} "
+                f"{row['drawn_per_game']:.2f}{drawn} drawn; won {percent(row['win_rate_played'])} "
                 f"{interval(row['win_rate_played_ci95'])} of {counts['played']} played, "
                 f"{percent(row['win_rate_held'])} {interval(row['win_rate_held_ci95'])} "
                 f"of {counts['held']} held"

@@ -203,13 +203,17 @@ class LaPlanche(EngineGame):
                 f"{interval(summary['rounds_ci95'], as_percent=False)}"
             )
         lines.append(
-            "Actions: per game (all seats); prisoners of own and other colours fallen per use:"
+            f"Actions ({summary.get('games', 0):,} games, 95% intervals): uses per game "
+            "(all seats); prisoners of the user's own and of other colours fallen per use:"
         )
         for name, row in summary["actions"].items():
+            own = interval(row["fell_own_per_use_ci95"], as_percent=False, digits=3)
+            other = interval(row["fell_other_per_use_ci95"], as_percent=False, digits=3)
             lines.append(
                 f"  {name:<8} {row['per_game']:6.2f} "
                 f"{interval(row['per_game_ci95'], as_percent=False):<16} "
-                f"own {row['fell_own_per_use']:.3f}  other {row['fell_other_per_use']:.3f}"
+                f"own {row['fell_own_per_use']:.3f} {own:<16} "
+                f"other {row['fell_other_per_use']:.3f} {other}"
             )
         return lines
 

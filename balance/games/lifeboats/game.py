@@ -209,6 +209,7 @@ class Lifeboats(EngineGame):
         finished = int((rule >= 0).sum())
         summary["tie_rule"] = {}
         summary["tie_rule_ci95"] = {}
+        summary["tie_rule_games"] = finished
         for k, name in enumerate(TIE_RULES):
             hits = int((rule == k).sum())
             r_low, r_high = wilson_interval(hits, finished)
@@ -244,7 +245,10 @@ class Lifeboats(EngineGame):
                 f"  {label:<28} {summary[f'{name}_mean']:6.2f} "
                 f"{interval(summary[f'{name}_ci95'], as_percent=False)}"
             )
-        lines.append("How the winner was decided (finished games):")
+        lines.append(
+            f"How the winner was decided ({summary.get('tie_rule_games', 0):,} finished games, "
+            "95% Wilson intervals):"
+        )
         for name, rate in summary["tie_rule"].items():
             lines.append(
                 f"  {name:<32} {percent(rate):>6}  {interval(summary['tie_rule_ci95'][name])}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import mean_interval, ratio_interval, share_interval, wilson_interval
 
 
 def _order(values: pd.Series) -> list:
@@ -117,12 +117,13 @@ def hats_decisive(games: pd.DataFrame) -> dict[str, float]:
     Returns
     -------
     dict: ``games``, ``ballots_per_game`` (mean, with ``_low``/``_high``), ``share`` of
-    ballots a lone hat decided (ratio over games, delta method) with ``share_low`` /
+    ballots a lone hat decided (Wilson at the effective number of ballots, games as
+    clusters: :func:`balance.stats.share_interval`) with ``share_low`` /
     ``share_high``, and ``per_game`` (such ballots per game, Student t) with bounds.
     """
     votes = games["votes"].to_numpy()
     decided = games["hat_decided"].to_numpy()
-    share, low, high = ratio_interval(decided, votes)
+    share, low, high = share_interval(decided, votes)
     per_game, p_low, p_high = mean_interval(decided)
     ballots, b_low, b_high = mean_interval(votes)
     return {

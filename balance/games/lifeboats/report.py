@@ -120,7 +120,8 @@ def lifeboats_charts(tables: Any) -> list[Chart]:
                 xlabel=f"hats left (of {rules.hats})",
                 note=f"{n_games:,} games; 95% Wilson intervals over seats. A lone hat decided "
                 f"{100 * decisive['share']:.1f}% of ballots [{100 * decisive['share_low']:.1f}%, "
-                f"{100 * decisive['share_high']:.1f}%] ({decisive['per_game']:.2f} ballots a "
+                f"{100 * decisive['share_high']:.1f}%] (Wilson at the effective number of ballots, "
+                f"games as clusters; {decisive['per_game']:.2f} ballots a "
                 f"game of {decisive['ballots_per_game']:.1f}). Hats left are an outcome of "
                 "play, not a cause: compare strategies for the hats' value.",
             ),

@@ -26,7 +26,7 @@ from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
 from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
 from balance.metrics import Metric
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import mean_interval, share_interval, wilson_interval
 from balance.strategies.walk_the_plank import SHIPPED
 
 
@@ -164,7 +164,7 @@ class WalkThePlank(EngineGame):
         summary: dict[str, Any] = {}
         for c, name in enumerate(CARD_NAMES):
             mean, mean_low, mean_high = mean_interval(revealed[:, c])
-            rate, low, high = ratio_interval(effect[:, c], revealed[:, c])
+            rate, low, high = share_interval(effect[:, c], revealed[:, c])
             summary[name] = {
                 "reveals_per_game": mean,
                 "reveals_per_game_ci95": [mean_low, mean_high],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import mean_interval, ratio_interval, share_interval, wilson_interval
 
 #: Per-reveal figures: column of the ``cards`` table → name in the usefulness table.
 PER_REVEAL = {
@@ -25,9 +25,10 @@ def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
 
     Reveals per game are summed over seats, with a Student-t interval over games. The
     per-reveal figures are ratios of sums over games (delta-method intervals, games as
-    clusters). The two win rates compare the seats that revealed the card with an effect
-    at least once in a game against the seats that did not (Wilson intervals over
-    seat-games).
+    clusters); the effect share, a share of reveals, has Wilson's interval at the effective
+    number of reveals (:func:`balance.stats.share_interval`), within 0 and 1. The two win
+    rates compare the seats that revealed the card with an effect at least once in a game
+    against the seats that did not (Wilson intervals over seat-games).
 
     Parameters
     ----------
@@ -54,7 +55,9 @@ def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
         row: dict[str, object] = {"card": name, "games": len(per_game)}
         _put(row, "reveals_per_game", mean_interval(per_game["revealed"].to_numpy()))
         for column, label in PER_REVEAL.items():
-            _put(row, label, ratio_interval(per_game[column], per_game["revealed"]))
+            # The effect share is a share of reveals (within 0 and 1); the rest count pirates.
+            estimate = share_interval if column == "effect" else ratio_interval
+            _put(row, label, estimate(per_game[column], per_game["revealed"]))
         with_effect = (here.set_index(["game", "seat"])["effect"] > 0).reindex(
             won.index, fill_value=False
         )

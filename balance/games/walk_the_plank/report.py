@@ -58,7 +58,8 @@ def card_charts(tables: Any, prefix: str = "") -> list[Chart]:
                 xlabel="reveals with an effect",
                 zero=None,
                 percent=True,
-                note=f"{n_games:,} games; {DELTA}. A card has no effect when it has no "
+                note=f"{n_games:,} games; 95% Wilson intervals at the effective number of "
+                "reveals (games as clusters). A card has no effect when it has no "
                 "legal option (Charge in slot 1 never has one).",
             ),
         ),
