@@ -119,26 +119,35 @@ bailer = Strategy(
 # params: hole_goal  enemy holes from which it boards (or the enemy's water, with what its
 #                    holes let in next, at half the sinking level)
 #         boarders   most of its pirates aboard the enemy ship at a time (1 or 2)
-#         panic_water  water at which bailing comes first (and boarders come home)
+#         panic_water  water at which bailing comes first
 #         card_bar   least worth of a card before it is played
+#         room       water its ship keeps below sinking, at its next rise, for a pirate
+#                    to board (or stay aboard the enemy ship) while its ship is wet
 @njit(cache=True, _nrt=False, error_model="numpy")
 def finisher_decide(view, options, count, seat, params, rng):
     if sinking_nb(view, seat, params[0]):
         plan = (params[2], 100.0, 30.0, 25.0, 45.0, 60.0, 10.0, 1.0, 10.0, params[3], 2.0)
-        return best_finishing_option_nb(view, options, count, seat, plan, params[1])
+        return best_finishing_option_nb(view, options, count, seat, plan, params[1], params[4])
     plan = (params[2], 100.0, 30.0, 30.0, -5.0, 10.0, 25.0, 2.0, 10.0, params[3], 30.0)
-    return best_finishing_option_nb(view, options, count, seat, plan, 0.0)
+    return best_finishing_option_nb(view, options, count, seat, plan, 0.0, params[4])
 
 
 finisher = Strategy(
     GAME,
     "finisher",
-    "Plays to end the game: keeps its ship dry and fires like a careful bailer until the "
-    "enemy ship holds hole_goal holes (or half the sinking water is coming), then boards "
-    "it with up to boarders pirates and kills the pirates that bail it, so that the "
-    "water wins; comes home to bail at panic_water.",
+    "Plays to end the game: keeps its ship like a careful bailer, keeps the cards that "
+    "flood the enemy ship or stop its bailing until together they sink it, fires first "
+    "the shot that can sink it; from hole_goal enemy holes boards with up to boarders "
+    "pirates and kills the enemy's bailers, staying aboard while its own ship keeps room "
+    "water below sinking.",
     {"decide": finisher_decide},
-    params=(("hole_goal", 3.0), ("boarders", 1.0), ("panic_water", 40.0), ("card_bar", 0.0)),
+    params=(
+        ("hole_goal", 3.0),
+        ("boarders", 1.0),
+        ("panic_water", 40.0),
+        ("card_bar", 0.0),
+        ("room", 40.0),
+    ),
     code=4,
 )
 

@@ -250,7 +250,13 @@ def test_shipped_strategies_have_codes_params_and_one_decision() -> None:
     assert [n for n, _ in cannoneer.params] == ["panic_water", "reload", "card_bar"]
     assert [n for n, _ in boarder.params] == ["panic_water", "attack", "card_bar"]
     assert [n for n, _ in bailer.params] == ["bail_at", "reload", "card_bar"]
-    assert [n for n, _ in finisher.params] == ["hole_goal", "boarders", "panic_water", "card_bar"]
+    assert [n for n, _ in finisher.params] == [
+        "hole_goal",
+        "boarders",
+        "panic_water",
+        "card_bar",
+        "room",
+    ]
 
 
 # --- cannoneer -----------------------------------------------------------------------------
@@ -515,6 +521,20 @@ def test_finisher_boards_at_hole_goal_with_at_most_boarders_pirates() -> None:
     assert ask(finisher, pos, boarders=2.0) == move(1, 1)
 
 
+def test_finisher_stays_aboard_the_enemy_ship_while_its_own_can_spare_it() -> None:
+    # Pirate 0 aboard the holed enemy ship, 50 water at home (a panic): the bailer plan
+    # would bring it home (0.9 x 100 = 90); the finisher leaves the bailing to pirate 1
+    # (50 - 50 + no rise + room 40 < 100).
+    pos = enemy_ship(at_sea(water=50), 0, 3)
+    pirate(pos, 0).zone = 1
+    assert ask(finisher, pos) == bail(1)
+    pirate(pos, 1).actions = 0  # nobody bails at home: 50 + 40 < 100, it fights on
+    assert ask(finisher, pos)[0] == ATTACK
+    pos.sides[0].water = 70  # 70 + 40 >= 100: it comes home to bail
+    assert ask(finisher, pos) == move(0, 0)
+    assert ask(finisher, pos, room=20.0)[0] == ATTACK
+
+
 def test_finisher_attacks_the_enemy_bailers_aboard_their_ship() -> None:
     # Pirate 0 aboard the holed enemy ship with both enemy pirates, one of them wounded.
     pos = enemy_ship(at_sea(), 0, 3)
@@ -669,6 +689,7 @@ def test_every_answer_on_sampled_positions_is_a_legal_index() -> None:
 
 
 PARAMS = {
+    "room": st.floats(-50.0, 150.0),
     "hole_goal": st.floats(0.0, 6.0),
     "boarders": st.floats(0.0, 2.0),
     "panic_water": st.floats(0.0, 150.0),

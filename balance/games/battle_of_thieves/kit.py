@@ -433,14 +433,12 @@ def sink_water_nb(view, seat, card):
 
 @njit(cache=True, _nrt=False, error_model="numpy")
 def hand_sink_water_nb(view, seat):
-    """:func:`sink_water_nb` summed over the cards of ``seat``'s hand."""
+    """:func:`sink_water_nb` summed over the cards of ``seat``'s hand (its first
+    ``HAND_LEN`` slots: the slots after them are not cleared)."""
     hand = view[3]
     total = 0
-    for h in range(MAX_HAND):
-        card = hand[seat, h]
-        if card < 0:
-            break
-        total += sink_water_nb(view, seat, card)
+    for h in range(min(view[V_SIDE][seat, SIDE.HAND_LEN], MAX_HAND)):
+        total += sink_water_nb(view, seat, hand[seat, h])
     return total
 
 
@@ -462,7 +460,27 @@ def sinking_nb(view, seat, hole_goal):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def best_finishing_option_nb(view, options, count, seat, plan, boarders):
+def safe_without_nb(view, seat, code, room):
+    """Whether ``seat``'s ship stays ``room`` below sinking at its next rise (room for the
+    enemy's shots) if pirate ``code`` does not bail this turn: its other pirates aboard it
+    with an action bail what they can."""
+    side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
+    helpers = 0
+    for j in range(2):
+        other = seat * 2 + j
+        if (
+            other != code
+            and pirate[other, PIRATE.ZONE] == seat
+            and pirate[other, PIRATE.ACTIONS] > 0
+        ):
+            helpers += 1
+    water = side[seat, SIDE.WATER]
+    left = max(water - helpers * rules[RULE.BAIL], 0)
+    return left + next_water_nb(view, seat) - water + room < rules[RULE.SINK_WATER]
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def best_finishing_option_nb(view, options, count, seat, plan, boarders, room):
     """:func:`best_option_nb` for a crew that plays to sink the enemy:
 
     - a shot that can sink the enemy ship (one or two hits from its sinking water at the
@@ -473,13 +491,18 @@ def best_finishing_option_nb(view, options, count, seat, plan, boarders):
       played, the strongest first;
     - a boarding is offered to at most ``boarders`` pirates at a time;
     - an attack on an enemy pirate aboard its own ship (a bailer) is worth twice as much
-      as one on a pirate elsewhere, and more when the enemy ship is close to sinking.
+      as one on a pirate elsewhere, more when the enemy ship is close to sinking, and
+      three times as much when it is the only pirate left aboard to bail it;
+    - a pirate boards, or stays aboard the enemy ship, even with water in its own ship,
+      as long as the pirates left at home can bail enough for its own ship not to come
+      within ``room`` of sinking at its next rise (:func:`safe_without_nb`).
     """
     side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
     enemy = 1 - seat
     away = aboard_nb(view, seat, enemy)
     doomed = next_water_nb(view, seat) >= rules[RULE.SINK_WATER] and side[seat, SIDE.WATER] > 0
     hits = hits_to_sink_nb(view, seat)
+    lone = aboard_nb(view, enemy, enemy) == 1
     lethal_hand = (
         next_water_nb(view, enemy) + hand_sink_water_nb(view, seat) >= rules[RULE.SINK_WATER]
     )
@@ -489,6 +512,16 @@ def best_finishing_option_nb(view, options, count, seat, plan, boarders):
         if kind == MOVE_TO and what == enemy and away >= boarders:
             continue
         value = option_value_nb(view, options[k], seat, plan)
+        if kind == MOVE_TO and boarders > 0 and not doomed:
+            code = seat * 2 + options[k, 1]
+            if what == enemy and safe_without_nb(view, seat, code, room):
+                value = max(value, plan[PLAN.BOARD] * (2.0 if lone else 1.0))
+            elif (
+                what == seat
+                and pirate[code, PIRATE.ZONE] == enemy
+                and safe_without_nb(view, seat, code, room)
+            ):
+                continue  # it stays aboard the enemy ship
         if kind == PLAY:
             water = sink_water_nb(view, seat, what)
             if water > 0:
@@ -502,6 +535,8 @@ def best_finishing_option_nb(view, options, count, seat, plan, boarders):
         if kind == ATTACK and 0 <= target < 2:
             if pirate[enemy * 2 + target, PIRATE.ZONE] != enemy:
                 value *= 0.5
+            elif lone:
+                value *= 3.0
             elif hits <= 5:
                 value *= 1.5  # a bailer down when the enemy ship is close to sinking
         if value > best_value:
