@@ -505,8 +505,8 @@ Examples:
   balance deck check cards.toml crew.toml decks/*.toml
   balance deck check island-raiders
 \b
-A good file prints a line per deck; a bad one prints FILE:LINE: reason. The exit code is
-1 when any file is bad.
+A good file prints a line per deck; a bad one prints every mistake, one FILE:LINE: reason
+line each. The exit code is 1 when any file is bad.
 """,
 )
 @click.argument("files", nargs=-1, required=True)

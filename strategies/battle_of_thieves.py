@@ -16,7 +16,11 @@ hand and the order of both decks hidden) with the card data and the packed rules
 
 from numba import njit
 
-from balance.games.battle_of_thieves.kit import best_option_nb
+from balance.games.battle_of_thieves.kit import (
+    best_finishing_option_nb,
+    best_option_nb,
+    sinking_nb,
+)
 from balance.random_nb import below_nb
 from balance.strategy import Strategy
 
@@ -109,4 +113,42 @@ bailer = Strategy(
     code=3,
 )
 
-SHIPPED = (random, cannoneer, boarder, bailer)
+
+# finisher: plays to end the game. A careful bailer's ship and cannons until the enemy ship
+# is ready to sink, then boards it and kills (or keeps dead) the pirates that bail it.
+# params: hole_goal  enemy holes from which it boards (or the enemy's water, with what its
+#                    holes let in next, at half the sinking level)
+#         boarders   most of its pirates aboard the enemy ship at a time (1 or 2)
+#         panic_water  water at which bailing comes first
+#         card_bar   least worth of a card before it is played
+#         room       water its ship keeps below sinking, at its next rise, for a pirate
+#                    to board (or stay aboard the enemy ship) while its ship is wet
+@njit(cache=True, _nrt=False, error_model="numpy")
+def finisher_decide(view, options, count, seat, params, rng):
+    if sinking_nb(view, seat, params[0]):
+        plan = (params[2], 100.0, 30.0, 25.0, 45.0, 60.0, 10.0, 1.0, 10.0, params[3], 2.0)
+        return best_finishing_option_nb(view, options, count, seat, plan, params[1], params[4])
+    plan = (params[2], 100.0, 30.0, 30.0, -5.0, 10.0, 25.0, 2.0, 10.0, params[3], 30.0)
+    return best_finishing_option_nb(view, options, count, seat, plan, 0.0, params[4])
+
+
+finisher = Strategy(
+    GAME,
+    "finisher",
+    "Plays to end the game: keeps its ship like a careful bailer, keeps the cards that "
+    "flood the enemy ship or stop its bailing until together they sink it, fires first "
+    "the shot that can sink it; from hole_goal enemy holes boards with up to boarders "
+    "pirates and kills the enemy's bailers, staying aboard while its own ship keeps room "
+    "water below sinking.",
+    {"decide": finisher_decide},
+    params=(
+        ("hole_goal", 3.0),
+        ("boarders", 1.0),
+        ("panic_water", 40.0),
+        ("card_bar", 0.0),
+        ("room", 40.0),
+    ),
+    code=4,
+)
+
+SHIPPED = (random, cannoneer, boarder, bailer, finisher)

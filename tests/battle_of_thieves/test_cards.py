@@ -826,6 +826,116 @@ def test_cli_check_reports_every_bad_file(tmp_path: Path) -> None:
     assert result.stdout.splitlines()[0].startswith("boarding-party (")
 
 
+#: A deck file with six mistakes, each marked with its number: every one is reported in one
+#: reading, in file order, and nothing else (the deck's use of the refused card 'Leaky' is
+#: not reported again, nor its cards' count).
+MANY_MISTAKES = """
+include = ["library.toml"]
+[[card]]
+name = "Leaky"
+type = "event"
+colour = "red"  # <-1
+[[card.effect]]
+do = "hole"
+target = "enemy_shp"  # <-2
+[[card.effect]]
+do = "damage"
+target = "enemy_pirate"
+amount = 0  # <-3
+
+[[weapon]]
+name = "Hook"
+hits_on = 7  # <-4
+damage = 1
+
+[[deck]]
+name = "many"
+ship = "Brig"
+pirates = [
+    { name = "Anne", weapons = ["Cutlass", "Dagger"] },
+    { name = "Jack", weapons = ["Dagger", "Cutlas"] },  # <-5
+]
+
+[deck.cards]
+"Broadside" = 10
+"Leaky" = 2
+"Plug the Leaks" = 8
+
+[deck.provisions]
+planks = 10
+rum = 2  # <-6
+"""
+
+
+def test_every_mistake_of_a_file_in_one_reading(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("library.toml").write_text(LIBRARY)
+    path, _ = write(tmp_path, MANY_MISTAKES, "many.toml")
+    text = path.read_text().splitlines()
+    lines = {int(line.split("# <-")[1]): n for n, line in enumerate(text, 1) if "# <-" in line}
+    with pytest.raises(cards.FileMistakes) as caught:
+        cards.load_file("many.toml")
+    found = caught.value.lines
+    expected = [
+        (1, "card 'Leaky': unknown field 'colour'"),
+        (2, "card 'Leaky', effect 1: unknown target 'enemy_shp' (did you mean 'enemy_ship'?)"),
+        (3, "card 'Leaky', effect 2: 'amount' = 0 is out of range"),
+        (4, "weapon 'Hook': 'hits_on' = 7 is out of range: allowed 1..6"),
+        (5, "deck 'many', pirate 2: unknown weapon 'Cutlas' (did you mean 'Cutlass'?)"),
+        (6, "deck 'many', provisions: unknown provision 'rum'"),
+    ]
+    assert len(found) == len(expected), found
+    for line, (mark, reason) in zip(found, expected, strict=True):
+        assert line.startswith(f"many.toml:{lines[mark]}: {reason}"), (mark, line)
+    # A run names the first, says how many more, and how to list them: one line.
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message == f"{found[0]} (and 5 more mistakes: balance deck check many.toml)"
+    # balance deck check prints them all, a line each, and exits with 1.
+    result = CliRunner().invoke(cli, ["deck", "check", "many.toml", "boarding-party"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == found
+    assert result.stdout.startswith("boarding-party (")
+
+
+def test_mistakes_in_an_include_are_reported_with_its_own_file(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    broken = LIBRARY.replace("hits_on = 4", "hits_on = 0").replace(
+        "damage = 1\n\n[[pirate]]", 'damage = "one"\n\n[[pirate]]'
+    )
+    Path("library.toml").write_text(broken)
+    deck = GOOD_DECK.replace('"Plug the Leaks" = 10', '"Plug the Leaks" = 10\n"Kraken" = 2')
+    Path("deck.toml").write_text('include = ["library.toml"]\n' + deck)
+    found = [line for ok, line in cards.check_each(["deck.toml"]) if not ok]
+    assert [line.split(": ", 1)[0].split(":")[0] for line in found] == [
+        "library.toml",
+        "library.toml",
+        "deck.toml",
+    ], found
+    assert "weapon 'Cutlass': 'hits_on' = 0 is out of range" in found[0]
+    assert "weapon 'Dagger': 'damage' must be a whole number, not 'one'" in found[1]
+    assert "2 copies of 'Kraken', above its copy limit of 1" in found[2]
+    # A library that does not parse gets the parser's line; the deck's names taken from it
+    # are not reported unknown, its own count still is.
+    Path("library.toml").write_text("[[card]\n" + LIBRARY)
+    cards.clear_cache()
+    found = [line for ok, line in cards.check_each(["deck.toml"]) if not ok]
+    header = Path("deck.toml").read_text().splitlines().index("[deck.cards]") + 1
+    assert found == [
+        "library.toml:1: TOML syntax error: Expected ']]' at the end of an array declaration "
+        "(column 7)",
+        f"deck.toml:{header}: deck 'test-deck': 22 cards; a deck has exactly 20",
+    ]
+
+
+def test_a_single_mistake_is_one_line_as_before(tmp_path: Path) -> None:
+    path, line = write(tmp_path, '[[card]]\nname = "X"\ntype = "evnt"  # <-\n')
+    with pytest.raises(cards.FileMistakes) as caught:
+        cards.load_file(path)
+    assert caught.value.lines == [str(caught.value)]
+    assert str(caught.value).startswith(f"{path}:{line}: card 'X': unknown type 'evnt'")
+
+
 def test_cli_list() -> None:
     result = CliRunner().invoke(cli, ["deck", "list"])
     assert result.exit_code == 0

@@ -43,7 +43,7 @@ GAMES = 1000
 SEED = 7
 DEFAULTS = BattleRules()
 RULE_NAMES = [f.name for f in dataclasses.fields(BattleRules)]
-STRATEGIES = ["random", "cannoneer", "boarder", "bailer"]
+STRATEGIES = ["random", "cannoneer", "boarder", "bailer", "finisher"]
 REASONS = ["cap", "water", "original sin"]
 SINS = ["Luxure", "Gourmandise", "Envie", "Avarice", "Paresse", "Colère", "Orgueil"]
 #: The per-seat records the docs list under "by seat, means per game with intervals".
@@ -98,6 +98,9 @@ OWN_KEYS = {
     "decks",
     "win_reason",
     "win_reason_ci95",
+    "capped_games",
+    "capped_rate",
+    "capped_ci95",
     "hit_rate",
     "hit_rate_ci95",
     "cards",
@@ -433,6 +436,10 @@ def test_summary_matches_the_records(run) -> None:
             list(wilson_interval(hits, n))
         ), reason
     assert summary["winner_count"]["0"] == summary["win_reason"]["cap"]
+    capped = int((reasons == "cap").sum())
+    assert summary["capped_games"] == capped
+    assert summary["capped_rate"] == capped / n
+    assert summary["capped_ci95"] == pytest.approx(list(wilson_interval(capped, n)))
     assert summary["winner_count"]["2"] == 0.0
     for name in PER_SEAT:
         for seat in (0, 1):
@@ -704,6 +711,13 @@ def test_text_summary_agrees_with_the_json(runs) -> None:
     assert shots
     assert [float(shots[1]), float(shots[2])] == pytest.approx(summary["shots_mean"], abs=0.006)
     assert "Chain Shot" in out and "Drop Anchor!" in out
+    # The share stopped by the cap is a line of its own, with its interval and n.
+    low, high = (100 * x for x in summary["capped_ci95"])
+    assert (
+        f"\nGames stopped by the 200-turn cap (neither ship sank): "
+        f"{100 * summary['capped_rate']:.1f}% [{low:.1f}%, {high:.1f}%] of {GAMES:,} games (why: "
+        "docs/battle-of-thieves.md, 'Games that stall')\n"
+    ) in out
 
 
 # --- --restricted-play -------------------------------------------------------------------------
@@ -1069,6 +1083,13 @@ def test_matchup_rates_are_the_two_seat_orders_pooled(matchup_run) -> None:
     capped = expected.set_index(["deck", "against"])["capped"]
     for (deck, against), rate in rates.items():
         assert rate + rates[against, deck] == pytest.approx(1 - capped[deck, against])
+    # Each pair's capped share, with its Wilson interval.
+    assert csv["capped"].to_numpy() == pytest.approx(expected["capped"] * expected["games"])
+    assert csv["capped_rate"].to_numpy() == pytest.approx(expected["capped"].to_numpy())
+    for row in csv.itertuples():
+        assert [row.capped_low, row.capped_high] == pytest.approx(
+            list(wilson_interval(row.capped, row.games))
+        )
 
 
 def test_matchup_prints_the_matrix(matchup_run) -> None:
@@ -1092,6 +1113,20 @@ def test_matchup_prints_the_matrix(matchup_run) -> None:
                 continue
             figures = csv.loc[(deck, against), ["rate", "low", "high"]].to_numpy() * 100
             assert [float(rate), float(low), float(high)] == pytest.approx(figures, abs=0.051)
+    # Then the share of each pair's games stopped by the cap, one line a pair.
+    start = lines.index("Games stopped by the turn cap, both seat orders (95% Wilson intervals):")
+    shown = lines[start + 1 : start + 4]
+    assert not lines[start + 4].strip()  # one line a pair, then the text ends
+    for line, (deck, against) in zip(
+        shown, [(CANNON, BOARDING), (CANNON, ISLAND), (BOARDING, ISLAND)], strict=True
+    ):
+        row = csv.loc[(deck, against)]
+        low, high = 100 * row["capped_low"], 100 * row["capped_high"]
+        assert line == (
+            f"  {deck} and {against}: stopped by the {MATCHUP_CAP}-turn cap (neither ship "
+            f"sank): {100 * row['capped_rate']:.1f}% [{low:.1f}%, {high:.1f}%] of "
+            f"{2 * MATCHUP_GAMES:,} games"
+        )
 
 
 MATCHUP_ERRORS = [
@@ -1260,6 +1295,16 @@ def test_report_charts_show_the_records(runs) -> None:
         expected = [summary["win_reason"][r] for r in ("water", "original sin", "cap")]
         assert heights == pytest.approx(expected)
         assert all(h > 0 for h in heights)
+        # The capped share in the title, with its interval and n in the note.
+        capped = summary["capped_rate"]
+        assert ended.get_title() == f"how games ended: {100 * capped:.1f}% stopped by the " + (
+            f"{summary['rules']['turn_cap']}-turn cap"
+        )
+        low, high = (100 * x for x in summary["capped_ci95"])
+        note = " ".join(t.get_text() for t in charts["10-how-games-ended"].figure.texts)
+        assert (
+            f"{100 * capped:.1f}% [{low:.1f}%, {high:.1f}%] of {summary['games']:,} games" in note
+        )
         played = charts["12-cards-played"].figure.axes[0]
         labels = [label.get_text() for label in played.get_yticklabels()]
         points = {}

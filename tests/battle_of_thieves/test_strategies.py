@@ -23,7 +23,14 @@ import itertools
 
 import numpy as np
 import pytest
-from balance.strategies.battle_of_thieves import SHIPPED, bailer, boarder, cannoneer, random
+from balance.strategies.battle_of_thieves import (
+    SHIPPED,
+    bailer,
+    boarder,
+    cannoneer,
+    finisher,
+    random,
+)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -232,8 +239,8 @@ def at_sea(
 
 
 def test_shipped_strategies_have_codes_params_and_one_decision() -> None:
-    assert [s.name for s in SHIPPED] == ["random", "cannoneer", "boarder", "bailer"]
-    assert [s.code for s in SHIPPED] == [0, 1, 2, 3]
+    assert [s.name for s in SHIPPED] == ["random", "cannoneer", "boarder", "bailer", "finisher"]
+    assert [s.code for s in SHIPPED] == [0, 1, 2, 3, 4]
     assert set(nb.SHIPPED_CODES) == {s.code for s in SHIPPED}
     for strategy in SHIPPED:
         assert strategy.game == "battle-of-thieves"
@@ -243,6 +250,13 @@ def test_shipped_strategies_have_codes_params_and_one_decision() -> None:
     assert [n for n, _ in cannoneer.params] == ["panic_water", "reload", "card_bar"]
     assert [n for n, _ in boarder.params] == ["panic_water", "attack", "card_bar"]
     assert [n for n, _ in bailer.params] == ["bail_at", "reload", "card_bar"]
+    assert [n for n, _ in finisher.params] == [
+        "hole_goal",
+        "boarders",
+        "panic_water",
+        "card_bar",
+        "room",
+    ]
 
 
 # --- cannoneer -----------------------------------------------------------------------------
@@ -448,6 +462,88 @@ def test_bailer_visits_the_island_it_went_to() -> None:
     assert ask(bailer, pos) == (VISIT, 0, -1, -1)
 
 
+# --- finisher ------------------------------------------------------------------------------
+
+
+def enemy_ship(pos: Position, water: int, holes: int = 0) -> Position:
+    """``pos`` with the enemy (seat 1) ship holding ``water`` and ``holes``."""
+    side = pos.sides[1]
+    side.water, side.holes, side.intact = water, holes, side.intact - holes
+    return pos
+
+
+def test_finisher_keeps_its_ship_cards_until_they_sink_the_enemy() -> None:
+    # Broadside (a hole: 10 water at the enemy's next rise) is worth 3 to every heuristic;
+    # the finisher keeps it while the enemy's next water (water + 10 a hole) plus 10
+    # stays below 100.
+    def held(water: int, holes: int = 0) -> Position:
+        return enemy_ship(at_sea(act=False, hand=("Broadside",)), water, holes)
+
+    for other in HEURISTICS:
+        assert ask(other, held(0)) == play("Broadside")
+    assert ask(finisher, held(0)) == END
+    assert ask(finisher, held(80)) == END  # 80 + 10 < 100
+    assert ask(finisher, held(90)) == play("Broadside")  # 90 + 10 sinks it
+    assert ask(finisher, held(80, holes=1)) == play("Broadside")  # 80 + 10 + 10
+
+
+def test_finisher_fires_the_shot_that_can_sink_the_enemy() -> None:
+    def wet(enemy_water: int, water: int = 30) -> Position:
+        pos = at_sea(water=water, holes=1, provisions={INCENDIARY_BALL: 0})
+        return enemy_ship(pos, enemy_water, holes=2)
+
+    # A hit now is 10 more water at the enemy's next rise: 70 + 2 holes + 10 = 100. The
+    # shot is worth 400 x 1/2, above bailing in a panic (30 + 10 coming reaches 40:
+    # 100 x 30/50 = 60) and repairing (30 x 1.2 = 36).
+    assert ask(finisher, wet(70)) == fire(0)
+    # Two hits needed (60 + 20 + 20): 250 x 1/2 = 125, still first.
+    assert ask(finisher, wet(60)) == fire(0)
+    # Three hits needed: it bails first, as the bailer does.
+    assert ask(finisher, wet(50)) == bail(0)
+    assert ask(bailer, wet(70)) == (REPAIR_HOLE, 0, -1, -1)
+    # Its own ship would sink at its next rise (95 + 10): bailing comes before the shot.
+    assert ask(finisher, wet(70, water=95)) == bail(0)
+
+
+def test_finisher_boards_at_hole_goal_with_at_most_boarders_pirates() -> None:
+    # Dry and whole, the enemy ship holed 3 times (hole_goal 3): boarding is worth 45,
+    # a shot 25 x 0.75 = 18.75.
+    assert ask(finisher, enemy_ship(at_sea(provisions={INCENDIARY_BALL: 0}), 0, 3)) == move(0, 1)
+    # Two holes: not yet; it fires (30 x 0.75 = 22.5; boarding -5).
+    assert ask(finisher, enemy_ship(at_sea(provisions={INCENDIARY_BALL: 0}), 0, 2)) == fire(0)
+    assert ask(finisher, enemy_ship(at_sea(), 0, 2), hole_goal=2.0) == move(0, 1)
+    # Pirate 0 already aboard the enemy ship: its second pirate stays home (boarders 1)
+    # or joins it (boarders 2).
+    pos = enemy_ship(at_sea(provisions={INCENDIARY_BALL: 0}), 0, 3)
+    pirate(pos, 0).zone = 1
+    pirate(pos, 0).actions = 0
+    assert ask(finisher, pos) == fire(1)
+    assert ask(finisher, pos, boarders=2.0) == move(1, 1)
+
+
+def test_finisher_stays_aboard_the_enemy_ship_while_its_own_can_spare_it() -> None:
+    # Pirate 0 aboard the holed enemy ship, 50 water at home (a panic): the bailer plan
+    # would bring it home (0.9 x 100 = 90); the finisher leaves the bailing to pirate 1
+    # (50 - 50 + no rise + room 40 < 100).
+    pos = enemy_ship(at_sea(water=50), 0, 3)
+    pirate(pos, 0).zone = 1
+    assert ask(finisher, pos) == bail(1)
+    pirate(pos, 1).actions = 0  # nobody bails at home: 50 + 40 < 100, it fights on
+    assert ask(finisher, pos)[0] == ATTACK
+    pos.sides[0].water = 70  # 70 + 40 >= 100: it comes home to bail
+    assert ask(finisher, pos) == move(0, 0)
+    assert ask(finisher, pos, room=20.0)[0] == ATTACK
+
+
+def test_finisher_attacks_the_enemy_bailers_aboard_their_ship() -> None:
+    # Pirate 0 aboard the holed enemy ship with both enemy pirates, one of them wounded.
+    pos = enemy_ship(at_sea(), 0, 3)
+    pirate(pos, 0).zone = 1
+    pirate(pos, 1).actions = 0
+    pirate(pos, 3).life = 1
+    assert ask(finisher, pos) == attack(0, 0, 1)
+
+
 # --- all heuristics ------------------------------------------------------------------------
 
 
@@ -593,6 +689,9 @@ def test_every_answer_on_sampled_positions_is_a_legal_index() -> None:
 
 
 PARAMS = {
+    "room": st.floats(-50.0, 150.0),
+    "hole_goal": st.floats(0.0, 6.0),
+    "boarders": st.floats(0.0, 2.0),
     "panic_water": st.floats(0.0, 150.0),
     "bail_at": st.floats(0.0, 150.0),
     "reload": st.floats(0.0, 31.0),
@@ -602,7 +701,7 @@ PARAMS = {
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(min_value=0), st.sampled_from(HEURISTICS), st.data())
+@given(st.integers(min_value=0), st.sampled_from((*HEURISTICS, finisher)), st.data())
 def test_any_parameters_answer_a_legal_index(index: int, strategy, data) -> None:
     positions = sampled_positions()
     pos = positions[index % len(positions)]
@@ -692,8 +791,16 @@ def test_games_of_every_pairing_end_on_the_compiled_engine(rules: BattleRules) -
         assert np.isin(records[~capped, GAME_STAT.WINNER], (0, 1)).all()
 
 
+#: Pairs whose games both engines play: every pair of the first four strategies, and the
+#: finisher against each heuristic (both seats once) and itself.
+AGREEMENT_PAIRS = [
+    *itertools.product(range(4), repeat=2),
+    *((4, 1), (2, 4), (4, 3), (4, 4)),
+]
+
+
 @pytest.mark.parametrize("rules", [DEFAULT, CANNONS], ids=["default", "cannons"])
-@pytest.mark.parametrize("pair", ALL_PAIRS, ids=pair_id)
+@pytest.mark.parametrize("pair", AGREEMENT_PAIRS, ids=pair_id)
 def test_heuristic_games_agree_with_the_reference_engine(
     pair: tuple[int, int], rules: BattleRules
 ) -> None:
@@ -749,3 +856,35 @@ def test_round_robin_of_the_heuristics(rules: BattleRules) -> None:
         lines.append(f"  {parts[0]} vs {parts[1]}, capped {capped:.3f}")
         assert (winner >= -1).all() and (winner <= 1).all()
     print("\n".join(lines))
+
+
+# --- games that end ------------------------------------------------------------------------
+
+
+def capped_share(rules: BattleRules, a, b, games: int, seed: int = 1):
+    """Games of ``a`` (seat 0) against ``b`` stopped by the turn cap: ``(capped, low,
+    high)``, a share with its 95% Wilson interval."""
+    records = engine.play_games(rules, 2, seed, games, lineup=lineup_of(a, b)).games
+    capped = int((records[:, GAME_STAT.REASON] == CAPPED).sum())
+    low, high = wilson_interval(capped, games)
+    return capped / games, float(low), float(high)
+
+
+def test_finisher_games_end_far_more_often() -> None:
+    """Against the bailer, on the default decks, 200 games each: the cannoneer's games
+    mostly reach the cap, the finisher's mostly end (the docs give the full table)."""
+    today = capped_share(DEFAULT, cannoneer, bailer, 200)
+    mine = capped_share(DEFAULT, finisher, bailer, 200)
+    print(f"capped vs bailer: cannoneer {today}, finisher {mine}")
+    assert mine[2] < today[1] - 0.3, (mine, today)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opponent", HEURISTICS, ids=lambda s: s.name)
+def test_finisher_in_seat_0_ends_games_against_every_heuristic(opponent) -> None:
+    """1,000 games a pair: the finisher's games end far more often than those of the
+    cannoneer (a shipped strategy that also plays to sink) against the same opponent."""
+    today = capped_share(DEFAULT, cannoneer, opponent, 1_000)
+    mine = capped_share(DEFAULT, finisher, opponent, 1_000)
+    print(f"capped vs {opponent.name}: cannoneer {today}, finisher {mine}")
+    assert mine[2] < today[1] or today[0] < 0.1, (mine, today)

@@ -3,9 +3,12 @@
 The designer writes the game's content in TOML (``docs/battle-of-thieves-cards.md``
 describes the format); this module checks it and compiles two decks into the
 :class:`~balance.games.battle_of_thieves.content.Content` both engines play. Every
-mistake in a file is a :class:`~balance.errors.BalanceError` of one line,
-``FILE:LINE: what: reason``, pointing at the ``key =`` line of the value at fault (or
-the header of its table when the value is not on a line of its own).
+mistake in a file is one line, ``FILE:LINE: what: reason``, pointing at the ``key =``
+line of the value at fault (or the header of its table when the value is not on a line
+of its own). Reading goes on after a mistake, table by table (each effect, modifier,
+pirate, card line and provision of a deck on its own), so that every mistake of a file
+and of its includes is found in one reading: :class:`FileMistakes` carries them all.
+A name whose definition was refused is not reported again where a deck uses it.
 
 A file may hold any of ``include = [...]``, ``[[card]]``, ``[[weapon]]``, ``[[pirate]]``,
 ``[[ship]]`` and ``[[deck]]``. A deck refers to cards, weapons, pirates and a ship by
@@ -24,14 +27,52 @@ import os
 import re
 import tomllib
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, NoReturn
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from balance.errors import BalanceError
 from balance.games.battle_of_thieves import layout as L
 from balance.games.battle_of_thieves.content import Content, blanked, make_content
+
+
+class FileMistakes(BalanceError):
+    """Every mistake found in reading a file and its includes, one ``FILE:LINE: what:
+    reason`` line each, in reading order (``lines``). As a message it is the first line,
+    with the count of the others and the command that lists them."""
+
+    def __init__(self, lines: Sequence[str], shown: str = "") -> None:
+        self.lines = list(dict.fromkeys(lines))
+        more = len(self.lines) - 1
+        text = self.lines[0]
+        if more:
+            mistakes = "mistake" if more == 1 else "mistakes"
+            text += f" (and {more} more {mistakes}: balance deck check {shown})"
+        super().__init__(text)
+
+
+T = TypeVar("T")
+
+
+def _attempt(errors: list[BalanceError], read: Callable[[], T]) -> T | None:
+    """``read()``, or None with its mistakes added to ``errors``."""
+    try:
+        return read()
+    except BalanceError as error:
+        errors.append(error)
+        return None
+
+
+def _lines_of(error: BalanceError) -> list[str]:
+    return error.lines if isinstance(error, FileMistakes) else [str(error)]
+
+
+def _gather(errors: Sequence[BalanceError]) -> None:
+    """Raise every mistake of ``errors`` as one :class:`FileMistakes` (if any)."""
+    if errors:
+        raise FileMistakes([line for error in errors for line in _lines_of(error)])
+
 
 #: The example content shipped with balance (not the published game's cards).
 EXAMPLES = Path(__file__).resolve().parent / "examples"
@@ -384,14 +425,20 @@ class Table:
     # -- values -------------------------------------------------------------------------
 
     def only(self, allowed: Sequence[str], why: Mapping[str, str] | None = None) -> None:
-        """Fail on the first key that is not in ``allowed``."""
+        """Fail on every key that is not in ``allowed`` (one line each)."""
+        errors = []
         for key in self.data:
             if key in allowed:
                 continue
-            if why and key in why:
-                self.fail(key, why[key])
-            hint = _suggest(key, allowed)
-            self.fail(key, f"unknown field '{key}'{hint}; allowed: {', '.join(allowed)}")
+            reason = why[key] if why and key in why else None
+            if reason is None:
+                hint = _suggest(key, allowed)
+                reason = f"unknown field '{key}'{hint}; allowed: {', '.join(allowed)}"
+            try:
+                self.fail(key, reason)
+            except BalanceError as error:
+                errors.append(error)
+        _gather(errors)
 
     def string(self, key: str, required: bool = True) -> str | None:
         if key not in self.data:
@@ -592,15 +639,25 @@ def _modifiers(table: Table, key: str, header: str) -> tuple[Mod, ...]:
     table.tables(key, header)
     entries = table.items(key, f"{table.label}, modifier {{n}}")
     mods = []
-    for entry in entries:
+    errors: list[BalanceError] = []
+
+    def modifier(entry: Table) -> Mod:
         entry.only(MODIFIER_FIELDS)
-        stat = entry.choice("stat", L.MOD_STATS)
-        amount = entry.whole("amount", MOD_AMOUNT)
-        mods.append((stat, amount))
-    if len(mods) > L.MAX_MODS:
-        entries[L.MAX_MODS].fail(
-            None, f"{len(mods)} modifiers; at most {L.MAX_MODS} on one {header.split('.')[0]}"
+        return entry.choice("stat", L.MOD_STATS), entry.whole("amount", MOD_AMOUNT)
+
+    for entry in entries:
+        mod = _attempt(errors, lambda entry=entry: modifier(entry))
+        if mod is not None:
+            mods.append(mod)
+    if len(entries) > L.MAX_MODS:
+        _attempt(
+            errors,
+            lambda: entries[L.MAX_MODS].fail(
+                None,
+                f"{len(entries)} modifiers; at most {L.MAX_MODS} on one {header.split('.')[0]}",
+            ),
         )
+    _gather(errors)
     return tuple(mods)
 
 
@@ -663,13 +720,23 @@ def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row,
     """The effects ``key`` of a card (``kind`` its type) or a ship trigger (``"ship"``)."""
     table.tables(key, header)
     entries = table.items(key, f"{table.label}, effect {{n}}")
-    rows = [_effect(entry) for entry in entries]
-    if len(rows) > L.MAX_EFFECTS:
-        entries[L.MAX_EFFECTS].fail(None, f"{len(rows)} effects; at most {L.MAX_EFFECTS}")
+    errors: list[BalanceError] = []
+    read = [_attempt(errors, lambda entry=entry: _effect(entry)) for entry in entries]
+    if len(entries) > L.MAX_EFFECTS:
+        _attempt(
+            errors,
+            lambda: entries[L.MAX_EFFECTS].fail(
+                None, f"{len(entries)} effects; at most {L.MAX_EFFECTS}"
+            ),
+        )
+    _gather(errors)  # the checks across effects need every effect read
+    rows = [row for row in read if row is not None]
     choosers = CHOOSERS.get(kind, ()) if isinstance(kind, int) else ()
     chosen = 0
     insult = False
-    for entry, row in zip(entries, rows, strict=True):
+
+    def across(entry: Table, row: Row) -> None:
+        nonlocal chosen
         op, target, on = row[0], row[1], row[5]
         if target in L.CHOSEN_TARGETS:
             what = "a ship's trigger" if kind == "ship" else _a(kind)
@@ -696,7 +763,11 @@ def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row,
             chosen = target
         if on != L.ALWAYS and not insult:
             entry.fail("on", f"on = '{L.CONDITIONS[on]}' needs an insult effect before it")
-        insult = insult or op == L.INSULT
+
+    for entry, row in zip(entries, rows, strict=True):
+        _attempt(errors, lambda entry=entry, row=row: across(entry, row))
+        insult = insult or row[0] == L.INSULT
+    _gather(errors)
     return tuple(rows)
 
 
@@ -708,34 +779,68 @@ def _card(table: Table) -> Card:
     if table.data.get("type") == "ship":
         table.fail("type", "a ship is not a card: write it as a [[ship]] table")
     kind = L.CARD_TYPES.index(CARD_TYPE_NAMES[table.choice("type", CARD_TYPE_NAMES)])
+    # From here on, each field is checked even when another is wrong.
+    errors: list[BalanceError] = []
     only_items = {k: f"only items have '{k}'" for k in ("targetable", "reusable")}
-    table.only(ITEM_FIELDS if kind == L.ITEM else CARD_FIELDS, only_items)
+    _attempt(errors, lambda: table.only(ITEM_FIELDS if kind == L.ITEM else CARD_FIELDS, only_items))
     default = 1 if kind == L.LEGENDARY else DEFAULT_COPIES
-    copies = table.whole("copies", COPIES._replace(default=default))
-    sin = -1
-    if "sin" in table.data:
+    copies = _attempt(errors, lambda: table.whole("copies", COPIES._replace(default=default)))
+
+    def read_sin() -> int:
+        if "sin" not in table.data:
+            return -1
         value = table.string("sin")
         folded = [_fold(s) for s in L.SINS]
         if _fold(value) not in folded:
             hint = _suggest(value, L.SINS)
             table.fail("sin", f"unknown sin '{value}'{hint}; one of: {', '.join(L.SINS)}")
-        sin = folded.index(_fold(value))
-    text = table.string("text", required=False) or ""
+        return folded.index(_fold(value))
+
+    sin = _attempt(errors, read_sin)
+    text = _attempt(errors, lambda: table.string("text", required=False)) or ""
+    program: tuple[Row, ...] | None = ()
     if kind == L.ANIMAL and "effect" in table.data:
-        table.fail("effect", "an animal has no effects, only [[card.modifier]] tables")
-    program = _program(table, "effect", "card.effect", kind)
+        _attempt(
+            errors,
+            lambda: table.fail("effect", "an animal has no effects, only [[card.modifier]] tables"),
+        )
+    else:
+        program = _attempt(errors, lambda: _program(table, "effect", "card.effect", kind))
+    mods: tuple[Mod, ...] | None = ()
     if kind not in MODIFIED_TYPES and "modifier" in table.data:
-        table.fail("modifier", f"{_a(kind)} has no modifiers (only animals and items do)")
-    mods = _modifiers(table, "modifier", "card.modifier")
-    if kind in (L.EVENT, L.SPECIAL, L.LEGENDARY, L.CURSED_BALL, L.ISLAND_CARD) and not program:
-        table.fail(None, f"{_a(kind)} needs at least one [[card.effect]] ({PROGRAM_OF[kind]})")
-    flags = 0
-    if kind == L.ITEM:
+        _attempt(
+            errors,
+            lambda: table.fail(
+                "modifier", f"{_a(kind)} has no modifiers (only animals and items do)"
+            ),
+        )
+    else:
+        mods = _attempt(errors, lambda: _modifiers(table, "modifier", "card.modifier"))
+    needs = (L.EVENT, L.SPECIAL, L.LEGENDARY, L.CURSED_BALL, L.ISLAND_CARD)
+    if kind in needs and program is not None and not program:
+        _attempt(
+            errors,
+            lambda: table.fail(
+                None, f"{_a(kind)} needs at least one [[card.effect]] ({PROGRAM_OF[kind]})"
+            ),
+        )
+
+    def read_flags() -> int:
+        if kind != L.ITEM:
+            return 0
+        activable = program is None or bool(program)  # None: refused effects, said already
         reusable = table.flag("reusable")
-        if reusable and not program:
+        if reusable and not activable:
             table.fail("reusable", "'reusable' needs an activation: add [[card.effect]] tables")
-        flags = (L.ACTIVABLE if program else 0) | (L.TARGETABLE if table.flag("targetable") else 0)
-        flags |= L.REUSABLE if reusable else 0
+        flags = (L.ACTIVABLE if activable else 0) | (
+            L.TARGETABLE if table.flag("targetable") else 0
+        )
+        return flags | (L.REUSABLE if reusable else 0)
+
+    flags = _attempt(errors, read_flags)
+    _gather(errors)
+    assert copies is not None and sin is not None and program is not None and mods is not None
+    assert flags is not None
     where = f"{table.source.shown}:{table.header}"
     return Card(name, kind, copies, sin, flags, program, mods, text, where)
 
@@ -743,76 +848,103 @@ def _card(table: Table) -> Card:
 def _weapon(table: Table) -> Weapon:
     name = table.string("name")
     table.label = f"weapon '{name}'"
-    table.only(WEAPON_FIELDS)
-    hits_on = table.whole("hits_on", HITS_ON)
-    damage = table.whole("damage", WEAPON_DAMAGE)
-    text = table.string("text", required=False) or ""
+    errors: list[BalanceError] = []
+    _attempt(errors, lambda: table.only(WEAPON_FIELDS))
+    hits_on = _attempt(errors, lambda: table.whole("hits_on", HITS_ON))
+    damage = _attempt(errors, lambda: table.whole("damage", WEAPON_DAMAGE))
+    text = _attempt(errors, lambda: table.string("text", required=False)) or ""
+    _gather(errors)
+    assert hits_on is not None and damage is not None
     return Weapon(name, hits_on, damage, text, f"{table.source.shown}:{table.header}")
 
 
 def _pirate(table: Table) -> Pirate:
     name = table.string("name")
     table.label = f"pirate '{name}'"
-    table.only(PIRATE_FIELDS)
-    mods = _modifiers(table, "modifier", "pirate.modifier")
-    text = table.string("text", required=False) or ""
+    errors: list[BalanceError] = []
+    _attempt(errors, lambda: table.only(PIRATE_FIELDS))
+    mods = _attempt(errors, lambda: _modifiers(table, "modifier", "pirate.modifier"))
+    text = _attempt(errors, lambda: table.string("text", required=False)) or ""
+    _gather(errors)
+    assert mods is not None
     return Pirate(name, mods, text, f"{table.source.shown}:{table.header}")
 
 
 def _ship(table: Table) -> Ship:
     name = table.string("name")
     table.label = f"ship '{name}'"
-    table.only(SHIP_FIELDS)
-    mods = _modifiers(table, "modifier", "ship.modifier")
-    trigger = table.choice("when", L.TRIGGERS, required=False) or L.NO_TRIGGER
-    value = 0
-    if trigger:
-        value = table.whole("value", TRIGGER_VALUE)
-    elif "value" in table.data:
-        table.fail("value", "'value' needs a trigger: when = 'water_at_least'")
-    program = _program(table, "effect", "ship.effect", "ship")
-    if trigger and not program:
-        table.fail("when", "a trigger needs [[ship.effect]] tables: what happens when it fires")
-    if program and not trigger:
-        table.fail("effect", "ship effects need a trigger: when = 'water_at_least' and value")
-    text = table.string("text", required=False) or ""
+    errors: list[BalanceError] = []
+    _attempt(errors, lambda: table.only(SHIP_FIELDS))
+    mods = _attempt(errors, lambda: _modifiers(table, "modifier", "ship.modifier"))
+
+    def read_trigger() -> tuple[int, int]:
+        trigger = table.choice("when", L.TRIGGERS, required=False) or L.NO_TRIGGER
+        if trigger:
+            return trigger, table.whole("value", TRIGGER_VALUE)
+        if "value" in table.data:
+            table.fail("value", "'value' needs a trigger: when = 'water_at_least'")
+        return trigger, 0
+
+    when = _attempt(errors, read_trigger)
+    program = _attempt(errors, lambda: _program(table, "effect", "ship.effect", "ship"))
+    if when is not None and program is not None:
+        trigger = when[0]
+        if trigger and not program:
+            _attempt(
+                errors,
+                lambda: table.fail(
+                    "when", "a trigger needs [[ship.effect]] tables: what happens when it fires"
+                ),
+            )
+        if program and not trigger:
+            _attempt(
+                errors,
+                lambda: table.fail(
+                    "effect", "ship effects need a trigger: when = 'water_at_least' and value"
+                ),
+            )
+    text = _attempt(errors, lambda: table.string("text", required=False)) or ""
+    _gather(errors)
+    assert mods is not None and when is not None and program is not None
+    trigger, value = when
     return Ship(name, mods, trigger, value, program, text, f"{table.source.shown}:{table.header}")
 
 
-def _deck_shape(table: Table) -> dict[str, Any]:
-    """A deck's own fields, checked for form (names are checked against the library later)."""
+def _deck_shape(table: Table, errors: list[BalanceError]) -> dict[str, Any]:
+    """A deck's own fields, checked for form (names are checked against the library later);
+    a field in error is None (its mistake in ``errors``)."""
     name = table.string("name")
     table.label = f"deck '{name}'"
-    table.only(DECK_FIELDS)
-    text = table.string("text", required=False) or ""
-    ship = table.string("ship")
+    _attempt(errors, lambda: table.only(DECK_FIELDS))
+    text = _attempt(errors, lambda: table.string("text", required=False)) or ""
+    ship = _attempt(errors, lambda: table.string("ship"))
     for key in ("pirates", "cards", "provisions"):
         if key not in table.data:
-            table.fail(None, f"missing '{key}'")
+            _attempt(errors, lambda key=key: table.fail(None, f"missing '{key}'"))
     return {"name": name, "ship": ship, "text": text}
 
 
-def _deck(table: Table, library: _Defs) -> Deck:
-    shape = _deck_shape(table)
-    ship = shape["ship"]
-    if ship not in library.ships:
-        table.fail(
-            "ship",
-            f"unknown ship '{ship}'{_suggest(ship, library.ships)}"
-            f"; ships: {', '.join(library.ships) or 'none defined'}",
-        )
-    # Pirates: [{name = ..., weapons = [..., ...]}, {...}].
+def _unknown(library: _Defs, kind: str, name: str) -> bool:
+    """Whether a deck's ``name`` of a ``kind`` is unknown and not yet reported: neither
+    defined nor refused (a refused definition was reported where it is written), and every
+    file of the library read (an unreadable include was reported too)."""
+    known = name in library.of(kind) or name in library.broken.get(kind, set())
+    return not known and not library.partial
+
+
+def _deck_pirates(table: Table, library: _Defs, errors: list[BalanceError]) -> list[Any]:
+    """The deck's 2 pirates with their weapons (each pirate's mistakes in ``errors``)."""
     raw = table.data["pirates"]
     if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
         table.fail("pirates", "'pirates' must be a list of {name = ..., weapons = [..., ...]}")
     if len(raw) != L.PIRATES:
         table.fail("pirates", f"a deck has {L.PIRATES} pirates, not {len(raw)}")
-    pirates = []
-    entries = table.items("pirates", f"{table.label}, pirate {{n}}")
-    for entry in entries:
+    pirates: list[Any] = []
+
+    def one(entry: Table) -> tuple[str, tuple[str, str]]:
         entry.only(DECK_PIRATE_FIELDS)
         who = entry.string("name")
-        if who not in library.pirates:
+        if _unknown(library, "pirate", who):
             entry.fail(
                 "name",
                 f"unknown pirate '{who}'{_suggest(who, library.pirates)}"
@@ -831,7 +963,7 @@ def _deck(table: Table, library: _Defs) -> Deck:
         if len(weapons) != L.WEAPONS:
             entry.fail("weapons", f"a pirate has {L.WEAPONS} weapons, not {len(weapons)}")
         for weapon in weapons:
-            if weapon not in library.weapons:
+            if _unknown(library, "weapon", weapon):
                 entry.fail(
                     "weapons",
                     f"unknown weapon '{weapon}'"
@@ -842,15 +974,25 @@ def _deck(table: Table, library: _Defs) -> Deck:
             entry.fail(
                 "weapons", f"'{who}' has '{weapons[0]}' twice; a pirate has 2 different weapons"
             )
-        pirates.append((who, (weapons[0], weapons[1])))
-    # Cards: {"name" = copies, ...}.
+        return who, (weapons[0], weapons[1])
+
+    for entry in table.items("pirates", f"{table.label}, pirate {{n}}"):
+        pirate = _attempt(errors, lambda entry=entry: one(entry))
+        if pirate is not None:
+            pirates.append(pirate)
+    return pirates
+
+
+def _deck_cards(table: Table, library: _Defs, errors: list[BalanceError]) -> list[Any]:
+    """The deck's (card, copies) lines (each line's mistakes in ``errors``), 20 in all."""
     cards_table = table.child("cards", f"{table.label}, cards")
     if not isinstance(table.data["cards"], dict):
         table.fail("cards", "'cards' must be a table of \"card name\" = copies")
-    cards = []
-    for card_name, copies in cards_table.data.items():
+    cards: list[Any] = []
+
+    def one(card_name: str, copies: Any) -> tuple[str, int]:
         line = cards_table.line(card_name)
-        if card_name not in library.cards:
+        if _unknown(library, "card", card_name):
             cards_table.fail(
                 None, f"unknown card '{card_name}'{_suggest(card_name, library.cards)}", line
             )
@@ -860,7 +1002,7 @@ def _deck(table: Table, library: _Defs) -> Deck:
                 f"'{card_name}' = {_show(copies)}: copies must be a whole number of at least 1",
                 line,
             )
-        limit = library.cards[card_name].copies
+        limit = library.cards[card_name].copies if card_name in library.cards else copies
         if copies > limit:
             cards_table.fail(
                 None,
@@ -868,17 +1010,26 @@ def _deck(table: Table, library: _Defs) -> Deck:
                 f"{limit} (set copies = N on the card to change it)",
                 line,
             )
-        cards.append((card_name, copies))
-    total = sum(c for _, c in cards)
-    if total != L.DECK_SIZE:
-        line = cards_table.header
-        table.fail(None, f"{total} cards; a deck has exactly {L.DECK_SIZE}", line)
-    # Provisions: {planks = .., ...}.
+        return card_name, copies
+
+    before = len(errors)
+    for card_name, copies in cards_table.data.items():
+        cards.append(_attempt(errors, lambda n=card_name, c=copies: one(n, c)))
+    if len(errors) == before:  # the count means something only when every line is right
+        total = sum(c for _, c in cards)
+        if total != L.DECK_SIZE:
+            table.fail(None, f"{total} cards; a deck has exactly {L.DECK_SIZE}", cards_table.header)
+    return cards
+
+
+def _deck_provisions(table: Table, errors: list[BalanceError]) -> list[int]:
+    """The deck's starting reserve, in ``layout.PROVISIONS`` order (mistakes in ``errors``)."""
     prov_table = table.child("provisions", f"{table.label}, provisions")
     if not isinstance(table.data["provisions"], dict):
         table.fail("provisions", "'provisions' must be a table: planks = .., cannonballs = ..")
     counts = [0] * len(L.PROVISIONS)
-    for kind in prov_table.data:
+
+    def one(kind: str) -> None:
         if kind not in L.PROVISIONS:
             prov_table.fail(
                 kind,
@@ -886,15 +1037,44 @@ def _deck(table: Table, library: _Defs) -> Deck:
                 f"one of: {', '.join(L.PROVISIONS)}",
             )
         counts[L.PROVISIONS.index(kind)] = prov_table.whole(kind, Range(0, MAX_PROVISIONS, 0))
-    if sum(counts) > MAX_PROVISIONS:
+
+    before = len(errors)
+    for kind in prov_table.data:
+        _attempt(errors, lambda kind=kind: one(kind))
+    if len(errors) == before and sum(counts) > MAX_PROVISIONS:
         prov_table.fail(None, f"{sum(counts)} provisions; a reserve holds at most {MAX_PROVISIONS}")
+    return counts
+
+
+def _deck(table: Table, library: _Defs) -> Deck:
+    errors: list[BalanceError] = []
+    shape = _deck_shape(table, errors)
+    ship = shape["ship"]
+    if ship is not None and _unknown(library, "ship", ship):
+        _attempt(
+            errors,
+            lambda: table.fail(
+                "ship",
+                f"unknown ship '{ship}'{_suggest(ship, library.ships)}"
+                f"; ships: {', '.join(library.ships) or 'none defined'}",
+            ),
+        )
+    pirates = cards = provisions = None
+    if "pirates" in table.data:
+        pirates = _attempt(errors, lambda: _deck_pirates(table, library, errors))
+    if "cards" in table.data:
+        cards = _attempt(errors, lambda: _deck_cards(table, library, errors))
+    if "provisions" in table.data:
+        provisions = _attempt(errors, lambda: _deck_provisions(table, errors))
+    _gather(errors)
+    assert pirates is not None and cards is not None and provisions is not None
     where = f"{table.source.shown}:{table.header}"
     return Deck(
         shape["name"],
         ship,
         tuple(pirates),
         tuple(cards),
-        tuple(counts),
+        tuple(provisions),
         shape["text"],
         where,
         table.source.shown,
@@ -903,28 +1083,36 @@ def _deck(table: Table, library: _Defs) -> Deck:
 
 @dataclass
 class _Defs:
-    """Definitions by kind, name -> definition (in order)."""
+    """Definitions by kind, name -> definition (in order); ``broken``: by kind, the names
+    of definitions refused for a mistake; ``partial``: an include could not be read."""
 
     cards: dict[str, Card] = field(default_factory=dict)
     weapons: dict[str, Weapon] = field(default_factory=dict)
     pirates: dict[str, Pirate] = field(default_factory=dict)
     ships: dict[str, Ship] = field(default_factory=dict)
     decks: dict[str, Deck] = field(default_factory=dict)
+    broken: dict[str, set[str]] = field(default_factory=dict)
+    partial: bool = False
 
     def of(self, kind: str) -> dict[str, Any]:
         return getattr(self, kind + "s")
 
-    def merge(self, other: _Defs) -> None:
+    def merge(self, other: _Defs, problems: list[str]) -> None:
+        """Add ``other``'s definitions; a name defined twice is a mistake in ``problems``."""
         for kind in KINDS:
             mine = self.of(kind)
             for name, thing in other.of(kind).items():
                 if name in mine and mine[name].where != thing.where:
-                    _duplicate(kind, name, thing.where, mine[name].where)
+                    problems.append(_duplicate(kind, name, thing.where, mine[name].where))
+                    continue
                 mine[name] = thing
+        for kind, names in other.broken.items():
+            self.broken.setdefault(kind, set()).update(names)
+        self.partial = self.partial or other.partial
 
 
-def _duplicate(kind: str, name: str, where: str, first: str) -> NoReturn:
-    raise BalanceError(f"{where}: {kind} '{name}' is defined twice (first at {first})")
+def _duplicate(kind: str, name: str, where: str, first: str) -> str:
+    return f"{where}: {kind} '{name}' is defined twice (first at {first})"
 
 
 @dataclass
@@ -937,13 +1125,19 @@ class _File:
 
 
 class _Loader:
-    """Reads files once each, follows includes, refuses cycles."""
+    """Reads files once each, follows includes, refuses cycles; every mistake of a file's
+    content goes to ``problems`` and reading goes on."""
 
     def __init__(self) -> None:
         self.files: dict[Path, _File] = {}
         self.order: list[Path] = []
+        self.problems: list[str] = []
+
+    def _note(self, error: BalanceError) -> None:
+        self.problems.extend(_lines_of(error))
 
     def load(self, path: Path, shown: str, stack: tuple[Path, ...] = ()) -> _File:
+        """Read one file; raises only when the file itself cannot be read or parsed."""
         real = path.resolve()
         if real in stack:
             chain = " -> ".join(p.name for p in (*stack[stack.index(real) :], real))
@@ -977,60 +1171,110 @@ class _Loader:
             source.headers[0] - 1 if source.headers else len(source.lines),
             (),
         )
-        root.only(ROOT_FIELDS)
-        includes = self._includes(root, path, shown, (*stack, real))
+        errors: list[BalanceError] = []
+        _attempt(errors, lambda: root.only(ROOT_FIELDS))
         own = _Defs()
+        includes = self._includes(root, path, shown, (*stack, real), own, errors)
         for key, reader in (
             ("card", _card),
             ("weapon", _weapon),
             ("pirate", _pirate),
             ("ship", _ship),
         ):
-            root.tables(key, key)
+            before = len(errors)
+            _attempt(errors, lambda key=key: root.tables(key, key))
+            if len(errors) > before:
+                continue
             for table in root.items(key, f"{key} {{n}}"):
-                thing = reader(table)
+                thing = _attempt(errors, lambda reader=reader, table=table: reader(table))
+                if thing is None:
+                    name = table.data.get("name")
+                    if isinstance(name, str):
+                        own.broken.setdefault(key, set()).add(name)
+                    continue
                 defs = own.of(key)
                 if thing.name in defs:
-                    _duplicate(key, thing.name, thing.where, defs[thing.name].where)
+                    errors.append(
+                        BalanceError(
+                            _duplicate(key, thing.name, thing.where, defs[thing.name].where)
+                        )
+                    )
+                    continue
                 defs[thing.name] = thing
         loaded = _File(real, source, root, includes, own)
         self.files[real] = loaded
         # Decks are checked against this file and everything it includes.
         library = self.defs(real)
-        root.tables("deck", "deck")
-        for table in root.items("deck", "deck {n}"):
-            deck = _deck(table, library)
-            if deck.name in own.decks:
-                _duplicate("deck", deck.name, deck.where, own.decks[deck.name].where)
-            if deck.name in library.decks:
-                _duplicate("deck", deck.name, deck.where, library.decks[deck.name].where)
-            own.decks[deck.name] = deck
+        before = len(errors)
+        _attempt(errors, lambda: root.tables("deck", "deck"))
+        if len(errors) == before:
+            for table in root.items("deck", "deck {n}"):
+                deck = _attempt(errors, lambda table=table: _deck(table, library))
+                if deck is None:
+                    continue
+                for defined in (own.decks, library.decks):
+                    if deck.name in defined:
+                        first = defined[deck.name].where
+                        errors.append(
+                            BalanceError(_duplicate("deck", deck.name, deck.where, first))
+                        )
+                        break
+                else:
+                    own.decks[deck.name] = deck
+        for error in errors:
+            self._note(error)
         self.order.append(real)
         return loaded
 
-    def _includes(self, root: Table, path: Path, shown: str, stack: tuple[Path, ...]) -> list[Path]:
+    def _includes(
+        self,
+        root: Table,
+        path: Path,
+        shown: str,
+        stack: tuple[Path, ...],
+        own: _Defs,
+        errors: list[BalanceError],
+    ) -> list[Path]:
+        """Load the files ``root`` includes; one that cannot be read is a mistake in
+        ``errors`` and leaves ``own`` partial (its names are not reported unknown)."""
         value = root.data.get("include", [])
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-            root.fail(
-                "include", "'include' must be a list of file paths: include = [\"cards.toml\"]"
+            own.partial = True
+            _attempt(
+                errors,
+                lambda: root.fail(
+                    "include", "'include' must be a list of file paths: include = [\"cards.toml\"]"
+                ),
             )
+            return []
         out = []
         for index, name in enumerate(value, start=1):
             target = path.parent / name
             line = root.literal_line(name, "include")
             shown_target = os.path.normpath(os.path.join(os.path.dirname(shown), name))
             if not target.is_file():
-                raise BalanceError(
-                    f"{shown}:{line}: include {index}: no file '{name}' (looked for {target})"
+                own.partial = True
+                errors.append(
+                    BalanceError(
+                        f"{shown}:{line}: include {index}: no file '{name}' (looked for {target})"
+                    )
                 )
+                continue
             if target.resolve() in stack:
                 chain = " -> ".join(
                     p.name for p in (*stack[stack.index(target.resolve()) :], target.resolve())
                 )
-                raise BalanceError(f"{shown}:{line}: include cycle: {chain}")
-            self.load(target, shown_target, stack)
+                own.partial = True
+                errors.append(BalanceError(f"{shown}:{line}: include cycle: {chain}"))
+                continue
+            try:
+                self.load(target, shown_target, stack)
+            except BalanceError as error:
+                own.partial = True
+                errors.append(error)
+                continue
             out.append(target.resolve())
         return out
 
@@ -1051,7 +1295,7 @@ class _Loader:
     def defs(self, real: Path) -> _Defs:
         merged = _Defs()
         for p in self.closure(real):
-            merged.merge(self.files[p].own)
+            merged.merge(self.files[p].own, self.problems)
         return merged
 
 
@@ -1068,6 +1312,8 @@ def _read(path: Path, shown: str) -> Library:
     loader = _Loader()
     loaded = loader.load(path, shown)
     defs = loader.defs(loaded.path)
+    if loader.problems:
+        raise FileMistakes(loader.problems, shown)
     return Library(
         path=loaded.path,
         shown=shown,
@@ -1102,8 +1348,10 @@ def _stamp(files: Iterable[Path]) -> tuple[Any, ...]:
 def load_file(path: str | os.PathLike[str]) -> Library:
     """Every definition of a TOML file and of the files it includes, checked.
 
-    Cached until one of the files changes (modification time or size). Raises a one-line
-    :class:`BalanceError` ``FILE:LINE: what: reason`` on the first mistake.
+    Cached until one of the files changes (modification time or size). Raises
+    :class:`FileMistakes` with every mistake found (its message is the first, one line
+    ``FILE:LINE: what: reason``, with the count of the others), or a one-line
+    :class:`BalanceError` when the file cannot be read or parsed.
     """
     shown = _shown(Path(path))
     key = (Path(path).resolve(), shown)
@@ -1333,13 +1581,13 @@ def _many(count: int, word: str) -> str:
 
 def check_each(references: Sequence[str]) -> list[tuple[bool, str]]:
     """Check every file (or example deck name): (True, a line per deck) for a good file,
-    (False, its one-line error) for a bad one. Never raises for a bad file."""
+    (False, a line per mistake) for a bad one. Never raises for a bad file."""
     out: list[tuple[bool, str]] = []
     for reference in references:
         try:
             library = load_file(_file_of(reference))
         except BalanceError as error:
-            out.append((False, str(error)))
+            out.extend((False, line) for line in _lines_of(error))
             continue
         out.extend((True, line) for line in _summary(library))
     return out

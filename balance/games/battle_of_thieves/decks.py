@@ -10,7 +10,8 @@ cards and the draw order unchanged, so only the card's play differs.
 
 **A matchup** plays every pair of given decks in both seat orders and gives each deck's
 win rate against each other deck, pooled over the two seat orders, with a Wilson
-interval. Capped games count as wins for neither deck.
+interval. Capped games count as wins for neither deck; the share of each pair's games
+stopped by the turn cap is shown with its interval (text, chart, JSON and CSV).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from balance.charts import (
 from balance.errors import BalanceError, Interrupted
 from balance.formatting import rules_text
 from balance.games.base import Setup
+from balance.games.battle_of_thieves.report import capped_text
 from balance.games.battle_of_thieves.usefulness import card_keys
 from balance.restricted import restricted_warnings, value_table, won_by_game
 from balance.results import json_safe
@@ -247,7 +249,9 @@ class Matchup:
     ``games`` (both seat orders), ``wins``, ``rate``, ``low``, ``high``, ``first_rate``
     (the deck's win rate when it played first) and ``second_rate``, each with its Wilson
     interval (``first_low``/``first_high``, ``second_low``/``second_high``) over
-    ``games_per_seat_order`` games.
+    ``games_per_seat_order`` games; ``capped`` (games of
+    the pair, both seat orders, stopped by the turn cap: neither deck won), ``capped_rate``,
+    ``capped_low`` and ``capped_high`` (95% Wilson interval).
     """
 
     decks: tuple[str, ...]
@@ -256,6 +260,16 @@ class Matchup:
     seed: int
     strategies: tuple[str, ...]
     partial: bool
+    turn_cap: int = 200
+
+    def capped_lines(self) -> list[str]:
+        """A line for each pair of decks: the share of its games stopped by the cap."""
+        lines = []
+        for row in self.pairs.itertuples():
+            if self.decks.index(row.deck) < self.decks.index(row.against):
+                text = capped_text(row.capped, row.games, self.turn_cap)
+                lines.append(f"  {row.deck} and {row.against}: {text}")
+        return lines
 
     def matrix(self, column: str = "rate") -> pd.DataFrame:
         """Deck (rows) against deck (columns); the diagonal is empty."""
@@ -298,6 +312,8 @@ class Matchup:
                 f"{row.first_high * 100:4.1f}]  second {row.second_rate * 100:5.1f}% "
                 f"[{row.second_low * 100:4.1f}, {row.second_high * 100:4.1f}]"
             )
+        lines += ["", "Games stopped by the turn cap, both seat orders (95% Wilson intervals):"]
+        lines += self.capped_lines()
         return "\n".join(lines)
 
     def chart(self) -> Chart:
@@ -331,7 +347,9 @@ class Matchup:
             figure,
             f"{2 * self.games:,} games a pair ({self.games:,} in each seat order); "
             f"strategies {', '.join(self.strategies)}; 95% Wilson intervals. Capped games are "
-            "wins for neither deck, so a pair's two rates can sum to less than 100%.",
+            "wins for neither deck, so a pair's two rates can sum to less than 100%. Games "
+            + "; ".join(line.strip() for line in self.capped_lines())
+            + ".",
         )
         return Chart("01-matchup", figure)
 
@@ -347,6 +365,7 @@ class Matchup:
             "seed": self.seed,
             "strategies": list(self.strategies),
             "partial": self.partial,
+            "turn_cap": self.turn_cap,
             "pairs": self.pairs.to_dict(orient="records"),
         }
         (out / "matchup.json").write_text(json.dumps(json_safe(record), indent=2) + "\n")
@@ -410,6 +429,11 @@ def matchup(
             low, high = wilson_interval(wins, 2 * played)
             first_low, first_high = wilson_interval(int(first.sum()), played)
             second_low, second_high = wilson_interval(int(second.sum()), played)
+            capped = int(
+                (~won[deck, against][:played].any(axis=1)).sum()
+                + (~won[against, deck][:played].any(axis=1)).sum()
+            )
+            capped_low, capped_high = wilson_interval(capped, 2 * played)
             rows.append(
                 {
                     "deck": names[deck],
@@ -426,6 +450,11 @@ def matchup(
                     "second_low": float(second_low),
                     "second_high": float(second_high),
                     "games_per_seat_order": played,
+                    "capped": capped,
+                    "capped_rate": capped / (2 * played),
+                    "capped_low": float(capped_low),
+                    "capped_high": float(capped_high),
                 }
             )
-    return Matchup(labels, pd.DataFrame(rows), played, seed, tuple(strategies), partial)
+    turn_cap = next(iter(setups.values())).rules.turn_cap
+    return Matchup(labels, pd.DataFrame(rows), played, seed, tuple(strategies), partial, turn_cap)

@@ -149,6 +149,7 @@ from balance.strategies.battle_of_thieves import (
     bailer_decide,
     boarder_decide,
     cannoneer_decide,
+    finisher_decide,
     random_decide,
 )
 from balance.strategy import MAX_PARAMS
@@ -186,7 +187,7 @@ Error = ErrorSlots()
 SCRIPTED = -1
 USER_CODES = 100  # codes from here on belong to a run's own strategies
 #: The shipped strategies' codes :func:`decide_nb` plays (extend it with each one wired in).
-SHIPPED_CODES = (0, 1, 2, 3)
+SHIPPED_CODES = (0, 1, 2, 3, 4)
 
 # Streams of a game: 0/1 the seats' shuffles, 2 the dice, 3 + s seat s's strategy.
 DICE_STREAM = 2
@@ -1326,6 +1327,8 @@ def heuristic_decide_nb(code, view, options, count, seat, params, rng):
         return boarder_decide(view, options, count, seat, params, rng)
     if code == 3:
         return bailer_decide(view, options, count, seat, params, rng)
+    if code == 4:
+        return finisher_decide(view, options, count, seat, params, rng)
     return np.int64(-1)
 
 

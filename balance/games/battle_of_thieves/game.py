@@ -28,6 +28,7 @@ from balance.games.battle_of_thieves.layout import (
     SEAT_STAT,
     WIN_REASONS,
 )
+from balance.games.battle_of_thieves.report import capped_text
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.games.battle_of_thieves.usefulness import card_totals, cards_summary, pair_totals
 from balance.metrics import Metric
@@ -225,6 +226,10 @@ class BattleOfThieves(EngineGame):
             low, high = wilson_interval(hits, count)
             summary["win_reason"][name] = hits / count
             summary["win_reason_ci95"][name] = [float(low), float(high)]
+        # Stopped by the cap: a finding of its own (neither ship sank), see the docs.
+        summary["capped_games"] = int((reason == WIN_REASONS.index("cap")).sum())
+        summary["capped_rate"] = summary["win_reason"]["cap"]
+        summary["capped_ci95"] = summary["win_reason_ci95"]["cap"]
         for name in SEAT_MEANS:
             slot = getattr(SEAT_STAT, name.upper())
             summary[f"{name}_mean"] = []
@@ -259,6 +264,7 @@ class BattleOfThieves(EngineGame):
         lines = [f"Decks: seat 0 {decks[0]}, seat 1 {decks[1]}"]
         if "win_reason_ci95" not in summary:
             return lines
+        lines.append(capped_line(summary))
         lines.append("How games ended:")
         for name, rate in summary["win_reason"].items():
             label = "capped (no winner)" if name == "cap" else f"lost by {name}"
@@ -327,6 +333,12 @@ class BattleOfThieves(EngineGame):
             ),
             narrate=say,
         )
+
+
+def capped_line(summary: Mapping[str, Any]) -> str:
+    """:func:`capped_text` for a run's summary, with where the docs explain it."""
+    text = capped_text(summary["capped_games"], summary["games"], summary["rules"]["turn_cap"])
+    return f"Games {text} (why: docs/battle-of-thieves.md, 'Games that stall')"
 
 
 def _block_totals(block: Block, name: str = "card_totals") -> np.ndarray:

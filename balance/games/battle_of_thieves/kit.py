@@ -32,6 +32,7 @@ from balance.games.battle_of_thieves.layout import (
     CLEAR_ISLAND,
     CURSED_BALL,
     DAMAGE,
+    DECK_SIZE,
     DISCARD,
     DRAW,
     EAT,
@@ -51,7 +52,9 @@ from balance.games.battle_of_thieves.layout import (
     ITEM,
     LOSE,
     MAST_BROKEN,
+    MAX_HAND,
     MOVE_TO,
+    NO_BUCKET,
     OWN,
     OWN_SHIP,
     PACIFY_CANNONS,
@@ -242,6 +245,19 @@ def hit_chance_nb(needed):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
+def shot_chance_nb(view, code, seat):
+    """Chance that a cannon shot of pirate ``code`` (of ``seat``) hits, with its modifiers,
+    the anchor's and the chaos ball's penalties."""
+    side, state, rules = view[V_SIDE], view[V_STATE], view[V_RULES]
+    needed = rules[RULE.CANNON_HITS_ON] - pirate_mod_nb(view, code, CANNON_ROLL)
+    if side[seat, SIDE.ANCHOR] >= 0:
+        needed += rules[RULE.ANCHOR_PENALTY]
+    if side[seat, SIDE.CHAOS_TURN] == state[STATE.TURN]:
+        needed += rules[RULE.CHAOS_PENALTY]
+    return hit_chance_nb(needed)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
 def option_value_nb(view, option, seat, plan):
     """What ``option`` (a row: kind, who, what, target) is worth to ``seat`` under ``plan``."""
     side, pirate, state, rules = view[V_SIDE], view[V_PIRATE], view[V_STATE], view[V_RULES]
@@ -345,6 +361,184 @@ def best_option_nb(view, options, count, seat, plan):
     best, best_value = count - 1, 0.0
     for k in range(count - 1):
         value = option_value_nb(view, options[k], seat, plan)
+        if value > best_value:
+            best, best_value = k, value
+    return best
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def aboard_nb(view, seat, zone):
+    """How many of ``seat``'s living pirates are in ``zone`` (0/1 a ship, 2 the island)."""
+    pirate = view[V_PIRATE]
+    count = 0
+    for j in range(2):
+        if pirate[seat * 2 + j, PIRATE.ZONE] == zone:
+            count += 1
+    return count
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def next_water_nb(view, side_of):
+    """The water ``side_of``'s ship will hold after the rise at the start of its next turn,
+    before anyone bails: 10 a hole, and 10 more when its deck is empty and no intact hole
+    token is left (the Red Sea's hole becomes water). Each hit on it before then adds 10
+    (a new hole, or water when no token is left)."""
+    side, rules = view[V_SIDE], view[V_RULES]
+    rise = side[side_of, SIDE.HOLES] * rules[RULE.WATER_PER_HOLE]
+    if side[side_of, SIDE.DECK_POS] >= DECK_SIZE and side[side_of, SIDE.INTACT] == 0:
+        rise += rules[RULE.WATER_PER_HOLE]
+    return side[side_of, SIDE.WATER] + rise
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def hits_to_sink_nb(view, seat):
+    """Hits on the enemy ship, this turn, that would sink it at the start of its next turn
+    (0: it sinks anyway)."""
+    rules = view[V_RULES]
+    short = rules[RULE.SINK_WATER] - next_water_nb(view, 1 - seat)
+    if short <= 0:
+        return 0
+    per_hit = max(rules[RULE.WATER_PER_HOLE], 1)
+    return (short + per_hit - 1) // per_hit
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def sink_water_nb(view, seat, card):
+    """Water that playing ``card`` adds towards sinking ``seat``'s enemy by the start of
+    its next turn but one: water poured into the enemy ship, 10 a hole made in it, and,
+    for bailing forbidden to the pirates aboard it through the enemy's next turn (no
+    bucket for 2 turns or more), one more rise of its water (half of one when the card
+    stops a single pirate). 0 for a card that does none of these."""
+    content, side, rules = view[V_CONTENT], view[V_SIDE], view[V_RULES]
+    enemy = 1 - seat
+    rise = next_water_nb(view, enemy) - side[enemy, SIDE.WATER]
+    program = content[C_PROGRAM][card]
+    total = 0
+    for e in range(content[C_PROGRAM_LEN][card]):
+        row = program[e]
+        if row[EFFECT.ON] != ALWAYS:
+            continue
+        op, where = row[EFFECT.OP], row[EFFECT.TARGET]
+        if op == WATER and where == ENEMY_SHIP and row[EFFECT.AMOUNT] > 0:
+            total += row[EFFECT.AMOUNT]
+        elif op == HOLE and where == ENEMY_SHIP:
+            total += row[EFFECT.AMOUNT] * rules[RULE.WATER_PER_HOLE]
+        elif op == STATUS and row[EFFECT.ARG] == NO_BUCKET and row[EFFECT.TURNS] >= 2:
+            if where == PIRATES_ENEMY_SHIP and aboard_nb(view, enemy, enemy) > 0:
+                total += rise
+            elif where == ENEMY_PIRATE or where == ENEMY_PIRATE_HERE:
+                total += rise // 2
+    return total
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def hand_sink_water_nb(view, seat):
+    """:func:`sink_water_nb` summed over the cards of ``seat``'s hand (its first
+    ``HAND_LEN`` slots: the slots after them are not cleared)."""
+    hand = view[3]
+    total = 0
+    for h in range(min(view[V_SIDE][seat, SIDE.HAND_LEN], MAX_HAND)):
+        total += sink_water_nb(view, seat, hand[seat, h])
+    return total
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def sinking_nb(view, seat, hole_goal):
+    """Whether ``seat``'s enemy ship is ready to be sunk: ``hole_goal`` holes or more, or
+    water that its rise will take to half the sinking level at the start of its turn.
+
+    Once one of ``seat``'s pirates is aboard the enemy ship, the bar is two holes lower,
+    so that a boarding goes on while the enemy repairs a hole or two.
+    """
+    side, rules = view[V_SIDE], view[V_RULES]
+    enemy = 1 - seat
+    holes = side[enemy, SIDE.HOLES]
+    goal = hole_goal
+    if aboard_nb(view, seat, enemy) > 0:
+        goal -= 2
+    return holes >= goal or 2 * next_water_nb(view, enemy) >= rules[RULE.SINK_WATER]
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def safe_without_nb(view, seat, code, room):
+    """Whether ``seat``'s ship stays ``room`` below sinking at its next rise (room for the
+    enemy's shots) if pirate ``code`` does not bail this turn: its other pirates aboard it
+    with an action bail what they can."""
+    side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
+    helpers = 0
+    for j in range(2):
+        other = seat * 2 + j
+        if (
+            other != code
+            and pirate[other, PIRATE.ZONE] == seat
+            and pirate[other, PIRATE.ACTIONS] > 0
+        ):
+            helpers += 1
+    water = side[seat, SIDE.WATER]
+    left = max(water - helpers * rules[RULE.BAIL], 0)
+    return left + next_water_nb(view, seat) - water + room < rules[RULE.SINK_WATER]
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def best_finishing_option_nb(view, options, count, seat, plan, boarders, room):
+    """:func:`best_option_nb` for a crew that plays to sink the enemy:
+
+    - a shot that can sink the enemy ship (one or two hits from its sinking water at the
+      start of its next turn, :func:`hits_to_sink_nb`) comes before anything but saving
+      its own ship from sinking at the start of its own next turn;
+    - cards that pour water or holes into the enemy ship, or stop its crew bailing
+      (:func:`sink_water_nb`), are kept in hand until together they would sink it, then
+      played, the strongest first;
+    - a boarding is offered to at most ``boarders`` pirates at a time;
+    - an attack on an enemy pirate aboard its own ship (a bailer) is worth twice as much
+      as one on a pirate elsewhere, more when the enemy ship is close to sinking, and
+      three times as much when it is the only pirate left aboard to bail it;
+    - a pirate boards, or stays aboard the enemy ship, even with water in its own ship,
+      as long as the pirates left at home can bail enough for its own ship not to come
+      within ``room`` of sinking at its next rise (:func:`safe_without_nb`).
+    """
+    side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
+    enemy = 1 - seat
+    away = aboard_nb(view, seat, enemy)
+    doomed = next_water_nb(view, seat) >= rules[RULE.SINK_WATER] and side[seat, SIDE.WATER] > 0
+    hits = hits_to_sink_nb(view, seat)
+    lone = aboard_nb(view, enemy, enemy) == 1
+    lethal_hand = (
+        next_water_nb(view, enemy) + hand_sink_water_nb(view, seat) >= rules[RULE.SINK_WATER]
+    )
+    best, best_value = count - 1, 0.0
+    for k in range(count - 1):
+        kind, what, target = options[k, 0], options[k, 2], options[k, 3]
+        if kind == MOVE_TO and what == enemy and away >= boarders:
+            continue
+        value = option_value_nb(view, options[k], seat, plan)
+        if kind == MOVE_TO and boarders > 0 and not doomed:
+            code = seat * 2 + options[k, 1]
+            if what == enemy and safe_without_nb(view, seat, code, room):
+                value = max(value, plan[PLAN.BOARD] * (2.0 if lone else 1.0))
+            elif (
+                what == seat
+                and pirate[code, PIRATE.ZONE] == enemy
+                and safe_without_nb(view, seat, code, room)
+            ):
+                continue  # it stays aboard the enemy ship
+        if kind == PLAY:
+            water = sink_water_nb(view, seat, what)
+            if water > 0:
+                if not lethal_hand:
+                    continue  # kept for the turn it sinks the enemy
+                value = 500.0 + water + sin_cost_nb(view, seat, what)
+        if kind == FIRE and what != AMMO_CHAOS and not doomed and 1 <= hits <= 2:
+            chance = shot_chance_nb(view, seat * 2 + options[k, 1], seat)
+            if chance > 0:
+                value = (400.0 if hits == 1 else 250.0) * chance
+        if kind == ATTACK and 0 <= target < 2:
+            if pirate[enemy * 2 + target, PIRATE.ZONE] != enemy:
+                value *= 0.5
+            elif lone:
+                value *= 3.0
+            elif hits <= 5:
+                value *= 1.5  # a bailer down when the enemy ship is close to sinking
         if value > best_value:
             best, best_value = k, value
     return best

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from balance.charts import Chart, plot_grouped, plot_intervals, plot_rates
+from balance.formatting import interval, percent
 from balance.games.battle_of_thieves.layout import CARD_STAT, DECK_SIZE, WIN_REASONS
 from balance.games.battle_of_thieves.usefulness import TOTAL, card_table, card_totals
 from balance.stats import mean_interval, wilson_interval
@@ -26,6 +27,17 @@ PLAY = {
     "island_visits": "island visits",
     "cards_played": "cards played",
 }
+
+
+def capped_text(capped: int, games: int, turn_cap: int) -> str:
+    """The share of ``games`` stopped by the turn cap, its 95% Wilson interval and n, as
+    every Battle of Thieves summary, matchup and report shows it."""
+    low, high = wilson_interval(capped, games)
+    rate = capped / games if games else float("nan")
+    return (
+        f"stopped by the {turn_cap}-turn cap (neither ship sank): {percent(rate)} "
+        f"{interval([float(low), float(high)])} of {games:,} games"
+    )
 
 
 def win_reasons(games: pd.DataFrame) -> pd.DataFrame:
@@ -98,6 +110,9 @@ def battle_charts(tables: Any) -> list[Chart]:
     content = tables.setup.rules.content()
     decks = content.deck_names
     reasons = win_reasons(games)
+    cap = tables.setup.rules.turn_cap
+    cap_games = int(reasons.set_index("reason").at["cap", "games"])
+    capped = capped_text(cap_games, n_games, cap)
     charts = [
         Chart(
             "10-how-games-ended",
@@ -110,10 +125,12 @@ def battle_charts(tables: Any) -> list[Chart]:
                 reasons.set_index("reason").loc[["water", "original sin", "cap"], "rate"],
                 reasons.set_index("reason").loc[["water", "original sin", "cap"], "low"],
                 reasons.set_index("reason").loc[["water", "original sin", "cap"], "high"],
-                title="how games ended",
+                title=f"how games ended: {percent(cap_games / n_games)} stopped by the "
+                f"{cap}-turn cap",
                 ylabel="share of games",
                 note=f"{n_games:,} games; {WILSON}. Decks: seat 0 {decks[0]}, seat 1 {decks[1]}. "
-                f"Capped: still running after {tables.setup.rules.turn_cap} game turns.",
+                f"Games {capped}: still running after {cap} game turns, counted as "
+                "unfinished (docs/battle-of-thieves.md, 'Games that stall').",
             ),
         ),
         Chart(
