@@ -2,7 +2,8 @@
 
 Every shipped heuristic scores each legal option with :func:`option_value_nb` under its
 own weights (a *plan*), and takes the best option if it is worth more than ending the turn
-(:func:`best_option_nb`). The helpers read only what a strategy may see (``layout.View``):
+(:func:`best_option_nb`). During an island visit it takes back the provision it needs
+most (:func:`take_need_nb`). The helpers read only what a strategy may see (``layout.View``):
 the public position, its own hand, and the card data of both decks.
 
 A plan is a tuple of ``Plan.SIZE`` floats, weights and thresholds (a tuple, so that the
@@ -43,6 +44,7 @@ from balance.games.battle_of_thieves.layout import (
     EXTRA_ACTION,
     FIRE,
     FOOD,
+    FOOD_PROVISION,
     GAIN,
     HEAL,
     HOLE,
@@ -51,6 +53,7 @@ from balance.games.battle_of_thieves.layout import (
     ITEM,
     LOSE,
     MAST_BROKEN,
+    MAX_LIFE,
     MOVE_TO,
     OWN,
     OWN_SHIP,
@@ -73,6 +76,7 @@ from balance.games.battle_of_thieves.layout import (
     STATUS,
     STEAL,
     STRIP,
+    TAKE,
     VISIT,
     WATER,
 )
@@ -81,6 +85,7 @@ from balance.games.battle_of_thieves.layout import (
 V_SIDE, V_PIRATE, V_STATE, V_RULES, V_CONTENT = 0, 1, 6, 7, 8
 C_TYPE, C_SIN, C_FLAGS, C_PROGRAM, C_PROGRAM_LEN, C_MODS, C_MODS_LEN = 0, 1, 2, 4, 5, 6, 7
 C_WEAPONS = 13
+C_PROVISIONS = 10
 
 
 class Plan(NamedTuple):
@@ -242,6 +247,34 @@ def hit_chance_nb(needed):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
+def take_need_nb(view, seat, kind, plan):
+    """How much ``seat`` needs a provision of ``kind`` back (a visit's TAKE choice).
+
+    The share of the kind's starting count it is short of, plus 2 for planks while the
+    reserve holds fewer planks than the ship has holes (and a broken mast), plus 2 for
+    cannonballs below the plan's ``RELOAD``, plus 1 for food while an own pirate is
+    wounded.
+    """
+    side, pirate = view[V_SIDE], view[V_PIRATE]
+    start = view[V_CONTENT][C_PROVISIONS][seat, kind]
+    have = side[seat, SIDE.PROVISIONS + kind]
+    need = (start - have) / max(start, 1)
+    if kind == PLANK:
+        wanted = side[seat, SIDE.HOLES] + (1 if side[seat, SIDE.MAST] >= 0 else 0)
+        if have < wanted:
+            need += 2.0
+    elif kind == CANNONBALL:
+        if have < plan[PLAN.RELOAD]:
+            need += 2.0
+    elif kind == FOOD_PROVISION:
+        for p in range(2 * seat, 2 * seat + 2):
+            if pirate[p, PIRATE.ZONE] >= 0 and pirate[p, PIRATE.LIFE] < MAX_LIFE:
+                need += 1.0
+                break
+    return need
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
 def option_value_nb(view, option, seat, plan):
     """What ``option`` (a row: kind, who, what, target) is worth to ``seat`` under ``plan``."""
     side, pirate, state, rules = view[V_SIDE], view[V_PIRATE], view[V_STATE], view[V_RULES]
@@ -321,6 +354,8 @@ def option_value_nb(view, option, seat, plan):
         return max(worth, plan[PLAN.HOME] + 1.0)
     if kind == EAT:
         return 2.0 * plan[PLAN.CARDS]
+    if kind == TAKE:
+        return take_need_nb(view, seat, what, plan)
     if kind == PLAY:
         worth = card_worth_nb(view, seat, what, target)
         if worth < plan[PLAN.CARD_BAR]:
@@ -341,7 +376,15 @@ def option_value_nb(view, option, seat, plan):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def best_option_nb(view, options, count, seat, plan):
     """The best option under ``plan``: the first of the highest worth, if above 0; else
-    "end the turn" (always the last option)."""
+    "end the turn" (always the last option). During an island visit (TAKE options, no
+    "end the turn") the provision needed most, the first of the kinds on ties."""
+    if options[count - 1, 0] == TAKE:
+        best, best_value = 0, NEVER
+        for k in range(count):
+            value = take_need_nb(view, seat, options[k, 2], plan)
+            if value > best_value:
+                best, best_value = k, value
+        return best
     best, best_value = count - 1, 0.0
     for k in range(count - 1):
         value = option_value_nb(view, options[k], seat, plan)

@@ -222,6 +222,7 @@ ACTIVATE = 8  # who: pirate, target: chosen pirate code or -1
 EAT = 9  # target: own pirate code (seat * 2 + index)
 PLAY = 10  # what: card id, target: pirate code or -1
 END_TURN = 11
+TAKE = 12  # what: the provision kind an island visit takes back (the visit's own steps)
 OPTION_KINDS = (
     "move",
     "bail",
@@ -235,6 +236,7 @@ OPTION_KINDS = (
     "eat food",
     "play",
     "end turn",
+    "take provision",
 )
 
 # Ammunition of a shot.
@@ -289,7 +291,12 @@ class SeatStat(NamedTuple):
     CARDS_PLAYED: int = 15
     RED_SEA: int = 16  # turns that drew no card
     FINAL_WATER: int = 17
-    SIZE: int = 18
+    TAKEN_PLANKS: int = 18  # provisions island visits took back, by kind (PROVISIONS order)
+    TAKEN_CANNONBALLS: int = 19
+    TAKEN_FOOD: int = 20
+    TAKEN_CHAOS_BALLS: int = 21
+    TAKEN_INCENDIARY_BALLS: int = 22
+    SIZE: int = 23
 
 
 class CardStat(NamedTuple):
@@ -321,7 +328,9 @@ class Rule(NamedTuple):
     TURN_CAP: int = 8
     ANCHOR_PENALTY: int = 9
     CHAOS_PENALTY: int = 10
-    SIZE: int = 11
+    SPECIALS_PER_TURN: int = 11
+    LEGENDARIES_PER_GAME: int = 12
+    SIZE: int = 13
 
 
 RULE = Rule()
@@ -347,8 +356,8 @@ class Side(NamedTuple):
     STRIPPED: int = 6  # turns provisions stay unspendable (0: not stripped)
     CHAOS_TURN: int = 7  # game turn whose cannon rolls take the chaos penalty
     LOADED: int = 8  # card id of the loaded cursed ball, -1 if none
-    SPECIAL_USED: int = 9  # special played this turn (0/1)
-    LEGENDARY_USED: int = 10  # legendary played this game (0/1)
+    SPECIAL_USED: int = 9  # specials played this turn
+    LEGENDARY_USED: int = 10  # legendaries played this game
     SINS: int = 11  # bit mask of the sins in the discard pile
     TRIGGERED: int = 12  # the ship's trigger has fired (0/1)
     PROVISIONS: int = 13  # 5 slots, layout.PROVISIONS order
@@ -372,7 +381,8 @@ class Pirate(NamedTuple):
     ANIMAL: int = 8  # card id or -1
     ITEM: int = 9  # card id or -1
     REGEN: int = 10  # healed by food on its owner's turn: heals 1 more next own turn
-    SIZE: int = 11
+    ASHORE: int = 11  # on the island since the start of its owner's turn (may visit again)
+    SIZE: int = 12
 
 
 class State(NamedTuple):
@@ -384,7 +394,8 @@ class State(NamedTuple):
     OVER: int = 3
     WINNER: int = 4  # -1 while playing or if capped
     REASON: int = 5  # CAPPED, BY_WATER, BY_SIN
-    SIZE: int = 6
+    TAKING: int = 6  # provisions the island visit under way has still to take back
+    SIZE: int = 7
 
 
 class Pos(NamedTuple):
