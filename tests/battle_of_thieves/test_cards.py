@@ -456,6 +456,15 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
             "it takes: own_pirate, own_pirate_here",
         ),
         (effect('do = "clear_island"', 'target = "enemy_ship"  # <-'), "it takes: island"),
+        (
+            effect('do = "heal"', 'target = "self"  # <-'),
+            "an event has no holder: 'self' is the pirate holding an item",
+        ),
+        (
+            effect('do = "extra_action"', 'target = "random_enemy_pirate"  # <-'),
+            "extra_action cannot target 'random_enemy_pirate'; it takes: own_pirate, "
+            "own_pirate_here, self",
+        ),
         (effect('do = "insult"', 'target = "enemy"  # <-'), "insult takes no target"),
         # missing fields
         (card_text('name = "T"'), "card 'T': missing 'type'"),

@@ -18,6 +18,7 @@ import pytest
 from balance.games.battle_of_thieves import reference
 from balance.games.battle_of_thieves.content import make_content
 from balance.games.battle_of_thieves.layout import (
+    ACTIVABLE,
     ACTIVATE,
     ALL_SINS,
     AMMO_CANNONBALL,
@@ -65,6 +66,7 @@ from balance.games.battle_of_thieves.layout import (
     INSULT,
     ISLAND,
     ISLAND_TAKE,
+    ITEM,
     LOSE,
     MAST_BROKEN,
     MAX_CANNON_MODS,
@@ -84,10 +86,12 @@ from balance.games.battle_of_thieves.layout import (
     PLAY,
     POISON,
     RAISE_ANCHOR,
+    RANDOM_ENEMY_PIRATE,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
     SEAT_STAT,
+    SELF,
     STATUS,
     STEAL,
     STRIP,
@@ -187,10 +191,10 @@ def do(engine, pos, option, *results: int) -> None:
     assert used_up(d), f"{d.left} scripted dice results left unused"
 
 
-def program(engine, pos, seat, rows, choice=-1, *results: int, here=-1) -> None:
+def program(engine, pos, seat, rows, choice=-1, *results: int, holder=-1) -> None:
     """Apply program ``rows`` for ``seat`` with these dice results, all used."""
     d = dice(*results)
-    engine.apply_program(pos, seat, [list(r) + [0] * (6 - len(r)) for r in rows], choice, here, d)
+    engine.apply_program(pos, seat, [list(r) + [0] * (6 - len(r)) for r in rows], choice, holder, d)
     assert used_up(d), f"{d.left} scripted dice results left unused"
 
 
@@ -1825,6 +1829,65 @@ def test_a_deck_holds_at_most_legendary_copies_of_a_legendary() -> None:
     check_legendary_copies(CONTENT, 1)
     with pytest.raises(BalanceError, match="legendary_copies"):
         BattleRules(legendary_copies=0)
+
+
+# ---------------------------------------------------------------------------
+# Targets "self" (an item's holder) and "random_enemy_pirate"
+# ---------------------------------------------------------------------------
+
+
+def test_self_is_the_holder_of_the_item(engine) -> None:
+    pos = build(turn=3)
+    pirate(pos, 1).life = 1
+    program(engine, pos, 0, [(HEAL, SELF, 1), (STATUS, SELF, 0, 2, DRUNK)], holder=1)
+    assert (pirate(pos, 1).life, pirate(pos, 1).statuses[0]) == (2, [DRUNK, 2])
+    assert pirate(pos, 0).statuses[0] == [0, 0]
+    program(engine, pos, 0, [(DAMAGE, SELF, 1)])  # no holder (not an item): nobody
+    assert [pirate(pos, c).life for c in range(4)] == [2, 2, 2, 2]
+
+
+def test_an_item_aimed_at_self_is_activated_without_a_choice(engine) -> None:
+    flask = {
+        "name": "Hip Flask",
+        "type": ITEM,
+        "flags": ACTIVABLE,
+        "program": [(HEAL, SELF, 1), (EXTRA_ACTION, SELF, 1)],
+    }
+    content = make_content([*CARDS, flask], [DECK_0, DECK_1], provisions=PROVISIONS)
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 1).item = content.card_id("Hip Flask")
+    pirate(pos, 1).life = 1
+    assert activate(1) in options(engine, pos)
+    do(engine, pos, activate(1))
+    p = pirate(pos, 1)
+    assert (p.life, p.actions, p.item) == (2, 1, -1)  # healed, an action back, used up
+    assert pos.sides[0].discard == [content.card_id("Hip Flask")]
+
+
+@pytest.mark.parametrize(("drawn", "victim"), [(0, 2), (1, 3)])
+def test_a_random_enemy_pirate_is_drawn_on_the_dice(engine, drawn, victim) -> None:
+    pos = build(turn=3)
+    pirate(pos, 2).zone = ISLAND  # anywhere
+    program(engine, pos, 0, [(DAMAGE, RANDOM_ENEMY_PIRATE, 1)], -1, drawn)
+    assert [pirate(pos, c).life for c in range(4)] == [2, 2, *(1 + (c != victim) for c in (2, 3))]
+    assert stat(pos, 0, SEAT_STAT.DAMAGE_DEALT) == 1
+
+
+def test_a_random_enemy_pirate_is_drawn_afresh_for_each_effect(engine) -> None:
+    pos = build(turn=3)
+    rows = [(DAMAGE, RANDOM_ENEMY_PIRATE, 1), (STATUS, RANDOM_ENEMY_PIRATE, 0, 2, DRUNK)]
+    program(engine, pos, 0, rows, -1, 1, 0)  # pirate 3 is hurt, pirate 2 made drunk
+    assert (pirate(pos, 3).life, pirate(pos, 2).statuses[0]) == (1, [DRUNK, 2])
+
+
+def test_a_random_enemy_pirate_needs_no_draw_for_one_and_finds_none_when_all_dead(engine) -> None:
+    pos = build(turn=3)
+    kill(pos, 2)
+    program(engine, pos, 0, [(DAMAGE, RANDOM_ENEMY_PIRATE, 1)])  # no dice: pirate 3
+    assert pirate(pos, 3).life == 1
+    kill(pos, 3)
+    program(engine, pos, 0, [(DAMAGE, RANDOM_ENEMY_PIRATE, 1)])  # nobody, no dice
+    assert [pirate(pos, c).life for c in range(2)] == [2, 2]
 
 
 # ---------------------------------------------------------------------------

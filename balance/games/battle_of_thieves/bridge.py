@@ -315,7 +315,7 @@ class CompiledEngine:
         seat: int,
         rows: Sequence[Sequence[int]],
         choice: int,
-        here_zone: int,
+        holder: int,
         dice: Dice,
         narrate: Any = None,
         longer: int = 0,
@@ -336,7 +336,7 @@ class CompiledEngine:
             program,
             len(rows),
             choice,
-            here_zone,
+            holder,
             longer,
         )
         rolled.finish()

@@ -50,7 +50,7 @@ CARD_TYPE_NAMES = tuple(n for n in L.CARD_TYPES if n not in ("blank", "ship"))
 SHIP_TARGETS = (L.OWN_SHIP, L.ENEMY_SHIP)
 SIDE_TARGETS = (L.OWN, L.ENEMY)
 ZONE_TARGETS = (L.PIRATES_OWN_SHIP, L.PIRATES_ENEMY_SHIP, L.PIRATES_ISLAND)
-PIRATE_TARGETS = (*L.CHOSEN_TARGETS, *ZONE_TARGETS)
+PIRATE_TARGETS = (*L.CHOSEN_TARGETS, *ZONE_TARGETS, L.SELF, L.RANDOM_ENEMY_PIRATE)
 OWN_CHOSEN = (L.OWN_PIRATE, L.OWN_PIRATE_HERE)
 
 #: Statuses that burn out by turn number and take no ``turns``.
@@ -106,7 +106,7 @@ OP_SPECS: dict[int, OpSpec] = {
     L.CANNON_MODIFIER: OpSpec(
         SHIP_TARGETS, None, Range(-12, 12, None, nonzero=True), TIMED, meaning="cannon rolls"
     ),
-    L.EXTRA_ACTION: OpSpec(OWN_CHOSEN, None, COUNT, None, meaning="amount more actions"),
+    L.EXTRA_ACTION: OpSpec((*OWN_CHOSEN, L.SELF), None, COUNT, None, meaning="amount more actions"),
     L.MOVE: OpSpec(PIRATE_TARGETS, None, None, None, "to", "move pirates"),
     L.INSULT: OpSpec((), None, None, None, meaning="insult battle"),
     L.CLEAR_ISLAND: OpSpec((L.THE_ISLAND,), L.THE_ISLAND, None, None, meaning="clear island"),
@@ -671,6 +671,9 @@ def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row,
     insult = False
     for entry, row in zip(entries, rows, strict=True):
         op, target, on = row[0], row[1], row[5]
+        if target == L.SELF and kind != L.ITEM:
+            what = "a ship's trigger" if kind == "ship" else _a(kind)
+            entry.fail("target", f"{what} has no holder: 'self' is the pirate holding an item")
         if target in L.CHOSEN_TARGETS:
             what = "a ship's trigger" if kind == "ship" else _a(kind)
             if not choosers:

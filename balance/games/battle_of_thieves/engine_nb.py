@@ -124,6 +124,7 @@ from balance.games.battle_of_thieves.layout import (
     PLAY,
     POISON,
     RAISE_ANCHOR,
+    RANDOM_ENEMY_PIRATE,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
@@ -131,6 +132,7 @@ from balance.games.battle_of_thieves.layout import (
     REVIVE,
     RULE,
     SEAT_STAT,
+    SELF,
     SIDE,
     SPECIAL,
     STATE,
@@ -453,11 +455,30 @@ def is_chosen_nb(target, seat, choice, p):
 
 
 @njit(inline="always", cache=True)
+def random_enemy_nb(pirate, dice, seat):
+    """A living enemy pirate of ``seat`` drawn on the dice (``below(2)`` when both live,
+    no draw for one), -1 for none."""
+    a = 2 * (1 - seat)
+    on_a = pirate[a, PIRATE.ZONE] >= 0
+    on_b = pirate[a + 1, PIRATE.ZONE] >= 0
+    if on_a and on_b:
+        return a + dice_below_nb(dice, 2)
+    if on_a:
+        return np.int64(a)
+    if on_b:
+        return np.int64(a + 1)
+    return np.int64(-1)
+
+
+@njit(inline="always", cache=True)
 def is_target_nb(pirate, target, seat, choice, p):
-    """Whether pirate ``p`` is among a pirate target's living pirates."""
+    """Whether pirate ``p`` is among a pirate target's living pirates (for ``self`` and
+    ``random_enemy_pirate``, ``choice`` is the holder or the pirate drawn)."""
     zone = pirate[p, PIRATE.ZONE]
     if zone < 0:
         return False
+    if target == SELF or target == RANDOM_ENEMY_PIRATE:
+        return p == choice
     if target == PIRATES_OWN_SHIP:
         return zone == seat
     if target == PIRATES_ENEMY_SHIP:
@@ -469,15 +490,15 @@ def is_target_nb(pirate, target, seat, choice, p):
 
 @njit(cache=True, _nrt=False, error_model="numpy")
 def apply_program_nb(
-    pos, content, derived, rules, dice, seat, program, length, choice, here, longer
+    pos, content, derived, rules, dice, seat, program, length, choice, holder, longer
 ):
     """Apply ``length`` rows of ``program`` acting for ``seat``; ``choice`` is the chosen
     pirate (code, -1 if none). Stops at once when the game ends. ``longer`` turns are
     added to every timed effect (1 for a ship's trigger, which fires before the countdown).
 
     A row aimed at a chosen own (enemy) pirate touches the chosen pirate only if it is
-    ``seat``'s (the enemy's). ``here`` (the zone "here" meant when the choice was offered)
-    is settled by the choice: no effect reads it.
+    ``seat``'s (the enemy's). ``holder`` is the pirate holding the item activated (-1
+    otherwise): the target ``self``. A ``random_enemy_pirate`` row draws its pirate first.
     """
     side, pirate, hand, island, state = pos[0], pos[1], pos[3], pos[5], pos[6]
     seat_stat = pos[7]
@@ -497,6 +518,11 @@ def apply_program_nb(
             turns += longer
         arg = program[r, EFFECT.ARG]
         s = target_seat_nb(target, seat)
+        chosen = choice
+        if target == SELF:
+            chosen = holder
+        elif target == RANDOM_ENEMY_PIRATE:
+            chosen = random_enemy_nb(pirate, dice, seat)
         if op == WATER:
             if s >= 0:
                 side[s, SIDE.WATER] = max(0, side[s, SIDE.WATER] + amount)
@@ -516,11 +542,11 @@ def apply_program_nb(
                         seat_stat[s, SEAT_STAT.HOLES_REPAIRED] += 1
         elif op == DAMAGE:
             for p in range(4):
-                if is_target_nb(pirate, target, seat, choice, p):
+                if is_target_nb(pirate, target, seat, chosen, p):
                     damage_nb(pos, p, amount)
         elif op == HEAL:
             for p in range(4):
-                if is_target_nb(pirate, target, seat, choice, p):
+                if is_target_nb(pirate, target, seat, chosen, p):
                     heal_nb(pirate, p, amount)
         elif op == REVIVE:
             alive = choice >= 0 and pirate[choice, PIRATE.ZONE] >= 0
@@ -528,7 +554,7 @@ def apply_program_nb(
                 revive_nb(pirate, choice)
         elif op == STATUS:
             for p in range(4):
-                if is_target_nb(pirate, target, seat, choice, p):
+                if is_target_nb(pirate, target, seat, chosen, p):
                     apply_status_nb(pirate, p, arg, turns, turn)
         elif op == ANCHOR_DOWN:
             if s >= 0:
@@ -589,7 +615,7 @@ def apply_program_nb(
                     side[s, SIDE.MODS_LEN] = n + 1
         elif op == EXTRA_ACTION:
             for p in range(4):
-                if is_target_nb(pirate, target, seat, choice, p):
+                if is_target_nb(pirate, target, seat, chosen, p):
                     pirate[p, PIRATE.ACTIONS] += amount
         elif op == MOVE:
             zone = np.int64(ISLAND)
@@ -601,7 +627,7 @@ def apply_program_nb(
                 zone = np.int64(-1)
             if zone >= 0:
                 for p in range(4):
-                    if is_target_nb(pirate, target, seat, choice, p):
+                    if is_target_nb(pirate, target, seat, chosen, p):
                         pirate[p, PIRATE.ZONE] = zone
                         pirate[p, PIRATE.ASHORE] = 0  # carried: no visit
         elif op == INSULT:
@@ -1292,7 +1318,7 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
             content[4][item],
             content[5][item],
             target,
-            pirate[p, PIRATE.ZONE],
+            p,
             0,
         )
         if state[STATE.OVER]:

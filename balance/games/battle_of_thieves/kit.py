@@ -65,12 +65,14 @@ from balance.games.battle_of_thieves.layout import (
     PLANK,
     PLAY,
     RAISE_ANCHOR,
+    RANDOM_ENEMY_PIRATE,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
     REUSABLE,
     REVIVE,
     RULE,
+    SELF,
     SIDE,
     STATE,
     STATUS,
@@ -125,8 +127,10 @@ def effect_worth_nb(view, seat, row, target):
         sign = 1.0
     elif where == ENEMY_SHIP or where == ENEMY:
         sign = -1.0
-    elif where == ENEMY_PIRATE or where == ENEMY_PIRATE_HERE:
+    elif where == ENEMY_PIRATE or where == ENEMY_PIRATE_HERE or where == RANDOM_ENEMY_PIRATE:
         sign = -1.0
+    elif where == SELF:
+        sign = 1.0  # the item's holder
     elif where == PIRATES_ENEMY_SHIP:
         sign = -0.5  # mostly the enemy's crew
     elif where == PIRATES_OWN_SHIP or where == PIRATES_ISLAND:

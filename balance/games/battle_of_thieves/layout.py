@@ -144,6 +144,8 @@ PIRATES_OWN_SHIP = 9  # every living pirate, both sides, on the player's ship
 PIRATES_ENEMY_SHIP = 10
 PIRATES_ISLAND = 11
 THE_ISLAND = 12
+SELF = 13  # the card's holder: the pirate holding the item activated
+RANDOM_ENEMY_PIRATE = 14  # a living enemy pirate drawn at random (anywhere), per effect
 TARGETS = (
     "",
     "own_ship",
@@ -158,6 +160,8 @@ TARGETS = (
     "pirates_enemy_ship",
     "pirates_island",
     "island",
+    "self",
+    "random_enemy_pirate",
 )
 CHOSEN_TARGETS = (OWN_PIRATE, OWN_PIRATE_HERE, ENEMY_PIRATE, ENEMY_PIRATE_HERE)
 

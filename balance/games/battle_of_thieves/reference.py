@@ -140,12 +140,14 @@ from balance.games.battle_of_thieves.layout import (
     POISON,
     PROVISIONS,
     RAISE_ANCHOR,
+    RANDOM_ENEMY_PIRATE,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
     REUSABLE,
     REVIVE,
     SEAT_STAT,
+    SELF,
     SHIP,
     SINS,
     SPECIAL,
@@ -1304,7 +1306,8 @@ def activate(pos: Position, i: int, target: int, dice: Dice, say: Narrator = _qu
     pirate = pos.sides[p].pirates[i]
     item = pirate.item
     pirate.actions -= 1
-    apply_program(pos, p, card_rows(pos.content, item), target, pirate.zone, dice, narrate=say)
+    code = p * PIRATES + i
+    apply_program(pos, p, card_rows(pos.content, item), target, code, dice, narrate=say)
     if pos.over:
         return
     if not pos.content.card_flags[item] & REUSABLE:
@@ -1384,12 +1387,24 @@ def side_of(target: int, seat: int) -> int:
     raise ValueError(f"target {target} is not a side or a ship")
 
 
-def pirate_targets(pos: Position, target: int, seat: int, choice: int) -> list[int]:
+def pirate_targets(
+    pos: Position, target: int, seat: int, choice: int, holder: int = -1, dice: Dice | None = None
+) -> list[int]:
     """The pirates a row aimed at ``target`` touches, in code order.
 
     A chosen target is the chosen pirate, if it is on the side the row names; a zone
-    target is every living pirate of both seats in that zone.
+    target is every living pirate of both seats in that zone; ``self`` is the item's
+    ``holder`` (a pirate code, -1 for none); ``random_enemy_pirate`` a living enemy pirate
+    drawn on the dice (``below(2)`` when both live, no draw for one, nobody for none).
     """
+    if target == SELF:
+        return [holder] if holder >= 0 else []
+    if target == RANDOM_ENEMY_PIRATE:
+        enemies = living(pos, 1 - seat)
+        if len(enemies) == 2:
+            assert dice is not None
+            return [enemies[dice.below(2)]]
+        return enemies
     if target in (OWN_PIRATE, OWN_PIRATE_HERE):
         return [choice] if choice >= 0 and choice // PIRATES == seat else []
     if target in (ENEMY_PIRATE, ENEMY_PIRATE_HERE):
@@ -1416,7 +1431,7 @@ def apply_program(
     seat: int,
     rows: Sequence[Row],
     choice: int,
-    here_zone: int,
+    holder: int,
     dice: Dice,
     narrate: Narrator | None = None,
     longer: int = 0,
@@ -1429,8 +1444,8 @@ def apply_program(
     seat : the acting player ("own" and "enemy" are from its point of view).
     rows : the program, rows ``(op, target, amount, turns, arg, on)``.
     choice : the chosen pirate's code, -1 if none.
-    here_zone : the zone "here" meant when the choice was offered (an item holder's, -1
-        otherwise). The choice is settled by then, so no effect reads it.
+    holder : the pirate holding the item activated (its code; -1 otherwise): the
+        target ``self``.
     dice : the dice (insult battles, random discards).
     narrate : optional, receives one line per event.
     longer : turns added to every timed effect (1 for a ship's trigger, which fires
@@ -1451,7 +1466,7 @@ def apply_program(
         else:
             if turns > 0:
                 turns += longer
-            apply_effect(pos, seat, op, target, amount, turns, arg, choice, dice, say)
+            apply_effect(pos, seat, op, target, amount, turns, arg, choice, dice, say, holder)
         if pos.over:
             return
 
@@ -1467,8 +1482,10 @@ def apply_effect(
     choice: int,
     dice: Dice,
     say: Narrator = _quiet,
+    holder: int = -1,
 ) -> None:
-    """One effect of a program, for the acting ``seat``."""
+    """One effect of a program, for the acting ``seat`` (``holder``: an activated item's
+    holder, the target ``self``)."""
     rules = pos.rules
     if op == WATER:
         s = side_of(target, seat)
@@ -1488,17 +1505,17 @@ def apply_effect(
                 repair_hole(pos, s)
         say(f"  seat {s}'s ship is repaired to {pos.sides[s].holes} holes")
     elif op == DAMAGE:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             deal_damage(pos, code, amount, say)
     elif op == HEAL:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             heal(pos, code, amount, say)
     elif op == REVIVE:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             if not pos.pirate(code).alive:
                 revive(pos, code, say)
     elif op == STATUS:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             apply_status(pos, code, arg, turns, say)
     elif op == ANCHOR_DOWN:
         side = pos.sides[side_of(target, seat)]
@@ -1560,13 +1577,13 @@ def apply_effect(
             side.cannon_mods.append([amount, turns])
             say(f"  seat {side_of(target, seat)}'s cannon rolls {amount:+d} for {turns} turns")
     elif op == EXTRA_ACTION:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             if pos.pirate(code).alive:
                 pos.pirate(code).actions += amount
                 say(f"  {pirate_name(pos, code)} gets {amount} more action(s)")
     elif op == MOVE:
         zone = {TO_OWN_SHIP: seat, TO_ENEMY_SHIP: 1 - seat, TO_ISLAND: ISLAND}[arg]
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             if pos.pirate(code).alive:
                 pos.pirate(code).zone = zone
                 pos.pirate(code).ashore = False  # carried is not moving: no visit
