@@ -49,8 +49,10 @@ from balance.games.battle_of_thieves.layout import (
     DRAW,
     DRUNK,
     EAT,
+    EFFECT,
     END_TURN,
     ENEMY,
+    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_SHIP,
     EVENT,
@@ -61,6 +63,7 @@ from balance.games.battle_of_thieves.layout import (
     GAME_STAT,
     HEAL,
     HOLE,
+    IF_WON,
     IMMOBILISED,
     INCENDIARY_BALL,
     INSULT,
@@ -77,7 +80,10 @@ from balance.games.battle_of_thieves.layout import (
     NO_REPAIR,
     OWN,
     OWN_PIRATE,
+    OWN_PIRATE_BOARDING,
+    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
+    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATES_ENEMY_SHIP,
     PIRATES_ISLAND,
@@ -194,7 +200,8 @@ def do(engine, pos, option, *results: int) -> None:
 def program(engine, pos, seat, rows, choice=-1, *results: int, holder=-1) -> None:
     """Apply program ``rows`` for ``seat`` with these dice results, all used."""
     d = dice(*results)
-    engine.apply_program(pos, seat, [list(r) + [0] * (6 - len(r)) for r in rows], choice, holder, d)
+    rows = [list(r) + [0] * (EFFECT.SIZE - len(r)) for r in rows]
+    engine.apply_program(pos, seat, rows, choice, holder, d)
     assert used_up(d), f"{d.left} scripted dice results left unused"
 
 
@@ -1888,6 +1895,65 @@ def test_a_random_enemy_pirate_needs_no_draw_for_one_and_finds_none_when_all_dea
     kill(pos, 3)
     program(engine, pos, 0, [(DAMAGE, RANDOM_ENEMY_PIRATE, 1)])  # nobody, no dice
     assert [pirate(pos, c).life for c in range(2)] == [2, 2]
+
+
+# ---------------------------------------------------------------------------
+# Conditions on an effect ("if")
+# ---------------------------------------------------------------------------
+
+
+def test_an_effect_with_a_water_condition_applies_only_from_that_water(engine) -> None:
+    rows = [(HOLE, ENEMY_SHIP, 1, 0, 0, 0, OWN_WATER_AT_LEAST, 40), (HOLE, ENEMY_SHIP, 1)]
+    pos = build(turn=3)
+    pos.sides[0].water = 30
+    program(engine, pos, 0, rows)
+    assert pos.sides[1].holes == 1  # only the unconditional hole
+    pos.sides[0].water = 40
+    program(engine, pos, 0, rows)
+    assert pos.sides[1].holes == 3
+
+
+def test_an_effect_on_the_enemy_anchor(engine) -> None:
+    rows = [(WATER, ENEMY_SHIP, 20, 0, 0, 0, ENEMY_ANCHOR_DOWN)]
+    pos = build(turn=3)
+    program(engine, pos, 0, rows)
+    assert pos.sides[1].water == 0
+    pos.sides[1].anchor = 2  # down for 2 turns: down all the same
+    program(engine, pos, 0, rows)
+    assert pos.sides[1].water == 20
+
+
+@pytest.mark.parametrize(
+    ("condition", "zone", "holds"),
+    [
+        (OWN_PIRATE_ON_ISLAND, ISLAND, True),
+        (OWN_PIRATE_ON_ISLAND, 1, False),
+        (OWN_PIRATE_BOARDING, 1, True),
+        (OWN_PIRATE_BOARDING, ISLAND, False),
+    ],
+)
+def test_an_effect_on_where_ones_pirates_are(engine, condition, zone, holds) -> None:
+    pos = build(turn=3)
+    pirate(pos, 1).zone = zone
+    pos.sides[0].provisions[CHAOS_BALL] = 0  # room in the reserve for one
+    program(engine, pos, 0, [(GAIN, OWN, 1, 0, CHAOS_BALL, 0, condition)])
+    assert pos.sides[0].provisions[CHAOS_BALL] == int(holds)
+    kill(pos, 1)  # a dead pirate is nowhere
+    program(engine, pos, 0, [(GAIN, OWN, 1, 0, CHAOS_BALL, 0, condition)])
+    assert pos.sides[0].provisions[CHAOS_BALL] == int(holds)
+
+
+def test_a_condition_is_checked_as_its_effect_applies_and_with_an_insult(engine) -> None:
+    rows = [
+        (WATER, OWN_SHIP, 50),
+        (HOLE, ENEMY_SHIP, 1, 0, 0, 0, OWN_WATER_AT_LEAST, 50),  # the water just rose
+        (INSULT, 0),
+        (HOLE, ENEMY_SHIP, 1, 0, 0, IF_WON, OWN_WATER_AT_LEAST, 60),  # won, but water 50
+        (HOLE, ENEMY_SHIP, 1, 0, 0, IF_WON, OWN_WATER_AT_LEAST, 50),
+    ]
+    pos = build(turn=3)
+    program(engine, pos, 0, rows, -1, 6, 1)  # the insult battle is won
+    assert pos.sides[1].holes == 2
 
 
 # ---------------------------------------------------------------------------

@@ -121,7 +121,20 @@ COPIES = Range(1, L.DECK_SIZE, None)
 ROOT_FIELDS = ("include", "card", "weapon", "pirate", "ship", "deck")
 CARD_FIELDS = ("name", "type", "copies", "sin", "text", "effect", "modifier")
 ITEM_FIELDS = (*CARD_FIELDS, "targetable", "reusable")
-EFFECT_FIELDS = ("do", "target", "amount", "turns", "status", "provision", "to", "on")
+EFFECT_FIELDS = (
+    "do",
+    "target",
+    "amount",
+    "turns",
+    "status",
+    "provision",
+    "to",
+    "on",
+    "if",
+    "value",
+)
+#: The water level ``if = "own_water_at_least"`` compares with.
+IF_WATER = Range(1, 999, None)
 MODIFIER_FIELDS = ("stat", "amount")
 WEAPON_FIELDS = ("name", "text", "hits_on", "damage")
 PIRATE_FIELDS = ("name", "text", "modifier")
@@ -499,7 +512,7 @@ def _fold(text: str) -> str:
 # --- definitions --------------------------------------------------------------------------
 
 
-Row = tuple[int, int, int, int, int, int]
+Row = tuple[int, int, int, int, int, int, int, int]
 Mod = tuple[int, int]
 
 
@@ -656,7 +669,16 @@ def _effect(table: Table) -> Row:
             table.fail(None, f"missing 'turns': {what} lasts {turns_span.text()} turns")
         turns = table.whole("turns", turns_span)
     on = table.choice("on", L.CONDITIONS, required=False) or L.ALWAYS
-    return (op, target, amount, turns, arg, on)
+    condition = table.choice("if", L.IF_CONDITIONS, required=False) or L.NO_CONDITION
+    value = 0
+    if condition == L.OWN_WATER_AT_LEAST:
+        if "value" not in table.data:
+            table.fail(None, f"missing 'value': the water level ({IF_WATER.text()})")
+        value = table.whole("value", IF_WATER)
+    elif "value" in table.data:
+        why = "if = 'own_water_at_least' takes one" if condition else "there is no 'if'"
+        table.fail("value", f"'value' is the water level of a condition: {why}")
+    return (op, target, amount, turns, arg, on, condition, value)
 
 
 def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row, ...]:

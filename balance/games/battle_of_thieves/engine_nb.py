@@ -76,6 +76,7 @@ from balance.games.battle_of_thieves.layout import (
     EFFECT,
     END_TURN,
     ENEMY,
+    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_PIRATE_HERE,
     ENEMY_SHIP,
@@ -113,8 +114,11 @@ from balance.games.battle_of_thieves.layout import (
     NO_STATUS,
     OWN,
     OWN_PIRATE,
+    OWN_PIRATE_BOARDING,
     OWN_PIRATE_HERE,
+    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
+    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATE,
     PIRATES_ENEMY_SHIP,
@@ -455,6 +459,19 @@ def is_chosen_nb(target, seat, choice, p):
 
 
 @njit(inline="always", cache=True)
+def condition_nb(side, pirate, seat, condition, value):
+    """Whether an effect's condition (``Effect.IF`` with ``value``) holds for ``seat``."""
+    if condition == OWN_WATER_AT_LEAST:
+        return side[seat, SIDE.WATER] >= value
+    if condition == ENEMY_ANCHOR_DOWN:
+        return side[1 - seat, SIDE.ANCHOR] >= 0
+    if condition == OWN_PIRATE_ON_ISLAND or condition == OWN_PIRATE_BOARDING:
+        zone = ISLAND if condition == OWN_PIRATE_ON_ISLAND else 1 - seat
+        return pirate[2 * seat, PIRATE.ZONE] == zone or pirate[2 * seat + 1, PIRATE.ZONE] == zone
+    return True
+
+
+@njit(inline="always", cache=True)
 def random_enemy_nb(pirate, dice, seat):
     """A living enemy pirate of ``seat`` drawn on the dice (``below(2)`` when both live,
     no draw for one), -1 for none."""
@@ -509,6 +526,8 @@ def apply_program_nb(
         if on == IF_WON and insult != 1:
             continue
         if on == IF_LOST and insult != 2:
+            continue
+        if not condition_nb(side, pirate, seat, program[r, EFFECT.IF], program[r, EFFECT.IF_VALUE]):
             continue
         op = program[r, EFFECT.OP]
         target = program[r, EFFECT.TARGET]

@@ -38,6 +38,7 @@ from balance.games.battle_of_thieves.layout import (
     EAT,
     EFFECT,
     ENEMY,
+    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_PIRATE_HERE,
     ENEMY_SHIP,
@@ -56,7 +57,10 @@ from balance.games.battle_of_thieves.layout import (
     MAX_LIFE,
     MOVE_TO,
     OWN,
+    OWN_PIRATE_BOARDING,
+    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
+    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATE,
     PIRATES_ENEMY_SHIP,
@@ -109,6 +113,20 @@ class Plan(NamedTuple):
 
 PLAN = Plan()
 NEVER = -1.0e9
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def condition_now_nb(view, seat, condition, value):
+    """Whether an effect's condition (``Effect.IF`` with ``value``) holds for ``seat`` now."""
+    side, pirate = view[V_SIDE], view[V_PIRATE]
+    if condition == OWN_WATER_AT_LEAST:
+        return side[seat, SIDE.WATER] >= value
+    if condition == ENEMY_ANCHOR_DOWN:
+        return side[1 - seat, SIDE.ANCHOR] >= 0
+    if condition == OWN_PIRATE_ON_ISLAND or condition == OWN_PIRATE_BOARDING:
+        zone = ISLAND if condition == OWN_PIRATE_ON_ISLAND else 1 - seat
+        return pirate[2 * seat, PIRATE.ZONE] == zone or pirate[2 * seat + 1, PIRATE.ZONE] == zone
+    return True
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -173,6 +191,8 @@ def effect_worth_nb(view, seat, row, target):
         return 0.3
     if row[EFFECT.ON] != ALWAYS:
         value *= 0.5  # an insult battle's branch: an even chance
+    if not condition_now_nb(view, seat, row[EFFECT.IF], row[EFFECT.IF_VALUE]):
+        return 0.0  # its condition does not hold now (the position is public)
     return sign * value
 
 

@@ -171,6 +171,20 @@ IF_WON = 1
 IF_LOST = 2
 CONDITIONS = ("always", "won", "lost")
 
+# Conditions on the position an effect may need (Effect.IF), for the acting player.
+NO_CONDITION = 0
+OWN_WATER_AT_LEAST = 1  # its ship holds at least IF_VALUE water
+ENEMY_ANCHOR_DOWN = 2  # the enemy's anchor is down (timed or not)
+OWN_PIRATE_ON_ISLAND = 3  # one of its living pirates is on the island
+OWN_PIRATE_BOARDING = 4  # one of its living pirates is aboard the enemy's ship
+IF_CONDITIONS = (
+    "",
+    "own_water_at_least",
+    "enemy_anchor_down",
+    "own_pirate_on_island",
+    "own_pirate_boarding",
+)
+
 # Passive modifiers: what they add to.
 ATTACK_ROLL = 1
 CANNON_ROLL = 2
@@ -194,7 +208,9 @@ class Effect(NamedTuple):
     TURNS: int = 3
     ARG: int = 4  # STATUS: status code; GAIN/LOSE/STEAL: provision; MOVE: zone code
     ON: int = 5  # ALWAYS, IF_WON, IF_LOST
-    SIZE: int = 6
+    IF: int = 6  # a condition on the position (IF_CONDITIONS), checked as the effect applies
+    IF_VALUE: int = 7  # the condition's number (OWN_WATER_AT_LEAST: the water level)
+    SIZE: int = 8
 
 
 EFFECT = Effect()

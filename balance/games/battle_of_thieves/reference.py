@@ -93,6 +93,7 @@ from balance.games.battle_of_thieves.layout import (
     EFFECT,
     END_TURN,
     ENEMY,
+    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_PIRATE_HERE,
     ENEMY_SHIP,
@@ -127,8 +128,11 @@ from balance.games.battle_of_thieves.layout import (
     NO_STATUS,
     OWN,
     OWN_PIRATE,
+    OWN_PIRATE_BOARDING,
     OWN_PIRATE_HERE,
+    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
+    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATES,
     PIRATES_ENEMY_SHIP,
@@ -1417,6 +1421,20 @@ def pirate_targets(
     return [c for c in range(PLAYERS * PIRATES) if pos.pirate(c).zone == zone]
 
 
+def condition_holds(pos: Position, seat: int, condition: int, value: int) -> bool:
+    """Whether an effect's condition (``Effect.IF``, with ``value``) holds for the acting
+    ``seat`` now: always for none."""
+    if condition == OWN_WATER_AT_LEAST:
+        return pos.sides[seat].water >= value
+    if condition == ENEMY_ANCHOR_DOWN:
+        return pos.sides[1 - seat].anchor >= 0
+    if condition == OWN_PIRATE_ON_ISLAND:
+        return any(pos.pirate(code).zone == ISLAND for code in living(pos, seat))
+    if condition == OWN_PIRATE_BOARDING:
+        return any(pos.pirate(code).zone == 1 - seat for code in living(pos, seat))
+    return True
+
+
 def insult_battle(pos: Position, seat: int, dice: Dice, say: Narrator = _quiet) -> bool:
     """Both roll a d6 (the acting player first), ties rolled again: whether ``seat`` won."""
     while True:
@@ -1442,7 +1460,8 @@ def apply_program(
     ----------
     pos : the position.
     seat : the acting player ("own" and "enemy" are from its point of view).
-    rows : the program, rows ``(op, target, amount, turns, arg, on)``.
+    rows : the program, rows ``(op, target, amount, turns, arg, on, if, if_value)``: a
+        row whose insult result (``on``) or condition (``if``) does not hold is skipped.
     choice : the chosen pirate's code, -1 if none.
     holder : the pirate holding the item activated (its code; -1 otherwise): the
         target ``self``.
@@ -1456,10 +1475,12 @@ def apply_program(
     say = narrate or _quiet
     insult = NO_INSULT
     for row in rows:
-        op, target, amount, turns, arg, on = (int(v) for v in row[: EFFECT.SIZE])
+        op, target, amount, turns, arg, on, condition, value = (int(v) for v in row[: EFFECT.SIZE])
         if on == IF_WON and insult != INSULT_WON:
             continue
         if on == IF_LOST and insult != INSULT_LOST:
+            continue
+        if not condition_holds(pos, seat, condition, value):
             continue
         if op == INSULT:
             insult = INSULT_WON if insult_battle(pos, seat, dice, say) else INSULT_LOST
