@@ -276,6 +276,26 @@ def test_other_example_programs() -> None:
     assert bilge.mods == ((L.BAIL, 10),)
 
 
+def test_a_cards_cost_reaches_the_engines(tmp_path: Path) -> None:
+    path, _ = write(
+        tmp_path,
+        """
+        [[card]]
+        name = "Costly Shot"
+        type = "event"
+        cost = { cannonballs = 2, action = true }
+        [[card.effect]]
+        do = "hole"
+        target = "enemy_ship"
+        """,
+        "costly.toml",
+    )
+    card = cards.load_file(path).cards["Costly Shot"]
+    assert card.cost == (0, 2, 0, 0, 0, 1)
+    free = cards.load_file(example("cards.toml")).cards["Broadside"]
+    assert free.cost == (0,) * L.COST_SIZE
+
+
 def test_deck_content_is_the_deck_in_both_seats() -> None:
     content = cards.deck_content("island-raiders")
     assert content.deck_names == ("island-raiders", "island-raiders")
@@ -460,6 +480,14 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
             "it takes: own_pirate, own_pirate_here",
         ),
         (effect('do = "clear_island"', 'target = "enemy_ship"  # <-'), "it takes: island"),
+        (card_text(*EVENT, "cost = 2  # <-"), "'cost' must be a table, e.g. cost = {"),
+        (card_text(*EVENT, "cost = { rum = 1 }  # <-"), "unknown field 'rum'"),
+        (card_text(*EVENT, "cost = { planks = 0 }  # <-"), "'planks' = 0 is out of range"),
+        (card_text(*EVENT, "cost = {}  # <-"), "an empty cost: name provisions"),
+        (
+            card_text('name = "T"', 'type = "item"', "cost = { action = true }  # <-"),
+            "an item already costs the action of the pirate it goes to",
+        ),
         (
             effect('do = "hole"', 'target = "enemy_ship"', 'if = "raining"  # <-'),
             "unknown if 'raining'; one of: own_water_at_least, enemy_anchor_down,",

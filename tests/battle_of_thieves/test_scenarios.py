@@ -1957,6 +1957,54 @@ def test_a_condition_is_checked_as_its_effect_applies_and_with_an_insult(engine)
 
 
 # ---------------------------------------------------------------------------
+# A card's cost
+# ---------------------------------------------------------------------------
+
+COSTLY = [
+    # two cannonballs: a hole in the enemy ship
+    {"name": "Costly Shot", "type": EVENT, "program": [(HOLE, ENEMY_SHIP, 1)], "cost": (0, 2)},
+    # an action of one's pirates: 20 water out of one's ship
+    {
+        "name": "Heave Ho",
+        "type": EVENT,
+        "program": [(WATER, OWN_SHIP, -20)],
+        "cost": (0, 0, 0, 0, 0, 1),
+    },
+]
+
+
+def costly(hand: list[str]):
+    content = make_content([*CARDS, *COSTLY], [DECK_0, DECK_1], provisions=PROVISIONS)
+    return content, ready(build(turn=3, content=content, hands=[hand, []]))
+
+
+def test_a_card_costing_provisions_is_played_only_when_they_can_be_spent(engine) -> None:
+    content, pos = costly(["Costly Shot"])
+    shot = (PLAY, -1, content.card_id("Costly Shot"), -1)
+    pos.sides[0].provisions[CANNONBALL] = 1
+    assert shot not in options(engine, pos)
+    pos.sides[0].provisions[CANNONBALL] = 2
+    pos.sides[0].stripped = 1  # no provision can be spent
+    assert shot not in options(engine, pos)
+    pos.sides[0].stripped = 0
+    do(engine, pos, shot)
+    assert (pos.sides[0].provisions[CANNONBALL], pos.sides[1].holes) == (0, 1)
+    assert [pirate(pos, c).actions for c in (0, 1)] == [1, 1]
+
+
+def test_a_card_costing_an_action_takes_the_first_pirate_with_one(engine) -> None:
+    content, pos = costly(["Heave Ho", "Heave Ho", "Heave Ho"])
+    heave = (PLAY, -1, content.card_id("Heave Ho"), -1)
+    pos.sides[0].water = 60
+    do(engine, pos, heave)
+    assert ([pirate(pos, c).actions for c in (0, 1)], pos.sides[0].water) == ([0, 1], 40)
+    do(engine, pos, heave)  # pirate 0 has none left: pirate 1 pays
+    assert ([pirate(pos, c).actions for c in (0, 1)], pos.sides[0].water) == ([0, 0], 20)
+    assert heave not in options(engine, pos)  # no action left to pay with
+    assert pos.sides[0].provisions == [10, 12, 4, 2, 2]
+
+
+# ---------------------------------------------------------------------------
 # The canonical order of the options
 # ---------------------------------------------------------------------------
 

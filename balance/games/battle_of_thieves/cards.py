@@ -119,7 +119,10 @@ TRIGGER_VALUE = Range(1, 999, None)
 COPIES = Range(1, L.DECK_SIZE, None)
 
 ROOT_FIELDS = ("include", "card", "weapon", "pirate", "ship", "deck")
-CARD_FIELDS = ("name", "type", "copies", "sin", "text", "effect", "modifier")
+CARD_FIELDS = ("name", "type", "copies", "sin", "text", "effect", "modifier", "cost")
+#: What a card's ``cost`` table may name: the provisions, and ``action``.
+COST_FIELDS = (*L.PROVISIONS, "action")
+COST_AMOUNT = Range(1, 30, None)
 ITEM_FIELDS = (*CARD_FIELDS, "targetable", "reusable")
 EFFECT_FIELDS = (
     "do",
@@ -527,6 +530,7 @@ class Card:
     mods: tuple[Mod, ...]
     text: str = field(default="", compare=False)
     where: str = field(default="", compare=False)  # "file:line"
+    cost: tuple[int, ...] = (0,) * L.COST_SIZE  # provisions by kind, then 1 for an action
 
 
 @dataclass(frozen=True)
@@ -737,6 +741,7 @@ def _card(table: Table) -> Card:
     table.only(ITEM_FIELDS if kind == L.ITEM else CARD_FIELDS, only_items)
     default = 1 if kind == L.LEGENDARY else DEFAULT_COPIES
     copies = table.whole("copies", COPIES._replace(default=default))
+    cost = _cost(table, kind)
     sin = -1
     if "sin" in table.data:
         value = table.string("sin")
@@ -762,7 +767,25 @@ def _card(table: Table) -> Card:
         flags = (L.ACTIVABLE if program else 0) | (L.TARGETABLE if table.flag("targetable") else 0)
         flags |= L.REUSABLE if reusable else 0
     where = f"{table.source.shown}:{table.header}"
-    return Card(name, kind, copies, sin, flags, program, mods, text, where)
+    return Card(name, kind, copies, sin, flags, program, mods, text, where, cost)
+
+
+def _cost(table: Table, kind: int) -> tuple[int, ...]:
+    """A card's ``cost = { planks = 1, action = true, ... }`` (all 0 when there is none)."""
+    if "cost" not in table.data:
+        return (0,) * L.COST_SIZE
+    data = table.data["cost"]
+    if not isinstance(data, dict):
+        table.fail("cost", "'cost' must be a table, e.g. cost = { cannonballs = 2, action = true }")
+    entry = table.child("cost", f"{table.label}, cost")
+    entry.only(COST_FIELDS)
+    cost = [entry.whole(name, COST_AMOUNT) if name in data else 0 for name in L.PROVISIONS]
+    action = entry.flag("action")
+    if action and kind == L.ITEM:
+        entry.fail("action", "an item already costs the action of the pirate it goes to")
+    if not any(cost) and not action:
+        table.fail("cost", "an empty cost: name provisions (1..30 each) or action = true")
+    return (*cost, int(action))
 
 
 def _weapon(table: Table) -> Weapon:
@@ -1261,6 +1284,7 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
             "flags": c.flags,
             "program": c.program,
             "mods": c.mods,
+            "cost": c.cost,
         }
         for c in chosen.values()
     ]

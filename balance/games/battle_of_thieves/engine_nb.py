@@ -65,6 +65,7 @@ from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
     CHAOS_BALL,
     CLEAR_ISLAND,
+    COST_ACTION,
     CURSED_BALL,
     DAMAGE,
     DECK_SIZE,
@@ -883,6 +884,7 @@ def legal_options_nb(pos, content, derived, rules, options):
         derived[2],
         derived[3],
         derived[4],
+        content[19],
         rules,
         options,
     )
@@ -910,6 +912,27 @@ def can_take_nb(side, pirate, start, pirate_base, card_mod, rules, p):
     return max(0, min(take, rules[RULE.RESERVE_MAX] - total, short))
 
 
+@njit(inline="always", cache=True)
+def can_pay_nb(side, pirate, card_cost, me, card):
+    """Whether seat ``me`` can pay ``card``'s cost (provisions, none while stripped; an
+    action of a living pirate)."""
+    spends = False
+    for k in range(5):
+        need = card_cost[card, k]
+        if need > 0:
+            spends = True
+            if side[me, SIDE.PROVISIONS + k] < need:
+                return False
+    if spends and side[me, SIDE.STRIPPED] > 0:
+        return False
+    if card_cost[card, COST_ACTION] == 0:
+        return True
+    for p in range(2 * me, 2 * me + 2):
+        if pirate[p, PIRATE.ZONE] >= 0 and pirate[p, PIRATE.ACTIONS] >= 1:
+            return True
+    return False
+
+
 @njit(cache=True, _nrt=False, error_model="numpy")
 def options_nb(
     side,
@@ -923,6 +946,7 @@ def options_nb(
     choice_kind,
     pirate_base,
     card_mod,
+    card_cost,
     rules,
     options,
 ):
@@ -1057,6 +1081,8 @@ def options_nb(
         ):
             continue
         if kind == TL_CURSED and side[me, SIDE.LOADED] >= 0:
+            continue
+        if not can_pay_nb(side, pirate, card_cost, me, card):
             continue
         n = add_targets_nb(pirate, me, kind, -1, options, n, PLAY, -1, card)
     # l. end the turn
@@ -1217,6 +1243,14 @@ def play_card_nb(pos, content, derived, rules, dice, card, target):
         if hand[me, k] == card:
             hand_remove_nb(side, hand, me, k)
             break
+    card_cost = content[19]
+    for k in range(5):
+        side[me, SIDE.PROVISIONS + k] -= card_cost[card, k]
+    if card_cost[card, COST_ACTION] != 0:
+        for p in range(2 * me, 2 * me + 2):
+            if pirate[p, PIRATE.ZONE] >= 0 and pirate[p, PIRATE.ACTIONS] >= 1:
+                pirate[p, PIRATE.ACTIONS] -= 1
+                break
     seat_stat[me, SEAT_STAT.CARDS_PLAYED] += 1
     row = derived[0][me, card]
     if row >= 0:
@@ -1568,7 +1602,7 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
     """One whole game from the set-up position; False if a strategy answered outside its
     options (``error`` then says how)."""
     side, pirate, hand, state, seat_stat = pos[0], pos[1], pos[3], pos[6], pos[7]
-    card_type, card_flags, start = content[0], content[2], content[10]
+    card_type, card_flags, start, card_cost = content[0], content[2], content[10], content[19]
     play_kind, choice_kind, pirate_base, card_mod = derived[1], derived[2], derived[3], derived[4]
     while not state[STATE.OVER]:
         start_turn_nb(pos, content, derived, rules, dice)
@@ -1588,6 +1622,7 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
                 choice_kind,
                 pirate_base,
                 card_mod,
+                card_cost,
                 rules,
                 options,
             )

@@ -92,6 +92,7 @@ V_SIDE, V_PIRATE, V_STATE, V_RULES, V_CONTENT = 0, 1, 6, 7, 8
 C_TYPE, C_SIN, C_FLAGS, C_PROGRAM, C_PROGRAM_LEN, C_MODS, C_MODS_LEN = 0, 1, 2, 4, 5, 6, 7
 C_WEAPONS = 13
 C_PROVISIONS = 10
+C_COST = 19
 
 
 class Plan(NamedTuple):
@@ -235,6 +236,10 @@ def card_worth_nb(view, seat, card, target):
         program = content[C_PROGRAM][card]
         for e in range(content[C_PROGRAM_LEN][card]):
             worth += effect_worth_nb(view, seat, program[e], target)
+    cost = content[C_COST][card]  # its cost: 0.3 a provision (as GAIN), 1.5 an action
+    for k in range(5):
+        worth -= 0.3 * cost[k]
+    worth -= 1.5 * cost[5]
     return worth + sin_cost_nb(view, seat, card)
 
 

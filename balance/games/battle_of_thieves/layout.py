@@ -221,6 +221,11 @@ TO_ENEMY_SHIP = 1
 TO_ISLAND = 2
 DESTINATIONS = ("own_ship", "enemy_ship", "island")
 
+# A card's cost (``Content.card_cost``, int64 ``(K, COST_SIZE)``): provisions by kind
+# (PROVISIONS order), then COST_ACTION (1: an action of one's pirates).
+COST_ACTION = 5
+COST_SIZE = 6
+
 # Card flags.
 ACTIVABLE = 1  # an item with an activation program
 TARGETABLE = 2  # an item enemy pirates may attack

@@ -81,6 +81,7 @@ from balance.games.battle_of_thieves.layout import (
     CARD_TYPES,
     CHAOS_BALL,
     CLEAR_ISLAND,
+    COST_ACTION,
     CURSED_BALL,
     DAMAGE,
     DEAD,
@@ -926,13 +927,41 @@ def choice_targets(pos: Position, card: int, here: int = -1) -> list[int]:
     return [-1]
 
 
+def can_pay(pos: Position, card: int) -> bool:
+    """Whether the player can pay ``card``'s cost: the provisions it names (none while
+    stripped), and an action if it asks one (a living pirate of the player with one)."""
+    side = pos.sides[pos.player]
+    cost = [int(v) for v in pos.content.card_cost[card]]
+    provisions = cost[: len(PROVISIONS)]
+    if any(provisions) and side.stripped:
+        return False
+    if any(side.provisions[k] < provisions[k] for k in range(len(PROVISIONS))):
+        return False
+    return not cost[COST_ACTION] or any(pr.alive and pr.actions >= 1 for pr in side.pirates)
+
+
+def pay(pos: Position, card: int, say: Narrator = _quiet) -> None:
+    """Pay ``card``'s cost: its provisions, and the action of the player's first living
+    pirate with one left (pirate 0 before pirate 1) if it asks an action."""
+    side = pos.sides[pos.player]
+    cost = [int(v) for v in pos.content.card_cost[card]]
+    for k in range(len(PROVISIONS)):
+        side.provisions[k] -= cost[k]
+    if cost[COST_ACTION]:
+        for i, pirate in enumerate(side.pirates):
+            if pirate.alive and pirate.actions >= 1:
+                pirate.actions -= 1
+                say(f"  {pirate_name(pos, pos.player * PIRATES + i)} spends its action on it")
+                break
+
+
 def card_targets(pos: Position, card: int) -> list[int]:
     """The legal targets of playing ``card`` now; empty if it cannot be played."""
     p = pos.player
     side = pos.sides[p]
     kind = int(pos.content.card_type[card])
     own = [(p * PIRATES + i, pr) for i, pr in enumerate(side.pirates) if pr.alive]
-    if kind in (BLANK, SHIP):
+    if kind in (BLANK, SHIP) or not can_pay(pos, card):
         return []
     if kind == SPECIAL and side.special_used >= pos.rules.specials_per_turn:
         return []
@@ -1324,6 +1353,7 @@ def play_card(pos: Position, card: int, target: int, dice: Dice, say: Narrator =
     p = pos.player
     side = pos.sides[p]
     side.hand.remove(card)  # the first occurrence; the others keep their order
+    pay(pos, card, say)
     count(pos, p, SEAT_STAT.CARDS_PLAYED)
     count_card(pos, p, card, CARD_STAT.PLAYED)
     kind = int(pos.content.card_type[card])
