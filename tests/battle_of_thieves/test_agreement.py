@@ -42,6 +42,7 @@ from balance.games.battle_of_thieves.layout import (
     CANNON_ROLL,
     CANNONBALL,
     CAPPED,
+    CARD_STAT,
     CHAOS_BALL,
     CLEAR_ISLAND,
     CURSED_BALL,
@@ -52,6 +53,7 @@ from balance.games.battle_of_thieves.layout import (
     DRUNK,
     END_TURN,
     ENEMY,
+    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_PIRATE_HERE,
     ENEMY_SHIP,
@@ -83,18 +85,23 @@ from balance.games.battle_of_thieves.layout import (
     OPTION_KINDS,
     OWN,
     OWN_PIRATE,
+    OWN_PIRATE_BOARDING,
     OWN_PIRATE_HERE,
+    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
+    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATES_ENEMY_SHIP,
     PIRATES_ISLAND,
     PIRATES_OWN_SHIP,
     PLANK,
     POISON,
+    RANDOM_ENEMY_PIRATE,
     REPAIR,
     REUSABLE,
     REVIVE,
     SEAT_STAT,
+    SELF,
     SHIP,
     SIDE,
     SPECIAL,
@@ -376,6 +383,52 @@ RICH_SWAPPED = make_content(
 #: Seat 0 without its sin "Storm" and without Spyglass (restricted play's blank card).
 RICH_BLANKED = blanked(blanked(RICH, 0, "Storm"), 0, "Spyglass")
 
+#: Cards with costs, conditions and the targets "self" and "random_enemy_pirate".
+NEW_CARDS = [
+    {
+        "name": "Costly Broadside",
+        "type": EVENT,
+        "cost": (0, 2),
+        "program": [(HOLE, ENEMY_SHIP, 1, 0, 0, 0, OWN_WATER_AT_LEAST, 20), (HOLE, ENEMY_SHIP, 1)],
+    },
+    {
+        "name": "Heave Ho",
+        "type": EVENT,
+        "cost": (0, 0, 0, 0, 0, 1),
+        "program": [(WATER, OWN_SHIP, -30), (GAIN, OWN, 2, 0, PLANK, 0, OWN_PIRATE_ON_ISLAND)],
+    },
+    {
+        "name": "Stray Shot",
+        "type": EVENT,
+        "program": [
+            (DAMAGE, RANDOM_ENEMY_PIRATE, 1),
+            (STATUS, RANDOM_ENEMY_PIRATE, 0, 2, DRUNK, 0, ENEMY_ANCHOR_DOWN),
+        ],
+    },
+    {
+        "name": "Hip Flask",
+        "type": ITEM,
+        "flags": ACTIVABLE | REUSABLE,
+        "cost": (0, 0, 1),
+        "program": [(HEAL, SELF, 1), (EXTRA_ACTION, SELF, 1, 0, 0, 0, OWN_PIRATE_BOARDING)],
+    },
+]
+_NEW_IN = {
+    "Grog": "Costly Broadside",
+    "Swept Overboard": "Heave Ho",
+    "Spyglass": "Stray Shot",
+    "Rum Barrel": "Hip Flask",
+    "Hurricane": "Costly Broadside",
+    "Shore Leave": "Heave Ho",
+    "Whirlpool": "Stray Shot",
+    "Monkey": "Hip Flask",
+}
+RICH_NEW = make_content(
+    [*RICH_CARDS, *NEW_CARDS],
+    [[_NEW_IN.get(c, c) for c in deck] for deck in RICH_DECKS],
+    provisions=((8, 10, 4, 3, 3), (12, 8, 5, 2, 2)),
+)
+
 RULES = BattleRules()
 
 
@@ -425,6 +478,18 @@ def test_engines_agree_on_rich_content(seed: int) -> None:
         SEAT_STAT.ISLAND_VISITS,
     ):
         assert _any_seat(records, slot), SEAT_STAT._fields[slot]
+
+
+def test_engines_agree_with_costs_conditions_and_new_targets() -> None:
+    records = assert_agree(RULES, RICH_NEW, 6, games=40)
+    played = {name: 0 for name in _NEW_IN.values()}
+    for seat in range(2):
+        names = RICH_NEW.deck_card_names(seat)
+        for record in records:
+            for row, name in enumerate(names):
+                if name in played:
+                    played[name] += record.cards[seat][row][CARD_STAT.PLAYED]
+    assert all(n > 0 for n in played.values()), played
 
 
 def test_engines_agree_with_decks_swapped_and_blank_cards() -> None:
@@ -608,8 +673,9 @@ def walk_game(rules: BattleRules, content: Content, seed: int, game: int) -> dic
         (RICH, RULES),
         (RICH_SWAPPED, BattleRules(hole_tokens=2)),
         (RICH_BLANKED, BattleRules(sink_water=300, turn_cap=80)),
+        (RICH_NEW, RULES),
     ],
-    ids=["rich", "swapped", "blanked-long"],
+    ids=["rich", "swapped", "blanked-long", "new-card-features"],
 )
 def test_every_step_agrees_along_random_games(content: Content, rules: BattleRules) -> None:
     seen: dict[str, int] = {}

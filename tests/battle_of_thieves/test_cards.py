@@ -206,14 +206,18 @@ def test_matchup_content_matches_the_files() -> None:
     assert content.ship_trigger.tolist() == [[L.WATER_AT_LEAST, 60], [L.NO_TRIGGER, 0]]
     assert content.ship_program_len.tolist() == [2, 0]
     assert content.ship_program[0, :2].tolist() == [
-        [L.REPAIR, L.OWN_SHIP, 2, 0, 0, L.ALWAYS],
-        [L.GAIN, L.OWN, 2, 0, L.PLANK, L.ALWAYS],
+        [L.REPAIR, L.OWN_SHIP, 2, 0, 0, L.ALWAYS, L.NO_CONDITION, 0],
+        [L.GAIN, L.OWN, 2, 0, L.PLANK, L.ALWAYS, L.NO_CONDITION, 0],
     ]
 
 
 def program(content, name: str) -> list[list[int]]:
+    """A card's effects, each without its condition fields, which must be empty (no
+    condition: the example decks' cards have none)."""
     c = content.card_id(name)
-    return content.program[c, : content.program_len[c]].tolist()
+    rows = content.program[c, : content.program_len[c]].tolist()
+    assert all(row[L.EFFECT.IF :] == [L.NO_CONDITION, 0] for row in rows), rows
+    return [row[: L.EFFECT.IF] for row in rows]
 
 
 def test_card_programs_match_the_files() -> None:
@@ -270,6 +274,26 @@ def test_other_example_programs() -> None:
     assert program(content, "Salted Pork") == []
     bilge = cards.load_file(example("cards.toml")).cards["Bilge Monkey"]
     assert bilge.mods == ((L.BAIL, 10),)
+
+
+def test_a_cards_cost_reaches_the_engines(tmp_path: Path) -> None:
+    path, _ = write(
+        tmp_path,
+        """
+        [[card]]
+        name = "Costly Shot"
+        type = "event"
+        cost = { cannonballs = 2, action = true }
+        [[card.effect]]
+        do = "hole"
+        target = "enemy_ship"
+        """,
+        "costly.toml",
+    )
+    card = cards.load_file(path).cards["Costly Shot"]
+    assert card.cost == (0, 2, 0, 0, 0, 1)
+    free = cards.load_file(example("cards.toml")).cards["Broadside"]
+    assert free.cost == (0,) * L.COST_SIZE
 
 
 def test_deck_content_is_the_deck_in_both_seats() -> None:
@@ -456,6 +480,44 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
             "it takes: own_pirate, own_pirate_here",
         ),
         (effect('do = "clear_island"', 'target = "enemy_ship"  # <-'), "it takes: island"),
+        (card_text(*EVENT, "cost = 2  # <-"), "'cost' must be a table, e.g. cost = {"),
+        (card_text(*EVENT, "cost = { rum = 1 }  # <-"), "unknown field 'rum'"),
+        (card_text(*EVENT, "cost = { planks = 0 }  # <-"), "'planks' = 0 is out of range"),
+        (card_text(*EVENT, "cost = {}  # <-"), "an empty cost: name provisions"),
+        (
+            card_text('name = "T"', 'type = "item"', "cost = { action = true }  # <-"),
+            "an item already costs the action of the pirate it goes to",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', 'if = "raining"  # <-'),
+            "unknown if 'raining'; one of: own_water_at_least, enemy_anchor_down,",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', 'if = "own_water_at_least"'),
+            "missing 'value': the water level (1..999)",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', "value = 50  # <-"),
+            "'value' is the water level of a condition: there is no 'if'",
+        ),
+        (
+            effect(
+                'do = "hole"',
+                'target = "enemy_ship"',
+                'if = "enemy_anchor_down"',
+                "value = 5  # <-",
+            ),
+            "if = 'own_water_at_least' takes one",
+        ),
+        (
+            effect('do = "heal"', 'target = "self"  # <-'),
+            "an event has no holder: 'self' is the pirate holding an item",
+        ),
+        (
+            effect('do = "extra_action"', 'target = "random_enemy_pirate"  # <-'),
+            "extra_action cannot target 'random_enemy_pirate'; it takes: own_pirate, "
+            "own_pirate_here, self",
+        ),
         (effect('do = "insult"', 'target = "enemy"  # <-'), "insult takes no target"),
         # missing fields
         (card_text('name = "T"'), "card 'T': missing 'type'"),

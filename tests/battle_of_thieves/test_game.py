@@ -65,6 +65,11 @@ PER_SEAT = (
     "cards_played",
     "red_sea",
     "final_water",
+    "taken_planks",
+    "taken_cannonballs",
+    "taken_food",
+    "taken_chaos_balls",
+    "taken_incendiary_balls",
 )
 COMMON_KEYS = {
     "game",

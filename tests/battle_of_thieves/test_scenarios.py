@@ -1,7 +1,7 @@
 """Battle of Thieves rule by rule: hand-built positions, scripted dice, the exact result.
 
-Every expected value is worked out by hand from ``shared/rules/battle-of-thieves.md`` and
-the engine contract (``spec-bot.md``, sections 1-9), never read off an engine. Each
+Every expected value is worked out by hand from the rules and decisions that
+``docs/battle-of-thieves.md`` states, never read off an engine. Each
 scenario runs on both engines (the ``engine`` fixture). Positions come from ``build``
 (see ``conftest.py``): decks unshuffled, both ships as at set-up, pirates 0 and 1 (seat 0)
 aboard ship 0, pirates 2 and 3 (seat 1) aboard ship 1, no actions until ``ready``.
@@ -16,7 +16,9 @@ from __future__ import annotations
 import pytest
 
 from balance.games.battle_of_thieves import reference
+from balance.games.battle_of_thieves.content import make_content
 from balance.games.battle_of_thieves.layout import (
+    ACTIVABLE,
     ACTIVATE,
     ALL_SINS,
     AMMO_CANNONBALL,
@@ -28,6 +30,7 @@ from balance.games.battle_of_thieves.layout import (
     ATTACK_ANIMAL,
     ATTACK_ITEM,
     ATTACK_PIRATE,
+    ATTACK_ROLL,
     BAIL_WATER,
     BURN,
     BY_SIN,
@@ -38,6 +41,7 @@ from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
     CHAOS_BALL,
     CLEAR_ISLAND,
+    CURSED_BALL,
     DAMAGE,
     DEAD,
     DISARMED,
@@ -45,10 +49,13 @@ from balance.games.battle_of_thieves.layout import (
     DRAW,
     DRUNK,
     EAT,
+    EFFECT,
     END_TURN,
     ENEMY,
+    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_SHIP,
+    EVENT,
     EXTRA_ACTION,
     FIRE,
     FOOD_PROVISION,
@@ -56,11 +63,13 @@ from balance.games.battle_of_thieves.layout import (
     GAME_STAT,
     HEAL,
     HOLE,
+    IF_WON,
     IMMOBILISED,
     INCENDIARY_BALL,
     INSULT,
     ISLAND,
     ISLAND_TAKE,
+    ITEM,
     LOSE,
     MAST_BROKEN,
     MAX_CANNON_MODS,
@@ -71,7 +80,10 @@ from balance.games.battle_of_thieves.layout import (
     NO_REPAIR,
     OWN,
     OWN_PIRATE,
+    OWN_PIRATE_BOARDING,
+    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
+    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATES_ENEMY_SHIP,
     PIRATES_ISLAND,
@@ -80,26 +92,34 @@ from balance.games.battle_of_thieves.layout import (
     PLAY,
     POISON,
     RAISE_ANCHOR,
+    RANDOM_ENEMY_PIRATE,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
     SEAT_STAT,
+    SELF,
     STATUS,
     STEAL,
     STRIP,
+    TAKE,
     THE_ISLAND,
     TO_ENEMY_SHIP,
     TO_ISLAND,
     TO_OWN_SHIP,
     VISIT,
     WATER,
+    WATER_AT_LEAST,
 )
 from balance.games.battle_of_thieves.reference import IllegalChoice, ScriptError
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.random_ref import Stream
 
 from .conftest import (
+    CARDS,
     CONTENT,
+    DECK_0,
+    DECK_1,
+    PROVISIONS,
     RULES,
     build,
     build_content,
@@ -177,10 +197,11 @@ def do(engine, pos, option, *results: int) -> None:
     assert used_up(d), f"{d.left} scripted dice results left unused"
 
 
-def program(engine, pos, seat, rows, choice=-1, *results: int, here=-1) -> None:
+def program(engine, pos, seat, rows, choice=-1, *results: int, holder=-1) -> None:
     """Apply program ``rows`` for ``seat`` with these dice results, all used."""
     d = dice(*results)
-    engine.apply_program(pos, seat, [list(r) + [0] * (6 - len(r)) for r in rows], choice, here, d)
+    rows = [list(r) + [0] * (EFFECT.SIZE - len(r)) for r in rows]
+    engine.apply_program(pos, seat, rows, choice, holder, d)
     assert used_up(d), f"{d.left} scripted dice results left unused"
 
 
@@ -630,11 +651,11 @@ def test_repairing_a_hole_in_full(engine) -> None:
     assert pos == expected
 
 
-def test_repairing_the_mast_only_when_broken_without_a_time_limit(engine) -> None:
+@pytest.mark.parametrize("mast", [0, 2])
+def test_repairing_the_mast_whether_or_not_its_breaking_is_timed(engine, mast) -> None:
     pos = ready(build(turn=3))
-    pos.sides[0].mast = 2  # broken for 2 turns: it mends itself
-    assert repair_mast(0) not in options(engine, pos)
-    pos.sides[0].mast = 0
+    assert repair_mast(0) not in options(engine, pos)  # intact
+    pos.sides[0].mast = mast  # broken with no time limit, or for 2 more turns
     assert repair_mast(0) in options(engine, pos)
     do(engine, pos, repair_mast(0))
     assert pos.sides[0].mast == -1
@@ -924,46 +945,127 @@ def test_stripped_blocks_spending_provisions_until_it_wears_off(engine) -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_island_visit_takes_the_largest_shortfalls_one_at_a_time(engine) -> None:
+def take(kind: int) -> tuple[int, int, int, int]:
+    return (TAKE, -1, kind, -1)
+
+
+def ashore(pos, code: int) -> None:
+    """Pirate ``code`` on the island since the start of its owner's turn."""
+    pirate(pos, code).zone = ISLAND
+    pirate(pos, code).ashore = True
+
+
+def test_moving_onto_the_island_is_a_visit(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].provisions = [8, 11, 4, 2, 2]  # 2 planks and a cannonball short
+    do(engine, pos, move(0, ISLAND))
+    assert (pirate(pos, 0).zone, pirate(pos, 0).actions) == (ISLAND, 0)
+    assert stat(pos, 0, SEAT_STAT.ISLAND_VISITS) == 1
+    assert pos.taking == 3
+    # The player chooses each provision among the kinds it is short of.
+    assert options(engine, pos) == [take(PLANK), take(CANNONBALL)]
+    do(engine, pos, take(CANNONBALL))
+    assert options(engine, pos) == [take(PLANK)]
+    do(engine, pos, take(PLANK))
+    do(engine, pos, take(PLANK))
+    assert pos.taking == 0
+    assert pos.sides[0].provisions == [10, 12, 4, 2, 2]
+    assert [stat(pos, 0, SEAT_STAT.TAKEN_PLANKS + k) for k in range(5)] == [2, 1, 0, 0, 0]
+    # Back to the turn: the pirate that moved there this turn may not visit again.
+    assert visit(0) not in options(engine, pos)
+    assert options(engine, pos)[-1] == END
+
+
+def test_a_pirate_on_the_island_at_the_start_of_its_turn_may_visit_again(engine) -> None:
     pos = ready(build(turn=3))
     pirate(pos, 0).zone = ISLAND
-    pos.sides[0].provisions = [6, 12, 1, 2, 0]  # short: 4 planks, 3 food, 2 incendiary
+    pos.sides[0].provisions[PLANK] = 9
+    assert visit(0) not in options(engine, pos)  # it did not start the turn there
+    pos.turn = 5
+    engine.start_turn(pos, dice())
+    assert pirate(pos, 0).ashore and not pirate(pos, 1).ashore
+    assert visit(0) in options(engine, pos)
     do(engine, pos, visit(0))
-    # plank (4), plank (3 = food 3: plank first), food (3), plank (2, tie), food (2, tie
-    # with incendiary: food first).
-    assert pos.sides[0].provisions == [9, 12, 3, 2, 0]
-    assert stat(pos, 0, SEAT_STAT.ISLAND_VISITS) == 1
     assert pirate(pos, 0).actions == 0
+    assert options(engine, pos) == [take(PLANK)]  # one kind: no choice to make
+    do(engine, pos, take(PLANK))
+    assert pos.sides[0].provisions[PLANK] == 10
+    assert stat(pos, 0, SEAT_STAT.ISLAND_VISITS) == 1
 
 
-def test_island_visit_stops_at_the_reserve_limit_and_when_nothing_is_short(engine) -> None:
+def test_a_visit_that_changes_nothing_is_not_offered(engine) -> None:
+    pos = ready(build(turn=3))
+    ashore(pos, 0)  # the reserve is full (30): nothing to take back
+    assert visit(0) not in options(engine, pos)
+    pos.island = [(card("Leaky Wreck"), 1)]  # an island card in play: worth a visit
+    assert visit(0) in options(engine, pos)
+    do(engine, pos, visit(0))
+    assert pos.taking == 0
+    assert pos.sides[0].water == 10  # the island card at once
+    pos = ready(build(turn=3, rules=BattleRules(island_take=0)))
+    ashore(pos, 0)
+    pos.sides[0].provisions[PLANK] = 0
+    assert visit(0) not in options(engine, pos)  # a take of 0 takes nothing
+
+
+def test_moving_onto_the_island_with_nothing_to_take_brings_the_island_cards(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.island = [(card("Leaky Wreck"), 1)]
+    do(engine, pos, move(1, ISLAND))
+    assert (pos.taking, pos.sides[0].water) == (0, 10)
+    assert stat(pos, 0, SEAT_STAT.ISLAND_VISITS) == 1
+
+
+def test_carried_to_the_island_by_a_card_is_no_visit(engine) -> None:
+    pos = ready(build(turn=3))
+    pos.sides[0].provisions[PLANK] = 5
+    program(engine, pos, 0, [(MOVE, OWN_PIRATE, 0, 0, TO_ISLAND)], 0)
+    assert pirate(pos, 0).zone == ISLAND
+    assert (pos.taking, stat(pos, 0, SEAT_STAT.ISLAND_VISITS)) == (0, 0)
+    assert visit(0) not in options(engine, pos)
+
+
+def test_island_visit_takes_up_to_island_take_and_the_reserve_limit(engine) -> None:
     pos = ready(build(turn=3, rules=BattleRules(reserve_max=29)))
-    pirate(pos, 0).zone = ISLAND
-    pos.sides[0].provisions = [10, 12, 4, 2, 0]  # 28
+    ashore(pos, 0)
+    pos.sides[0].provisions = [10, 12, 4, 0, 0]  # 26: room for 3 of the 4 short
     do(engine, pos, visit(0))
-    assert pos.sides[0].provisions == [10, 12, 4, 2, 1]
-    pos = ready(build(turn=3, rules=BattleRules(reserve_max=99)))
-    pirate(pos, 0).zone = ISLAND
-    pos.sides[0].provisions = [10, 12, 3, 2, 2]  # only 1 food short
+    assert pos.taking == 3
+    assert options(engine, pos) == [take(CHAOS_BALL), take(INCENDIARY_BALL)]
+    do(engine, pos, take(INCENDIARY_BALL))
+    do(engine, pos, take(INCENDIARY_BALL))
+    assert options(engine, pos) == [take(CHAOS_BALL)]  # incendiary balls back to 2
+    do(engine, pos, take(CHAOS_BALL))
+    assert pos.sides[0].provisions == [10, 12, 4, 1, 2]
+    assert options(engine, pos)[-1] == END
+    pos = ready(build(turn=3))
+    ashore(pos, 0)
+    pos.sides[0].provisions = [0, 12, 4, 2, 2]
     do(engine, pos, visit(0))
-    assert pos.sides[0].provisions == [10, 12, 4, 2, 2]
+    assert pos.taking == 5  # island_take
 
 
 def test_island_visit_takes_more_with_an_island_take_modifier(engine) -> None:
     content = build_content(pirate_mods=[[[(ISLAND_TAKE, 2)], []], [[], []]])
     pos = ready(build(turn=3, content=content))
-    pirate(pos, 0).zone = ISLAND
     pos.sides[0].provisions = [0, 12, 4, 2, 2]
-    do(engine, pos, visit(0))
-    assert pos.sides[0].provisions == [7, 12, 4, 2, 2]
+    do(engine, pos, move(0, ISLAND))
+    assert pos.taking == 7
+    pos = ready(build(turn=3, content=content))
+    pos.sides[0].provisions = [0, 12, 4, 2, 2]
+    do(engine, pos, move(1, ISLAND))  # pirate 1 has no modifier
+    assert pos.taking == 5
 
 
 def test_island_cards_in_play_work_for_the_visitor_in_the_order_played(engine) -> None:
     pos = ready(build(turn=3, rules=BattleRules(reserve_max=28, island_take=2)))
-    pirate(pos, 1).zone = ISLAND
+    ashore(pos, 1)
     pos.island = [(card("Treasure Cove"), 1), (card("Leaky Wreck"), 0)]
     pos.sides[0].provisions = [10, 8, 4, 2, 2]  # 26, 4 cannonballs short
     do(engine, pos, visit(1))
+    do(engine, pos, take(CANNONBALL))
+    assert pos.sides[0].water == 0  # the island cards come after the last provision
+    do(engine, pos, take(CANNONBALL))
     # The refill first (2 cannonballs: 28, the limit), then Treasure Cove (+1 chaos ball,
     # no room left), then Leaky Wreck (10 water into the visitor's ship). Had the card
     # come first, the reserve would be [10, 9, 4, 3, 2].
@@ -1574,6 +1676,335 @@ def test_clearing_the_island_can_complete_the_owners_sins(engine) -> None:
 
 
 # ---------------------------------------------------------------------------
+# Timed effects from every source; actions that change nothing; the page's decisions
+# ---------------------------------------------------------------------------
+
+#: Timed effects seat 0 applies for 2 turns, and how to see that each is in force.
+TIMED = {
+    "mast_broken": ((MAST_BROKEN, ENEMY_SHIP, 0, 2), lambda pos: pos.sides[1].mast >= 0),
+    "anchor_down": ((ANCHOR_DOWN, ENEMY_SHIP, 0, 2), lambda pos: pos.sides[1].anchor >= 0),
+    "pacify": ((PACIFY_CANNONS, ENEMY_SHIP, 0, 2), lambda pos: pos.sides[1].pacified > 0),
+    "strip": ((STRIP, ENEMY, 0, 2), lambda pos: pos.sides[1].stripped > 0),
+    "cannon_modifier": (
+        (CANNON_MODIFIER, ENEMY_SHIP, -1, 2),
+        lambda pos: pos.sides[1].cannon_mods != [],
+    ),
+    "status": ((STATUS, PIRATES_ENEMY_SHIP, 0, 2, DRUNK), lambda pos: pirate(pos, 2).has(DRUNK)),
+}
+
+
+def timed_content(row, source: str):
+    """The test content with an event and a cursed ball applying ``row``, and for the
+    source "trigger" seat 0's ship applying it once its water reaches 10."""
+    extra = [
+        {"name": "Timed Event", "type": EVENT, "program": [row]},
+        {"name": "Timed Ball", "type": CURSED_BALL, "program": [row]},
+    ]
+    trigger = source == "trigger"
+    return make_content(
+        [*CARDS, *extra],
+        [DECK_0, DECK_1],
+        provisions=PROVISIONS,
+        ship_trigger=((WATER_AT_LEAST, 10), (0, 0)) if trigger else ((0, 0), (0, 0)),
+        ship_program=((row,), ()) if trigger else ((), ()),
+    )
+
+
+@pytest.mark.parametrize("source", ["card", "hit", "trigger"])
+@pytest.mark.parametrize("effect", list(TIMED))
+def test_a_timed_effect_lasts_its_full_n_turns_from_every_source(engine, source, effect) -> None:
+    row, in_force = TIMED[effect]
+    content = timed_content(row, source)
+    hand = {"card": ["Timed Event"], "hit": ["Timed Ball"], "trigger": []}[source]
+    pos = build(turn=3, content=content, hands=[hand, []])
+    if source == "trigger":
+        pos.sides[0].holes, pos.sides[0].intact = 1, 4  # water 10 at the start of turn 3
+    engine.start_turn(pos, dice())
+    assert pos.sides[0].triggered == (source == "trigger")
+    if source == "card":
+        do(engine, pos, (PLAY, -1, content.card_id("Timed Event"), -1))
+    elif source == "hit":
+        do(engine, pos, (PLAY, -1, content.card_id("Timed Ball"), -1))
+        do(engine, pos, fire(0, AMMO_CURSED), 6)
+    assert in_force(pos)  # applied in turn 3 for 2 turns: in force in turn 3...
+    next_turn(engine, pos)
+    assert in_force(pos)  # ... and in turn 4 ...
+    next_turn(engine, pos)
+    assert not in_force(pos)  # ... and over at the start of turn 5
+
+
+def test_a_triggers_one_turn_pacification_lasts_its_turn(engine) -> None:
+    content = build_content(
+        ship_trigger=((WATER_AT_LEAST, 10), (0, 0)),
+        ship_program=(((PACIFY_CANNONS, OWN_SHIP, 0, 1), (ANCHOR_DOWN, OWN_SHIP, 0, 2)), ()),
+    )
+    pos = build(turn=3, content=content)
+    pos.sides[0].holes, pos.sides[0].intact = 1, 4
+    engine.start_turn(pos, dice())
+    assert [o for o in options(engine, pos) if o[0] == FIRE] == []  # pacified this turn
+    assert pos.sides[0].anchor >= 0
+    next_turn(engine, pos)  # turn 4: the pacification is over, the anchor still down
+    assert (pos.sides[0].pacified, pos.sides[0].anchor >= 0) == (0, True)
+    next_turn(engine, pos)  # turn 5: the anchor is up
+    assert pos.sides[0].anchor == -1
+    assert fire(0) in options(engine, pos)
+
+
+def test_an_attack_that_cannot_hit_is_not_offered(engine) -> None:
+    # Pirate 0's first weapon hits on 6 and the pirate takes 1 off its attack rolls: it
+    # would need a 7. Its second weapon hits on 4 (5 with the -1).
+    weapons = [[[(6, 1), (4, 1)], [(4, 1), (4, 1)]], [[(4, 1), (4, 1)], [(4, 1), (4, 1)]]]
+    content = build_content(weapons=weapons, pirate_mods=[[[(ATTACK_ROLL, -1)], []], [[], []]])
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 0).zone = 1  # aboard the enemy ship, with pirates 2 and 3
+    attacks = [o for o in options(engine, pos) if o[0] == ATTACK]
+    assert attacks == [attack(0, 1, ATTACK_PIRATE + 0), attack(0, 1, ATTACK_PIRATE + 1)]
+    pirate(pos, 0).animal = card("Parrot", content)  # +1: the first weapon needs a 6 again
+    attacks = [o for o in options(engine, pos) if o[0] == ATTACK]
+    assert attacks == [attack(0, w, ATTACK_PIRATE + j) for w in (0, 1) for j in (0, 1)]
+
+
+def test_an_immobilised_pirate_does_not_board_even_for_free(engine) -> None:
+    pos = build(turn=3)  # no actions: only free boarding
+    pos.sides[1].anchor = 0
+    set_status(pos, 0, IMMOBILISED, 2)
+    assert options(engine, pos) == [move(1, 1), END]
+
+
+def test_a_dead_pirates_animal_and_item_are_out_of_play_until_it_revives(engine) -> None:
+    pos = ready(build(turn=3))
+    pirate(pos, 0).zone = 1  # seat 0's pirate aboard the enemy ship
+    pirate(pos, 2).animal = card("Parrot")  # +1 to its cannon rolls
+    pirate(pos, 2).item = card("Cutlass")  # targetable
+    kill(pos, 2, markers=1)
+    pirate(pos, 3).zone = ISLAND
+    assert [o for o in options(engine, pos) if o[0] == ATTACK] == []
+    next_turn(engine, pos)  # turn 4: the second marker turns back, pirate 2 revives
+    assert (pirate(pos, 2).zone, pirate(pos, 2).actions) == (1, 1)
+    assert (pirate(pos, 2).animal, pirate(pos, 2).item) == (card("Parrot"), card("Cutlass"))
+    do(engine, pos, fire(0), 3)  # 3 + 1 (the Parrot, working again) = 4: a hit
+    assert pos.sides[0].holes == 1
+
+
+def test_a_chaos_ball_is_the_single_shot_of_game_turn_2(engine) -> None:
+    pos = ready(build(turn=2))
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    assert [o for o in options(engine, pos) if o[0] == FIRE] == []
+    assert pos.sides[0].chaos_turn == 3
+
+
+def test_two_chaos_balls_in_one_turn_take_the_penalty_once(engine) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    do(engine, pos, fire(1, AMMO_CHAOS))
+    assert (pos.sides[0].provisions[CHAOS_BALL], pos.sides[1].chaos_turn) == (0, 4)
+    assert stat(pos, 0, SEAT_STAT.CHAOS_SHOTS) == 2
+    next_turn(engine, pos)
+    do(engine, pos, fire(0), 5)  # 5 - 1 = 4: a hit (the penalty is 1, not 2)
+    assert pos.sides[0].holes == 1
+
+
+def test_seat_0_plays_game_turn_1(engine) -> None:
+    pos = engine.set_up(RULES, CONTENT, 3, 0)
+    assert (pos.turn, pos.player) == (1, 0)
+    engine.start_turn(pos, dice())
+    assert [p.actions for p in pos.sides[0].pirates] == [1, 1]
+    assert [p.actions for p in pos.sides[1].pirates] == [0, 0]
+    assert (len(pos.sides[0].hand), len(pos.sides[1].hand)) == (3, 2)
+
+
+def test_specials_a_turn_and_legendaries_a_game_are_rules(engine) -> None:
+    rules = BattleRules(specials_per_turn=2, legendaries_per_game=0)
+    hand = ["Broadside", "Broadside", "Broadside", "Kraken"]
+    pos = ready(build(turn=3, rules=rules, hands=[hand, []]))
+    assert play("Kraken") not in options(engine, pos)
+    do(engine, pos, play("Broadside"))
+    do(engine, pos, play("Broadside"))
+    assert (pos.sides[0].special_used, pos.sides[1].holes) == (2, 2)
+    assert play("Broadside") not in options(engine, pos)
+
+
+def test_a_deck_holds_at_most_legendary_copies_of_a_legendary() -> None:
+    from balance.errors import BalanceError
+    from balance.games.battle_of_thieves.rules import check_legendary_copies
+
+    deck = [("Kraken" if name == "Rum" else name) for name in DECK_0]  # two Krakens
+    content = make_content(CARDS, [deck, DECK_1], provisions=PROVISIONS)
+    with pytest.raises(BalanceError, match="holds 2 copies of the legendary card 'Kraken'"):
+        check_legendary_copies(content, 1)
+    check_legendary_copies(content, 2)
+    check_legendary_copies(CONTENT, 1)
+    with pytest.raises(BalanceError, match="legendary_copies"):
+        BattleRules(legendary_copies=0)
+
+
+# ---------------------------------------------------------------------------
+# Targets "self" (an item's holder) and "random_enemy_pirate"
+# ---------------------------------------------------------------------------
+
+
+def test_self_is_the_holder_of_the_item(engine) -> None:
+    pos = build(turn=3)
+    pirate(pos, 1).life = 1
+    program(engine, pos, 0, [(HEAL, SELF, 1), (STATUS, SELF, 0, 2, DRUNK)], holder=1)
+    assert (pirate(pos, 1).life, pirate(pos, 1).statuses[0]) == (2, [DRUNK, 2])
+    assert pirate(pos, 0).statuses[0] == [0, 0]
+    program(engine, pos, 0, [(DAMAGE, SELF, 1)])  # no holder (not an item): nobody
+    assert [pirate(pos, c).life for c in range(4)] == [2, 2, 2, 2]
+
+
+def test_an_item_aimed_at_self_is_activated_without_a_choice(engine) -> None:
+    flask = {
+        "name": "Hip Flask",
+        "type": ITEM,
+        "flags": ACTIVABLE,
+        "program": [(HEAL, SELF, 1), (EXTRA_ACTION, SELF, 1)],
+    }
+    content = make_content([*CARDS, flask], [DECK_0, DECK_1], provisions=PROVISIONS)
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 1).item = content.card_id("Hip Flask")
+    pirate(pos, 1).life = 1
+    assert activate(1) in options(engine, pos)
+    do(engine, pos, activate(1))
+    p = pirate(pos, 1)
+    assert (p.life, p.actions, p.item) == (2, 1, -1)  # healed, an action back, used up
+    assert pos.sides[0].discard == [content.card_id("Hip Flask")]
+
+
+@pytest.mark.parametrize(("drawn", "victim"), [(0, 2), (1, 3)])
+def test_a_random_enemy_pirate_is_drawn_on_the_dice(engine, drawn, victim) -> None:
+    pos = build(turn=3)
+    pirate(pos, 2).zone = ISLAND  # anywhere
+    program(engine, pos, 0, [(DAMAGE, RANDOM_ENEMY_PIRATE, 1)], -1, drawn)
+    assert [pirate(pos, c).life for c in range(4)] == [2, 2, *(1 + (c != victim) for c in (2, 3))]
+    assert stat(pos, 0, SEAT_STAT.DAMAGE_DEALT) == 1
+
+
+def test_a_random_enemy_pirate_is_drawn_afresh_for_each_effect(engine) -> None:
+    pos = build(turn=3)
+    rows = [(DAMAGE, RANDOM_ENEMY_PIRATE, 1), (STATUS, RANDOM_ENEMY_PIRATE, 0, 2, DRUNK)]
+    program(engine, pos, 0, rows, -1, 1, 0)  # pirate 3 is hurt, pirate 2 made drunk
+    assert (pirate(pos, 3).life, pirate(pos, 2).statuses[0]) == (1, [DRUNK, 2])
+
+
+def test_a_random_enemy_pirate_needs_no_draw_for_one_and_finds_none_when_all_dead(engine) -> None:
+    pos = build(turn=3)
+    kill(pos, 2)
+    program(engine, pos, 0, [(DAMAGE, RANDOM_ENEMY_PIRATE, 1)])  # no dice: pirate 3
+    assert pirate(pos, 3).life == 1
+    kill(pos, 3)
+    program(engine, pos, 0, [(DAMAGE, RANDOM_ENEMY_PIRATE, 1)])  # nobody, no dice
+    assert [pirate(pos, c).life for c in range(2)] == [2, 2]
+
+
+# ---------------------------------------------------------------------------
+# Conditions on an effect ("if")
+# ---------------------------------------------------------------------------
+
+
+def test_an_effect_with_a_water_condition_applies_only_from_that_water(engine) -> None:
+    rows = [(HOLE, ENEMY_SHIP, 1, 0, 0, 0, OWN_WATER_AT_LEAST, 40), (HOLE, ENEMY_SHIP, 1)]
+    pos = build(turn=3)
+    pos.sides[0].water = 30
+    program(engine, pos, 0, rows)
+    assert pos.sides[1].holes == 1  # only the unconditional hole
+    pos.sides[0].water = 40
+    program(engine, pos, 0, rows)
+    assert pos.sides[1].holes == 3
+
+
+def test_an_effect_on_the_enemy_anchor(engine) -> None:
+    rows = [(WATER, ENEMY_SHIP, 20, 0, 0, 0, ENEMY_ANCHOR_DOWN)]
+    pos = build(turn=3)
+    program(engine, pos, 0, rows)
+    assert pos.sides[1].water == 0
+    pos.sides[1].anchor = 2  # down for 2 turns: down all the same
+    program(engine, pos, 0, rows)
+    assert pos.sides[1].water == 20
+
+
+@pytest.mark.parametrize(
+    ("condition", "zone", "holds"),
+    [
+        (OWN_PIRATE_ON_ISLAND, ISLAND, True),
+        (OWN_PIRATE_ON_ISLAND, 1, False),
+        (OWN_PIRATE_BOARDING, 1, True),
+        (OWN_PIRATE_BOARDING, ISLAND, False),
+    ],
+)
+def test_an_effect_on_where_ones_pirates_are(engine, condition, zone, holds) -> None:
+    pos = build(turn=3)
+    pirate(pos, 1).zone = zone
+    pos.sides[0].provisions[CHAOS_BALL] = 0  # room in the reserve for one
+    program(engine, pos, 0, [(GAIN, OWN, 1, 0, CHAOS_BALL, 0, condition)])
+    assert pos.sides[0].provisions[CHAOS_BALL] == int(holds)
+    kill(pos, 1)  # a dead pirate is nowhere
+    program(engine, pos, 0, [(GAIN, OWN, 1, 0, CHAOS_BALL, 0, condition)])
+    assert pos.sides[0].provisions[CHAOS_BALL] == int(holds)
+
+
+def test_a_condition_is_checked_as_its_effect_applies_and_with_an_insult(engine) -> None:
+    rows = [
+        (WATER, OWN_SHIP, 50),
+        (HOLE, ENEMY_SHIP, 1, 0, 0, 0, OWN_WATER_AT_LEAST, 50),  # the water just rose
+        (INSULT, 0),
+        (HOLE, ENEMY_SHIP, 1, 0, 0, IF_WON, OWN_WATER_AT_LEAST, 60),  # won, but water 50
+        (HOLE, ENEMY_SHIP, 1, 0, 0, IF_WON, OWN_WATER_AT_LEAST, 50),
+    ]
+    pos = build(turn=3)
+    program(engine, pos, 0, rows, -1, 6, 1)  # the insult battle is won
+    assert pos.sides[1].holes == 2
+
+
+# ---------------------------------------------------------------------------
+# A card's cost
+# ---------------------------------------------------------------------------
+
+COSTLY = [
+    # two cannonballs: a hole in the enemy ship
+    {"name": "Costly Shot", "type": EVENT, "program": [(HOLE, ENEMY_SHIP, 1)], "cost": (0, 2)},
+    # an action of one's pirates: 20 water out of one's ship
+    {
+        "name": "Heave Ho",
+        "type": EVENT,
+        "program": [(WATER, OWN_SHIP, -20)],
+        "cost": (0, 0, 0, 0, 0, 1),
+    },
+]
+
+
+def costly(hand: list[str]):
+    content = make_content([*CARDS, *COSTLY], [DECK_0, DECK_1], provisions=PROVISIONS)
+    return content, ready(build(turn=3, content=content, hands=[hand, []]))
+
+
+def test_a_card_costing_provisions_is_played_only_when_they_can_be_spent(engine) -> None:
+    content, pos = costly(["Costly Shot"])
+    shot = (PLAY, -1, content.card_id("Costly Shot"), -1)
+    pos.sides[0].provisions[CANNONBALL] = 1
+    assert shot not in options(engine, pos)
+    pos.sides[0].provisions[CANNONBALL] = 2
+    pos.sides[0].stripped = 1  # no provision can be spent
+    assert shot not in options(engine, pos)
+    pos.sides[0].stripped = 0
+    do(engine, pos, shot)
+    assert (pos.sides[0].provisions[CANNONBALL], pos.sides[1].holes) == (0, 1)
+    assert [pirate(pos, c).actions for c in (0, 1)] == [1, 1]
+
+
+def test_a_card_costing_an_action_takes_the_first_pirate_with_one(engine) -> None:
+    content, pos = costly(["Heave Ho", "Heave Ho", "Heave Ho"])
+    heave = (PLAY, -1, content.card_id("Heave Ho"), -1)
+    pos.sides[0].water = 60
+    do(engine, pos, heave)
+    assert ([pirate(pos, c).actions for c in (0, 1)], pos.sides[0].water) == ([0, 1], 40)
+    do(engine, pos, heave)  # pirate 0 has none left: pirate 1 pays
+    assert ([pirate(pos, c).actions for c in (0, 1)], pos.sides[0].water) == ([0, 0], 20)
+    assert heave not in options(engine, pos)  # no action left to pay with
+    assert pos.sides[0].provisions == [10, 12, 4, 2, 2]
+
+
+# ---------------------------------------------------------------------------
 # The canonical order of the options
 # ---------------------------------------------------------------------------
 
@@ -1645,7 +2076,8 @@ def test_canonical_order_of_many_options(engine) -> None:
 
 def test_canonical_order_on_the_island_and_enemy_here_targets(engine) -> None:
     pos = ready(build(turn=4, hands=[[], ["Firebrand", "Rum", "Pickpocket"]]))
-    pirate(pos, 2).zone = ISLAND
+    pirate(pos, 2).zone, pirate(pos, 2).ashore = ISLAND, True
+    pos.sides[1].provisions[PLANK] = 9  # something to take back: a visit is offered
     pirate(pos, 0).zone = ISLAND
     pirate(pos, 3).life = 1
     assert options(engine, pos) == [

@@ -50,11 +50,13 @@ from balance.games.battle_of_thieves.layout import (
     BY_SIN,
     CANNONBALL,
     CAPPED,
+    CHAOS_BALL,
     DECK_SIZE,
     END_TURN,
     ENEMY_SHIP,
     EVENT,
     FIRE,
+    FOOD_PROVISION,
     GAME_STAT,
     HOLE,
     INCENDIARY_BALL,
@@ -70,6 +72,7 @@ from balance.games.battle_of_thieves.layout import (
     REPAIR_HOLE,
     SEAT_STAT,
     SIDE,
+    TAKE,
     VISIT,
 )
 from balance.games.battle_of_thieves.reference import Position
@@ -305,7 +308,7 @@ def test_cannoneer_fetches_cannonballs_below_reload() -> None:
 
 def test_cannoneer_visits_the_island_it_went_to() -> None:
     pos = at_sea(turn=1, provisions={CANNONBALL: 2})
-    pirate(pos, 0).zone = ISLAND
+    pirate(pos, 0).zone, pirate(pos, 0).ashore = ISLAND, True  # since its turn began
     pirate(pos, 1).actions = 0
     # visit 30 x min(room 10, take 5) / 5 = 30; home 20; boarding -5
     assert ask(cannoneer, pos) == (VISIT, 0, -1, -1)
@@ -446,6 +449,50 @@ def test_bailer_raises_its_anchor_before_firing() -> None:
     assert ask(bailer, pos) == (RAISE_ANCHOR, 0, -1, -1)
 
 
+def visiting(**changes) -> Position:
+    """Seat 0's turn 3 in the middle of an island visit with 2 provisions to take back."""
+    pos = at_sea(**changes)
+    pirate(pos, 0).zone = ISLAND
+    pos.taking = 2
+    return pos
+
+
+def take(kind: int) -> Option:
+    return (TAKE, -1, kind, -1)
+
+
+@pytest.mark.parametrize("strategy", [cannoneer, boarder, bailer])
+def test_heuristics_take_back_the_provision_they_need_most(strategy) -> None:
+    # Starting reserve 10 planks, 12 cannonballs, 4 food, 2 chaos balls, 2 incendiary.
+    # The boarder's plan reloads below 1 cannonball; the others' below their ``reload``.
+    def reload(value: float) -> dict[str, float]:
+        return {"reload": value} if "reload" in dict(strategy.params) else {}
+
+    # Two holes and one plank: planks 9/10 + 2 beat cannonballs 11/12.
+    pos = visiting(holes=2, provisions={PLANK: 1, CANNONBALL: 1})
+    assert reference.legal_options(pos) == [take(PLANK), take(CANNONBALL)]
+    assert ask(strategy, pos, **reload(0.0)) == take(PLANK)
+    # No hole: no cannonball left (12/12 + 2) beats planks (9/10).
+    pos = visiting(provisions={PLANK: 1, CANNONBALL: 0})
+    assert ask(strategy, pos, **reload(3.0)) == take(CANNONBALL)
+    # A wounded pirate: food (1/4 + 1) beats a plank short (1/10) and a chaos ball (1/2).
+    pos = visiting(provisions={PLANK: 9, FOOD_PROVISION: 3, CHAOS_BALL: 1})
+    pirate(pos, 1).life = 1
+    assert ask(strategy, pos, **reload(0.0)) == take(FOOD_PROVISION)
+    pirate(pos, 1).life = 2  # nobody wounded: the chaos ball, half its count short
+    assert ask(strategy, pos, **reload(0.0)) == take(CHAOS_BALL)
+
+
+def test_the_random_player_takes_each_kind_it_may_take_uniformly() -> None:
+    pos = visiting(provisions={PLANK: 9, CANNONBALL: 11, CHAOS_BALL: 1})
+    options = reference.legal_options(pos)
+    assert options == [take(PLANK), take(CANNONBALL), take(CHAOS_BALL)]
+    chosen = [options[decide(seat_strategy(random), pos, options, seed)][2] for seed in range(300)]
+    for kind in (PLANK, CANNONBALL, CHAOS_BALL):
+        low, high = wilson_interval(chosen.count(kind), len(chosen))
+        assert low < 1 / 3 < high, (kind, chosen.count(kind))
+
+
 def test_bailer_fetches_cannonballs_below_reload() -> None:
     short = at_sea(turn=1, provisions={CANNONBALL: 1})
     assert ask(bailer, short) == move(0, ISLAND)  # 0.8 x 25 = 20
@@ -456,7 +503,7 @@ def test_bailer_fetches_cannonballs_below_reload() -> None:
 
 def test_bailer_visits_the_island_it_went_to() -> None:
     pos = at_sea(turn=1, provisions={PLANK: 0})
-    pirate(pos, 0).zone = ISLAND
+    pirate(pos, 0).zone, pirate(pos, 0).ashore = ISLAND, True  # since its turn began
     pirate(pos, 1).actions = 0
     # visit max(25 x min(room 10, take 5) / 5, HOME 30 + 1) = 31; home 30
     assert ask(bailer, pos) == (VISIT, 0, -1, -1)

@@ -97,12 +97,14 @@ def pack_position(pos: Position) -> Arrays:
             r[PIRATE.ANIMAL] = pr.animal
             r[PIRATE.ITEM] = pr.item
             r[PIRATE.REGEN] = int(pr.regen)
+            r[PIRATE.ASHORE] = int(pr.ashore)
     if len(pos.island) > MAX_ISLAND:
         raise ValueError(f"more than {MAX_ISLAND} island cards in play")
     for k, (card, owner) in enumerate(pos.island):
         island[k] = (card, owner)
     state[STATE.TURN] = pos.turn
     state[STATE.SHOTS] = pos.shots
+    state[STATE.TAKING] = pos.taking
     state[STATE.ISLAND_LEN] = len(pos.island)
     state[STATE.OVER] = int(pos.over)
     state[STATE.WINNER] = pos.winner
@@ -139,6 +141,7 @@ def write_position(pos: Position, arrays: Arrays) -> Position:
                     animal=int(r[PIRATE.ANIMAL]),
                     item=int(r[PIRATE.ITEM]),
                     regen=bool(r[PIRATE.REGEN]),
+                    ashore=bool(r[PIRATE.ASHORE]),
                 )
             )
         sides.append(
@@ -171,6 +174,7 @@ def write_position(pos: Position, arrays: Arrays) -> Position:
     pos.sides = sides
     pos.turn = int(state[STATE.TURN])
     pos.shots = int(state[STATE.SHOTS])
+    pos.taking = int(state[STATE.TAKING])
     pos.island = [(int(c), int(o)) for c, o in island[: state[STATE.ISLAND_LEN]]]
     pos.over = bool(state[STATE.OVER])
     pos.winner = int(state[STATE.WINNER])
@@ -311,9 +315,10 @@ class CompiledEngine:
         seat: int,
         rows: Sequence[Sequence[int]],
         choice: int,
-        here_zone: int,
+        holder: int,
         dice: Dice,
         narrate: Any = None,
+        longer: int = 0,
     ) -> None:
         program = np.zeros((max(len(rows), 1), EFFECT.SIZE), dtype=np.int64)
         for r, row in enumerate(rows):
@@ -331,7 +336,8 @@ class CompiledEngine:
             program,
             len(rows),
             choice,
-            here_zone,
+            holder,
+            longer,
         )
         rolled.finish()
         write_position(pos, arrays)

@@ -91,7 +91,7 @@ CARD_TYPE_NAMES = tuple(n for n in L.CARD_TYPES if n not in ("blank", "ship"))
 SHIP_TARGETS = (L.OWN_SHIP, L.ENEMY_SHIP)
 SIDE_TARGETS = (L.OWN, L.ENEMY)
 ZONE_TARGETS = (L.PIRATES_OWN_SHIP, L.PIRATES_ENEMY_SHIP, L.PIRATES_ISLAND)
-PIRATE_TARGETS = (*L.CHOSEN_TARGETS, *ZONE_TARGETS)
+PIRATE_TARGETS = (*L.CHOSEN_TARGETS, *ZONE_TARGETS, L.SELF, L.RANDOM_ENEMY_PIRATE)
 OWN_CHOSEN = (L.OWN_PIRATE, L.OWN_PIRATE_HERE)
 
 #: Statuses that burn out by turn number and take no ``turns``.
@@ -147,7 +147,7 @@ OP_SPECS: dict[int, OpSpec] = {
     L.CANNON_MODIFIER: OpSpec(
         SHIP_TARGETS, None, Range(-12, 12, None, nonzero=True), TIMED, meaning="cannon rolls"
     ),
-    L.EXTRA_ACTION: OpSpec(OWN_CHOSEN, None, COUNT, None, meaning="amount more actions"),
+    L.EXTRA_ACTION: OpSpec((*OWN_CHOSEN, L.SELF), None, COUNT, None, meaning="amount more actions"),
     L.MOVE: OpSpec(PIRATE_TARGETS, None, None, None, "to", "move pirates"),
     L.INSULT: OpSpec((), None, None, None, meaning="insult battle"),
     L.CLEAR_ISLAND: OpSpec((L.THE_ISLAND,), L.THE_ISLAND, None, None, meaning="clear island"),
@@ -160,9 +160,25 @@ TRIGGER_VALUE = Range(1, 999, None)
 COPIES = Range(1, L.DECK_SIZE, None)
 
 ROOT_FIELDS = ("include", "card", "weapon", "pirate", "ship", "deck")
-CARD_FIELDS = ("name", "type", "copies", "sin", "text", "effect", "modifier")
+CARD_FIELDS = ("name", "type", "copies", "sin", "text", "effect", "modifier", "cost")
+#: What a card's ``cost`` table may name: the provisions, and ``action``.
+COST_FIELDS = (*L.PROVISIONS, "action")
+COST_AMOUNT = Range(1, 30, None)
 ITEM_FIELDS = (*CARD_FIELDS, "targetable", "reusable")
-EFFECT_FIELDS = ("do", "target", "amount", "turns", "status", "provision", "to", "on")
+EFFECT_FIELDS = (
+    "do",
+    "target",
+    "amount",
+    "turns",
+    "status",
+    "provision",
+    "to",
+    "on",
+    "if",
+    "value",
+)
+#: The water level ``if = "own_water_at_least"`` compares with.
+IF_WATER = Range(1, 999, None)
 MODIFIER_FIELDS = ("stat", "amount")
 WEAPON_FIELDS = ("name", "text", "hits_on", "damage")
 PIRATE_FIELDS = ("name", "text", "modifier")
@@ -546,7 +562,7 @@ def _fold(text: str) -> str:
 # --- definitions --------------------------------------------------------------------------
 
 
-Row = tuple[int, int, int, int, int, int]
+Row = tuple[int, int, int, int, int, int, int, int]
 Mod = tuple[int, int]
 
 
@@ -561,6 +577,7 @@ class Card:
     mods: tuple[Mod, ...]
     text: str = field(default="", compare=False)
     where: str = field(default="", compare=False)  # "file:line"
+    cost: tuple[int, ...] = (0,) * L.COST_SIZE  # provisions by kind, then 1 for an action
 
 
 @dataclass(frozen=True)
@@ -713,7 +730,16 @@ def _effect(table: Table) -> Row:
             table.fail(None, f"missing 'turns': {what} lasts {turns_span.text()} turns")
         turns = table.whole("turns", turns_span)
     on = table.choice("on", L.CONDITIONS, required=False) or L.ALWAYS
-    return (op, target, amount, turns, arg, on)
+    condition = table.choice("if", L.IF_CONDITIONS, required=False) or L.NO_CONDITION
+    value = 0
+    if condition == L.OWN_WATER_AT_LEAST:
+        if "value" not in table.data:
+            table.fail(None, f"missing 'value': the water level ({IF_WATER.text()})")
+        value = table.whole("value", IF_WATER)
+    elif "value" in table.data:
+        why = "if = 'own_water_at_least' takes one" if condition else "there is no 'if'"
+        table.fail("value", f"'value' is the water level of a condition: {why}")
+    return (op, target, amount, turns, arg, on, condition, value)
 
 
 def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row, ...]:
@@ -738,6 +764,9 @@ def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row,
     def across(entry: Table, row: Row) -> None:
         nonlocal chosen
         op, target, on = row[0], row[1], row[5]
+        if target == L.SELF and kind != L.ITEM:
+            what = "a ship's trigger" if kind == "ship" else _a(kind)
+            entry.fail("target", f"{what} has no holder: 'self' is the pirate holding an item")
         if target in L.CHOSEN_TARGETS:
             what = "a ship's trigger" if kind == "ship" else _a(kind)
             if not choosers:
@@ -785,6 +814,7 @@ def _card(table: Table) -> Card:
     _attempt(errors, lambda: table.only(ITEM_FIELDS if kind == L.ITEM else CARD_FIELDS, only_items))
     default = 1 if kind == L.LEGENDARY else DEFAULT_COPIES
     copies = _attempt(errors, lambda: table.whole("copies", COPIES._replace(default=default)))
+    cost = _attempt(errors, lambda: _cost(table, kind))
 
     def read_sin() -> int:
         if "sin" not in table.data:
@@ -840,9 +870,27 @@ def _card(table: Table) -> Card:
     flags = _attempt(errors, read_flags)
     _gather(errors)
     assert copies is not None and sin is not None and program is not None and mods is not None
-    assert flags is not None
+    assert flags is not None and cost is not None
     where = f"{table.source.shown}:{table.header}"
-    return Card(name, kind, copies, sin, flags, program, mods, text, where)
+    return Card(name, kind, copies, sin, flags, program, mods, text, where, cost)
+
+
+def _cost(table: Table, kind: int) -> tuple[int, ...]:
+    """A card's ``cost = { planks = 1, action = true, ... }`` (all 0 when there is none)."""
+    if "cost" not in table.data:
+        return (0,) * L.COST_SIZE
+    data = table.data["cost"]
+    if not isinstance(data, dict):
+        table.fail("cost", "'cost' must be a table, e.g. cost = { cannonballs = 2, action = true }")
+    entry = table.child("cost", f"{table.label}, cost")
+    entry.only(COST_FIELDS)
+    cost = [entry.whole(name, COST_AMOUNT) if name in data else 0 for name in L.PROVISIONS]
+    action = entry.flag("action")
+    if action and kind == L.ITEM:
+        entry.fail("action", "an item already costs the action of the pirate it goes to")
+    if not any(cost) and not action:
+        table.fail("cost", "an empty cost: name provisions (1..30 each) or action = true")
+    return (*cost, int(action))
 
 
 def _weapon(table: Table) -> Weapon:
@@ -1484,6 +1532,7 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
             "flags": c.flags,
             "program": c.program,
             "mods": c.mods,
+            "cost": c.cost,
         }
         for c in chosen.values()
     ]

@@ -17,6 +17,7 @@ from balance.games.battle_of_thieves.layout import (
     BLANK,
     CHOICE_NONE,
     CHOSEN_TARGETS,
+    COST_SIZE,
     DECK_SIZE,
     EFFECT,
     MAX_EFFECTS,
@@ -45,6 +46,8 @@ class Content:
         balls), at a visit (island cards) or at activation (items), in order.
     mods : int64 ``(K, MAX_MODS, 2)`` (stat, amount) and ``mods_len`` ``(K,)``: passive
         modifiers of animals and items for the pirate that holds them.
+    card_cost : int64 ``(K, COST_SIZE)``: what playing the card costs, provisions by kind
+        then 1 for an action of one of the player's pirates (``layout.COST_ACTION``).
 
     Seats (``s`` = 0, 1):
 
@@ -84,6 +87,7 @@ class Content:
     ship_trigger: np.ndarray
     ship_program: np.ndarray
     ship_program_len: np.ndarray
+    card_cost: np.ndarray
     deck_names: tuple[str, str]
     ship_names: tuple[str, str]
     pirate_names: tuple[tuple[str, str], tuple[str, str]]
@@ -140,11 +144,12 @@ ARRAY_FIELDS = (
     "ship_trigger",
     "ship_program",
     "ship_program_len",
+    "card_cost",
 )
 
 
 #: The arrays with one row a seat.
-SEAT_FIELDS = ARRAY_FIELDS[ARRAY_FIELDS.index("deck") :]
+SEAT_FIELDS = ARRAY_FIELDS[ARRAY_FIELDS.index("deck") : ARRAY_FIELDS.index("card_cost")]
 
 
 def empty_arrays(cards: int) -> dict[str, np.ndarray]:
@@ -170,6 +175,7 @@ def empty_arrays(cards: int) -> dict[str, np.ndarray]:
         "ship_trigger": z((PLAYERS, 2), np.int64),
         "ship_program": z((PLAYERS, MAX_EFFECTS, EFFECT.SIZE), np.int64),
         "ship_program_len": z(PLAYERS, np.int64),
+        "card_cost": z((cards, COST_SIZE), np.int64),
     }
     out["card_type"][0] = BLANK
     return out
@@ -220,8 +226,9 @@ def make_content(
     ----------
     cards : one mapping a card: ``name``; ``type`` (layout card type); optional ``sin``
         (index into ``SINS``), ``flags``, ``program`` (rows of up to ``Effect.SIZE`` ints:
-        op, target, amount, turns, arg, on; missing trailing fields are 0) and ``mods``
-        ((stat, amount) pairs). Card 0 (the blank card) is added in front.
+        op, target, amount, turns, arg, on, if, if value; missing trailing fields are 0),
+        ``mods`` ((stat, amount) pairs) and ``cost`` (``COST_SIZE`` ints). Card 0 (the
+        blank card) is added in front.
     decks : two lists of ``DECK_SIZE`` card names (seat 0's first), in file order.
     weapons : ``(2, 2, 2, 2)`` (hits on, damage) by seat, pirate, weapon; default 4+ for 1.
     pirate_mods : ``(2, 2)`` lists of (stat, amount) pairs.
@@ -244,6 +251,8 @@ def make_content(
         for m, mod in enumerate(card.get("mods", ())):
             arrays["mods"][c, m] = mod
         arrays["mods_len"][c] = len(card.get("mods", ()))
+        cost = tuple(card.get("cost", ()))  # missing trailing fields are 0
+        arrays["card_cost"][c] = cost + (0,) * (COST_SIZE - len(cost))
     for s, deck in enumerate(decks):
         if len(deck) != DECK_SIZE:
             raise ValueError(f"deck {s} has {len(deck)} cards, not {DECK_SIZE}")

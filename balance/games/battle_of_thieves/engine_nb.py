@@ -1,14 +1,13 @@
 """Battle of Thieves' compiled engine: the position, card programs, options, the game loop.
 
-The rules are those of :mod:`.reference`, which says them in readable Python (the engine
-contract fixes every decision); this module says them again for speed and must agree with
-it game for game and step for step (the test suite checks both). Nothing here allocates
-inside the game loop: every buffer is made once per block of games.
+The rules are those of :mod:`.reference`, which says them in readable Python
+(``docs/battle-of-thieves.md`` states every decision); this module says them again for
+speed and must agree with it game for game and step for step (the test suite checks both).
+Nothing here allocates inside the game loop: every buffer is made once per block of games.
 
-Decisions the engine contract leaves open are taken as the reference's docstring lists
-them (chosen targets belong to a side, nothing bailed or gained below 0, timed statuses
-need a time, ship cards are never playable, island cards apply while in play, damage
-dealt counts every source).
+The smaller decisions are taken as the reference's docstring lists them (chosen targets
+belong to a side, nothing bailed or gained below 0, timed statuses need a time, ship cards
+are never playable, island cards apply while in play, damage dealt counts every source).
 
 The tuples passed around:
 
@@ -20,9 +19,12 @@ The tuples passed around:
   running records ``seat_stat (2, SEAT_STAT.SIZE)``, ``card_stat (2, DECK_SIZE,
   CARD_STAT.SIZE)``.
 * ``content``: :meth:`Content.arrays`, in ``content.ARRAY_FIELDS`` order.
-* ``derived``: ``(row_of (2, K), play_kind (K,), choice_kind (K,))`` from
-  :func:`derive_nb`: each card's per-card record row in each seat's deck (-1 if none),
-  and the kind of target list (``TL_*``) of playing it and of its program's choice.
+* ``derived``: ``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 3),
+  card_mod (K, 2))`` from :func:`derive_nb`: each card's per-card record row in each
+  seat's deck (-1 if none), the kind of target list (``TL_*``) of playing it and of its
+  program's choice, each pirate's fixed numbers (what each weapon needs on the die after
+  the ship's and the pirate's ATTACK_ROLL modifiers, and their ISLAND_TAKE modifiers) and
+  each card's ATTACK_ROLL and ISLAND_TAKE modifiers (for an animal or item held).
 * ``rules``: int64 ``(RULE.SIZE,)``, :meth:`BattleRules.to_array`.
 * ``dice``: ``(rng, script, cursor)``: uint64 ``(4,)`` the dice stream (stream 2), int64
   ``(L,)`` a script of dice results (read instead of the stream when ``L > 0``: d6 results
@@ -63,6 +65,7 @@ from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
     CHAOS_BALL,
     CLEAR_ISLAND,
+    COST_ACTION,
     CURSED_BALL,
     DAMAGE,
     DECK_SIZE,
@@ -74,6 +77,7 @@ from balance.games.battle_of_thieves.layout import (
     EFFECT,
     END_TURN,
     ENEMY,
+    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_PIRATE_HERE,
     ENEMY_SHIP,
@@ -111,8 +115,11 @@ from balance.games.battle_of_thieves.layout import (
     NO_STATUS,
     OWN,
     OWN_PIRATE,
+    OWN_PIRATE_BOARDING,
     OWN_PIRATE_HERE,
+    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
+    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATE,
     PIRATES_ENEMY_SHIP,
@@ -122,6 +129,7 @@ from balance.games.battle_of_thieves.layout import (
     PLAY,
     POISON,
     RAISE_ANCHOR,
+    RANDOM_ENEMY_PIRATE,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
@@ -129,12 +137,14 @@ from balance.games.battle_of_thieves.layout import (
     REVIVE,
     RULE,
     SEAT_STAT,
+    SELF,
     SIDE,
     SPECIAL,
     STATE,
     STATUS,
     STEAL,
     STRIP,
+    TAKE,
     TARGETABLE,
     TO_ENEMY_SHIP,
     TO_ISLAND,
@@ -356,6 +366,7 @@ def clear_pirate_nb(pirate, p):
     pirate[p, PIRATE.ACTIONS] = 0
     pirate[p, PIRATE.MARKERS] = 0
     pirate[p, PIRATE.REGEN] = 0
+    pirate[p, PIRATE.ASHORE] = 0
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -450,11 +461,43 @@ def is_chosen_nb(target, seat, choice, p):
 
 
 @njit(inline="always", cache=True)
+def condition_nb(side, pirate, seat, condition, value):
+    """Whether an effect's condition (``Effect.IF`` with ``value``) holds for ``seat``."""
+    if condition == OWN_WATER_AT_LEAST:
+        return side[seat, SIDE.WATER] >= value
+    if condition == ENEMY_ANCHOR_DOWN:
+        return side[1 - seat, SIDE.ANCHOR] >= 0
+    if condition == OWN_PIRATE_ON_ISLAND or condition == OWN_PIRATE_BOARDING:
+        zone = ISLAND if condition == OWN_PIRATE_ON_ISLAND else 1 - seat
+        return pirate[2 * seat, PIRATE.ZONE] == zone or pirate[2 * seat + 1, PIRATE.ZONE] == zone
+    return True
+
+
+@njit(inline="always", cache=True)
+def random_enemy_nb(pirate, dice, seat):
+    """A living enemy pirate of ``seat`` drawn on the dice (``below(2)`` when both live,
+    no draw for one), -1 for none."""
+    a = 2 * (1 - seat)
+    on_a = pirate[a, PIRATE.ZONE] >= 0
+    on_b = pirate[a + 1, PIRATE.ZONE] >= 0
+    if on_a and on_b:
+        return a + dice_below_nb(dice, 2)
+    if on_a:
+        return np.int64(a)
+    if on_b:
+        return np.int64(a + 1)
+    return np.int64(-1)
+
+
+@njit(inline="always", cache=True)
 def is_target_nb(pirate, target, seat, choice, p):
-    """Whether pirate ``p`` is among a pirate target's living pirates."""
+    """Whether pirate ``p`` is among a pirate target's living pirates (for ``self`` and
+    ``random_enemy_pirate``, ``choice`` is the holder or the pirate drawn)."""
     zone = pirate[p, PIRATE.ZONE]
     if zone < 0:
         return False
+    if target == SELF or target == RANDOM_ENEMY_PIRATE:
+        return p == choice
     if target == PIRATES_OWN_SHIP:
         return zone == seat
     if target == PIRATES_ENEMY_SHIP:
@@ -465,13 +508,16 @@ def is_target_nb(pirate, target, seat, choice, p):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def apply_program_nb(pos, content, derived, rules, dice, seat, program, length, choice, here):
+def apply_program_nb(
+    pos, content, derived, rules, dice, seat, program, length, choice, holder, longer
+):
     """Apply ``length`` rows of ``program`` acting for ``seat``; ``choice`` is the chosen
-    pirate (code, -1 if none). Stops at once when the game ends.
+    pirate (code, -1 if none). Stops at once when the game ends. ``longer`` turns are
+    added to every timed effect (1 for a ship's trigger, which fires before the countdown).
 
     A row aimed at a chosen own (enemy) pirate touches the chosen pirate only if it is
-    ``seat``'s (the enemy's). ``here`` (the zone "here" meant when the choice was offered)
-    is settled by the choice: no effect reads it.
+    ``seat``'s (the enemy's). ``holder`` is the pirate holding the item activated (-1
+    otherwise): the target ``self``. A ``random_enemy_pirate`` row draws its pirate first.
     """
     side, pirate, hand, island, state = pos[0], pos[1], pos[3], pos[5], pos[6]
     seat_stat = pos[7]
@@ -483,12 +529,21 @@ def apply_program_nb(pos, content, derived, rules, dice, seat, program, length, 
             continue
         if on == IF_LOST and insult != 2:
             continue
+        if not condition_nb(side, pirate, seat, program[r, EFFECT.IF], program[r, EFFECT.IF_VALUE]):
+            continue
         op = program[r, EFFECT.OP]
         target = program[r, EFFECT.TARGET]
         amount = program[r, EFFECT.AMOUNT]
         turns = program[r, EFFECT.TURNS]
+        if turns > 0:
+            turns += longer
         arg = program[r, EFFECT.ARG]
         s = target_seat_nb(target, seat)
+        chosen = choice
+        if target == SELF:
+            chosen = holder
+        elif target == RANDOM_ENEMY_PIRATE:
+            chosen = random_enemy_nb(pirate, dice, seat)
         if op == WATER:
             if s >= 0:
                 side[s, SIDE.WATER] = max(0, side[s, SIDE.WATER] + amount)
@@ -508,11 +563,11 @@ def apply_program_nb(pos, content, derived, rules, dice, seat, program, length, 
                         seat_stat[s, SEAT_STAT.HOLES_REPAIRED] += 1
         elif op == DAMAGE:
             for p in range(4):
-                if is_target_nb(pirate, target, seat, choice, p):
+                if is_target_nb(pirate, target, seat, chosen, p):
                     damage_nb(pos, p, amount)
         elif op == HEAL:
             for p in range(4):
-                if is_target_nb(pirate, target, seat, choice, p):
+                if is_target_nb(pirate, target, seat, chosen, p):
                     heal_nb(pirate, p, amount)
         elif op == REVIVE:
             alive = choice >= 0 and pirate[choice, PIRATE.ZONE] >= 0
@@ -520,7 +575,7 @@ def apply_program_nb(pos, content, derived, rules, dice, seat, program, length, 
                 revive_nb(pirate, choice)
         elif op == STATUS:
             for p in range(4):
-                if is_target_nb(pirate, target, seat, choice, p):
+                if is_target_nb(pirate, target, seat, chosen, p):
                     apply_status_nb(pirate, p, arg, turns, turn)
         elif op == ANCHOR_DOWN:
             if s >= 0:
@@ -581,7 +636,7 @@ def apply_program_nb(pos, content, derived, rules, dice, seat, program, length, 
                     side[s, SIDE.MODS_LEN] = n + 1
         elif op == EXTRA_ACTION:
             for p in range(4):
-                if is_target_nb(pirate, target, seat, choice, p):
+                if is_target_nb(pirate, target, seat, chosen, p):
                     pirate[p, PIRATE.ACTIONS] += amount
         elif op == MOVE:
             zone = np.int64(ISLAND)
@@ -593,8 +648,9 @@ def apply_program_nb(pos, content, derived, rules, dice, seat, program, length, 
                 zone = np.int64(-1)
             if zone >= 0:
                 for p in range(4):
-                    if is_target_nb(pirate, target, seat, choice, p):
+                    if is_target_nb(pirate, target, seat, chosen, p):
                         pirate[p, PIRATE.ZONE] = zone
+                        pirate[p, PIRATE.ASHORE] = 0  # carried: no visit
         elif op == INSULT:
             while True:
                 mine = d6_nb(dice)
@@ -643,7 +699,7 @@ def start_turn_nb(pos, content, derived, rules, dice):
     ):
         side[me, SIDE.TRIGGERED] = 1
         apply_program_nb(
-            pos, content, derived, rules, dice, me, content[17][me], content[18][me], -1, -1
+            pos, content, derived, rules, dice, me, content[17][me], content[18][me], -1, -1, 1
         )
         if state[STATE.OVER]:
             return
@@ -713,10 +769,11 @@ def start_turn_nb(pos, content, derived, rules, dice):
     for p in range(2 * me, 2 * me + 2):
         if pirate[p, PIRATE.ZONE] < 0 and pirate[p, PIRATE.MARKERS] >= 2:
             revive_nb(pirate, p)
-    # 7. actions, counters, cards held
+    # 7. actions (and a visit again for a pirate on the island), counters, cards held
     for p in range(2 * me, 2 * me + 2):
         if pirate[p, PIRATE.ZONE] >= 0:
             pirate[p, PIRATE.ACTIONS] = 1
+        pirate[p, PIRATE.ASHORE] = pirate[p, PIRATE.ZONE] == ISLAND
     state[STATE.SHOTS] = 0
     side[me, SIDE.SPECIAL_USED] = 0
     row_of = derived[0]
@@ -817,12 +874,83 @@ def add_targets_nb(pirate, me, list_kind, here, options, n, kind, who, what):
 def legal_options_nb(pos, content, derived, rules, options):
     """Write the player's legal options in canonical order; returns their count."""
     return options_nb(
-        pos[0], pos[1], pos[3], pos[6], content[0], content[2], derived[1], derived[2], options
+        pos[0],
+        pos[1],
+        pos[3],
+        pos[6],
+        content[0],
+        content[2],
+        content[10],
+        derived[1],
+        derived[2],
+        derived[3],
+        derived[4],
+        content[19],
+        rules,
+        options,
     )
 
 
+@njit(inline="always", cache=True)
+def can_take_nb(side, pirate, start, pirate_base, card_mod, rules, p):
+    """Provisions a visit of pirate ``p`` would take back: up to ``island_take`` plus its
+    ISLAND_TAKE modifiers, within the reserve's room and the kinds' shortfalls."""
+    me = p // 2
+    take = rules[RULE.ISLAND_TAKE] + pirate_base[me, p % 2, 2]
+    card = pirate[p, PIRATE.ANIMAL]
+    if card >= 0:
+        take += card_mod[card, 1]
+    card = pirate[p, PIRATE.ITEM]
+    if card >= 0:
+        take += card_mod[card, 1]
+    total = 0
+    short = 0
+    for k in range(5):
+        have = side[me, SIDE.PROVISIONS + k]
+        total += have
+        if start[me, k] > have:
+            short += start[me, k] - have
+    return max(0, min(take, rules[RULE.RESERVE_MAX] - total, short))
+
+
+@njit(inline="always", cache=True)
+def can_pay_nb(side, pirate, card_cost, me, card):
+    """Whether seat ``me`` can pay ``card``'s cost (provisions, none while stripped; an
+    action of a living pirate)."""
+    spends = False
+    for k in range(5):
+        need = card_cost[card, k]
+        if need > 0:
+            spends = True
+            if side[me, SIDE.PROVISIONS + k] < need:
+                return False
+    if spends and side[me, SIDE.STRIPPED] > 0:
+        return False
+    if card_cost[card, COST_ACTION] == 0:
+        return True
+    for p in range(2 * me, 2 * me + 2):
+        if pirate[p, PIRATE.ZONE] >= 0 and pirate[p, PIRATE.ACTIONS] >= 1:
+            return True
+    return False
+
+
 @njit(cache=True, _nrt=False, error_model="numpy")
-def options_nb(side, pirate, hand, state, card_type, card_flags, play_kind, choice_kind, options):
+def options_nb(
+    side,
+    pirate,
+    hand,
+    state,
+    card_type,
+    card_flags,
+    start,
+    play_kind,
+    choice_kind,
+    pirate_base,
+    card_mod,
+    card_cost,
+    rules,
+    options,
+):
     """:func:`legal_options_nb` on the arrays it reads (the game loop's hot path: a call
     with every array of the position and the content costs as much as the work)."""
     turn = state[STATE.TURN]
@@ -830,6 +958,11 @@ def options_nb(side, pirate, hand, state, card_type, card_flags, play_kind, choi
     enemy = 1 - me
     stripped = side[me, SIDE.STRIPPED] > 0
     n = 0
+    if state[STATE.TAKING] > 0:  # an island visit under way: the kinds it may take back
+        for k in range(5):
+            if side[me, SIDE.PROVISIONS + k] < start[me, k]:
+                n = add_option_nb(options, n, TAKE, -1, k, -1)
+        return n
     for i in range(2):
         p = 2 * me + i
         zone = pirate[p, PIRATE.ZONE]
@@ -861,7 +994,7 @@ def options_nb(side, pirate, hand, state, card_type, card_flags, play_kind, choi
             ):
                 if side[me, SIDE.HOLES] >= 1:
                     n = add_option_nb(options, n, REPAIR_HOLE, i, -1, -1)
-                if side[me, SIDE.MAST] == 0:
+                if side[me, SIDE.MAST] >= 0:
                     n = add_option_nb(options, n, REPAIR_MAST, i, -1, -1)
             # e. raise the anchor
             if side[me, SIDE.ANCHOR] == 0:
@@ -883,9 +1016,18 @@ def options_nb(side, pirate, hand, state, card_type, card_flags, play_kind, choi
                         n = add_option_nb(options, n, FIRE, i, AMMO_INCENDIARY, -1)
                     if side[me, SIDE.PROVISIONS + CHAOS_BALL] >= 1:
                         n = add_option_nb(options, n, FIRE, i, AMMO_CHAOS, -1)
-        # g. attacks
+        # g. attacks (not with a weapon that needs more than 6 after modifiers)
+        bonus = np.int64(0)
+        animal = pirate[p, PIRATE.ANIMAL]
+        if animal >= 0:
+            bonus += card_mod[animal, 0]
+        own_item = pirate[p, PIRATE.ITEM]
+        if own_item >= 0:
+            bonus += card_mod[own_item, 0]
         if k0 != DISARMED and k1 != DISARMED:
             for w in range(2):
+                if pirate_base[me, i, w] - bonus > 6:
+                    continue
                 for j in range(2):
                     q = 2 * enemy + j
                     if pirate[q, PIRATE.ZONE] == zone:
@@ -903,13 +1045,16 @@ def options_nb(side, pirate, hand, state, card_type, card_flags, play_kind, choi
                         and (card_flags[item] & TARGETABLE) != 0
                     ):
                         n = add_option_nb(options, n, ATTACK, i, w, ATTACK_ITEM + j)
-        # h. visit
-        if zone == ISLAND:
+        # h. visit again (not when it would change nothing)
+        ashore = zone == ISLAND and pirate[p, PIRATE.ASHORE] != 0
+        if ashore and (
+            state[STATE.ISLAND_LEN] > 0
+            or can_take_nb(side, pirate, start, pirate_base, card_mod, rules, p) > 0
+        ):
             n = add_option_nb(options, n, VISIT, i, -1, -1)
         # i. activate
-        item = pirate[p, PIRATE.ITEM]
-        if item >= 0 and (card_flags[item] & ACTIVABLE) != 0:
-            n = add_targets_nb(pirate, me, choice_kind[item], zone, options, n, ACTIVATE, i, -1)
+        if own_item >= 0 and (card_flags[own_item] & ACTIVABLE) != 0:
+            n = add_targets_nb(pirate, me, choice_kind[own_item], zone, options, n, ACTIVATE, i, -1)
     # j. eat
     if side[me, SIDE.PROVISIONS + FOOD_PROVISION] >= 1 and not stripped:
         for p in range(2 * me, 2 * me + 2):
@@ -930,11 +1075,15 @@ def options_nb(side, pirate, hand, state, card_type, card_flags, play_kind, choi
         if kind == TL_NEVER:
             continue
         ctype = card_type[card]
-        if ctype == SPECIAL and side[me, SIDE.SPECIAL_USED]:
+        if ctype == SPECIAL and side[me, SIDE.SPECIAL_USED] >= rules[RULE.SPECIALS_PER_TURN]:
             continue
-        if ctype == LEGENDARY and side[me, SIDE.LEGENDARY_USED]:
+        if ctype == LEGENDARY and (
+            side[me, SIDE.LEGENDARY_USED] >= rules[RULE.LEGENDARIES_PER_GAME]
+        ):
             continue
         if kind == TL_CURSED and side[me, SIDE.LOADED] >= 0:
+            continue
+        if not can_pay_nb(side, pirate, card_cost, me, card):
             continue
         n = add_targets_nb(pirate, me, kind, -1, options, n, PLAY, -1, card)
     # l. end the turn
@@ -1007,6 +1156,7 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
                 content[5][cursed],
                 -1,
                 -1,
+                0,
             )
             if state[STATE.OVER]:
                 return
@@ -1043,40 +1193,46 @@ def attack_nb(pos, content, dice, p, weapon, target):
         to_discard_nb(pos, content, enemy, card)
 
 
-@njit(inline="always", cache=True)
-def visit_nb(pos, content, derived, rules, dice, p):
-    side, pirate, island, state, seat_stat = pos[0], pos[1], pos[5], pos[6], pos[7]
-    me = p // 2
-    start = content[10]
-    pirate[p, PIRATE.ACTIONS] -= 1
-    seat_stat[me, SEAT_STAT.ISLAND_VISITS] += 1
-    take = rules[RULE.ISLAND_TAKE] + mod_sum_nb(content, pirate, p, ISLAND_TAKE)
-    total = 0
-    for k in range(5):
-        total += side[me, SIDE.PROVISIONS + k]
-    for _ in range(take):
-        if total >= rules[RULE.RESERVE_MAX]:
-            break
-        best = -1
-        most = 0
-        for k in range(5):
-            short = start[me, k] - side[me, SIDE.PROVISIONS + k]
-            if short > most:
-                most = short
-                best = k
-        if best < 0:
-            break
-        side[me, SIDE.PROVISIONS + best] += 1
-        total += 1
+@njit(cache=True, _nrt=False, error_model="numpy")
+def island_cards_nb(pos, content, derived, rules, dice, me):
+    """Every island card in play works for the visiting seat ``me``, in the order played
+    (a card that clears the island ends the list)."""
+    island, state = pos[5], pos[6]
     k = 0
     while k < state[STATE.ISLAND_LEN]:
         card = island[k, 0]
         apply_program_nb(
-            pos, content, derived, rules, dice, me, content[4][card], content[5][card], -1, -1
+            pos, content, derived, rules, dice, me, content[4][card], content[5][card], -1, -1, 0
         )
         if state[STATE.OVER]:
             return
         k += 1
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def visit_nb(pos, content, derived, rules, dice, p):
+    """An island visit by pirate ``p`` (its action, if any, already spent): the player
+    then takes back its provisions one at a time (TAKE options), and the island cards
+    work for it after the last one (at once if there is none)."""
+    side, pirate, state, seat_stat = pos[0], pos[1], pos[6], pos[7]
+    me = p // 2
+    seat_stat[me, SEAT_STAT.ISLAND_VISITS] += 1
+    taking = can_take_nb(side, pirate, content[10], derived[3], derived[4], rules, p)
+    state[STATE.TAKING] = taking
+    if taking == 0:
+        island_cards_nb(pos, content, derived, rules, dice, me)
+
+
+@njit(inline="always", cache=True)
+def take_nb(pos, content, derived, rules, dice, kind):
+    """TAKE: one provision of ``kind`` back; the visit's last brings the island cards."""
+    side, state, seat_stat = pos[0], pos[6], pos[7]
+    me = (state[STATE.TURN] - 1) % 2
+    side[me, SIDE.PROVISIONS + kind] += 1
+    seat_stat[me, SEAT_STAT.TAKEN_PLANKS + kind] += 1
+    state[STATE.TAKING] -= 1
+    if state[STATE.TAKING] == 0:
+        island_cards_nb(pos, content, derived, rules, dice, me)
 
 
 @njit(inline="always", cache=True)
@@ -1088,6 +1244,14 @@ def play_card_nb(pos, content, derived, rules, dice, card, target):
         if hand[me, k] == card:
             hand_remove_nb(side, hand, me, k)
             break
+    card_cost = content[19]
+    for k in range(5):
+        side[me, SIDE.PROVISIONS + k] -= card_cost[card, k]
+    if card_cost[card, COST_ACTION] != 0:
+        for p in range(2 * me, 2 * me + 2):
+            if pirate[p, PIRATE.ZONE] >= 0 and pirate[p, PIRATE.ACTIONS] >= 1:
+                pirate[p, PIRATE.ACTIONS] -= 1
+                break
     seat_stat[me, SEAT_STAT.CARDS_PLAYED] += 1
     row = derived[0][me, card]
     if row >= 0:
@@ -1095,14 +1259,24 @@ def play_card_nb(pos, content, derived, rules, dice, card, target):
     ctype = content[0][card]
     if ctype == EVENT or ctype == SPECIAL or ctype == LEGENDARY or ctype == FOOD:
         if ctype == SPECIAL:
-            side[me, SIDE.SPECIAL_USED] = 1
+            side[me, SIDE.SPECIAL_USED] += 1
         elif ctype == LEGENDARY:
-            side[me, SIDE.LEGENDARY_USED] = 1
+            side[me, SIDE.LEGENDARY_USED] += 1
         elif ctype == FOOD:
             heal_nb(pirate, target, 1)
             pirate[target, PIRATE.REGEN] = 1
         apply_program_nb(
-            pos, content, derived, rules, dice, me, content[4][card], content[5][card], target, -1
+            pos,
+            content,
+            derived,
+            rules,
+            dice,
+            me,
+            content[4][card],
+            content[5][card],
+            target,
+            -1,
+            0,
         )
         if state[STATE.OVER]:
             return
@@ -1132,6 +1306,7 @@ def move_nb(side, pirate, seat_stat, me, who, zone):
     if not free:
         pirate[p, PIRATE.ACTIONS] -= 1
     pirate[p, PIRATE.ZONE] = zone
+    pirate[p, PIRATE.ASHORE] = 0
     if boarding:
         seat_stat[me, SEAT_STAT.BOARDINGS] += 1
 
@@ -1150,9 +1325,14 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
         side[me, SIDE.PROVISIONS + FOOD_PROVISION] -= 1
         heal_nb(pirate, target, 1)
         return
+    if kind == TAKE:
+        take_nb(pos, content, derived, rules, dice, what)
+        return
     p = 2 * me + who
     if kind == MOVE_TO:
         move_nb(side, pirate, seat_stat, me, who, what)
+        if what == ISLAND:  # moving onto the island is itself a visit
+            visit_nb(pos, content, derived, rules, dice, p)
     elif kind == BAIL_WATER:
         pirate[p, PIRATE.ACTIONS] -= 1
         bail = rules[RULE.BAIL] + mod_sum_nb(content, pirate, p, BAIL)
@@ -1177,6 +1357,7 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
     elif kind == ATTACK:
         attack_nb(pos, content, dice, p, what, target)
     elif kind == VISIT:
+        pirate[p, PIRATE.ACTIONS] -= 1
         visit_nb(pos, content, derived, rules, dice, p)
     elif kind == ACTIVATE:
         pirate[p, PIRATE.ACTIONS] -= 1
@@ -1191,7 +1372,8 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
             content[4][item],
             content[5][item],
             target,
-            pirate[p, PIRATE.ZONE],
+            p,
+            0,
         )
         if state[STATE.OVER]:
             return
@@ -1205,7 +1387,8 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
 
 @njit(cache=True)
 def derive_nb(content):
-    """``(row_of (2, K), play_kind (K,), choice_kind (K,))`` for ``content`` (allocates)."""
+    """``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 3), card_mod
+    (K, 2))`` for ``content`` (allocates; see the module's docstring)."""
     card_type, card_choice, program, program_len = content[0], content[3], content[4], content[5]
     deck_cards = content[9]
     cards = card_type.shape[0]
@@ -1250,7 +1433,37 @@ def derive_nb(content):
             play_kind[c] = kind
         else:  # BLANK, SHIP
             play_kind[c] = TL_NEVER
-    return row_of, play_kind, choice_kind
+    mods, mods_len = content[6], content[7]
+    card_mod = np.zeros((cards, 2), dtype=np.int64)
+    for c in range(cards):
+        for m in range(mods_len[c]):
+            if mods[c, m, 0] == ATTACK_ROLL:
+                card_mod[c, 0] += mods[c, m, 1]
+            elif mods[c, m, 0] == ISLAND_TAKE:
+                card_mod[c, 1] += mods[c, m, 1]
+    pirate_mods, pirate_mods_len = content[11], content[12]
+    weapons, ship_mods, ship_mods_len = content[13], content[14], content[15]
+    pirate_base = np.zeros((2, 2, 3), dtype=np.int64)
+    for s in range(2):
+        attack = 0
+        take = 0
+        for m in range(ship_mods_len[s]):
+            if ship_mods[s, m, 0] == ATTACK_ROLL:
+                attack += ship_mods[s, m, 1]
+            elif ship_mods[s, m, 0] == ISLAND_TAKE:
+                take += ship_mods[s, m, 1]
+        for i in range(2):
+            own_attack = attack
+            own_take = take
+            for m in range(pirate_mods_len[s, i]):
+                if pirate_mods[s, i, m, 0] == ATTACK_ROLL:
+                    own_attack += pirate_mods[s, i, m, 1]
+                elif pirate_mods[s, i, m, 0] == ISLAND_TAKE:
+                    own_take += pirate_mods[s, i, m, 1]
+            for w in range(2):
+                pirate_base[s, i, w] = weapons[s, i, w, 0] - own_attack
+            pirate_base[s, i, 2] = own_take
+    return row_of, play_kind, choice_kind, pirate_base, card_mod
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -1392,8 +1605,8 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
     """One whole game from the set-up position; False if a strategy answered outside its
     options (``error`` then says how)."""
     side, pirate, hand, state, seat_stat = pos[0], pos[1], pos[3], pos[6], pos[7]
-    card_type, card_flags = content[0], content[2]
-    play_kind, choice_kind = derived[1], derived[2]
+    card_type, card_flags, start, card_cost = content[0], content[2], content[10], content[19]
+    play_kind, choice_kind, pirate_base, card_mod = derived[1], derived[2], derived[3], derived[4]
     while not state[STATE.OVER]:
         start_turn_nb(pos, content, derived, rules, dice)
         if state[STATE.OVER]:
@@ -1401,7 +1614,20 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
         me = (state[STATE.TURN] - 1) % 2
         while True:
             count = options_nb(
-                side, pirate, hand, state, card_type, card_flags, play_kind, choice_kind, options
+                side,
+                pirate,
+                hand,
+                state,
+                card_type,
+                card_flags,
+                start,
+                play_kind,
+                choice_kind,
+                pirate_base,
+                card_mod,
+                card_cost,
+                rules,
+                options,
             )
             k = np.int64(0)
             if count >= 2:
@@ -1412,7 +1638,8 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
             if kind == END_TURN:  # nothing to apply
                 end_turn_nb(pos, content, rules)
                 break
-            if kind == MOVE_TO:  # the commonest option, on the few arrays it changes
+            if kind == MOVE_TO and options[k, 2] != ISLAND:  # the commonest option, on the
+                # few arrays it changes (moving onto the island is a visit: applied below)
                 move_nb(side, pirate, seat_stat, me, options[k, 1], options[k, 2])
                 continue
             apply_option_nb(

@@ -54,6 +54,11 @@ SEAT_MEANS = {
     "cards_played": "cards played",
     "red_sea": "turns in the Red Sea",
     "final_water": "water at the end",
+    "taken_planks": "planks taken back (island)",
+    "taken_cannonballs": "cannonballs taken back",
+    "taken_food": "food taken back",
+    "taken_chaos_balls": "chaos balls taken back",
+    "taken_incendiary_balls": "incendiary balls taken back",
 }
 
 

@@ -2,7 +2,8 @@
 
 Every shipped heuristic scores each legal option with :func:`option_value_nb` under its
 own weights (a *plan*), and takes the best option if it is worth more than ending the turn
-(:func:`best_option_nb`). The helpers read only what a strategy may see (``layout.View``):
+(:func:`best_option_nb`). During an island visit it takes back the provision it needs
+most (:func:`take_need_nb`). The helpers read only what a strategy may see (``layout.View``):
 the public position, its own hand, and the card data of both decks.
 
 A plan is a tuple of ``Plan.SIZE`` floats, weights and thresholds (a tuple, so that the
@@ -38,12 +39,14 @@ from balance.games.battle_of_thieves.layout import (
     EAT,
     EFFECT,
     ENEMY,
+    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_PIRATE_HERE,
     ENEMY_SHIP,
     EXTRA_ACTION,
     FIRE,
     FOOD,
+    FOOD_PROVISION,
     GAIN,
     HEAL,
     HOLE,
@@ -53,10 +56,14 @@ from balance.games.battle_of_thieves.layout import (
     LOSE,
     MAST_BROKEN,
     MAX_HAND,
+    MAX_LIFE,
     MOVE_TO,
     NO_BUCKET,
     OWN,
+    OWN_PIRATE_BOARDING,
+    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
+    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATE,
     PIRATES_ENEMY_SHIP,
@@ -65,17 +72,20 @@ from balance.games.battle_of_thieves.layout import (
     PLANK,
     PLAY,
     RAISE_ANCHOR,
+    RANDOM_ENEMY_PIRATE,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
     REUSABLE,
     REVIVE,
     RULE,
+    SELF,
     SIDE,
     STATE,
     STATUS,
     STEAL,
     STRIP,
+    TAKE,
     VISIT,
     WATER,
 )
@@ -84,6 +94,8 @@ from balance.games.battle_of_thieves.layout import (
 V_SIDE, V_PIRATE, V_STATE, V_RULES, V_CONTENT = 0, 1, 6, 7, 8
 C_TYPE, C_SIN, C_FLAGS, C_PROGRAM, C_PROGRAM_LEN, C_MODS, C_MODS_LEN = 0, 1, 2, 4, 5, 6, 7
 C_WEAPONS = 13
+C_PROVISIONS = 10
+C_COST = 19
 
 
 class Plan(NamedTuple):
@@ -108,6 +120,20 @@ NEVER = -1.0e9
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
+def condition_now_nb(view, seat, condition, value):
+    """Whether an effect's condition (``Effect.IF`` with ``value``) holds for ``seat`` now."""
+    side, pirate = view[V_SIDE], view[V_PIRATE]
+    if condition == OWN_WATER_AT_LEAST:
+        return side[seat, SIDE.WATER] >= value
+    if condition == ENEMY_ANCHOR_DOWN:
+        return side[1 - seat, SIDE.ANCHOR] >= 0
+    if condition == OWN_PIRATE_ON_ISLAND or condition == OWN_PIRATE_BOARDING:
+        zone = ISLAND if condition == OWN_PIRATE_ON_ISLAND else 1 - seat
+        return pirate[2 * seat, PIRATE.ZONE] == zone or pirate[2 * seat + 1, PIRATE.ZONE] == zone
+    return True
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
 def effect_worth_nb(view, seat, row, target):
     """What one effect row is worth to ``seat``: positive when it helps it.
 
@@ -123,8 +149,10 @@ def effect_worth_nb(view, seat, row, target):
         sign = 1.0
     elif where == ENEMY_SHIP or where == ENEMY:
         sign = -1.0
-    elif where == ENEMY_PIRATE or where == ENEMY_PIRATE_HERE:
+    elif where == ENEMY_PIRATE or where == ENEMY_PIRATE_HERE or where == RANDOM_ENEMY_PIRATE:
         sign = -1.0
+    elif where == SELF:
+        sign = 1.0  # the item's holder
     elif where == PIRATES_ENEMY_SHIP:
         sign = -0.5  # mostly the enemy's crew
     elif where == PIRATES_OWN_SHIP or where == PIRATES_ISLAND:
@@ -167,6 +195,8 @@ def effect_worth_nb(view, seat, row, target):
         return 0.3
     if row[EFFECT.ON] != ALWAYS:
         value *= 0.5  # an insult battle's branch: an even chance
+    if not condition_now_nb(view, seat, row[EFFECT.IF], row[EFFECT.IF_VALUE]):
+        return 0.0  # its condition does not hold now (the position is public)
     return sign * value
 
 
@@ -209,6 +239,10 @@ def card_worth_nb(view, seat, card, target):
         program = content[C_PROGRAM][card]
         for e in range(content[C_PROGRAM_LEN][card]):
             worth += effect_worth_nb(view, seat, program[e], target)
+    cost = content[C_COST][card]  # its cost: 0.3 a provision (as GAIN), 1.5 an action
+    for k in range(5):
+        worth -= 0.3 * cost[k]
+    worth -= 1.5 * cost[5]
     return worth + sin_cost_nb(view, seat, card)
 
 
@@ -255,6 +289,34 @@ def shot_chance_nb(view, code, seat):
     if side[seat, SIDE.CHAOS_TURN] == state[STATE.TURN]:
         needed += rules[RULE.CHAOS_PENALTY]
     return hit_chance_nb(needed)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def take_need_nb(view, seat, kind, plan):
+    """How much ``seat`` needs a provision of ``kind`` back (a visit's TAKE choice).
+
+    The share of the kind's starting count it is short of, plus 2 for planks while the
+    reserve holds fewer planks than the ship has holes (and a broken mast), plus 2 for
+    cannonballs below the plan's ``RELOAD``, plus 1 for food while an own pirate is
+    wounded.
+    """
+    side, pirate = view[V_SIDE], view[V_PIRATE]
+    start = view[V_CONTENT][C_PROVISIONS][seat, kind]
+    have = side[seat, SIDE.PROVISIONS + kind]
+    need = (start - have) / max(start, 1)
+    if kind == PLANK:
+        wanted = side[seat, SIDE.HOLES] + (1 if side[seat, SIDE.MAST] >= 0 else 0)
+        if have < wanted:
+            need += 2.0
+    elif kind == CANNONBALL:
+        if have < plan[PLAN.RELOAD]:
+            need += 2.0
+    elif kind == FOOD_PROVISION:
+        for p in range(2 * seat, 2 * seat + 2):
+            if pirate[p, PIRATE.ZONE] >= 0 and pirate[p, PIRATE.LIFE] < MAX_LIFE:
+                need += 1.0
+                break
+    return need
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -337,6 +399,8 @@ def option_value_nb(view, option, seat, plan):
         return max(worth, plan[PLAN.HOME] + 1.0)
     if kind == EAT:
         return 2.0 * plan[PLAN.CARDS]
+    if kind == TAKE:
+        return take_need_nb(view, seat, what, plan)
     if kind == PLAY:
         worth = card_worth_nb(view, seat, what, target)
         if worth < plan[PLAN.CARD_BAR]:
@@ -357,7 +421,15 @@ def option_value_nb(view, option, seat, plan):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def best_option_nb(view, options, count, seat, plan):
     """The best option under ``plan``: the first of the highest worth, if above 0; else
-    "end the turn" (always the last option)."""
+    "end the turn" (always the last option). During an island visit (TAKE options, no
+    "end the turn") the provision needed most, the first of the kinds on ties."""
+    if options[count - 1, 0] == TAKE:
+        best, best_value = 0, NEVER
+        for k in range(count):
+            value = take_need_nb(view, seat, options[k, 2], plan)
+            if value > best_value:
+                best, best_value = k, value
+        return best
     best, best_value = count - 1, 0.0
     for k in range(count - 1):
         value = option_value_nb(view, options[k], seat, plan)

@@ -144,6 +144,8 @@ PIRATES_OWN_SHIP = 9  # every living pirate, both sides, on the player's ship
 PIRATES_ENEMY_SHIP = 10
 PIRATES_ISLAND = 11
 THE_ISLAND = 12
+SELF = 13  # the card's holder: the pirate holding the item activated
+RANDOM_ENEMY_PIRATE = 14  # a living enemy pirate drawn at random (anywhere), per effect
 TARGETS = (
     "",
     "own_ship",
@@ -158,6 +160,8 @@ TARGETS = (
     "pirates_enemy_ship",
     "pirates_island",
     "island",
+    "self",
+    "random_enemy_pirate",
 )
 CHOSEN_TARGETS = (OWN_PIRATE, OWN_PIRATE_HERE, ENEMY_PIRATE, ENEMY_PIRATE_HERE)
 
@@ -166,6 +170,20 @@ ALWAYS = 0
 IF_WON = 1
 IF_LOST = 2
 CONDITIONS = ("always", "won", "lost")
+
+# Conditions on the position an effect may need (Effect.IF), for the acting player.
+NO_CONDITION = 0
+OWN_WATER_AT_LEAST = 1  # its ship holds at least IF_VALUE water
+ENEMY_ANCHOR_DOWN = 2  # the enemy's anchor is down (timed or not)
+OWN_PIRATE_ON_ISLAND = 3  # one of its living pirates is on the island
+OWN_PIRATE_BOARDING = 4  # one of its living pirates is aboard the enemy's ship
+IF_CONDITIONS = (
+    "",
+    "own_water_at_least",
+    "enemy_anchor_down",
+    "own_pirate_on_island",
+    "own_pirate_boarding",
+)
 
 # Passive modifiers: what they add to.
 ATTACK_ROLL = 1
@@ -190,7 +208,9 @@ class Effect(NamedTuple):
     TURNS: int = 3
     ARG: int = 4  # STATUS: status code; GAIN/LOSE/STEAL: provision; MOVE: zone code
     ON: int = 5  # ALWAYS, IF_WON, IF_LOST
-    SIZE: int = 6
+    IF: int = 6  # a condition on the position (IF_CONDITIONS), checked as the effect applies
+    IF_VALUE: int = 7  # the condition's number (OWN_WATER_AT_LEAST: the water level)
+    SIZE: int = 8
 
 
 EFFECT = Effect()
@@ -200,6 +220,11 @@ TO_OWN_SHIP = 0
 TO_ENEMY_SHIP = 1
 TO_ISLAND = 2
 DESTINATIONS = ("own_ship", "enemy_ship", "island")
+
+# A card's cost (``Content.card_cost``, int64 ``(K, COST_SIZE)``): provisions by kind
+# (PROVISIONS order), then COST_ACTION (1: an action of one's pirates).
+COST_ACTION = 5
+COST_SIZE = 6
 
 # Card flags.
 ACTIVABLE = 1  # an item with an activation program
@@ -222,6 +247,7 @@ ACTIVATE = 8  # who: pirate, target: chosen pirate code or -1
 EAT = 9  # target: own pirate code (seat * 2 + index)
 PLAY = 10  # what: card id, target: pirate code or -1
 END_TURN = 11
+TAKE = 12  # what: the provision kind an island visit takes back (the visit's own steps)
 OPTION_KINDS = (
     "move",
     "bail",
@@ -235,6 +261,7 @@ OPTION_KINDS = (
     "eat food",
     "play",
     "end turn",
+    "take provision",
 )
 
 # Ammunition of a shot.
@@ -289,7 +316,12 @@ class SeatStat(NamedTuple):
     CARDS_PLAYED: int = 15
     RED_SEA: int = 16  # turns that drew no card
     FINAL_WATER: int = 17
-    SIZE: int = 18
+    TAKEN_PLANKS: int = 18  # provisions island visits took back, by kind (PROVISIONS order)
+    TAKEN_CANNONBALLS: int = 19
+    TAKEN_FOOD: int = 20
+    TAKEN_CHAOS_BALLS: int = 21
+    TAKEN_INCENDIARY_BALLS: int = 22
+    SIZE: int = 23
 
 
 class CardStat(NamedTuple):
@@ -321,7 +353,9 @@ class Rule(NamedTuple):
     TURN_CAP: int = 8
     ANCHOR_PENALTY: int = 9
     CHAOS_PENALTY: int = 10
-    SIZE: int = 11
+    SPECIALS_PER_TURN: int = 11
+    LEGENDARIES_PER_GAME: int = 12
+    SIZE: int = 13
 
 
 RULE = Rule()
@@ -347,8 +381,8 @@ class Side(NamedTuple):
     STRIPPED: int = 6  # turns provisions stay unspendable (0: not stripped)
     CHAOS_TURN: int = 7  # game turn whose cannon rolls take the chaos penalty
     LOADED: int = 8  # card id of the loaded cursed ball, -1 if none
-    SPECIAL_USED: int = 9  # special played this turn (0/1)
-    LEGENDARY_USED: int = 10  # legendary played this game (0/1)
+    SPECIAL_USED: int = 9  # specials played this turn
+    LEGENDARY_USED: int = 10  # legendaries played this game
     SINS: int = 11  # bit mask of the sins in the discard pile
     TRIGGERED: int = 12  # the ship's trigger has fired (0/1)
     PROVISIONS: int = 13  # 5 slots, layout.PROVISIONS order
@@ -372,7 +406,8 @@ class Pirate(NamedTuple):
     ANIMAL: int = 8  # card id or -1
     ITEM: int = 9  # card id or -1
     REGEN: int = 10  # healed by food on its owner's turn: heals 1 more next own turn
-    SIZE: int = 11
+    ASHORE: int = 11  # on the island since the start of its owner's turn (may visit again)
+    SIZE: int = 12
 
 
 class State(NamedTuple):
@@ -384,7 +419,8 @@ class State(NamedTuple):
     OVER: int = 3
     WINNER: int = 4  # -1 while playing or if capped
     REASON: int = 5  # CAPPED, BY_WATER, BY_SIN
-    SIZE: int = 6
+    TAKING: int = 6  # provisions the island visit under way has still to take back
+    SIZE: int = 7
 
 
 class Pos(NamedTuple):

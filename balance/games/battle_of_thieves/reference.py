@@ -1,21 +1,20 @@
 """Battle of Thieves in plain Python: the readable reference engine.
 
 This module is written to be read by a designer checking a rule against
-``shared/rules/battle-of-thieves.md``. It plays exactly the games of the compiled engine
+``docs/battle-of-thieves.md``. It plays exactly the games of the compiled engine
 (:mod:`balance.games.battle_of_thieves.engine_nb`): for the same seed and game index both
 draw the same random numbers in the same order and produce the same record. Every rule
-decision is the engine contract's (``spec-bot.md``, sections 0-9); the section numbers in
-the comments below are that contract's.
+decision is stated on that page ("Decisions the rules page leaves open").
 
 How a game goes:
 
-* :func:`set_up` deals (§1); then game turn 1 is seat 0's, turn 2 seat 1's, and so on.
-* :func:`start_turn` plays the start of a turn (§2: water, poison and regeneration, timed
-  effects, death markers, the draw or the Red Sea, revivals, actions).
-* :func:`legal_options` lists what the player may do, in the canonical order (§3);
-  :func:`apply_option` does one of them (§4). The player picks until it ends its turn.
+* :func:`set_up` deals; then game turn 1 is seat 0's, turn 2 seat 1's, and so on.
+* :func:`start_turn` plays the start of a turn (water, the ship's trigger, poison and
+  regeneration, timed effects, death markers, the draw or the Red Sea, revivals, actions).
+* :func:`legal_options` lists what the player may do, in the canonical order;
+  :func:`apply_option` does one of them. The player picks until it ends its turn.
 * :func:`end_turn` ends it (a cursed ball not fired, burns, the turn cap).
-* Card programs (§6) go through :func:`apply_program`.
+* Card programs go through :func:`apply_program`.
 
 A loss ends the game at once, wherever it happens: every step below returns as soon as
 ``pos.over`` is set, so nothing after the loss is applied.
@@ -23,7 +22,7 @@ A loss ends the game at once, wherever it happens: every step below returns as s
 Random numbers: stream 0 and 1 shuffle the seats' decks, stream 2 is the dice (every d6,
 the random discard, the incendiary ball's victim), stream ``3 + seat`` the seat's strategy.
 
-Decisions this engine had to take where the contract is silent (reported to the lead):
+Smaller decisions, also listed on ``docs/battle-of-thieves.md``:
 
 * **Chosen targets belong to a side.** A program row aimed at a chosen own pirate
   (``OWN_PIRATE``, ``OWN_PIRATE_HERE``) only touches the chosen pirate if it is the acting
@@ -82,6 +81,7 @@ from balance.games.battle_of_thieves.layout import (
     CARD_TYPES,
     CHAOS_BALL,
     CLEAR_ISLAND,
+    COST_ACTION,
     CURSED_BALL,
     DAMAGE,
     DEAD,
@@ -94,6 +94,7 @@ from balance.games.battle_of_thieves.layout import (
     EFFECT,
     END_TURN,
     ENEMY,
+    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_PIRATE_HERE,
     ENEMY_SHIP,
@@ -128,8 +129,11 @@ from balance.games.battle_of_thieves.layout import (
     NO_STATUS,
     OWN,
     OWN_PIRATE,
+    OWN_PIRATE_BOARDING,
     OWN_PIRATE_HERE,
+    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
+    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATES,
     PIRATES_ENEMY_SHIP,
@@ -141,12 +145,14 @@ from balance.games.battle_of_thieves.layout import (
     POISON,
     PROVISIONS,
     RAISE_ANCHOR,
+    RANDOM_ENEMY_PIRATE,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
     REUSABLE,
     REVIVE,
     SEAT_STAT,
+    SELF,
     SHIP,
     SINS,
     SPECIAL,
@@ -155,6 +161,7 @@ from balance.games.battle_of_thieves.layout import (
     STATUSES,
     STEAL,
     STRIP,
+    TAKE,
     TARGETABLE,
     TO_ENEMY_SHIP,
     TO_ISLAND,
@@ -219,6 +226,8 @@ class Pirate:
     turns left for a timed status, the game turn it was applied for BURN and POISON.
     ``markers`` counts the death markers turned back (a dead pirate revives at 2);
     ``regen`` is set by a food card and heals 1 at the start of the owner's next turn.
+    ``ashore``: the pirate has been on the island since the start of its owner's turn, so
+    it may spend an action to visit the island again.
     """
 
     life: int = MAX_LIFE
@@ -229,6 +238,7 @@ class Pirate:
     animal: int = -1  # card id, -1 none
     item: int = -1
     regen: bool = False
+    ashore: bool = False
 
     @property
     def alive(self) -> bool:
@@ -278,6 +288,8 @@ class Position:
     """A game of Battle of Thieves in progress, with its running records.
 
     ``island`` lists the island cards in play as ``(card, owner)`` in the order played.
+    ``taking`` counts the provisions the island visit under way has still to take back:
+    while it is above 0 the player's only options are the kinds it may take.
     ``seat_stats[s]`` is a ``SeatStat`` row, ``card_stats[s][r]`` a ``CardStat`` row for
     row ``r`` of seat ``s``'s deck (``content.deck_cards``).
     """
@@ -286,6 +298,7 @@ class Position:
     content: Content
     turn: int = 1
     shots: int = 0  # shots fired this turn (any ammunition)
+    taking: int = 0  # provisions still to take back in the visit under way
     sides: list[Side] = field(default_factory=list)
     island: list[tuple[int, int]] = field(default_factory=list)
     over: bool = False
@@ -316,7 +329,7 @@ class Position:
 
 
 def new_side(rules: BattleRules, content: Content, seat: int) -> Side:
-    """A side as it is before the deal: nothing drawn, the deck in file order (§1)."""
+    """A side as it is before the deal: nothing drawn, the deck in file order."""
     return Side(
         intact=rules.hole_tokens,
         provisions=[int(v) for v in content.provisions[seat]],
@@ -432,7 +445,9 @@ def option_text(pos: Position, option: Option) -> str:
             victim = f"{victim}'s {card_name(pos, pos.pirate(enemy).animal)}"
         return f"{name} attacks {victim} with {weapon}"
     if kind == VISIT:
-        return f"{name} visits the island"
+        return f"{name} visits the island again"
+    if kind == TAKE:
+        return f"seat {p} takes back one of its {PROVISIONS[what]}"
     if kind == ACTIVATE:
         item = card_name(pos, pos.sides[p].pirates[who].item)
         on = f" on {pirate_name(pos, target)}" if target >= 0 else ""
@@ -519,7 +534,7 @@ def repair_hole(pos: Position, seat: int) -> None:
 
 
 def kill(pos: Position, code: int, say: Narrator = _quiet) -> None:
-    """Pirate ``code`` dies (§7): off the board, statuses, actions and markers cleared.
+    """Pirate ``code`` dies: off the board, statuses, actions and markers cleared.
 
     Its animal and item stay attached but do nothing until it revives.
     """
@@ -530,6 +545,7 @@ def kill(pos: Position, code: int, say: Narrator = _quiet) -> None:
     pirate.actions = 0
     pirate.markers = 0
     pirate.regen = False
+    pirate.ashore = False
     count(pos, code // PIRATES, SEAT_STAT.DEATHS)
     say(f"  {pirate_name(pos, code)} dies")
 
@@ -569,11 +585,12 @@ def revive(pos: Position, code: int, say: Narrator = _quiet) -> None:
     pirate.markers = 0
     pirate.regen = False
     pirate.actions = 0
+    pirate.ashore = False
     say(f"  {pirate_name(pos, code)} is back aboard with {MAX_LIFE} life")
 
 
 def apply_status(pos: Position, code: int, kind: int, turns: int, say: Narrator = _quiet) -> None:
-    """Status ``kind`` on pirate ``code`` (§7).
+    """Status ``kind`` on pirate ``code``.
 
     A timed status lasts ``turns`` game turns (the turn it is applied in counts); BURN and
     POISON are stamped with the current turn and fire on the next one. A status the pirate
@@ -607,7 +624,7 @@ def remove_status(pirate: Pirate, kind: int) -> None:
 
 
 def discard_card(pos: Position, seat: int, card: int, say: Narrator = _quiet) -> None:
-    """``card`` goes to ``seat``'s discard pile; a sin card marks its sin (§7).
+    """``card`` goes to ``seat``'s discard pile; a sin card marks its sin.
 
     With all seven sins in its discard pile the seat loses (original sin) at once.
     """
@@ -627,7 +644,7 @@ def _mods_sum(mods, length: int, stat: int) -> int:
 
 
 def modifier_sum(pos: Position, code: int, stat: int) -> int:
-    """The pirate's passive modifiers to ``stat`` (§8): its own, its animal's and item's
+    """The pirate's passive modifiers to ``stat``: its own, its animal's and item's
     (only while it is alive) and its ship's."""
     c = pos.content
     seat, index = divmod(code, PIRATES)
@@ -667,7 +684,7 @@ def reserve_total(side: Side) -> int:
 
 def lower(current: int, turns: int) -> int:
     """The new anchor (or mast) field when an effect lowers (breaks) it for ``turns``
-    (0: no time limit): -1 up, 0 down untimed, >0 down with that many turns left (§6)."""
+    (0: no time limit): -1 up, 0 down untimed, >0 down with that many turns left."""
     if current < 0 or current == 0:
         return turns  # up, or untimed: the new effect replaces it
     if turns > 0:
@@ -681,14 +698,14 @@ def lower(current: int, turns: int) -> int:
 
 
 def shuffle(deck: list[int], stream: Stream) -> None:
-    """Fisher-Yates from the last card down (§0)."""
+    """Fisher-Yates from the last card down."""
     for i in range(len(deck) - 1, 0, -1):
         j = stream.below(i + 1)
         deck[i], deck[j] = deck[j], deck[i]
 
 
 def set_up(rules: BattleRules, content: Content, seed: int, game: int) -> Position:
-    """The position before game turn 1 (§1): shuffled decks, starting hands drawn.
+    """The position before game turn 1: shuffled decks, starting hands drawn.
 
     Parameters
     ----------
@@ -719,7 +736,7 @@ def set_up(rules: BattleRules, content: Content, seed: int, game: int) -> Positi
 
 
 def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None:
-    """Steps 1-7 of the start of game turn ``pos.turn`` (§2), in place.
+    """Steps 1-7 of the start of game turn ``pos.turn``, in place.
 
     Parameters
     ----------
@@ -745,7 +762,9 @@ def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> No
         side.triggered = True
         say(f"  {pos.content.ship_names[p]}'s trigger fires (water {side.water})")
         rows = ship_rows(pos.content, p)
-        apply_program(pos, p, rows, -1, -1, dice, narrate=say)
+        # It fires before step 3's countdown: its timed effects are set one turn longer,
+        # so that they last their full N turns counting this one, like any other.
+        apply_program(pos, p, rows, -1, -1, dice, narrate=say, longer=1)
         if pos.over:
             return
     # 2a. Poison applied on the previous game turn bites now, on either side.
@@ -780,10 +799,12 @@ def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> No
     for i, pirate in enumerate(side.pirates):
         if not pirate.alive and pirate.markers == 2:
             revive(pos, p * PIRATES + i, say)
-    # 7. One action for each living pirate; this turn's counters start again.
+    # 7. One action for each living pirate; this turn's counters start again. A pirate on
+    # the island now may spend its action to visit it again.
     for pirate in side.pirates:
         if pirate.alive:
             pirate.actions = 1
+        pirate.ashore = pirate.zone == ISLAND
     pos.shots = 0
     side.special_used = 0
     for card in side.hand:
@@ -799,7 +820,7 @@ def _stamped(pirate: Pirate, kind: int) -> int:
 
 
 def count_down(side: Side) -> None:
-    """One turn off every timed effect of ``side`` (§2 step 3), removing those at 0."""
+    """One turn off every timed effect of ``side``, removing those at 0."""
     for pirate in side.pirates:
         for slot in pirate.statuses:
             if slot[0] != NO_STATUS and slot[0] not in TURN_STAMPED:
@@ -822,7 +843,7 @@ def count_down(side: Side) -> None:
 
 
 def end_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None:
-    """The end of the turn (§2), in place: an unfired cursed ball is discarded, burns
+    """The end of the turn, in place: an unfired cursed ball is discarded, burns
     applied on the previous game turn hurt, actions are lost; then the turn cap ends an
     unfinished game, or the next game turn begins (``pos.turn += 1``).
 
@@ -858,7 +879,7 @@ def end_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None
 
 
 # ---------------------------------------------------------------------------
-# Legal options (§3, §5)
+# Legal options
 # ---------------------------------------------------------------------------
 
 
@@ -884,7 +905,7 @@ def revives(content: Content, card: int) -> bool:
 
 
 def choice_targets(pos: Position, card: int, here: int = -1) -> list[int]:
-    """The chosen pirates a program of ``card`` may name (§5), in code order.
+    """The chosen pirates a program of ``card`` may name, in code order.
 
     ``here`` is the zone of the item's holder for an activation (-1 when playing a card).
     """
@@ -906,17 +927,45 @@ def choice_targets(pos: Position, card: int, here: int = -1) -> list[int]:
     return [-1]
 
 
+def can_pay(pos: Position, card: int) -> bool:
+    """Whether the player can pay ``card``'s cost: the provisions it names (none while
+    stripped), and an action if it asks one (a living pirate of the player with one)."""
+    side = pos.sides[pos.player]
+    cost = [int(v) for v in pos.content.card_cost[card]]
+    provisions = cost[: len(PROVISIONS)]
+    if any(provisions) and side.stripped:
+        return False
+    if any(side.provisions[k] < provisions[k] for k in range(len(PROVISIONS))):
+        return False
+    return not cost[COST_ACTION] or any(pr.alive and pr.actions >= 1 for pr in side.pirates)
+
+
+def pay(pos: Position, card: int, say: Narrator = _quiet) -> None:
+    """Pay ``card``'s cost: its provisions, and the action of the player's first living
+    pirate with one left (pirate 0 before pirate 1) if it asks an action."""
+    side = pos.sides[pos.player]
+    cost = [int(v) for v in pos.content.card_cost[card]]
+    for k in range(len(PROVISIONS)):
+        side.provisions[k] -= cost[k]
+    if cost[COST_ACTION]:
+        for i, pirate in enumerate(side.pirates):
+            if pirate.alive and pirate.actions >= 1:
+                pirate.actions -= 1
+                say(f"  {pirate_name(pos, pos.player * PIRATES + i)} spends its action on it")
+                break
+
+
 def card_targets(pos: Position, card: int) -> list[int]:
-    """The legal targets of playing ``card`` now; empty if it cannot be played (§3k, §5)."""
+    """The legal targets of playing ``card`` now; empty if it cannot be played."""
     p = pos.player
     side = pos.sides[p]
     kind = int(pos.content.card_type[card])
     own = [(p * PIRATES + i, pr) for i, pr in enumerate(side.pirates) if pr.alive]
-    if kind in (BLANK, SHIP):
+    if kind in (BLANK, SHIP) or not can_pay(pos, card):
         return []
-    if kind == SPECIAL and side.special_used:
+    if kind == SPECIAL and side.special_used >= pos.rules.specials_per_turn:
         return []
-    if kind == LEGENDARY and side.legendary_used:
+    if kind == LEGENDARY and side.legendary_used >= pos.rules.legendaries_per_game:
         return []
     if kind == ANIMAL:
         return [code for code, pr in own if pr.animal < 0]
@@ -957,13 +1006,17 @@ def fire_options(pos: Position, i: int) -> list[Option]:
 
 def attack_options(pos: Position, i: int) -> list[Option]:
     """ATTACK options of the player's pirate ``i``: for each weapon, enemy pirates, then
-    their animals, then their targetable items, in the attacker's zone."""
+    their animals, then their targetable items, in the attacker's zone. A weapon that
+    cannot hit (it needs more than 6 after the pirate's modifiers) is not offered."""
     p = pos.player
     zone = pos.sides[p].pirates[i].zone
     enemies = pos.sides[1 - p].pirates
     flags = pos.content.card_flags
+    bonus = modifier_sum(pos, p * PIRATES + i, ATTACK_ROLL)
     out = []
     for w in range(WEAPONS):
+        if int(pos.content.weapons[p, i, w, 0]) - bonus > 6:
+            continue  # an attack that cannot hit changes nothing
         for j, e in enumerate(enemies):
             if e.alive and e.zone == zone:
                 out.append((ATTACK, i, w, ATTACK_PIRATE + j))
@@ -977,7 +1030,7 @@ def attack_options(pos: Position, i: int) -> list[Option]:
 
 
 def pirate_options(pos: Position, i: int) -> list[Option]:
-    """What the player's living pirate ``i`` may do (§3 a-i)."""
+    """What the player's living pirate ``i`` may do."""
     p = pos.player
     side = pos.sides[p]
     pirate = side.pirates[i]
@@ -997,7 +1050,7 @@ def pirate_options(pos: Position, i: int) -> list[Option]:
     )
     if can_repair and side.holes >= 1:
         out.append((REPAIR_HOLE, i, -1, -1))
-    if can_repair and side.mast == 0:  # a timed broken mast mends itself, not by hand
+    if can_repair and side.mast >= 0:  # broken, with a time limit or not
         out.append((REPAIR_MAST, i, -1, -1))
     if aboard and side.anchor == 0:  # only an anchor lowered with no time limit
         out.append((RAISE_ANCHOR, i, -1, -1))
@@ -1005,8 +1058,8 @@ def pirate_options(pos: Position, i: int) -> list[Option]:
         out.extend(fire_options(pos, i))
     if not pirate.has(DISARMED):
         out.extend(attack_options(pos, i))
-    if pirate.zone == ISLAND:
-        out.append((VISIT, i, -1, -1))
+    if pirate.ashore and pirate.zone == ISLAND and (pos.island or can_take(pos, i) > 0):
+        out.append((VISIT, i, -1, -1))  # a visit that changes nothing is not offered
     if pirate.item >= 0 and pos.content.card_flags[pirate.item] & ACTIVABLE:
         for target in choice_targets(pos, pirate.item, here=pirate.zone):
             out.append((ACTIVATE, i, -1, target))
@@ -1014,16 +1067,19 @@ def pirate_options(pos: Position, i: int) -> list[Option]:
 
 
 def legal_options(pos: Position) -> list[Option]:
-    """Every legal option of the player, in the canonical order (§3).
+    """Every legal option of the player, in the canonical order.
 
     Returns
     -------
     list of (kind, who, what, target)
         Pirate 0's actions, pirate 1's, then eating, then cards in hand (each distinct
         card once, in hand order, with each legal target), END_TURN last (always there).
+        During an island visit, only the provisions it may take back (TAKE by kind).
     """
     p = pos.player
     side = pos.sides[p]
+    if pos.taking > 0:
+        return take_options(pos)
     out: list[Option] = []
     for i, pirate in enumerate(side.pirates):
         if pirate.alive:
@@ -1040,14 +1096,14 @@ def legal_options(pos: Position) -> list[Option]:
 
 
 # ---------------------------------------------------------------------------
-# Applying an option (§4)
+# Applying an option
 # ---------------------------------------------------------------------------
 
 
 def apply_option(
     pos: Position, option: Sequence[int], dice: Dice, narrate: Narrator | None = None
 ) -> None:
-    """Do ``option`` (one of :func:`legal_options`) in place (§4).
+    """Do ``option`` (one of :func:`legal_options`) in place.
 
     Parameters
     ----------
@@ -1075,6 +1131,10 @@ def apply_option(
         side.pirates[who].actions -= 1  # these four always cost the pirate's action
     if kind == MOVE_TO:
         move_pirate(pos, who, what)
+        if what == ISLAND:  # moving onto the island is itself a visit
+            visit(pos, who, dice, say)
+    elif kind == TAKE:
+        take_provision(pos, what, dice, say)
     elif kind == BAIL_WATER:
         bail(pos, p * PIRATES + who, say)
     elif kind == REPAIR_HOLE:
@@ -1090,6 +1150,7 @@ def apply_option(
     elif kind == ATTACK:
         attack(pos, who, what, target, dice, say)
     elif kind == VISIT:
+        side.pirates[who].actions -= 1
         visit(pos, who, dice, say)
     elif kind == ACTIVATE:
         activate(pos, who, target, dice, say)
@@ -1109,6 +1170,7 @@ def move_pirate(pos: Position, i: int, zone: int) -> None:
     if pirate.zone == p and zone == 1 - p:
         count(pos, p, SEAT_STAT.BOARDINGS)
     pirate.zone = zone
+    pirate.ashore = False
 
 
 def bail(pos: Position, code: int, say: Narrator = _quiet) -> None:
@@ -1121,7 +1183,7 @@ def bail(pos: Position, code: int, say: Narrator = _quiet) -> None:
 
 
 def cannon_modifiers(pos: Position, code: int) -> int:
-    """Everything added to a cannon roll of pirate ``code`` (§4 FIRE)."""
+    """Everything added to a cannon roll of pirate ``code``."""
     p = code // PIRATES
     side = pos.sides[p]
     total = modifier_sum(pos, code, CANNON_ROLL) + sum(mod[0] for mod in side.cannon_mods)
@@ -1133,7 +1195,7 @@ def cannon_modifiers(pos: Position, code: int) -> int:
 
 
 def fire(pos: Position, i: int, ammo: int, dice: Dice, say: Narrator = _quiet) -> None:
-    """FIRE with ``ammo`` (§4): a chaos ball has no roll; the others roll to hit."""
+    """FIRE with ``ammo``: a chaos ball has no roll; the others roll to hit."""
     p = pos.player
     side = pos.sides[p]
     code = p * PIRATES + i
@@ -1181,7 +1243,7 @@ def burn_someone(pos: Position, dice: Dice, say: Narrator = _quiet) -> None:
 
 
 def attack(pos: Position, i: int, w: int, target: int, dice: Dice, say: Narrator = _quiet) -> None:
-    """ATTACK with weapon ``w`` (§4): a d6 against the weapon's "hits on"."""
+    """ATTACK with weapon ``w``: a d6 against the weapon's "hits on"."""
     p = pos.player
     code = p * PIRATES + i
     pos.sides[p].pirates[i].actions -= 1
@@ -1209,27 +1271,58 @@ def attack(pos: Position, i: int, w: int, target: int, dice: Dice, say: Narrator
         discard_card(pos, enemy, card, say)
 
 
-def visit(pos: Position, i: int, dice: Dice, say: Narrator = _quiet) -> None:
-    """VISIT (§4): provisions back one at a time, then every island card in play."""
+def can_take(pos: Position, i: int) -> int:
+    """How many provisions a visit of the player's pirate ``i`` would take back: up to
+    ``island_take`` (plus its ISLAND_TAKE modifiers), no more than the reserve has room
+    for, nor than the kinds below their starting counts add up to."""
     p = pos.player
     side = pos.sides[p]
-    code = p * PIRATES + i
-    side.pirates[i].actions -= 1
-    count(pos, p, SEAT_STAT.ISLAND_VISITS)
-    take = pos.rules.island_take + modifier_sum(pos, code, ISLAND_TAKE)
+    take = pos.rules.island_take + modifier_sum(pos, p * PIRATES + i, ISLAND_TAKE)
+    room = pos.rules.reserve_max - reserve_total(side)
     start = [int(v) for v in pos.content.provisions[p]]
-    taken = 0
-    while taken < take and reserve_total(side) < pos.rules.reserve_max:
-        # The kind most below its starting count; the first in PROVISIONS order on ties.
-        shortfalls = [start[k] - side.provisions[k] for k in range(len(PROVISIONS))]
-        best = max(shortfalls)
-        if best <= 0:
-            break
-        kind = shortfalls.index(best)
-        side.provisions[kind] += 1
-        taken += 1
-    say(f"  {taken} provisions taken back: reserve {side.provisions}")
-    # Island cards in play, in the order played; one that clears the island ends the list.
+    short = sum(max(0, start[k] - side.provisions[k]) for k in range(len(PROVISIONS)))
+    return max(0, min(take, room, short))
+
+
+def visit(pos: Position, i: int, dice: Dice, say: Narrator = _quiet) -> None:
+    """An island visit by the player's pirate ``i`` (its action, if any, already spent).
+
+    The player then takes back :func:`can_take` provisions one at a time, choosing each
+    kind (TAKE options); after the last one (or at once if there are none) every island
+    card in play works for the visitor (:func:`island_cards`).
+    """
+    count(pos, pos.player, SEAT_STAT.ISLAND_VISITS)
+    pos.taking = can_take(pos, i)
+    say(f"  {pos.taking} provisions to take back")
+    if pos.taking == 0:
+        island_cards(pos, dice, say)
+
+
+def take_options(pos: Position) -> list[Option]:
+    """The TAKE options of a visit under way: each kind below its starting count, in
+    PROVISIONS order (the reserve has room: :func:`can_take` counted it)."""
+    p = pos.player
+    side = pos.sides[p]
+    start = pos.content.provisions[p]
+    return [(TAKE, -1, k, -1) for k in range(len(PROVISIONS)) if side.provisions[k] < start[k]]
+
+
+def take_provision(pos: Position, kind: int, dice: Dice, say: Narrator = _quiet) -> None:
+    """TAKE: one provision of ``kind`` back into the reserve; the last one of the visit
+    brings the island cards in play."""
+    p = pos.player
+    pos.sides[p].provisions[kind] += 1
+    count(pos, p, SEAT_STAT.TAKEN_PLANKS + kind)
+    pos.taking -= 1
+    say(f"  seat {p} takes back one of its {PROVISIONS[kind]}")
+    if pos.taking == 0:
+        island_cards(pos, dice, say)
+
+
+def island_cards(pos: Position, dice: Dice, say: Narrator = _quiet) -> None:
+    """Every island card in play works for the visiting player, in the order played; one
+    that clears the island ends the list."""
+    p = pos.player
     k = 0
     while k < len(pos.island):
         card = pos.island[k][0]
@@ -1241,12 +1334,13 @@ def visit(pos: Position, i: int, dice: Dice, say: Narrator = _quiet) -> None:
 
 
 def activate(pos: Position, i: int, target: int, dice: Dice, say: Narrator = _quiet) -> None:
-    """ACTIVATE the item of pirate ``i`` (§4); a single-use item is then discarded."""
+    """ACTIVATE the item of pirate ``i``; a single-use item is then discarded."""
     p = pos.player
     pirate = pos.sides[p].pirates[i]
     item = pirate.item
     pirate.actions -= 1
-    apply_program(pos, p, card_rows(pos.content, item), target, pirate.zone, dice, narrate=say)
+    code = p * PIRATES + i
+    apply_program(pos, p, card_rows(pos.content, item), target, code, dice, narrate=say)
     if pos.over:
         return
     if not pos.content.card_flags[item] & REUSABLE:
@@ -1255,19 +1349,20 @@ def activate(pos: Position, i: int, target: int, dice: Dice, say: Narrator = _qu
 
 
 def play_card(pos: Position, card: int, target: int, dice: Dice, say: Narrator = _quiet) -> None:
-    """PLAY the first copy of ``card`` in the hand (§4)."""
+    """PLAY the first copy of ``card`` in the hand."""
     p = pos.player
     side = pos.sides[p]
     side.hand.remove(card)  # the first occurrence; the others keep their order
+    pay(pos, card, say)
     count(pos, p, SEAT_STAT.CARDS_PLAYED)
     count_card(pos, p, card, CARD_STAT.PLAYED)
     kind = int(pos.content.card_type[card])
     rows = card_rows(pos.content, card)
     if kind in (EVENT, SPECIAL, LEGENDARY):
         if kind == SPECIAL:
-            side.special_used = 1
+            side.special_used += 1
         elif kind == LEGENDARY:
-            side.legendary_used = 1
+            side.legendary_used += 1
         apply_program(pos, p, rows, target, -1, dice, narrate=say)
         if pos.over:
             return
@@ -1294,7 +1389,7 @@ def play_card(pos: Position, card: int, target: int, dice: Dice, say: Narrator =
 
 
 # ---------------------------------------------------------------------------
-# Card programs (§6)
+# Card programs
 # ---------------------------------------------------------------------------
 
 
@@ -1326,12 +1421,24 @@ def side_of(target: int, seat: int) -> int:
     raise ValueError(f"target {target} is not a side or a ship")
 
 
-def pirate_targets(pos: Position, target: int, seat: int, choice: int) -> list[int]:
+def pirate_targets(
+    pos: Position, target: int, seat: int, choice: int, holder: int = -1, dice: Dice | None = None
+) -> list[int]:
     """The pirates a row aimed at ``target`` touches, in code order.
 
     A chosen target is the chosen pirate, if it is on the side the row names; a zone
-    target is every living pirate of both seats in that zone.
+    target is every living pirate of both seats in that zone; ``self`` is the item's
+    ``holder`` (a pirate code, -1 for none); ``random_enemy_pirate`` a living enemy pirate
+    drawn on the dice (``below(2)`` when both live, no draw for one, nobody for none).
     """
+    if target == SELF:
+        return [holder] if holder >= 0 else []
+    if target == RANDOM_ENEMY_PIRATE:
+        enemies = living(pos, 1 - seat)
+        if len(enemies) == 2:
+            assert dice is not None
+            return [enemies[dice.below(2)]]
+        return enemies
     if target in (OWN_PIRATE, OWN_PIRATE_HERE):
         return [choice] if choice >= 0 and choice // PIRATES == seat else []
     if target in (ENEMY_PIRATE, ENEMY_PIRATE_HERE):
@@ -1342,6 +1449,20 @@ def pirate_targets(pos: Position, target: int, seat: int, choice: int) -> list[i
     if zone is None:
         raise ValueError(f"target {target} does not name pirates")
     return [c for c in range(PLAYERS * PIRATES) if pos.pirate(c).zone == zone]
+
+
+def condition_holds(pos: Position, seat: int, condition: int, value: int) -> bool:
+    """Whether an effect's condition (``Effect.IF``, with ``value``) holds for the acting
+    ``seat`` now: always for none."""
+    if condition == OWN_WATER_AT_LEAST:
+        return pos.sides[seat].water >= value
+    if condition == ENEMY_ANCHOR_DOWN:
+        return pos.sides[1 - seat].anchor >= 0
+    if condition == OWN_PIRATE_ON_ISLAND:
+        return any(pos.pirate(code).zone == ISLAND for code in living(pos, seat))
+    if condition == OWN_PIRATE_BOARDING:
+        return any(pos.pirate(code).zone == 1 - seat for code in living(pos, seat))
+    return True
 
 
 def insult_battle(pos: Position, seat: int, dice: Dice, say: Narrator = _quiet) -> bool:
@@ -1358,37 +1479,45 @@ def apply_program(
     seat: int,
     rows: Sequence[Row],
     choice: int,
-    here_zone: int,
+    holder: int,
     dice: Dice,
     narrate: Narrator | None = None,
+    longer: int = 0,
 ) -> None:
-    """Apply the effects ``rows`` in order for the acting ``seat`` (§6), in place.
+    """Apply the effects ``rows`` in order for the acting ``seat``, in place.
 
     Parameters
     ----------
     pos : the position.
     seat : the acting player ("own" and "enemy" are from its point of view).
-    rows : the program, rows ``(op, target, amount, turns, arg, on)``.
+    rows : the program, rows ``(op, target, amount, turns, arg, on, if, if_value)``: a
+        row whose insult result (``on``) or condition (``if``) does not hold is skipped.
     choice : the chosen pirate's code, -1 if none.
-    here_zone : the zone "here" meant when the choice was offered (an item holder's, -1
-        otherwise). The choice is settled by then, so no effect reads it.
+    holder : the pirate holding the item activated (its code; -1 otherwise): the
+        target ``self``.
     dice : the dice (insult battles, random discards).
     narrate : optional, receives one line per event.
+    longer : turns added to every timed effect (1 for a ship's trigger, which fires
+        before the start of turn's countdown; 0 otherwise). An untimed effect stays so.
 
     Stops at once if the game ends.
     """
     say = narrate or _quiet
     insult = NO_INSULT
     for row in rows:
-        op, target, amount, turns, arg, on = (int(v) for v in row[: EFFECT.SIZE])
+        op, target, amount, turns, arg, on, condition, value = (int(v) for v in row[: EFFECT.SIZE])
         if on == IF_WON and insult != INSULT_WON:
             continue
         if on == IF_LOST and insult != INSULT_LOST:
             continue
+        if not condition_holds(pos, seat, condition, value):
+            continue
         if op == INSULT:
             insult = INSULT_WON if insult_battle(pos, seat, dice, say) else INSULT_LOST
         else:
-            apply_effect(pos, seat, op, target, amount, turns, arg, choice, dice, say)
+            if turns > 0:
+                turns += longer
+            apply_effect(pos, seat, op, target, amount, turns, arg, choice, dice, say, holder)
         if pos.over:
             return
 
@@ -1404,8 +1533,10 @@ def apply_effect(
     choice: int,
     dice: Dice,
     say: Narrator = _quiet,
+    holder: int = -1,
 ) -> None:
-    """One effect of a program (§6), for the acting ``seat``."""
+    """One effect of a program, for the acting ``seat`` (``holder``: an activated item's
+    holder, the target ``self``)."""
     rules = pos.rules
     if op == WATER:
         s = side_of(target, seat)
@@ -1425,17 +1556,17 @@ def apply_effect(
                 repair_hole(pos, s)
         say(f"  seat {s}'s ship is repaired to {pos.sides[s].holes} holes")
     elif op == DAMAGE:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             deal_damage(pos, code, amount, say)
     elif op == HEAL:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             heal(pos, code, amount, say)
     elif op == REVIVE:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             if not pos.pirate(code).alive:
                 revive(pos, code, say)
     elif op == STATUS:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             apply_status(pos, code, arg, turns, say)
     elif op == ANCHOR_DOWN:
         side = pos.sides[side_of(target, seat)]
@@ -1497,15 +1628,16 @@ def apply_effect(
             side.cannon_mods.append([amount, turns])
             say(f"  seat {side_of(target, seat)}'s cannon rolls {amount:+d} for {turns} turns")
     elif op == EXTRA_ACTION:
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             if pos.pirate(code).alive:
                 pos.pirate(code).actions += amount
                 say(f"  {pirate_name(pos, code)} gets {amount} more action(s)")
     elif op == MOVE:
         zone = {TO_OWN_SHIP: seat, TO_ENEMY_SHIP: 1 - seat, TO_ISLAND: ISLAND}[arg]
-        for code in pirate_targets(pos, target, seat, choice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice):
             if pos.pirate(code).alive:
                 pos.pirate(code).zone = zone
+                pos.pirate(code).ashore = False  # carried is not moving: no visit
                 say(f"  {pirate_name(pos, code)} is carried to {zone_name(zone)}")
     elif op == CLEAR_ISLAND:
         while pos.island:
@@ -1573,7 +1705,7 @@ class GameRecord:
 
 
 def game_record(pos: Position) -> GameRecord:
-    """The record of a game that ended in ``pos`` (§9)."""
+    """The record of a game that ended in ``pos``."""
     games = [0] * GAME_STAT.SIZE
     games[GAME_STAT.TURNS] = pos.turn
     games[GAME_STAT.FINISHED] = int(pos.winner >= 0)
@@ -1604,7 +1736,7 @@ def play_game(
     make_player: Callable[[int, Stream], Player] | None = None,
     narrate: Narrator | None = None,
 ) -> GameRecord:
-    """Play game number ``game`` of the run seeded ``seed`` (§12).
+    """Play game number ``game`` of the run seeded ``seed``.
 
     ``make_player(seat, stream)`` gives each seat its player (stream ``3 + seat``); by
     default both play uniformly at random. A player is asked only with two options or more.

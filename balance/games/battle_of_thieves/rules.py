@@ -1,7 +1,7 @@
 """Battle of Thieves' rule parameters: the core rules' numbers and the two decks.
 
-Every **[decision]** of ``shared/rules/battle-of-thieves.md`` that a designer may want to
-change is a field here. The decks are rules too: ``decks`` names one deck per seat (an
+Every **[decision]** of ``docs/battle-of-thieves.md`` that a designer may want to change is
+a field here. The decks are rules too: ``decks`` names one deck per seat (an
 example deck's name or a TOML file), so that a run's manifest says which decks played and
 ``balance compare`` can set deck against deck. ``blanks`` takes cards out of a deck
 (restricted play): each ``SEAT:CARD`` replaces every copy of CARD in that seat's deck by
@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from balance.errors import BalanceError
-from balance.games.battle_of_thieves.layout import RULE
+from balance.games.battle_of_thieves.layout import LEGENDARY, RULE
 from balance.games.rule_fields import RuleFields, check_int
 
 #: Fields held as tuples of strings (lists in JSON, comma-separated on the command line).
@@ -98,6 +98,19 @@ class BattleRules(RuleFields):
         ),
     )
 
+    specials_per_turn: int = field(
+        default=1,
+        metadata=_help("Special cards a player may play in one turn.", "0..20"),
+    )
+    legendaries_per_game: int = field(
+        default=1,
+        metadata=_help("Legendary cards a player may play in one game.", "0..20"),
+    )
+    legendary_copies: int = field(
+        default=1,
+        metadata=_help("Copies of one legendary card a deck may hold.", "1..20"),
+    )
+
     def __post_init__(self) -> None:
         for name in LIST_FIELDS:
             object.__setattr__(self, name, _names(name, getattr(self, name)))
@@ -124,6 +137,9 @@ class BattleRules(RuleFields):
             "turn_cap": (2, 10_000),
             "anchor_penalty": (0, 6),
             "chaos_penalty": (0, 6),
+            "specials_per_turn": (0, 20),
+            "legendaries_per_game": (0, 20),
+            "legendary_copies": (1, 20),
         }
         for name, (low, high) in limits.items():
             check_int(name, getattr(self, name), low, high)
@@ -145,7 +161,9 @@ class BattleRules(RuleFields):
         """The two decks compiled for the engines (loaded once per distinct rules)."""
         from balance.games.battle_of_thieves.cards import matchup_content
 
-        return matchup_content(self.decks, self.blanked())
+        content = matchup_content(self.decks, self.blanked())
+        check_legendary_copies(content, self.legendary_copies)
+        return content
 
     def to_array(self) -> np.ndarray:
         """Pack for the kernels: ``int64`` ``(Rule.SIZE,)``, slots of :class:`layout.Rule`."""
@@ -161,7 +179,29 @@ class BattleRules(RuleFields):
         packed[RULE.TURN_CAP] = self.turn_cap
         packed[RULE.ANCHOR_PENALTY] = self.anchor_penalty
         packed[RULE.CHAOS_PENALTY] = self.chaos_penalty
+        packed[RULE.SPECIALS_PER_TURN] = self.specials_per_turn
+        packed[RULE.LEGENDARIES_PER_GAME] = self.legendaries_per_game
         return packed
+
+
+def check_legendary_copies(content: Any, limit: int) -> None:
+    """A one-line error if a deck holds more than ``limit`` copies of a legendary card
+    (the rule ``legendary_copies``).
+
+    Parameters
+    ----------
+    content : the two decks compiled (:class:`~.content.Content`): ``deck`` int64
+        ``(2, DECK_SIZE)`` card ids, ``card_type`` int64 ``(K,)``.
+    limit : the most copies of one legendary card a deck may hold.
+    """
+    for seat in range(2):
+        ids, counts = np.unique(content.deck[seat], return_counts=True)
+        for card, copies in zip(ids, counts, strict=True):
+            if content.card_type[card] == LEGENDARY and copies > limit:
+                raise BalanceError(
+                    f"deck '{content.deck_names[seat]}' holds {copies} copies of the legendary "
+                    f"card '{content.names[card]}'; the rule legendary_copies allows {limit}"
+                )
 
 
 def absolute_deck(reference: str) -> str:
