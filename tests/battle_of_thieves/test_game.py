@@ -1602,6 +1602,8 @@ def test_summary_lines_print_drawn_per_game_with_its_interval() -> None:
     }
     summary = {
         "games": 1000,
+        "capped_games": 0,
+        "rules": {"turn_cap": 200},
         "decks": ["a", "b"],
         "win_reason": {},
         "win_reason_ci95": {},
