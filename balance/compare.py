@@ -166,10 +166,10 @@ class Comparison:
             "\nIntervals: rates per variant Wilson, a strategy's rate over its seats the delta "
             "method with games as clusters, means Student t; differences paired t over games. "
             "Balance index: simultaneous intervals of the seat differences; its difference: "
-            "a normal bootstrap of both variants' paired seat win rates. Near a tie the index "
-            "understates balance by about the noise (two truly equal seats over 1,000 games "
-            "average 0.975), and the interval of its difference misses its 95% coverage "
-            "there (docs/reports.md)."
+            "simultaneous intervals of the paired differences between the two variants' "
+            "seat gaps. Near a tie the index understates balance by about the noise (two "
+            "truly equal seats over 1,000 games average 0.975), and both intervals are "
+            "conservative there (docs/reports.md)."
         )
         return "\n".join(lines)
 
@@ -467,7 +467,8 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                     marked_label="significant after Holm",
                     percent=percent,
                     note=f"{n_games:,} paired games (same seed and game indices); 95% "
-                    "intervals: paired t over games (balance index difference: normal bootstrap). "
+                    "intervals: paired t over games (balance index difference: simultaneous "
+                    "intervals of the paired seat-gap differences, conservative near a tie). "
                     + holm_note,
                 ),
             )
@@ -518,8 +519,8 @@ def _title_lines(comparison: Comparison) -> list[str]:
         "",
         "Rates: 95% Wilson intervals. Differences: paired over games, 95% Student t",
         "intervals. Balance index: simultaneous intervals of the seat differences; its",
-        "difference: a normal bootstrap of the paired seat win rates. Significance:",
-        "Holm's correction over every difference in the comparison.",
+        "difference: simultaneous intervals of the paired seat-gap differences.",
+        "Significance: Holm's correction over every difference in the comparison.",
     ]
     return lines
 
