@@ -14,7 +14,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,14 @@ class Comparison:
             )
         return found
 
+    def shared_wins(self) -> bool:
+        """Whether any game of any variant had two or more winners."""
+        for table in self.per_game.values():
+            won = table[[column for column in table if column.startswith("won_")]]
+            if (won.sum(axis=1) >= 2).any():
+                return True
+        return False
+
     def text(self) -> str:
         """The comparison as a designer reads it in a terminal."""
         setup = self.first
@@ -143,6 +151,14 @@ class Comparison:
             "* = significant at 5% after Holm's correction over the "
             f"{int(self.table['p'].notna().sum())} differences of this table."
         )
+        shared = self.shared_wins
+        if shared:
+            lines.append(
+                "Every winner of a shared win counts a win, so a win rate also moves with the "
+                "share of games with two or more winners; 'shared' is the part of a win-rate "
+                "difference that comes from shared wins, and a row is marked 'driven by shared "
+                "wins' when that part is at least half of the difference."
+            )
         width = max(len(m) for m in self.table["metric"]) + 2
         for label in self.labels[1:]:
             rows = self.table[self.table["run"] == label]
@@ -159,6 +175,7 @@ class Comparison:
                     f"{_fmt(ref['value'], ref['low'], ref['high'], row.kind):<24} "
                     f"{_diff(row.difference, row.diff_low, row.diff_high, row.kind, row.unit):<34} "
                     f"{_p(row.p_holm, row.p_is_bound):>9}{' *' if row.significant else ''}"
+                    + (_shared_note(row._asdict()) if shared else "")
                 )
         capped = {
             label: int((~frame["finished"].astype(bool)).sum())
@@ -172,9 +189,13 @@ class Comparison:
                 "cap: a lower bound of the uncapped mean."
             )
         lines.append(
-            "\nIntervals: rates per variant Wilson, means Student t; differences paired t "
-            "over games. Balance index: simultaneous intervals of the seat differences; its "
-            "difference: a normal bootstrap of both variants' paired seat win rates."
+            "\nIntervals: rates per variant Wilson, a strategy's rate over its seats the delta "
+            "method with games as clusters, means Student t; differences paired t over games. "
+            "Balance index: simultaneous intervals of the seat differences; its difference: "
+            "simultaneous intervals of the paired differences between the two variants' "
+            "seat gaps. Near a tie the index understates balance by about the noise (two "
+            "truly equal seats over 1,000 games average 0.975), and both intervals are "
+            "conservative there (docs/reports.md)."
         )
         return "\n".join(lines)
 
@@ -275,11 +296,81 @@ def _per_game(
     length = np.concatenate([b.length for b in blocks])[:games]
     finished = np.concatenate([b.finished for b in blocks])[:games]
     won = np.concatenate([b.won for b in blocks])[:games]
+    index = np.concatenate(
+        [np.arange(b.first_game, b.first_game + b.size, dtype=np.int64) for b in blocks]
+    )[:games]
     common, chosen = metrics.common_per_game(length, finished, won, game.length_unit)
     own, own_chosen = game.per_game(blocks)
-    table = pd.concat([common, own.iloc[:games].reset_index(drop=True)], axis=1)
-    won_columns = [f"won_{seat}" for seat in range(won.shape[1])]
-    return table, chosen + own_chosen, won_columns
+    own = own.iloc[:games].reset_index(drop=True)
+    n = won.shape[1]
+    shared = won & (won.sum(axis=1) >= 2)[:, None]
+    for seat in range(n):
+        common[f"shared_won_{seat}"] = shared[:, seat]
+    chosen = [
+        replace(metric, shared=f"shared_{metric.column}")
+        if metric.column.startswith("won_")
+        else metric
+        for metric in chosen
+    ]
+    strategies, strategy_chosen = _strategy_per_game(result.setup, index, won, own)
+    table = pd.concat([common, own, strategies], axis=1)
+    won_columns = [f"won_{seat}" for seat in range(n)]
+    return table, chosen + strategy_chosen + own_chosen, won_columns
+
+
+def _strategy_per_game(
+    setup: Setup, index: np.ndarray, won: np.ndarray, own: pd.DataFrame
+) -> tuple[pd.DataFrame, list[metrics.Metric]]:
+    """Per game, each strategy's share of its seats that won (and its mean score).
+
+    Only when strategies differ: every strategy's win rate over the seats it played
+    (games as clusters, as in the summary), the part of it won together with another
+    winner, and, where the game records a score for every seat (``score_SEAT``), its
+    mean score over those seats.
+
+    Parameters
+    ----------
+    setup : the run's set-up (line-up and rotation).
+    index : int ``(G,)``, the game indices; won : bool ``(G, n)``; own : the game's own
+        per-game table, ``G`` rows.
+
+    Returns
+    -------
+    DataFrame of ``G`` rows (no columns when every seat plays the same strategy) and
+    the metrics on it.
+    """
+    lineup = setup.lineup
+    if not lineup.mixed:
+        return pd.DataFrame(index=range(len(index))), []
+    n = won.shape[1]
+    unique = list(dict.fromkeys(lineup.labels))
+    code = np.array([unique.index(label) for label in lineup.labels])
+    # Strategy of every seat of every game: (G, n) codes into ``unique``.
+    played = np.stack([code[lineup.strategy_index(index, seat)] for seat in range(n)], axis=1)
+    shared = won & (won.sum(axis=1) >= 2)[:, None]
+    scores = [f"score_{seat}" for seat in range(n)]
+    score = own[scores].to_numpy(dtype=float) if all(c in own for c in scores) else None
+    columns: dict[str, np.ndarray] = {}
+    chosen = []
+    for k, label in enumerate(unique):
+        here = played == k
+        plays = here.sum(axis=1)
+        columns[f"strategy_won_{k}"] = (here & won).sum(axis=1) / plays
+        columns[f"strategy_shared_won_{k}"] = (here & shared).sum(axis=1) / plays
+        chosen.append(
+            metrics.Metric(
+                f"strategy {label} win rate",
+                f"strategy_won_{k}",
+                "seat share",
+                shared=f"strategy_shared_won_{k}",
+            )
+        )
+        if score is not None:
+            columns[f"strategy_score_{k}"] = np.where(here, score, 0.0).sum(axis=1) / plays
+            chosen.append(
+                metrics.Metric(f"strategy {label} score", f"strategy_score_{k}", "mean", "points")
+            )
+    return pd.DataFrame(columns), chosen
 
 
 def comparison_charts(comparison: Comparison) -> list[Chart]:
@@ -302,7 +393,11 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
     seats = [f"seat {s}" for s in range(first.players)]
     series = {}
     for label in labels:
-        rows = table[(table["run"] == label) & table["metric"].str.endswith(" win rate")]
+        rows = table[
+            (table["run"] == label)
+            & table["metric"].str.startswith("seat ")
+            & table["metric"].str.endswith(" win rate")
+        ]
         series[label] = (rows["value"], rows["low"], rows["high"])
     charts.append(
         Chart(
@@ -335,7 +430,8 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                 zero=None,
                 note=f"{n_games:,} games per variant; 95% intervals from simultaneous "
                 "intervals of the differences between seats' win rates (they reach 1 when "
-                "no seat is significantly ahead)."
+                "no seat is significantly ahead). Near a tie the index understates balance "
+                "by about the noise: two truly equal seats over 1,000 games average 0.975."
                 + (
                     " n/a: no game had a winner, so there is no index."
                     if index_rows["value"].isna().any()
@@ -366,7 +462,7 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
     groups = [
         (
             "04-differences-rates",
-            later["kind"] == "share",
+            later["kind"].isin(metrics.RATE_KINDS),
             "paired differences from {base}: rates",
             "difference (percentage points of games)",
             True,
@@ -408,7 +504,8 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                     marked_label="significant after Holm",
                     percent=percent,
                     note=f"{n_games:,} paired games (same seed and game indices); 95% "
-                    "intervals: paired t over games (balance index difference: normal bootstrap). "
+                    "intervals: paired t over games (balance index difference: simultaneous "
+                    "intervals of the paired seat-gap differences, conservative near a tie). "
                     + holm_note,
                 ),
             )
@@ -512,8 +609,8 @@ def _title_lines(comparison: Comparison) -> list[str]:
         "",
         "Rates: 95% Wilson intervals. Differences: paired over games, 95% Student t",
         "intervals. Balance index: simultaneous intervals of the seat differences; its",
-        "difference: a normal bootstrap of the paired seat win rates. Significance:",
-        "Holm's correction over every difference in the comparison.",
+        "difference: simultaneous intervals of the paired seat-gap differences.",
+        "Significance: Holm's correction over every difference in the comparison.",
     ]
     return lines
 
@@ -550,7 +647,7 @@ def _fmt(value: float, low: float, high: float, kind: str) -> str:
     """A value and its interval, compactly: ``34.42% [34.1, 34.7]``."""
     if value != value:
         return "n/a"
-    if kind == "share":
+    if kind in metrics.RATE_KINDS:
         return f"{100 * value:.2f}% [{100 * low:.1f}, {100 * high:.1f}]"
     if low != low:
         return f"{value:.3f}"
@@ -560,9 +657,21 @@ def _fmt(value: float, low: float, high: float, kind: str) -> str:
 def _diff(value: float, low: float, high: float, kind: str, unit: str) -> str:
     if value != value:
         return "n/a"
-    if kind == "share":
+    if kind in metrics.RATE_KINDS:
         return f"{100 * value:+.2f} pp [{100 * low:+.2f}, {100 * high:+.2f}]"
     return f"{value:+.3f} [{low:+.3f}, {high:+.3f}]" + (f" {unit}" if unit else "")
+
+
+def _shared_note(row: dict[str, Any]) -> str:
+    """``  shared +1.20 pp, driven by shared wins`` for a win rate's difference, or ``""``."""
+    part = row.get("shared_difference", float("nan"))
+    if part != part:
+        return ""
+    note = f"  shared {100 * part:+.2f} pp"
+    difference = row["difference"]
+    if difference != 0 and abs(part) >= abs(difference) / 2:
+        note += ", driven by shared wins"
+    return note
 
 
 def _p(p: float, bound: bool = False) -> str:

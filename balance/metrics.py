@@ -294,12 +294,22 @@ def balance_index_difference(
 ) -> dict:
     """Paired difference of the balance index between two runs on the same games.
 
-    The seat win rates of both runs are drawn together from their joint normal
-    approximation, whose covariance carries the pairing (game ``i`` of both runs shares
-    its random numbers); the interval holds the central 95% of the index differences
-    over ``draws`` draws, and the p-value is twice the smaller tail beyond 0. Both
-    runs' largest gaps are biased upward alike near ties, so the bias cancels in the
-    difference (simulated coverage: 100% for two balanced runs, 96% for unbalanced).
+    The index difference is ``gap(base) - gap(variant)``, the largest gap of each run
+    being a maximum over ordered pairs of seats, so it equals
+    ``max over (k, l) of min over (i, j) of [gap_kl(base) - gap_ij(variant)]``: a max-min
+    of paired linear contrasts, each measured game by game (common random numbers
+    narrow it). It also lies between the smallest and the largest of every pair's own
+    paired change ``gap_kl(base) - gap_kl(variant)``. The interval applies both to
+    simultaneous 95% intervals of all those contrasts (maximum-|z| critical value over
+    their joint normal approximation, ``draws`` draws), so it holds the true difference
+    whenever every contrast's interval holds its own, near a tie too, where a bootstrap
+    of the two maxima does not (the tied run's gap is biased upward, the other's much
+    less). Only pairs of seats that may hold a run's largest gap enter the max-min
+    (within ``sqrt(log G)`` standard errors of the largest observed gap, after Andrews
+    and Soares' moment selection). Near a tie it is conservative; docs/reports.md gives
+    the coverage tests/calibration measures. The p-value is that of the same family:
+    the chance under the joint normal that the largest |z| exceeds the critical value
+    at which the interval first reaches 0.
 
     Parameters
     ----------
@@ -315,7 +325,7 @@ def balance_index_difference(
         raise ValueError("paired runs must hold the same games and seats")
     games, n = a.shape
     difference = balance_index(a.mean(axis=0)) - balance_index(b.mean(axis=0))
-    if games < 2 or difference != difference:  # too few games, or a run without a winner
+    if games < 2 or n < 2 or difference != difference:  # too few, or a run without a winner
         return {
             "difference": difference,
             "low": np.nan,
@@ -323,23 +333,93 @@ def balance_index_difference(
             "p": np.nan,
             "games": games,
         }
-    both = np.concatenate([a, b], axis=1)
+    both = np.concatenate([b, a], axis=1)
+    mean = both.mean(axis=0)
     covariance = np.cov(both, rowvar=False) / games
-    sample = np.random.default_rng(seed).multivariate_normal(
-        both.mean(axis=0), covariance, size=draws, method="eigh"
+    pairs = np.array([(i, j) for i in range(n) for j in range(n) if i != j])
+    gap = np.zeros((len(pairs), n))
+    gap[np.arange(len(pairs)), pairs[:, 0]] = 1.0
+    gap[np.arange(len(pairs)), pairs[:, 1]] = -1.0
+    kappa = float(np.sqrt(np.log(games)))
+    base_pairs = _possible_largest(gap, mean[:n], covariance[:n, :n], kappa)
+    variant_pairs = _possible_largest(gap, mean[n:], covariance[n:, n:], kappa)
+    # One contrast a (base pair, variant pair): gap_kl(base) - gap_ij(variant).
+    contrast = np.concatenate(
+        [
+            np.repeat(gap[base_pairs], len(variant_pairs), axis=0),
+            -np.tile(gap[variant_pairs], (len(base_pairs), 1)),
+        ],
+        axis=1,
     )
-    index = [1.0 - (part.max(axis=1) - part.min(axis=1)) for part in (sample[:, :n], sample[:, n:])]
-    deltas = index[0] - index[1]
-    tail = (1 - LEVEL) / 2
-    low, high = np.quantile(deltas, [tail, 1 - tail])
-    p = min(1.0, 2 * min((deltas <= 0).mean(), (deltas >= 0).mean()))
+    # And every pair's own paired change, gap_kl(base) - gap_kl(variant): the difference
+    # of the largest gaps lies between the smallest and the largest of them.
+    own = np.concatenate([gap, -gap], axis=1)
+    family = np.concatenate([contrast, own])
+    value = family @ mean
+    cov_c = family @ covariance @ family.T
+    se = np.sqrt(np.clip(np.diag(cov_c), 0.0, None))
+    max_z = _max_abs_z(cov_c, se, draws, seed)
+    critical = float(np.quantile(max_z, LEVEL))
+    shape = (len(base_pairs), len(variant_pairs))
+    split = len(contrast)
+
+    def bounds(c: float) -> tuple[float, float]:
+        lower, upper = value - c * se, value + c * se
+        low = max(lower[:split].reshape(shape).min(axis=1).max(), lower[split:].min())
+        high = min(upper[:split].reshape(shape).min(axis=1).max(), upper[split:].max())
+        return float(low), float(high)
+
+    low, high = bounds(critical)
     return {
         "difference": difference,
-        "low": float(low),
-        "high": float(high),
-        "p": float(p),
+        "low": low,
+        "high": high,
+        "p": _family_p(bounds, max_z),
         "games": games,
     }
+
+
+def _possible_largest(
+    gap: np.ndarray, rates: np.ndarray, covariance: np.ndarray, kappa: float
+) -> np.ndarray:
+    """Indices of the ordered seat pairs whose gap may be the largest: within ``kappa``
+    standard errors (of the difference of the two gaps) of the largest observed gap."""
+    gaps = gap @ rates
+    cov_g = gap @ covariance @ gap.T
+    top = int(np.argmax(gaps))
+    se = np.sqrt(np.clip(np.diag(cov_g) + cov_g[top, top] - 2 * cov_g[:, top], 0.0, None))
+    return np.flatnonzero(gaps >= gaps[top] - kappa * se - 1e-12)
+
+
+def _max_abs_z(covariance: np.ndarray, se: np.ndarray, draws: int, seed: int) -> np.ndarray:
+    """``(draws,)`` samples of the largest |z| over the contrasts with a spread."""
+    varying = se > 0
+    if not varying.any():
+        return np.zeros(draws)
+    scale = se[varying]
+    corr = covariance[np.ix_(varying, varying)] / np.outer(scale, scale)
+    rng = np.random.default_rng(seed)
+    z = rng.multivariate_normal(np.zeros(len(corr)), corr, size=draws, method="eigh")
+    return np.abs(z).max(axis=1)
+
+
+def _family_p(bounds, max_z: np.ndarray) -> float:
+    """Two-sided p-value of a zero difference for an interval family ``bounds(c)``: the
+    share of ``max_z`` beyond the critical value at which the interval reaches 0."""
+    low, high = bounds(0.0)
+    if low <= 0.0 <= high:
+        return 1.0
+    lo_c, hi_c = 0.0, float(max(max_z.max(), 1.0)) * 2
+    if not (bounds(hi_c)[0] <= 0.0 <= bounds(hi_c)[1]):
+        return 0.0
+    for _ in range(60):
+        mid = (lo_c + hi_c) / 2
+        low, high = bounds(mid)
+        if low <= 0.0 <= high:
+            hi_c = mid
+        else:
+            lo_c = mid
+    return float((max_z >= hi_c).mean())
 
 
 class _GapFamily:
@@ -395,13 +475,22 @@ class Metric:
     """A per-game quantity a comparison tests.
 
     ``column`` names a column of the per-game table (one value a game); ``kind`` is
-    ``"share"`` (0/1 a game: a rate, Wilson interval per run) or ``"mean"`` (Student t).
+    ``"share"`` (0/1 a game: a rate, Wilson interval per run), ``"seat share"`` (the
+    share of its seats of a game a strategy won: a rate over seats with games as
+    clusters, delta-method interval per run) or ``"mean"`` (Student t). ``shared``, for
+    a win rate, names the per-game column of the wins shared with another winner, so
+    that a comparison can say how much of a difference comes from shared wins.
     """
 
     name: str
     column: str
     kind: str
     unit: str = ""
+    shared: str = ""
+
+
+#: Kinds of metric that are rates (printed in percent, differences in points).
+RATE_KINDS = ("share", "seat share")
 
 
 def common_per_game(
@@ -442,6 +531,9 @@ def estimate(values: np.ndarray, kind: str) -> tuple[float, float, float]:
         count, total = int(values.sum()), int(values.size)
         low, high = wilson_interval(count, total)
         return (count / total if total else float("nan")), float(low), float(high)
+    if kind == "seat share":
+        shares = values.astype(float)
+        return share_interval(shares, np.ones(shares.size))
     return mean_interval(values.astype(float))
 
 
@@ -464,7 +556,9 @@ def paired_table(
     ``base_value``, ``difference``/``diff_low``/``diff_high``, ``p``, ``p_holm`` and
     ``significant`` (after Holm's correction over every test of the table);
     ``p_is_bound`` marks a resampled p-value (the balance index's) that no draw reached:
-    ``p`` then holds its bound ``1 / DRAWS``, and ``p_holm`` is a bound too.
+    ``p`` then holds its bound ``1 / DRAWS``, and ``p_holm`` is a bound too; for the
+    win rates that name a ``shared`` column, ``shared_difference``: the part of the
+    difference that comes from wins shared with another winner (paired mean).
     """
     labels = list(runs)
     sizes = {len(table) for table in runs.values()}
@@ -497,6 +591,10 @@ def paired_table(
                     diff_high=diff["high"],
                     p=diff["p"],
                 )
+                if metric.shared:
+                    row["shared_difference"] = paired_difference(
+                        table[metric.shared].to_numpy(), base[metric.shared].to_numpy()
+                    )["difference"]
             rows.append(row)
         won = table[list(won_columns)].to_numpy()
         index = balance_index_interval(won)
