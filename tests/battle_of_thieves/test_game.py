@@ -1638,6 +1638,10 @@ def test_matchup_text_gives_each_seat_order_its_interval_and_games() -> None:
         "second_low": float(second[0]),
         "second_high": float(second[1]),
         "games_per_seat_order": 100,
+        "capped": 0,
+        "capped_rate": 0.0,
+        "capped_low": 0.0,
+        "capped_high": float(wilson_interval(0, 200)[1]),
     }
     other = {**row, "deck": "b", "against": "a"}
     matchup = Matchup(("a", "b"), pd.DataFrame([row, other]), 100, 0, ("random",), False)
