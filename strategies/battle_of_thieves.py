@@ -144,7 +144,7 @@ finisher = Strategy(
     params=(
         ("hole_goal", 3.0),
         ("boarders", 1.0),
-        ("panic_water", 40.0),
+        ("panic_water", 70.0),
         ("card_bar", 0.0),
         ("room", 40.0),
     ),
