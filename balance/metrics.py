@@ -298,20 +298,24 @@ def balance_index_difference(
 
     The index difference is ``gap(base) - gap(variant)``, the largest gap of each run
     being a maximum over ordered pairs of seats, so it equals
-    ``max over (k, l) of min over (i, j) of [gap_kl(base) - gap_ij(variant)]``: a max-min
-    of paired linear contrasts, each measured game by game (common random numbers
-    narrow it). It also lies between the smallest and the largest of every pair's own
-    paired change ``gap_kl(base) - gap_kl(variant)``. The interval applies both to
-    simultaneous 95% intervals of all those contrasts (maximum-|z| critical value over
-    their joint normal approximation, ``draws`` draws), so it holds the true difference
-    whenever every contrast's interval holds its own, near a tie too, where a bootstrap
-    of the two maxima does not (the tied run's gap is biased upward, the other's much
-    less). Only pairs of seats that may hold a run's largest gap enter the max-min
-    (within ``sqrt(log G)`` standard errors of the largest observed gap, after Andrews
-    and Soares' moment selection). Near a tie it is conservative; docs/reports.md gives
-    the coverage tests/calibration measures. The p-value is that of the same family:
-    the chance under the joint normal that the largest |z| exceeds the critical value
-    at which the interval first reaches 0.
+    ``max over base pairs k of min over variant pairs l of [gap_k(base) - gap_l(variant)]``:
+    a max-min of paired linear contrasts ``(k, l)``, each measured game by game (common
+    random numbers narrow it). It also lies between the smallest and the largest of
+    every pair's own paired change ``gap_k(base) - gap_k(variant)``. The interval
+    applies to both the max-min and the own changes normal intervals with one critical
+    value: the lower bound misses only if, for the variant's true largest pair ``l``,
+    some contrast ``(k, l)`` (``k`` a base pair, or ``l`` itself) is above its bound,
+    the upper only if, for the base's true largest pair ``k``, some ``(k, l)`` is below
+    it; the critical
+    value is the largest over the ``(k, l)`` that may hold the two largest gaps of the
+    95% quantile of the larger of those two standardised errors (``draws`` draws of the
+    joint normal of both runs' seat rates, deterministic for ``seed``). Only pairs of
+    seats that may hold a run's largest gap enter (within ``sqrt(log G)`` standard
+    errors of the largest observed gap, after Andrews and Soares' moment selection), so
+    far from a tie it is the paired normal interval of one contrast. Near a tie it is
+    conservative; docs/reports.md gives the coverage tests/calibration measures. The
+    p-value is the smallest ``alpha`` whose interval, built the same way at level
+    ``1 - alpha``, leaves out 0 (0 when even the most extreme draw leaves it out).
 
     Parameters
     ----------
@@ -376,19 +380,10 @@ def balance_index_difference(
     joint = np.maximum(low_stat[:, :, None], high_stat[:, None, :]).reshape(draws, -1)
     joint.sort(axis=0)
     chosen = np.outer(in_base, in_variant)
-    own_value = np.concatenate([gap, -gap], axis=1) @ mean
-    own_se = np.sqrt(
-        np.clip(
-            np.einsum(
-                "ij,jk,ik->i",
-                np.concatenate([gap, -gap], axis=1),
-                covariance,
-                np.concatenate([gap, -gap], axis=1),
-            ),
-            0.0,
-            None,
-        )
-    )
+    own_contrast = np.concatenate([gap, -gap], axis=1)
+    own_value = own_contrast @ mean
+    own_spread = np.einsum("ij,jk,ik->i", own_contrast, covariance, own_contrast)
+    own_se = np.sqrt(np.clip(own_spread, 0.0, None))
 
     def bounds(alpha: float) -> tuple[float, float]:
         row = min(max(int(np.ceil((1 - alpha) * draws)) - 1, 0), draws - 1)
