@@ -262,12 +262,12 @@ def balance_index_interval(won: np.ndarray, draws: int = 20_000, seed: int = 0) 
     The index is 1 − the largest gap between two seats' win rates. A percentile
     bootstrap of a maximum is biased upward near ties (every resampled gap is positive,
     so a balanced game would never be covered), so the interval comes instead from
-    simultaneous 95% intervals for every difference between two seats' win rates (the
-    maximum-|z| method over the normal approximation of the rates, with the covariance
-    of the per-game win indicators): the largest gap lies between the largest lower
-    bound (at least 0) and the largest upper bound. The interval is conservative, and
-    it reaches 1 whenever no seat is significantly ahead of another. With no winner in
-    any game, the index and its interval are NaN.
+    normal intervals of every ordered gap ``p_i - p_j`` (with the covariance of the
+    per-game win indicators): the largest gap is at most the largest upper bound at
+    the two-sided 95% normal quantile, and at least the largest lower bound at the
+    critical value of the pairs that may hold the largest gap (moment selection, see
+    ``_GapFamily``), clipped at 0. docs/reports.md gives the coverage tests/calibration
+    measures. With no winner in any game, the index and its interval are NaN.
 
     Parameters
     ----------
@@ -282,8 +282,10 @@ def balance_index_interval(won: np.ndarray, draws: int = 20_000, seed: int = 0) 
     value = balance_index(won.mean(axis=0)) if games else float("nan")
     if value != value:  # no game had a winner: nothing to compare
         return {"value": value, "low": np.nan, "high": np.nan, "games": games}
+    if n < 2:
+        return {"value": value, "low": np.nan, "high": np.nan, "games": games}
     family = _GapFamily(won, draws, seed)
-    if family.critical is None or n < 2:
+    if family.critical is None:
         return {"value": value, "low": np.nan, "high": np.nan, "games": games}
     low_gap, high_gap = family.gap_bounds()
     return {"value": value, "low": 1.0 - high_gap, "high": 1.0 - low_gap, "games": games}
@@ -296,20 +298,24 @@ def balance_index_difference(
 
     The index difference is ``gap(base) - gap(variant)``, the largest gap of each run
     being a maximum over ordered pairs of seats, so it equals
-    ``max over (k, l) of min over (i, j) of [gap_kl(base) - gap_ij(variant)]``: a max-min
-    of paired linear contrasts, each measured game by game (common random numbers
-    narrow it). It also lies between the smallest and the largest of every pair's own
-    paired change ``gap_kl(base) - gap_kl(variant)``. The interval applies both to
-    simultaneous 95% intervals of all those contrasts (maximum-|z| critical value over
-    their joint normal approximation, ``draws`` draws), so it holds the true difference
-    whenever every contrast's interval holds its own, near a tie too, where a bootstrap
-    of the two maxima does not (the tied run's gap is biased upward, the other's much
-    less). Only pairs of seats that may hold a run's largest gap enter the max-min
-    (within ``sqrt(log G)`` standard errors of the largest observed gap, after Andrews
-    and Soares' moment selection). Near a tie it is conservative; docs/reports.md gives
-    the coverage tests/calibration measures. The p-value is that of the same family:
-    the chance under the joint normal that the largest |z| exceeds the critical value
-    at which the interval first reaches 0.
+    ``max over base pairs k of min over variant pairs l of [gap_k(base) - gap_l(variant)]``:
+    a max-min of paired linear contrasts ``(k, l)``, each measured game by game (common
+    random numbers narrow it). It also lies between the smallest and the largest of
+    every pair's own paired change ``gap_k(base) - gap_k(variant)``. The interval
+    applies to both the max-min and the own changes normal intervals with one critical
+    value: the lower bound misses only if, for the variant's true largest pair ``l``,
+    some contrast ``(k, l)`` (``k`` a base pair, or ``l`` itself) is above its bound,
+    the upper only if, for the base's true largest pair ``k``, some ``(k, l)`` is below
+    it; the critical
+    value is the largest over the ``(k, l)`` that may hold the two largest gaps of the
+    95% quantile of the larger of those two standardised errors (``draws`` draws of the
+    joint normal of both runs' seat rates, deterministic for ``seed``). Only pairs of
+    seats that may hold a run's largest gap enter (within ``sqrt(log G)`` standard
+    errors of the largest observed gap, after Andrews and Soares' moment selection), so
+    far from a tie it is the paired normal interval of one contrast. Near a tie it is
+    conservative; docs/reports.md gives the coverage tests/calibration measures. The
+    p-value is the smallest ``alpha`` whose interval, built the same way at level
+    ``1 - alpha``, leaves out 0 (0 when even the most extreme draw leaves it out).
 
     Parameters
     ----------
@@ -336,47 +342,91 @@ def balance_index_difference(
     both = np.concatenate([b, a], axis=1)
     mean = both.mean(axis=0)
     covariance = np.cov(both, rowvar=False) / games
-    pairs = np.array([(i, j) for i in range(n) for j in range(n) if i != j])
-    gap = np.zeros((len(pairs), n))
-    gap[np.arange(len(pairs)), pairs[:, 0]] = 1.0
-    gap[np.arange(len(pairs)), pairs[:, 1]] = -1.0
+    gap = _ordered_gaps(n)
     kappa = float(np.sqrt(np.log(games)))
     base_pairs = _possible_largest(gap, mean[:n], covariance[:n, :n], kappa)
     variant_pairs = _possible_largest(gap, mean[n:], covariance[n:, n:], kappa)
-    # One contrast a (base pair, variant pair): gap_kl(base) - gap_ij(variant).
+    # Contrast (k, l) = gap_k(base) - gap_l(variant), for k and l among the pairs that
+    # may hold either run's largest gap.
+    pairs = np.union1d(base_pairs, variant_pairs)
+    m = len(pairs)
+    in_base = np.isin(pairs, base_pairs)
+    in_variant = np.isin(pairs, variant_pairs)
     contrast = np.concatenate(
-        [
-            np.repeat(gap[base_pairs], len(variant_pairs), axis=0),
-            -np.tile(gap[variant_pairs], (len(base_pairs), 1)),
-        ],
-        axis=1,
+        [np.repeat(gap[pairs], m, axis=0), -np.tile(gap[pairs], (m, 1))], axis=1
     )
-    # And every pair's own paired change, gap_kl(base) - gap_kl(variant): the difference
-    # of the largest gaps lies between the smallest and the largest of them.
-    own = np.concatenate([gap, -gap], axis=1)
-    family = np.concatenate([contrast, own])
-    value = family @ mean
-    cov_c = family @ covariance @ family.T
-    se = np.sqrt(np.clip(np.diag(cov_c), 0.0, None))
-    max_z = _max_abs_z(cov_c, se, draws, seed)
-    critical = float(np.quantile(max_z, LEVEL))
-    shape = (len(base_pairs), len(variant_pairs))
-    split = len(contrast)
+    value = (contrast @ mean).reshape(m, m)
+    spread = np.einsum("ij,jk,ik->i", contrast, covariance, contrast)
+    se = np.sqrt(np.clip(spread, 0.0, None)).reshape(m, m)
+    # The lower bound misses only if, for the variant's true largest pair l, some base pair
+    # k that may be the largest (or l itself, its own change) has its contrast (k, l) above
+    # its bound; the upper bound only if, for the base's true largest pair k, some (k, l)
+    # is below it. Joint normal draws of those largest standardised errors, in chunks.
+    rng = np.random.default_rng(seed)
+    noise = rng.multivariate_normal(np.zeros(2 * n), covariance, size=draws, method="eigh")
+    own = np.eye(m, dtype=bool)
+    above = in_base[:, None] | own
+    below = in_variant[None, :] | own
+    low_stat = np.empty((draws, int(in_variant.sum())))
+    high_stat = np.empty((draws, int(in_base.sum())))
+    for first in range(0, draws, 2_000):
+        errors = (noise[first : first + 2_000] @ contrast.T).reshape(-1, m, m)
+        z = np.divide(errors, se, out=np.zeros_like(errors), where=se > 0)
+        low_stat[first : first + 2_000] = np.where(above, z, -np.inf).max(axis=1)[:, in_variant]
+        high_stat[first : first + 2_000] = np.where(below, -z, -np.inf).max(axis=2)[:, in_base]
+    # One critical value for both bounds: the largest over (k, l) of the 95% quantile of
+    # the larger of the two, so that neither misses in 95% of runs whichever pairs hold
+    # the runs' largest gaps.
+    joint = np.maximum(low_stat[:, :, None], high_stat[:, None, :]).reshape(draws, -1)
+    joint.sort(axis=0)
+    chosen = np.outer(in_base, in_variant)
+    own_contrast = np.concatenate([gap, -gap], axis=1)
+    own_value = own_contrast @ mean
+    own_spread = np.einsum("ij,jk,ik->i", own_contrast, covariance, own_contrast)
+    own_se = np.sqrt(np.clip(own_spread, 0.0, None))
 
-    def bounds(c: float) -> tuple[float, float]:
-        lower, upper = value - c * se, value + c * se
-        low = max(lower[:split].reshape(shape).min(axis=1).max(), lower[split:].min())
-        high = min(upper[:split].reshape(shape).min(axis=1).max(), upper[split:].max())
-        return float(low), float(high)
+    def bounds(alpha: float) -> tuple[float, float]:
+        row = min(max(int(np.ceil((1 - alpha) * draws)) - 1, 0), draws - 1)
+        c_low = c_high = float(max(joint[row].max(), 0.0))
+        lower = np.where(chosen, value - c_low * se, np.inf).min(axis=1)[in_base].max()
+        upper = np.where(chosen, value + c_high * se, np.inf).min(axis=1)[in_base].max()
+        # Every pair's own paired change: the difference lies between the smallest and
+        # the largest of them.
+        lower = max(lower, float((own_value - c_low * own_se).min()))
+        upper = min(upper, float((own_value + c_high * own_se).max()))
+        return float(lower), float(upper)
 
-    low, high = bounds(critical)
+    low, high = bounds(1 - LEVEL)
     return {
         "difference": difference,
         "low": low,
         "high": high,
-        "p": _family_p(bounds, max_z),
+        "p": _interval_p(bounds, draws),
         "games": games,
     }
+
+
+def _interval_p(bounds, draws: int) -> float:
+    """Two-sided p-value of a zero difference for an interval family ``bounds(alpha)``:
+    the smallest ``alpha`` whose interval leaves out 0 (0 when even the most extreme
+    draw leaves it out: below ``1 / draws``)."""
+
+    def holds(alpha: float) -> bool:
+        low, high = bounds(alpha)
+        return low <= 0.0 <= high
+
+    if holds(1.0):
+        return 1.0
+    if not holds(2.0 / draws):
+        return 0.0
+    lo, hi = 2.0 / draws, 1.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if holds(mid):
+            lo = mid
+        else:
+            hi = mid
+    return float(hi)
 
 
 def _possible_largest(
@@ -391,43 +441,19 @@ def _possible_largest(
     return np.flatnonzero(gaps >= gaps[top] - kappa * se - 1e-12)
 
 
-def _max_abs_z(covariance: np.ndarray, se: np.ndarray, draws: int, seed: int) -> np.ndarray:
-    """``(draws,)`` samples of the largest |z| over the contrasts with a spread."""
-    varying = se > 0
-    if not varying.any():
-        return np.zeros(draws)
-    scale = se[varying]
-    corr = covariance[np.ix_(varying, varying)] / np.outer(scale, scale)
-    rng = np.random.default_rng(seed)
-    z = rng.multivariate_normal(np.zeros(len(corr)), corr, size=draws, method="eigh")
-    return np.abs(z).max(axis=1)
-
-
-def _family_p(bounds, max_z: np.ndarray) -> float:
-    """Two-sided p-value of a zero difference for an interval family ``bounds(c)``: the
-    share of ``max_z`` beyond the critical value at which the interval reaches 0."""
-    low, high = bounds(0.0)
-    if low <= 0.0 <= high:
-        return 1.0
-    lo_c, hi_c = 0.0, float(max(max_z.max(), 1.0)) * 2
-    if not (bounds(hi_c)[0] <= 0.0 <= bounds(hi_c)[1]):
-        return 0.0
-    for _ in range(60):
-        mid = (lo_c + hi_c) / 2
-        low, high = bounds(mid)
-        if low <= 0.0 <= high:
-            hi_c = mid
-        else:
-            lo_c = mid
-    return float((max_z >= hi_c).mean())
-
-
 class _GapFamily:
-    """Simultaneous normal intervals for every difference of two seats' win rates.
+    """Bounds of the largest gap between two seats' win rates from normal intervals of
+    every ordered gap ``p_i - p_j``.
 
-    The critical value is the 95% quantile of the largest |z| over the family, from
-    ``draws`` samples of the differences' joint normal distribution (deterministic for
-    a seed).
+    The upper bound is the largest ``gap + z se`` (``z`` the two-sided normal quantile,
+    1.96 at 95%): it is below the largest true gap only when the seat pair holding it
+    falls below its own one-sided bound, 2.5% of runs. The lower bound is the largest
+    ``gap - c se``, ``c`` the 95% quantile of the largest z over the ordered pairs that
+    may hold the largest gap (within ``sqrt(log G)`` standard errors of the largest
+    observed gap: Andrews and Soares' moment selection), from ``draws`` samples of their
+    joint normal distribution (deterministic for a seed), and never below ``z``. At a
+    tie the upper bound cannot miss, so the lower bound may spend the whole 5%; far
+    from a tie a single pair is selected and both bounds miss 2.5% each.
     """
 
     def __init__(self, won: np.ndarray, draws: int, seed: int) -> None:
@@ -436,27 +462,35 @@ class _GapFamily:
         if games < 2:
             return
         covariance = np.atleast_2d(np.cov(won, rowvar=False)) / games
-        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
-        contrast = np.zeros((len(pairs), n))
-        for row, (i, j) in enumerate(pairs):
-            contrast[row, i], contrast[row, j] = 1.0, -1.0
-        self.d = np.abs(contrast @ won.mean(axis=0))
-        cov_d = contrast @ covariance @ contrast.T
+        rates = won.mean(axis=0)
+        gap = _ordered_gaps(n)
+        self.d = gap @ rates
+        cov_d = gap @ covariance @ gap.T
         self.se = np.sqrt(np.clip(np.diag(cov_d), 0.0, None))
-        varying = self.se > 0
-        max_z = np.zeros(draws)
-        if varying.any():
-            scale = self.se[varying]
-            corr = cov_d[np.ix_(varying, varying)] / np.outer(scale, scale)
+        self.z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+        chosen = _possible_largest(gap, rates, covariance, float(np.sqrt(np.log(games))))
+        chosen = chosen[self.se[chosen] > 0]
+        self.critical = self.z
+        if chosen.size:
+            scale = self.se[chosen]
+            corr = cov_d[np.ix_(chosen, chosen)] / np.outer(scale, scale)
             rng = np.random.default_rng(seed)
             z = rng.multivariate_normal(np.zeros(len(corr)), corr, size=draws, method="eigh")
-            max_z = np.abs(z).max(axis=1)
-        self.critical = float(np.quantile(max_z, LEVEL))
+            self.critical = max(self.z, float(np.quantile(z.max(axis=1), LEVEL)))
 
     def gap_bounds(self) -> tuple[float, float]:
-        """Bounds of the largest gap when every difference is within its interval."""
-        c = self.critical
-        return float(max(0.0, (self.d - c * self.se).max())), float((self.d + c * self.se).max())
+        """Bounds ``(low, high)`` of the largest gap."""
+        low = float(max(0.0, (self.d - self.critical * self.se).max()))
+        return low, float((self.d + self.z * self.se).max())
+
+
+def _ordered_gaps(n: int) -> np.ndarray:
+    """``(n (n - 1), n)`` contrasts: row ``(i, j)`` gives ``p_i - p_j``, for ``i != j``."""
+    pairs = np.array([(i, j) for i in range(n) for j in range(n) if i != j])
+    gap = np.zeros((len(pairs), n))
+    gap[np.arange(len(pairs)), pairs[:, 0]] = 1.0
+    gap[np.arange(len(pairs)), pairs[:, 1]] = -1.0
+    return gap
 
 
 def _with_wilson(table: pd.DataFrame, successes: str, trials: str) -> pd.DataFrame:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
+from scipy import optimize, stats
 
 from balance.metrics import (
     DRAWS,
@@ -416,11 +416,42 @@ def test_balance_index_interval_narrows_with_more_games() -> None:
 
 
 def test_balance_index_interval_is_deterministic_for_a_seed() -> None:
-    won = two_seat_games(400, 0.65, seed=3)
+    # Four seats at 40/20/20/20: three pairs may hold the largest gap, so the bound at
+    # the index's high end rests on draws of their joint normal (with one such pair it
+    # is the plain normal quantile, whatever the seed).
+    cuts = [0.4, 0.6, 0.8]
+    seat = np.minimum(np.searchsorted(cuts, np.random.default_rng(3).random(2_000)), 3)
+    won = seat[:, None] == np.arange(4)
     assert balance_index_interval(won, seed=5) == balance_index_interval(won, seed=5)
     other = balance_index_interval(won, seed=6)
-    assert other["low"] != balance_index_interval(won, seed=5)["low"]
+    assert other["high"] != balance_index_interval(won, seed=5)["high"]
     assert other["value"] == balance_index_interval(won, seed=5)["value"]
+    far = two_seat_games(400, 0.65, seed=3)
+    assert balance_index_interval(far, seed=5) == balance_index_interval(far, seed=6)
+
+
+def test_balance_index_interval_bounds_of_the_largest_gap() -> None:
+    # Four seats at 40/20/20/20 over 4,000 games: the low end is 1 - (largest gap + 1.96
+    # standard errors of its own pair); the high end 1 - max(gap - c se), c the 95%
+    # quantile of max(z01, z02, z03), the three pairs that may hold the largest gap,
+    # computed here from scipy's trivariate normal distribution function.
+    cuts = [0.4, 0.6, 0.8]
+    seat = np.minimum(np.searchsorted(cuts, np.random.default_rng(5).random(4_000)), 3)
+    won = (seat[:, None] == np.arange(4)).astype(float)
+    pairs = [(i, j) for i in range(4) for j in range(4) if i != j]
+    diffs = np.stack([won[:, i] - won[:, j] for i, j in pairs], axis=1)
+    gaps = diffs.mean(axis=0)
+    se = diffs.std(axis=0, ddof=1) / math.sqrt(len(won))
+    top = np.argsort(gaps)[-3:]
+    assert {pairs[k] for k in top} == {(0, 1), (0, 2), (0, 3)}
+    corr = np.corrcoef(diffs[:, top], rowvar=False)
+    three = stats.multivariate_normal(mean=np.zeros(3), cov=corr, seed=1)
+    c = optimize.brentq(lambda t: three.cdf(np.full(3, t)) - 0.95, 1.0, 4.0, xtol=1e-4)
+    assert Z < c < stats.norm.ppf(1 - 0.05 / 3)  # between one pair and Bonferroni's three
+    result = balance_index_interval(won.astype(bool))
+    assert result["low"] == pytest.approx(1 - (gaps + Z * se).max(), abs=1e-12)
+    # 20,000 draws put the quantile within about 0.02 of c.
+    assert result["high"] == pytest.approx(1 - (gaps - c * se).max(), abs=0.03 * se.max())
 
 
 def test_balance_index_interval_of_too_few_games() -> None:
