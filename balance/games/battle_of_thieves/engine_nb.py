@@ -753,7 +753,7 @@ def fire_side_nb(pos, content, derived, rules, dice, seat, event):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def start_turn_nb(pos, content, derived, rules, dice):
     """Start of the turn (water, start-of-turn effects, timers, markers, draw, revivals,
-    actions, cards held). May end the game."""
+    actions, cards held, then the turn_start abilities). May end the game."""
     side, pirate, hand, state = pos[0], pos[1], pos[3], pos[6]
     seat_stat, card_stat = pos[7], pos[8]
     turn = state[STATE.TURN]

@@ -10,7 +10,8 @@ How a game goes:
 
 * :func:`set_up` deals; then game turn 1 is seat 0's, turn 2 seat 1's, and so on.
 * :func:`start_turn` plays the start of a turn (water, the ship's trigger, poison and
-  regeneration, timed effects, death markers, the draw or the Red Sea, revivals, actions).
+  regeneration, timed effects, death markers, the draw or the Red Sea, revivals, actions,
+  then the turn_start abilities of the player's pirates, animals and items).
 * :func:`legal_options` lists what the player may do, in the canonical order;
   :func:`apply_option` does one of them. The player picks until it ends its turn.
 * :func:`end_turn` ends it (a cursed ball not fired, burns, the turn cap).
@@ -49,6 +50,8 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
+
+import numpy as np
 
 from balance.games.battle_of_thieves.content import Content
 from balance.games.battle_of_thieves.layout import (
@@ -741,15 +744,16 @@ def set_up(rules: BattleRules, content: Content, seed: int, game: int) -> Positi
 
 
 def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None:
-    """Steps 1-7 of the start of game turn ``pos.turn``, in place.
+    """Steps 1-8 of the start of game turn ``pos.turn``, in place.
 
     Parameters
     ----------
     pos : the position after the previous turn's :func:`end_turn` (or :func:`set_up`).
-    dice : the dice (only a ship trigger's program may roll here).
+    dice : the dice (only a ship trigger's or a triggered ability's program may roll here).
     narrate : optional, receives one line per event.
 
-    The game may end here (water through the holes, the Red Sea, a ship trigger).
+    The game may end here (water through the holes, the Red Sea, a ship trigger, a
+    triggered ability).
     """
     say = narrate or _quiet
     t, p = pos.turn, pos.player
@@ -890,7 +894,11 @@ def end_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None
 # ---------------------------------------------------------------------------
 
 
-def _triggers(events, programs, lengths) -> list[tuple[int, list[list[int]]]]:
+def _triggers(
+    events: np.ndarray, programs: np.ndarray, lengths: np.ndarray
+) -> list[tuple[int, list[list[int]]]]:
+    """``(event, rows)`` of one card's or pirate's triggers: ``events`` and ``lengths``
+    int64 ``(MAX_TRIGGERS,)``, ``programs`` ``(MAX_TRIGGERS, MAX_EFFECTS, Effect.SIZE)``."""
     out = []
     for t in range(MAX_TRIGGERS):
         if int(events[t]):
