@@ -1205,7 +1205,7 @@ def test_too_many_triggers_and_every_trigger_mistake_in_one_reading(tmp_path: Pa
     text = (
         card_text('name = "T"', 'type = "animal"')
         + card_text('on = "hot"', header="[[card.trigger]]")
-        + card_text('do = "heal"', 'target = "self"', header="[[card.trigger.effect]]")
+        + card_text('do = "heal"', 'target = "own_pirate"', header="[[card.trigger.effect]]")
         + card_text('on = "hit"', header="[[card.trigger]]")
         + card_text('do = "heal"', 'target = "enemy_pirate"', header="[[card.trigger.effect]]")
     )
@@ -1214,6 +1214,9 @@ def test_too_many_triggers_and_every_trigger_mistake_in_one_reading(tmp_path: Pa
         cards.load_file(path)
     assert caught.value.lines == [
         f"{path}:5: card 'T', trigger 1: unknown on 'hot'; one of: hit, boarded, turn_start",
+        f"{path}:8: card 'T', trigger 1, effect 1: a triggered ability cannot choose a pirate "
+        "('own_pirate'): use self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship "
+        "or pirates_island",
         f"{path}:13: card 'T', trigger 2, effect 1: a triggered ability cannot choose a pirate "
         "('enemy_pirate'): use self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship "
         "or pirates_island",

@@ -823,15 +823,24 @@ def _triggers(table: Table, header: str) -> tuple[Trigger, ...]:
     errors: list[BalanceError] = []
 
     def one(entry: Table) -> Trigger:
-        entry.only(TRIGGER_FIELDS)
-        event = entry.choice("on", L.TRIGGER_EVENTS)
-        entry.string("text", required=False)
-        program = _program(entry, "effect", f"{header}.effect", "trigger")
-        if not program:
-            entry.fail(
-                None,
-                f"a trigger needs at least one [[{header}.effect]] (what it does when it fires)",
+        mistakes: list[BalanceError] = []  # each field checked even when another is wrong
+        _attempt(mistakes, lambda: entry.only(TRIGGER_FIELDS))
+        event = _attempt(mistakes, lambda: entry.choice("on", L.TRIGGER_EVENTS))
+        _attempt(mistakes, lambda: entry.string("text", required=False))
+        program = _attempt(
+            mistakes, lambda: _program(entry, "effect", f"{header}.effect", "trigger")
+        )
+        if program is not None and not program:
+            _attempt(
+                mistakes,
+                lambda: entry.fail(
+                    None,
+                    f"a trigger needs at least one [[{header}.effect]] (what it does when it "
+                    "fires)",
+                ),
             )
+        _gather(mistakes)
+        assert event is not None and program is not None
         return event, program
 
     triggers = []
