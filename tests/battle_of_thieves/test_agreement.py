@@ -82,6 +82,9 @@ from balance.games.battle_of_thieves.layout import (
     NO_BUCKET,
     NO_CANNON,
     NO_REPAIR,
+    ON_BOARDED,
+    ON_HIT,
+    ON_TURN_START,
     OPTION_KINDS,
     OWN,
     OWN_PIRATE,
@@ -113,6 +116,7 @@ from balance.games.battle_of_thieves.layout import (
     TO_ENEMY_SHIP,
     TO_ISLAND,
     TO_OWN_SHIP,
+    TRIGGER_EVENTS,
     VIEW,
     WATER,
     WATER_AT_LEAST,
@@ -429,6 +433,78 @@ RICH_NEW = make_content(
     provisions=((8, 10, 4, 3, 3), (12, 8, 5, 2, 2)),
 )
 
+#: Animals, items and pirates with triggered abilities of every kind: on a hit, when
+#: boarded, at the start of the owner's turn (with insults, conditions and drawn targets).
+TRIGGER_CARDS = [
+    {
+        "name": "Watch Dog",
+        "type": ANIMAL,
+        "mods": [(ATTACK_ROLL, 1)],
+        "triggers": [
+            (
+                ON_BOARDED,
+                [
+                    (INSULT, 0),
+                    (DAMAGE, RANDOM_ENEMY_PIRATE, 1, 0, 0, IF_WON),
+                    (STATUS, SELF, 0, 2, DRUNK, IF_LOST),
+                ],
+            ),
+            (ON_TURN_START, [(HEAL, SELF, 1, 0, 0, 0, OWN_PIRATE_BOARDING)]),
+        ],
+    },
+    {
+        "name": "Iron Vest",
+        "type": ITEM,
+        "flags": TARGETABLE,
+        "triggers": [
+            (ON_HIT, [(HEAL, SELF, 1), (CANNON_MODIFIER, OWN_SHIP, 1, 2)]),
+            (ON_TURN_START, [(GAIN, OWN, 1, 0, PLANK, 0, OWN_WATER_AT_LEAST, 30)]),
+        ],
+    },
+    {
+        "name": "Powder Monkey",
+        "type": ANIMAL,
+        "triggers": [
+            (
+                ON_TURN_START,
+                [(EXTRA_ACTION, SELF, 1), (DISCARD, ENEMY, 1, 0, 0, 0, ENEMY_ANCHOR_DOWN)],
+            ),
+            (ON_HIT, [(HOLE, ENEMY_SHIP, 1)]),
+        ],
+    },
+    {
+        "name": "Ship's Bell",
+        "type": ITEM,
+        "flags": ACTIVABLE | REUSABLE,
+        "program": [(WATER, OWN_SHIP, -20)],
+        "triggers": [
+            (
+                ON_BOARDED,
+                [(ANCHOR_DOWN, ENEMY_SHIP, 0, 2), (STATUS, PIRATES_OWN_SHIP, 0, 1, NO_CANNON)],
+            )
+        ],
+    },
+]
+_TRIGGER_IN = (
+    {"Parrot": "Watch Dog", "Spyglass": "Iron Vest", "Stew": "Powder Monkey"},
+    {"Monkey": "Powder Monkey", "Lucky Boots": "Ship's Bell", "Stew": "Watch Dog"},
+)
+RICH_TRIGGERS = make_content(
+    [*RICH_CARDS, *TRIGGER_CARDS],
+    [[_TRIGGER_IN[s].get(c, c) for c in deck] for s, deck in enumerate(RICH_DECKS)],
+    provisions=((8, 10, 4, 3, 3), (12, 8, 5, 2, 2)),
+    pirate_triggers=(
+        (
+            [(ON_HIT, [(STATUS, RANDOM_ENEMY_PIRATE, 0, 0, BURN)])],
+            [(ON_TURN_START, [(WATER, OWN_SHIP, -10)])],
+        ),
+        (
+            [(ON_BOARDED, [(DAMAGE, PIRATES_OWN_SHIP, 1)])],
+            [(ON_HIT, [(DRAW, OWN, 1), (WATER, ENEMY_SHIP, 10)])],
+        ),
+    ),
+)
+
 RULES = BattleRules()
 
 
@@ -490,6 +566,27 @@ def test_engines_agree_with_costs_conditions_and_new_targets() -> None:
                 if name in played:
                     played[name] += record.cards[seat][row][CARD_STAT.PLAYED]
     assert all(n > 0 for n in played.values()), played
+
+
+def test_engines_agree_with_triggered_abilities() -> None:
+    assert_agree(RULES, RICH_TRIGGERS, 7, games=60)
+    fired = dict.fromkeys(TRIGGER_EVENTS[1:], 0)
+
+    def note(line: str) -> None:
+        for event in fired:
+            fired[event] += line.endswith(f"({event}) acts for seat 0") or line.endswith(
+                f"({event}) acts for seat 1"
+            )
+
+    for game in range(20):
+        reference.play_game(RULES, RICH_TRIGGERS, 7, game, narrate=note)
+    assert all(n > 0 for n in fired.values()), fired
+
+
+@pytest.mark.slow
+def test_engines_agree_on_many_games_with_triggered_abilities() -> None:
+    assert_agree(RULES, RICH_TRIGGERS, 17, games=1_500)
+    assert_agree(BattleRules(turn_cap=40, cannon_hits_on=3), RICH_TRIGGERS, 18, games=500)
 
 
 def test_engines_agree_with_decks_swapped_and_blank_cards() -> None:
@@ -674,8 +771,9 @@ def walk_game(rules: BattleRules, content: Content, seed: int, game: int) -> dic
         (RICH_SWAPPED, BattleRules(hole_tokens=2)),
         (RICH_BLANKED, BattleRules(sink_water=300, turn_cap=80)),
         (RICH_NEW, RULES),
+        (RICH_TRIGGERS, RULES),
     ],
-    ids=["rich", "swapped", "blanked-long", "new-card-features"],
+    ids=["rich", "swapped", "blanked-long", "new-card-features", "triggered-abilities"],
 )
 def test_every_step_agrees_along_random_games(content: Content, rules: BattleRules) -> None:
     seen: dict[str, int] = {}

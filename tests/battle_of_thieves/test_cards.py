@@ -1066,3 +1066,178 @@ def test_the_documented_operations_match_the_loader() -> None:
     targets = doc.split("### Targets", 1)[1].split("\n### ", 1)[0]
     named = {t for r in targets.splitlines() if r.startswith("| `") for t in r.split("`")[1::2]}
     assert set(L.TARGETS[1:]) <= named
+
+
+# --- triggered abilities ------------------------------------------------------------------
+
+TRIGGERS = """
+[[card]]
+name = "Guard Dog"
+type = "animal"
+[[card.trigger]]
+on = "boarded"
+[[card.trigger.effect]]
+do = "damage"
+target = "random_enemy_pirate"
+[[card.trigger]]
+on = "turn_start"
+text = "an extra action, if the ship is flooding"
+[[card.trigger.effect]]
+do = "extra_action"
+target = "self"
+if = "own_water_at_least"
+value = 40
+
+[[pirate]]
+name = "Tough Tom"
+trigger = [{ on = "hit", effect = [{ do = "heal", target = "self" }] }]
+"""
+
+
+def test_triggered_abilities_reach_the_engines(tmp_path: Path) -> None:
+    path, _ = write(tmp_path, TRIGGERS, "triggers.toml")
+    library = cards.load_file(path)
+    dog = library.cards["Guard Dog"]
+    assert dog.triggers == (
+        (L.ON_BOARDED, ((L.DAMAGE, L.RANDOM_ENEMY_PIRATE, 1, 0, 0, 0, 0, 0),)),
+        (L.ON_TURN_START, ((L.EXTRA_ACTION, L.SELF, 1, 0, 0, 0, L.OWN_WATER_AT_LEAST, 40),)),
+    )
+    tom = library.pirates["Tough Tom"]
+    assert tom.triggers == ((L.ON_HIT, ((L.HEAL, L.SELF, 1, 0, 0, 0, 0, 0),)),)
+    from balance.games.battle_of_thieves.cards import Deck, _compile
+
+    deck = Deck(
+        "d", "Brig", (("Tough Tom", ("Cutlass", "Dagger")),) * 2, (("Guard Dog", 20),), (0,) * 5
+    )
+    lib = cards.load_file(write(tmp_path, LIBRARY + TRIGGERS, "all.toml")[0])
+    content = _compile([(deck, lib), (deck, lib)], ("a", "b"))
+    dog_id = content.card_id("Guard Dog")
+    assert list(content.card_trigger[dog_id]) == [L.ON_BOARDED, L.ON_TURN_START, 0, 0]
+    assert list(content.card_trigger_len[dog_id]) == [1, 1, 0, 0]
+    assert list(content.card_trigger_program[dog_id, 1, 0]) == [
+        L.EXTRA_ACTION,
+        L.SELF,
+        1,
+        0,
+        0,
+        0,
+        1,
+        40,
+    ]
+    assert content.pirate_trigger[1, 0, 0] == L.ON_HIT
+    assert list(content.pirate_trigger_program[1, 0, 0, 0]) == [L.HEAL, L.SELF, 1, 0, 0, 0, 0, 0]
+    assert content.is_mirror()  # the same deck in both seats, abilities included
+
+
+def trigger(
+    *lines: str, on: str = 'on = "hit"', card: tuple[str, ...] = ('name = "T"', 'type = "item"')
+) -> str:
+    return (
+        card_text(*card)
+        + card_text(on, header="[[card.trigger]]")
+        + card_text(*lines, header="[[card.trigger.effect]]")
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            trigger('do = "heal"', 'target = "self"', on='on = "attacked"  # <-'),
+            "unknown on 'attacked'",
+        ),
+        (
+            card_text('name = "T"', 'type = "item"') + card_text(header="[[card.trigger]]  # <-"),
+            "card 'T', trigger 1: missing 'on'; one of: hit, boarded, turn_start",
+        ),
+        (
+            card_text('name = "T"', 'type = "item"')
+            + card_text('on = "hit"', header="[[card.trigger]]  # <-"),
+            "card 'T', trigger 1: a trigger needs at least one [[card.trigger.effect]]",
+        ),
+        (
+            trigger('do = "heal"', 'target = "own_pirate"  # <-'),
+            "card 'T', trigger 1, effect 1: a triggered ability cannot choose a pirate "
+            "('own_pirate'): use self, random_enemy_pirate,",
+        ),
+        (
+            trigger('do = "heal"', 'target = "self"', "amount = 0  # <-"),
+            "'amount' = 0 is out of range",
+        ),
+        (
+            trigger('do = "heal"', 'target = "self"', on='on = "hit"\nwhen = 3  # <-'),
+            "unknown field 'when'; allowed: on, text, effect",
+        ),
+        (
+            card_text(*EVENT, 'trigger = [{ on = "hit" }]  # <-'),
+            "an event has no triggered abilities (only animals, items and pirates",
+        ),
+        (
+            card_text(*EVENT)
+            + card_text('do = "heal"', 'target = "self"  # <-', header="[[card.effect]]"),
+            "an event has no holder: 'self' is the pirate holding an item, or the holder of a "
+            "triggered ability",
+        ),
+        (
+            card_text('name = "P"', header="[[pirate]]")
+            + card_text('on = "turn_start"', header="[[pirate.trigger]]")
+            + card_text(
+                'do = "revive"', 'target = "own_pirate"  # <-', header="[[pirate.trigger.effect]]"
+            ),
+            "pirate 'P', trigger 1, effect 1: a triggered ability cannot choose a pirate",
+        ),
+        (
+            card_text('name = "T"', 'type = "item"', 'trigger = { on = "hit" }  # <-'),
+            "write [[card.trigger]] (double brackets), one for each trigger",
+        ),
+    ],
+)
+def test_trigger_mistakes(tmp_path: Path, text: str, reason: str) -> None:
+    check(tmp_path, text, reason)
+
+
+def test_too_many_triggers_and_every_trigger_mistake_in_one_reading(tmp_path: Path) -> None:
+    one = card_text('on = "hit"', header="[[card.trigger]]") + card_text(
+        'do = "heal"', 'target = "self"', header="[[card.trigger.effect]]"
+    )
+    text = card_text('name = "T"', 'type = "animal"') + one * 4 + one.replace("]]", "]]  # <-", 1)
+    check(tmp_path, text, "card 'T', trigger 5: 5 triggers; at most 4")
+    text = (
+        card_text('name = "T"', 'type = "animal"')
+        + card_text('on = "hot"', header="[[card.trigger]]")
+        + card_text('do = "heal"', 'target = "own_pirate"', header="[[card.trigger.effect]]")
+        + card_text('on = "hit"', header="[[card.trigger]]")
+        + card_text('do = "heal"', 'target = "enemy_pirate"', header="[[card.trigger.effect]]")
+    )
+    path, _ = write(tmp_path, text)
+    with pytest.raises(cards.FileMistakes) as caught:
+        cards.load_file(path)
+    assert caught.value.lines == [
+        f"{path}:5: card 'T', trigger 1: unknown on 'hot'; one of: hit, boarded, turn_start",
+        f"{path}:8: card 'T', trigger 1, effect 1: a triggered ability cannot choose a pirate "
+        "('own_pirate'): use self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship "
+        "or pirates_island",
+        f"{path}:13: card 'T', trigger 2, effect 1: a triggered ability cannot choose a pirate "
+        "('enemy_pirate'): use self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship "
+        "or pirates_island",
+    ]
+
+
+def test_the_documented_trigger_example_loads(tmp_path: Path) -> None:
+    import re
+
+    doc = DOCS.read_text(encoding="utf-8")
+    section = doc.split("## Triggered abilities", 1)[1].split("\n## ", 1)[0]
+    example_text = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    path, _ = write(tmp_path, example_text, "abilities.toml")
+    library = cards.load_file(path)
+    assert library.cards["Watch Dog"].triggers == (
+        (L.ON_BOARDED, ((L.DAMAGE, L.RANDOM_ENEMY_PIRATE, 1, 0, 0, 0, 0, 0),)),
+    )
+    assert library.pirates["Old Salt"].triggers == (
+        (L.ON_TURN_START, ((L.EXTRA_ACTION, L.SELF, 1, 0, 0, 0, L.OWN_WATER_AT_LEAST, 40),)),
+    )
+    rows = re.findall(r"^\| `(\w+)` \| ", section, re.M)
+    assert rows == ["on", *L.TRIGGER_EVENTS[1:]]  # the header, then each event
+    dog = cards.load_file(example("cards.toml")).cards["Watch Dog"]  # the example card
+    assert dog.triggers == library.cards["Watch Dog"].triggers and dog.mods

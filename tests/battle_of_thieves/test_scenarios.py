@@ -26,6 +26,7 @@ from balance.games.battle_of_thieves.layout import (
     AMMO_CURSED,
     AMMO_INCENDIARY,
     ANCHOR_DOWN,
+    ANIMAL,
     ATTACK,
     ATTACK_ANIMAL,
     ATTACK_ITEM,
@@ -78,6 +79,9 @@ from balance.games.battle_of_thieves.layout import (
     NO_BUCKET,
     NO_CANNON,
     NO_REPAIR,
+    ON_BOARDED,
+    ON_HIT,
+    ON_TURN_START,
     OWN,
     OWN_PIRATE,
     OWN_PIRATE_BOARDING,
@@ -2002,6 +2006,170 @@ def test_a_card_costing_an_action_takes_the_first_pirate_with_one(engine) -> Non
     assert ([pirate(pos, c).actions for c in (0, 1)], pos.sides[0].water) == ([0, 0], 20)
     assert heave not in options(engine, pos)  # no action left to pay with
     assert pos.sides[0].provisions == [10, 12, 4, 2, 2]
+
+
+# ---------------------------------------------------------------------------
+# Triggered abilities of pirates, animals and items
+# ---------------------------------------------------------------------------
+
+TRIGGERED = [
+    # at the start of its owner's turn: its holder gets an action more and is drunk 2 turns
+    {
+        "name": "Compass",
+        "type": ITEM,
+        "triggers": [(ON_TURN_START, [(EXTRA_ACTION, SELF, 1), (STATUS, SELF, 0, 2, DRUNK)])],
+    },
+    # when its holder is hit (and lives): it heals 1; when boarded: 20 water out
+    {
+        "name": "Lucky Charm",
+        "type": ITEM,
+        "triggers": [(ON_HIT, [(HEAL, SELF, 1)]), (ON_BOARDED, [(WATER, OWN_SHIP, -20)])],
+    },
+    # when its host's ship is boarded with the host aboard: 1 damage to a random enemy
+    {
+        "name": "Guard Dog",
+        "type": ANIMAL,
+        "triggers": [(ON_BOARDED, [(DAMAGE, RANDOM_ENEMY_PIRATE, 1)])],
+    },
+    # at the start of its owner's turn: its host may not repair for 3 turns; 30 water out
+    {
+        "name": "Bilge Rat",
+        "type": ANIMAL,
+        "triggers": [(ON_TURN_START, [(STATUS, SELF, 0, 3, NO_REPAIR), (WATER, OWN_SHIP, -30)])],
+    },
+]
+
+
+def triggered(pirate_triggers=None, **changes):
+    """The test content with :data:`TRIGGERED` (in no deck) and ``pirate_triggers``."""
+    return make_content(
+        [*CARDS, *TRIGGERED],
+        [DECK_0, DECK_1],
+        provisions=PROVISIONS,
+        pirate_triggers=pirate_triggers,
+        **changes,
+    )
+
+
+def no_triggers():
+    return [[[], []], [[], []]]
+
+
+def test_turn_start_abilities_fire_after_the_actions_and_last_their_turns(engine) -> None:
+    content = triggered()
+    pos = build(turn=3, content=content)
+    pirate(pos, 1).item = content.card_id("Compass")
+    pirate(pos, 3).item = content.card_id("Compass")  # the enemy's: not on seat 0's turn
+    engine.start_turn(pos, dice())
+    # the extra action comes after the start of turn's one action
+    assert [pirate(pos, c).actions for c in range(4)] == [1, 2, 0, 0]
+    assert pirate(pos, 1).statuses[0] == [DRUNK, 2]
+    assert pirate(pos, 3).statuses[0] == [0, 0]
+    next_turn(engine, pos)  # turn 4, seat 1's: pirate 3's Compass, pirate 1 still drunk
+    assert pirate(pos, 1).statuses[0] == [DRUNK, 1]
+    assert (pirate(pos, 3).actions, pirate(pos, 3).statuses[0]) == (2, [DRUNK, 2])
+    next_turn(engine, pos)  # turn 5: the 2 turns are over, and the Compass fires again
+    assert pirate(pos, 1).statuses[0] == [DRUNK, 2]
+
+
+def test_turn_start_abilities_fire_pirate_by_pirate_own_then_animal_then_item(engine) -> None:
+    # A pirate has two status slots, so the order shows in the statuses that got in.
+    pirates = no_triggers()
+    pirates[0][0] = [(ON_TURN_START, [(STATUS, SELF, 0, 3, IMMOBILISED)])]
+    pirates[0][1] = [(ON_TURN_START, [(STATUS, PIRATES_OWN_SHIP, 0, 1, NO_CANNON)])]
+    content = triggered(pirates)
+    pos = build(turn=3, content=content)
+    pos.sides[0].water = 10
+    pirate(pos, 0).animal = content.card_id("Bilge Rat")  # no repair 3 turns, 30 water out
+    pirate(pos, 0).item = content.card_id("Compass")  # an action more; drunk: no slot left
+    engine.start_turn(pos, dice())
+    assert pirate(pos, 0).statuses == [[IMMOBILISED, 3], [NO_REPAIR, 3]]
+    assert pirate(pos, 0).actions == 2
+    assert pirate(pos, 1).statuses == [[NO_CANNON, 1], [0, 0]]  # pirate 1's came last
+    assert pos.sides[0].water == 0
+
+
+def test_a_dead_holder_does_not_fire_and_a_revived_one_does(engine) -> None:
+    content = triggered()
+    pos = build(turn=3, content=content)
+    pirate(pos, 0).item = content.card_id("Compass")
+    pirate(pos, 1).item = content.card_id("Compass")
+    kill(pos, 0, markers=0)  # turns its first marker back: still dead
+    kill(pos, 1, markers=1)  # both markers back now: revived at step 6, before the abilities
+    engine.start_turn(pos, dice())
+    assert (pirate(pos, 0).zone, pirate(pos, 0).actions) == (-1, 0)
+    assert (pirate(pos, 1).zone, pirate(pos, 1).actions) == (0, 2)
+    assert pirate(pos, 1).statuses[0] == [DRUNK, 2]
+
+
+def test_a_turn_start_ability_may_sink_its_own_ship(engine) -> None:
+    pirates = no_triggers()
+    pirates[0][0] = [(ON_TURN_START, [(WATER, OWN_SHIP, 60), (HOLE, ENEMY_SHIP, 1)])]
+    pos = build(turn=3, content=triggered(pirates))
+    pos.sides[0].water = 40
+    engine.start_turn(pos, dice())
+    assert (pos.over, pos.winner, pos.reason) == (True, 1, BY_WATER)
+    assert pos.sides[1].holes == 0  # nothing after the loss
+
+
+def test_a_hit_fires_the_victims_abilities_for_its_owner_if_it_lives(engine) -> None:
+    pirates = no_triggers()
+    pirates[1][0] = [(ON_HIT, [(HOLE, ENEMY_SHIP, 1), (STATUS, SELF, 0, 1, NO_BUCKET)])]
+    content = triggered(pirates)
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 0).zone = pirate(pos, 1).zone = 1  # aboard the enemy ship, with 2 and 3
+    pirate(pos, 2).item = content.card_id("Lucky Charm")
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), 4)  # hits pirate 2 for 1
+    # its own ability first (a hole in seat 0's ship, made by seat 1), then the charm's heal
+    assert (pirate(pos, 2).life, pos.sides[0].holes) == (2, 1)
+    assert pirate(pos, 2).statuses[0] == [NO_BUCKET, 1]
+    assert (stat(pos, 1, SEAT_STAT.HOLES_MADE), stat(pos, 0, SEAT_STAT.DAMAGE_DEALT)) == (1, 1)
+    do(engine, pos, attack(1, 0, ATTACK_PIRATE + 0), 3)  # a miss fires nothing
+    assert (pirate(pos, 2).life, pos.sides[0].holes) == (2, 1)
+
+
+def test_a_hit_that_kills_fires_nothing_nor_does_a_hit_on_the_animal(engine) -> None:
+    pirates = no_triggers()
+    pirates[1][0] = [(ON_HIT, [(HOLE, ENEMY_SHIP, 1)])]
+    content = triggered(pirates, weapons=[[[(4, 2), (4, 1)], [(4, 1), (4, 1)]]] * 2)
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 0).zone = pirate(pos, 1).zone = 1
+    pirate(pos, 2).animal = content.card_id("Guard Dog")
+    do(engine, pos, attack(1, 0, ATTACK_ANIMAL + 0), 6)  # the dog dies, not a hit on pirate 2
+    assert (pirate(pos, 2).animal, pos.sides[0].holes) == (-1, 0)
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), 5)  # 2 damage: pirate 2 dies
+    assert (pirate(pos, 2).alive, pos.sides[0].holes) == (False, 0)
+
+
+def test_boarding_fires_the_abilities_of_the_pirates_aboard_the_boarded_ship(engine) -> None:
+    content = triggered()
+    pos = ready(build(turn=3, content=content))
+    pos.sides[1].water = 50
+    pirate(pos, 2).animal = content.card_id("Guard Dog")
+    pirate(pos, 3).item = content.card_id("Lucky Charm")
+    pirate(pos, 3).zone = ISLAND  # not aboard: its charm stays quiet
+    do(engine, pos, move(0, 1), 1)  # the dog draws pirate 1 of seat 0's two living pirates
+    assert [pirate(pos, c).life for c in (0, 1)] == [2, 1]
+    assert pos.sides[1].water == 50
+    assert stat(pos, 0, SEAT_STAT.BOARDINGS) == 1
+    pirate(pos, 0).zone = 0
+    pirate(pos, 3).zone = 1
+    do(engine, pos, move(1, 1), 0)  # the dog bites pirate 0; then the charm: 50 - 20
+    assert [pirate(pos, c).life for c in (0, 1)] == [1, 1]
+    assert pos.sides[1].water == 30
+
+
+def test_a_free_boarding_fires_them_and_a_carried_pirate_does_not(engine) -> None:
+    content = triggered()
+    pos = build(turn=3, content=content)  # no actions: only a free boarding is possible
+    pos.sides[1].anchor = 0
+    pirate(pos, 2).animal = content.card_id("Guard Dog")
+    kill(pos, 1)
+    do(engine, pos, move(0, 1))  # one living enemy: no draw
+    assert pirate(pos, 0).life == 1
+    pirate(pos, 0).zone = 0
+    program(engine, pos, 0, [(MOVE, PIRATES_OWN_SHIP, 0, 0, TO_ENEMY_SHIP)])  # carried
+    assert (pirate(pos, 0).zone, pirate(pos, 0).life) == (1, 1)
 
 
 # ---------------------------------------------------------------------------

@@ -160,7 +160,7 @@ TRIGGER_VALUE = Range(1, 999, None)
 COPIES = Range(1, L.DECK_SIZE, None)
 
 ROOT_FIELDS = ("include", "card", "weapon", "pirate", "ship", "deck")
-CARD_FIELDS = ("name", "type", "copies", "sin", "text", "effect", "modifier", "cost")
+CARD_FIELDS = ("name", "type", "copies", "sin", "text", "effect", "modifier", "cost", "trigger")
 #: What a card's ``cost`` table may name: the provisions, and ``action``.
 COST_FIELDS = (*L.PROVISIONS, "action")
 COST_AMOUNT = Range(1, 30, None)
@@ -181,7 +181,11 @@ EFFECT_FIELDS = (
 IF_WATER = Range(1, 999, None)
 MODIFIER_FIELDS = ("stat", "amount")
 WEAPON_FIELDS = ("name", "text", "hits_on", "damage")
-PIRATE_FIELDS = ("name", "text", "modifier")
+PIRATE_FIELDS = ("name", "text", "modifier", "trigger")
+#: A triggered ability's fields (``[[card.trigger]]``, ``[[pirate.trigger]]``).
+TRIGGER_FIELDS = ("on", "text", "effect")
+#: Card types that may have triggered abilities (they stay in play with a holder).
+TRIGGERED_TYPES = (L.ANIMAL, L.ITEM)
 SHIP_FIELDS = ("name", "text", "modifier", "when", "value", "effect")
 DECK_FIELDS = ("name", "text", "ship", "pirates", "cards", "provisions")
 DECK_PIRATE_FIELDS = ("name", "weapons")
@@ -564,6 +568,7 @@ def _fold(text: str) -> str:
 
 Row = tuple[int, int, int, int, int, int, int, int]
 Mod = tuple[int, int]
+Trigger = tuple[int, tuple[Row, ...]]  # (layout.ON_* event, its program)
 
 
 @dataclass(frozen=True)
@@ -578,6 +583,7 @@ class Card:
     text: str = field(default="", compare=False)
     where: str = field(default="", compare=False)  # "file:line"
     cost: tuple[int, ...] = (0,) * L.COST_SIZE  # provisions by kind, then 1 for an action
+    triggers: tuple[Trigger, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -595,6 +601,7 @@ class Pirate:
     mods: tuple[Mod, ...]
     text: str = field(default="", compare=False)
     where: str = field(default="", compare=False)
+    triggers: tuple[Trigger, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -743,7 +750,8 @@ def _effect(table: Table) -> Row:
 
 
 def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row, ...]:
-    """The effects ``key`` of a card (``kind`` its type) or a ship trigger (``"ship"``)."""
+    """The effects ``key`` of a card (``kind`` its type), a ship trigger (``"ship"``) or a
+    triggered ability (``"trigger"``)."""
     table.tables(key, header)
     entries = table.items(key, f"{table.label}, effect {{n}}")
     errors: list[BalanceError] = []
@@ -764,16 +772,23 @@ def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row,
     def across(entry: Table, row: Row) -> None:
         nonlocal chosen
         op, target, on = row[0], row[1], row[5]
-        if target == L.SELF and kind != L.ITEM:
+        if target == L.SELF and kind not in (L.ITEM, "trigger"):
             what = "a ship's trigger" if kind == "ship" else _a(kind)
-            entry.fail("target", f"{what} has no holder: 'self' is the pirate holding an item")
+            entry.fail(
+                "target",
+                f"{what} has no holder: 'self' is the pirate holding an item, or the "
+                "holder of a triggered ability",
+            )
         if target in L.CHOSEN_TARGETS:
-            what = "a ship's trigger" if kind == "ship" else _a(kind)
+            what = {"ship": "a ship's trigger", "trigger": "a triggered ability"}.get(
+                str(kind), _a(kind) if isinstance(kind, int) else str(kind)
+            )
             if not choosers:
+                others = "self, random_enemy_pirate, " if kind == "trigger" else ""
                 entry.fail(
                     "target",
                     f"{what} cannot choose a pirate ('{L.TARGETS[target]}'): "
-                    "use pirates_own_ship, pirates_enemy_ship or pirates_island",
+                    f"use {others}pirates_own_ship, pirates_enemy_ship or pirates_island",
                 )
             if target not in choosers:
                 entry.fail(
@@ -798,6 +813,50 @@ def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row,
         insult = insult or row[0] == L.INSULT
     _gather(errors)
     return tuple(rows)
+
+
+def _triggers(table: Table, header: str) -> tuple[Trigger, ...]:
+    """The triggered abilities ``[[HEADER]]`` (``card.trigger`` or ``pirate.trigger``) of a
+    card or pirate: each an ``on`` event and ``[[HEADER.effect]]`` tables (1..8)."""
+    table.tables("trigger", header)
+    entries = table.items("trigger", f"{table.label}, trigger {{n}}")
+    errors: list[BalanceError] = []
+
+    def one(entry: Table) -> Trigger:
+        mistakes: list[BalanceError] = []  # each field checked even when another is wrong
+        _attempt(mistakes, lambda: entry.only(TRIGGER_FIELDS))
+        event = _attempt(mistakes, lambda: entry.choice("on", L.TRIGGER_EVENTS))
+        _attempt(mistakes, lambda: entry.string("text", required=False))
+        program = _attempt(
+            mistakes, lambda: _program(entry, "effect", f"{header}.effect", "trigger")
+        )
+        if program is not None and not program:
+            _attempt(
+                mistakes,
+                lambda: entry.fail(
+                    None,
+                    f"a trigger needs at least one [[{header}.effect]] (what it does when it "
+                    "fires)",
+                ),
+            )
+        _gather(mistakes)
+        assert event is not None and program is not None
+        return event, program
+
+    triggers = []
+    for entry in entries:
+        trigger = _attempt(errors, lambda entry=entry: one(entry))
+        if trigger is not None:
+            triggers.append(trigger)
+    if len(entries) > L.MAX_TRIGGERS:
+        _attempt(
+            errors,
+            lambda: entries[L.MAX_TRIGGERS].fail(
+                None, f"{len(entries)} triggers; at most {L.MAX_TRIGGERS}"
+            ),
+        )
+    _gather(errors)
+    return tuple(triggers)
 
 
 def _card(table: Table) -> Card:
@@ -846,6 +905,18 @@ def _card(table: Table) -> Card:
         )
     else:
         mods = _attempt(errors, lambda: _modifiers(table, "modifier", "card.modifier"))
+    triggers: tuple[Trigger, ...] | None = ()
+    if "trigger" in table.data and kind not in TRIGGERED_TYPES:
+        _attempt(
+            errors,
+            lambda: table.fail(
+                "trigger",
+                f"{_a(kind)} has no triggered abilities (only animals, items and pirates, "
+                "which stay in play with a holder, do)",
+            ),
+        )
+    else:
+        triggers = _attempt(errors, lambda: _triggers(table, "card.trigger"))
     needs = (L.EVENT, L.SPECIAL, L.LEGENDARY, L.CURSED_BALL, L.ISLAND_CARD)
     if kind in needs and program is not None and not program:
         _attempt(
@@ -870,9 +941,9 @@ def _card(table: Table) -> Card:
     flags = _attempt(errors, read_flags)
     _gather(errors)
     assert copies is not None and sin is not None and program is not None and mods is not None
-    assert flags is not None and cost is not None
+    assert flags is not None and cost is not None and triggers is not None
     where = f"{table.source.shown}:{table.header}"
-    return Card(name, kind, copies, sin, flags, program, mods, text, where, cost)
+    return Card(name, kind, copies, sin, flags, program, mods, text, where, cost, triggers)
 
 
 def _cost(table: Table, kind: int) -> tuple[int, ...]:
@@ -912,10 +983,11 @@ def _pirate(table: Table) -> Pirate:
     errors: list[BalanceError] = []
     _attempt(errors, lambda: table.only(PIRATE_FIELDS))
     mods = _attempt(errors, lambda: _modifiers(table, "modifier", "pirate.modifier"))
+    triggers = _attempt(errors, lambda: _triggers(table, "pirate.trigger"))
     text = _attempt(errors, lambda: table.string("text", required=False)) or ""
     _gather(errors)
-    assert mods is not None
-    return Pirate(name, mods, text, f"{table.source.shown}:{table.header}")
+    assert mods is not None and triggers is not None
+    return Pirate(name, mods, text, f"{table.source.shown}:{table.header}", triggers)
 
 
 def _ship(table: Table) -> Ship:
@@ -1533,11 +1605,13 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
             "program": c.program,
             "mods": c.mods,
             "cost": c.cost,
+            "triggers": c.triggers,
         }
         for c in chosen.values()
     ]
     weapons = []
     pirate_mods = []
+    pirate_triggers = []
     ship_mods = []
     triggers = []
     ship_programs = []
@@ -1549,6 +1623,7 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
             ]
         )
         pirate_mods.append([library.pirates[p].mods for p, _ in deck.pirates])
+        pirate_triggers.append([library.pirates[p].triggers for p, _ in deck.pirates])
         ship = library.ships[deck.ship]
         ship_mods.append(ship.mods)
         triggers.append((ship.trigger, ship.value))
@@ -1559,6 +1634,7 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
         provisions=[deck.provisions for deck, _ in seats],
         weapons=weapons,
         pirate_mods=pirate_mods,
+        pirate_triggers=pirate_triggers,
         ship_mods=ship_mods,
         ship_trigger=triggers,
         ship_program=ship_programs,

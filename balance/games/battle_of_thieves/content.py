@@ -22,6 +22,7 @@ from balance.games.battle_of_thieves.layout import (
     EFFECT,
     MAX_EFFECTS,
     MAX_MODS,
+    MAX_TRIGGERS,
     PIRATES,
     PLAYERS,
     WEAPONS,
@@ -48,6 +49,10 @@ class Content:
         modifiers of animals and items for the pirate that holds them.
     card_cost : int64 ``(K, COST_SIZE)``: what playing the card costs, provisions by kind
         then 1 for an action of one of the player's pirates (``layout.COST_ACTION``).
+    card_trigger : int64 ``(K, MAX_TRIGGERS)``: the event of each triggered ability of an
+        animal or item (``layout.ON_*``; 0 for none), ``card_trigger_program`` ``(K,
+        MAX_TRIGGERS, MAX_EFFECTS, Effect.SIZE)`` and ``card_trigger_len`` ``(K,
+        MAX_TRIGGERS)``: their programs, applied for the holder's owner.
 
     Seats (``s`` = 0, 1):
 
@@ -62,6 +67,9 @@ class Content:
     ship_trigger : int64 ``(2, 2)``: (``layout`` trigger, value).
     ship_program : int64 ``(2, MAX_EFFECTS, Effect.SIZE)``, ``ship_program_len`` ``(2,)``:
         applied once, the first time the trigger holds.
+    pirate_trigger : int64 ``(2, PIRATES, MAX_TRIGGERS)``, ``pirate_trigger_program``
+        ``(2, PIRATES, MAX_TRIGGERS, MAX_EFFECTS, Effect.SIZE)``, ``pirate_trigger_len``
+        ``(2, PIRATES, MAX_TRIGGERS)``: the pirates' triggered abilities, as for cards.
 
     Names for reports: ``deck_names``, ``ship_names`` (2,), ``pirate_names`` (2, 2),
     ``weapon_names`` (2, 2, 2); ``sources`` the two files (or example names).
@@ -88,6 +96,12 @@ class Content:
     ship_program: np.ndarray
     ship_program_len: np.ndarray
     card_cost: np.ndarray
+    card_trigger: np.ndarray
+    card_trigger_program: np.ndarray
+    card_trigger_len: np.ndarray
+    pirate_trigger: np.ndarray
+    pirate_trigger_program: np.ndarray
+    pirate_trigger_len: np.ndarray
     deck_names: tuple[str, str]
     ship_names: tuple[str, str]
     pirate_names: tuple[tuple[str, str], tuple[str, str]]
@@ -145,11 +159,22 @@ ARRAY_FIELDS = (
     "ship_program",
     "ship_program_len",
     "card_cost",
+    "card_trigger",
+    "card_trigger_program",
+    "card_trigger_len",
+    "pirate_trigger",
+    "pirate_trigger_program",
+    "pirate_trigger_len",
 )
 
 
 #: The arrays with one row a seat.
-SEAT_FIELDS = ARRAY_FIELDS[ARRAY_FIELDS.index("deck") : ARRAY_FIELDS.index("card_cost")]
+SEAT_FIELDS = (
+    *ARRAY_FIELDS[ARRAY_FIELDS.index("deck") : ARRAY_FIELDS.index("card_cost")],
+    "pirate_trigger",
+    "pirate_trigger_program",
+    "pirate_trigger_len",
+)
 
 
 def empty_arrays(cards: int) -> dict[str, np.ndarray]:
@@ -176,6 +201,14 @@ def empty_arrays(cards: int) -> dict[str, np.ndarray]:
         "ship_program": z((PLAYERS, MAX_EFFECTS, EFFECT.SIZE), np.int64),
         "ship_program_len": z(PLAYERS, np.int64),
         "card_cost": z((cards, COST_SIZE), np.int64),
+        "card_trigger": z((cards, MAX_TRIGGERS), np.int64),
+        "card_trigger_program": z((cards, MAX_TRIGGERS, MAX_EFFECTS, EFFECT.SIZE), np.int64),
+        "card_trigger_len": z((cards, MAX_TRIGGERS), np.int64),
+        "pirate_trigger": z((PLAYERS, PIRATES, MAX_TRIGGERS), np.int64),
+        "pirate_trigger_program": z(
+            (PLAYERS, PIRATES, MAX_TRIGGERS, MAX_EFFECTS, EFFECT.SIZE), np.int64
+        ),
+        "pirate_trigger_len": z((PLAYERS, PIRATES, MAX_TRIGGERS), np.int64),
     }
     out["card_type"][0] = BLANK
     return out
@@ -201,6 +234,24 @@ def program_choice(card_type: int, program: Sequence[Sequence[int]]) -> int:
     return CHOICE_NONE
 
 
+def _put_triggers(
+    triggers: Sequence[tuple[int, Sequence[Sequence[int]]]],
+    events: np.ndarray,
+    programs: np.ndarray,
+    lengths: np.ndarray,
+) -> None:
+    """Write (event, rows) pairs into one card's or pirate's ``(MAX_TRIGGERS,)`` events,
+    ``(MAX_TRIGGERS, MAX_EFFECTS, Effect.SIZE)`` programs and ``(MAX_TRIGGERS,)`` lengths
+    (missing trailing fields of a row are 0)."""
+    if len(triggers) > MAX_TRIGGERS:
+        raise ValueError(f"{len(triggers)} triggers; at most {MAX_TRIGGERS}")
+    for t, (event, rows) in enumerate(triggers):
+        events[t] = event
+        for e, row in enumerate(rows):
+            programs[t, e] = tuple(row) + (0,) * (EFFECT.SIZE - len(row))
+        lengths[t] = len(rows)
+
+
 def make_content(
     cards: Sequence[Mapping[str, Any]],
     decks: Sequence[Sequence[str]],
@@ -208,6 +259,7 @@ def make_content(
     provisions: Sequence[Sequence[int]] = ((10, 12, 4, 2, 2), (10, 12, 4, 2, 2)),
     weapons: Sequence[Any] | None = None,
     pirate_mods: Sequence[Any] | None = None,
+    pirate_triggers: Sequence[Any] | None = None,
     ship_mods: Sequence[Sequence[tuple[int, int]]] = ((), ()),
     ship_trigger: Sequence[tuple[int, int]] = ((0, 0), (0, 0)),
     ship_program: Sequence[Sequence[Sequence[int]]] = ((), ()),
@@ -227,11 +279,13 @@ def make_content(
     cards : one mapping a card: ``name``; ``type`` (layout card type); optional ``sin``
         (index into ``SINS``), ``flags``, ``program`` (rows of up to ``Effect.SIZE`` ints:
         op, target, amount, turns, arg, on, if, if value; missing trailing fields are 0),
-        ``mods`` ((stat, amount) pairs) and ``cost`` (``COST_SIZE`` ints). Card 0 (the
-        blank card) is added in front.
+        ``mods`` ((stat, amount) pairs), ``cost`` (``COST_SIZE`` ints) and ``triggers``
+        ((event, rows) pairs, ``layout.ON_*`` events). Card 0 (the blank card) is added in
+        front.
     decks : two lists of ``DECK_SIZE`` card names (seat 0's first), in file order.
     weapons : ``(2, 2, 2, 2)`` (hits on, damage) by seat, pirate, weapon; default 4+ for 1.
     pirate_mods : ``(2, 2)`` lists of (stat, amount) pairs.
+    pirate_triggers : ``(2, 2)`` lists of (event, rows) pairs, as a card's ``triggers``.
     ship_names, pirate_names, weapon_names, sources : names for reports (``(2,)``,
         ``(2, 2)``, ``(2, 2, 2)``) and the two decks' files; placeholders by default.
     """
@@ -253,6 +307,12 @@ def make_content(
         arrays["mods_len"][c] = len(card.get("mods", ()))
         cost = tuple(card.get("cost", ()))  # missing trailing fields are 0
         arrays["card_cost"][c] = cost + (0,) * (COST_SIZE - len(cost))
+        _put_triggers(
+            card.get("triggers", ()),
+            arrays["card_trigger"][c],
+            arrays["card_trigger_program"][c],
+            arrays["card_trigger_len"][c],
+        )
     for s, deck in enumerate(decks):
         if len(deck) != DECK_SIZE:
             raise ValueError(f"deck {s} has {len(deck)} cards, not {DECK_SIZE}")
@@ -279,6 +339,15 @@ def make_content(
                 for m, mod in enumerate(pirate_mods[s][i]):
                     arrays["pirate_mods"][s, i, m] = mod
                 arrays["pirate_mods_len"][s, i] = len(pirate_mods[s][i])
+    if pirate_triggers is not None:
+        for s in range(PLAYERS):
+            for i in range(PIRATES):
+                _put_triggers(
+                    pirate_triggers[s][i],
+                    arrays["pirate_trigger"][s, i],
+                    arrays["pirate_trigger_program"][s, i],
+                    arrays["pirate_trigger_len"][s, i],
+                )
     return Content(
         names=tuple(names),
         deck_names=(deck_names[0], deck_names[1]),

@@ -107,12 +107,16 @@ from balance.games.battle_of_thieves.layout import (
     MAX_ISLAND,
     MAX_LIFE,
     MAX_OPTIONS,
+    MAX_TRIGGERS,
     MOVE,
     MOVE_TO,
     NO_BUCKET,
     NO_CANNON,
     NO_REPAIR,
     NO_STATUS,
+    ON_BOARDED,
+    ON_HIT,
+    ON_TURN_START,
     OWN,
     OWN_PIRATE,
     OWN_PIRATE_BOARDING,
@@ -675,13 +679,81 @@ def apply_program_nb(
             return
 
 
+# --- triggered abilities -------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
+    """Pirate ``p``'s triggered abilities of ``event`` (``layout.ON_*``): its own, then its
+    animal's, then its item's, each in file order, acting for its owner with ``p`` as
+    ``self``. Each fires only if ``p`` then lives (and, for ON_BOARDED, is aboard its own
+    ship). Stops at once when the game ends."""
+    pirate, state = pos[1], pos[6]
+    s = p // 2
+    i = p % 2
+    card_trigger, card_program, card_len = content[20], content[21], content[22]
+    own_trigger, own_program, own_len = content[23], content[24], content[25]
+    for source in range(3):
+        for t in range(MAX_TRIGGERS):
+            card = np.int64(-1)
+            if source == 0:
+                if own_trigger[s, i, t] != event:
+                    continue
+            else:
+                card = pirate[p, PIRATE.ANIMAL] if source == 1 else pirate[p, PIRATE.ITEM]
+                if card < 0 or card_trigger[card, t] != event:
+                    continue
+            zone = pirate[p, PIRATE.ZONE]
+            if zone < 0 or (event == ON_BOARDED and zone != s):
+                return
+            if source == 0:
+                apply_program_nb(
+                    pos,
+                    content,
+                    derived,
+                    rules,
+                    dice,
+                    s,
+                    own_program[s, i, t],
+                    own_len[s, i, t],
+                    -1,
+                    p,
+                    0,
+                )
+            else:
+                apply_program_nb(
+                    pos,
+                    content,
+                    derived,
+                    rules,
+                    dice,
+                    s,
+                    card_program[card, t],
+                    card_len[card, t],
+                    -1,
+                    p,
+                    0,
+                )
+            if state[STATE.OVER]:
+                return
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def fire_side_nb(pos, content, derived, rules, dice, seat, event):
+    """The triggered abilities of ``event`` of ``seat``'s pirates, pirate 0's first."""
+    for p in range(2 * seat, 2 * seat + 2):
+        fire_triggers_nb(pos, content, derived, rules, dice, p, event)
+        if pos[6][STATE.OVER]:
+            return
+
+
 # --- start and end of a turn ---------------------------------------------------------------
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
 def start_turn_nb(pos, content, derived, rules, dice):
     """Start of the turn (water, start-of-turn effects, timers, markers, draw, revivals,
-    actions, cards held). May end the game."""
+    actions, cards held, then the turn_start abilities). May end the game."""
     side, pirate, hand, state = pos[0], pos[1], pos[3], pos[6]
     seat_stat, card_stat = pos[7], pos[8]
     turn = state[STATE.TURN]
@@ -781,6 +853,8 @@ def start_turn_nb(pos, content, derived, rules, dice):
         row = row_of[me, hand[me, k]]
         if row >= 0:
             card_stat[me, row, CARD_STAT.HELD] += 1
+    # 8. the turn_start abilities of the player's pirates, their animals and items
+    fire_side_nb(pos, content, derived, rules, dice, me, ON_TURN_START)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -1165,7 +1239,7 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
 
 
 @njit(inline="always", cache=True)
-def attack_nb(pos, content, dice, p, weapon, target):
+def attack_nb(pos, content, derived, rules, dice, p, weapon, target):
     pirate, seat_stat = pos[1], pos[7]
     me = p // 2
     enemy = 1 - me
@@ -1183,6 +1257,7 @@ def attack_nb(pos, content, dice, p, weapon, target):
     if target < ATTACK_ANIMAL:
         damage = weapons[me, p % 2, weapon, 1] + mod_sum_nb(content, pirate, p, WEAPON_DAMAGE)
         damage_nb(pos, q, max(damage, 0))
+        fire_triggers_nb(pos, content, derived, rules, dice, q, ON_HIT)  # if q lives
     elif target < ATTACK_ITEM:
         card = pirate[q, PIRATE.ANIMAL]
         pirate[q, PIRATE.ANIMAL] = -1
@@ -1330,9 +1405,12 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
         return
     p = 2 * me + who
     if kind == MOVE_TO:
+        boarding = pirate[p, PIRATE.ZONE] == me and what == 1 - me
         move_nb(side, pirate, seat_stat, me, who, what)
         if what == ISLAND:  # moving onto the island is itself a visit
             visit_nb(pos, content, derived, rules, dice, p)
+        elif boarding:  # the enemy's abilities on being boarded
+            fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED)
     elif kind == BAIL_WATER:
         pirate[p, PIRATE.ACTIONS] -= 1
         bail = rules[RULE.BAIL] + mod_sum_nb(content, pirate, p, BAIL)
@@ -1355,7 +1433,7 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
     elif kind == FIRE:
         fire_nb(pos, content, derived, rules, dice, p, what)
     elif kind == ATTACK:
-        attack_nb(pos, content, dice, p, what, target)
+        attack_nb(pos, content, derived, rules, dice, p, what, target)
     elif kind == VISIT:
         pirate[p, PIRATE.ACTIONS] -= 1
         visit_nb(pos, content, derived, rules, dice, p)
@@ -1640,7 +1718,12 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
                 break
             if kind == MOVE_TO and options[k, 2] != ISLAND:  # the commonest option, on the
                 # few arrays it changes (moving onto the island is a visit: applied below)
+                boarding = pirate[2 * me + options[k, 1], PIRATE.ZONE] == me and options[k, 2] != me
                 move_nb(side, pirate, seat_stat, me, options[k, 1], options[k, 2])
+                if boarding:  # the enemy's abilities on being boarded
+                    fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED)
+                    if state[STATE.OVER]:
+                        break
                 continue
             apply_option_nb(
                 pos,

@@ -96,6 +96,7 @@ C_TYPE, C_SIN, C_FLAGS, C_PROGRAM, C_PROGRAM_LEN, C_MODS, C_MODS_LEN = 0, 1, 2, 
 C_WEAPONS = 13
 C_PROVISIONS = 10
 C_COST = 19
+C_TRIGGER, C_TRIGGER_PROGRAM, C_TRIGGER_LEN = 20, 21, 22
 
 
 class Plan(NamedTuple):
@@ -229,6 +230,12 @@ def card_worth_nb(view, seat, card, target):
             worth += 1.0
         if kind == ANIMAL:
             worth += 0.5
+        # its triggered abilities: half their effects' worth each (they fire later, maybe)
+        for t in range(content[C_TRIGGER].shape[1]):
+            if content[C_TRIGGER][card, t] != 0:
+                rows = content[C_TRIGGER_PROGRAM][card, t]
+                for e in range(content[C_TRIGGER_LEN][card, t]):
+                    worth += 0.5 * effect_worth_nb(view, seat, rows[e], -1)
     elif kind == CURSED_BALL:
         worth = 2.0
     elif kind == ISLAND_CARD:

@@ -198,6 +198,15 @@ NO_TRIGGER = 0
 WATER_AT_LEAST = 1
 TRIGGERS = ("", "water_at_least")
 
+# Triggered abilities of pirates, animals and items (``Content.card_trigger`` and
+# ``pirate_trigger``): when each fires, for its holder's owner (docs/battle-of-thieves-cards.md).
+NO_EVENT = 0
+ON_HIT = 1  # an enemy's attack hits the holder, and the holder lives
+ON_BOARDED = 2  # an enemy pirate boards the ship the holder is aboard (its own)
+ON_TURN_START = 3  # the last step of the start of its owner's turn
+TRIGGER_EVENTS = ("", "hit", "boarded", "turn_start")
+MAX_TRIGGERS = 4  # triggers of one card or pirate
+
 
 class Effect(NamedTuple):
     """Fields of one effect, a row of a program: int64 ``(MAX_EFFECTS, Effect.SIZE)``."""

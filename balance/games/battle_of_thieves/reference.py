@@ -10,7 +10,8 @@ How a game goes:
 
 * :func:`set_up` deals; then game turn 1 is seat 0's, turn 2 seat 1's, and so on.
 * :func:`start_turn` plays the start of a turn (water, the ship's trigger, poison and
-  regeneration, timed effects, death markers, the draw or the Red Sea, revivals, actions).
+  regeneration, timed effects, death markers, the draw or the Red Sea, revivals, actions,
+  then the turn_start abilities of the player's pirates, animals and items).
 * :func:`legal_options` lists what the player may do, in the canonical order;
   :func:`apply_option` does one of them. The player picks until it ends its turn.
 * :func:`end_turn` ends it (a cursed ball not fired, burns, the turn cap).
@@ -49,6 +50,8 @@ import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
+
+import numpy as np
 
 from balance.games.battle_of_thieves.content import Content
 from balance.games.battle_of_thieves.layout import (
@@ -121,12 +124,16 @@ from balance.games.battle_of_thieves.layout import (
     MAST_BROKEN,
     MAX_CANNON_MODS,
     MAX_LIFE,
+    MAX_TRIGGERS,
     MOVE,
     MOVE_TO,
     NO_BUCKET,
     NO_CANNON,
     NO_REPAIR,
     NO_STATUS,
+    ON_BOARDED,
+    ON_HIT,
+    ON_TURN_START,
     OWN,
     OWN_PIRATE,
     OWN_PIRATE_BOARDING,
@@ -166,6 +173,7 @@ from balance.games.battle_of_thieves.layout import (
     TO_ENEMY_SHIP,
     TO_ISLAND,
     TO_OWN_SHIP,
+    TRIGGER_EVENTS,
     VISIT,
     WATER,
     WATER_AT_LEAST,
@@ -736,15 +744,16 @@ def set_up(rules: BattleRules, content: Content, seed: int, game: int) -> Positi
 
 
 def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None:
-    """Steps 1-7 of the start of game turn ``pos.turn``, in place.
+    """Steps 1-8 of the start of game turn ``pos.turn``, in place.
 
     Parameters
     ----------
     pos : the position after the previous turn's :func:`end_turn` (or :func:`set_up`).
-    dice : the dice (only a ship trigger's program may roll here).
+    dice : the dice (only a ship trigger's or a triggered ability's program may roll here).
     narrate : optional, receives one line per event.
 
-    The game may end here (water through the holes, the Red Sea, a ship trigger).
+    The game may end here (water through the holes, the Red Sea, a ship trigger, a
+    triggered ability).
     """
     say = narrate or _quiet
     t, p = pos.turn, pos.player
@@ -809,6 +818,8 @@ def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> No
     side.special_used = 0
     for card in side.hand:
         count_card(pos, p, card, CARD_STAT.HELD)
+    # 8. The turn_start abilities of the player's pirates, their animals and items.
+    fire_side(pos, p, ON_TURN_START, dice, say)
 
 
 def _stamped(pirate: Pirate, kind: int) -> int:
@@ -876,6 +887,76 @@ def end_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None
         pos.reason = CAPPED
         return
     pos.turn += 1
+
+
+# ---------------------------------------------------------------------------
+# Triggered abilities
+# ---------------------------------------------------------------------------
+
+
+def _triggers(
+    events: np.ndarray, programs: np.ndarray, lengths: np.ndarray
+) -> list[tuple[int, list[list[int]]]]:
+    """``(event, rows)`` of one card's or pirate's triggers: ``events`` and ``lengths``
+    int64 ``(MAX_TRIGGERS,)``, ``programs`` ``(MAX_TRIGGERS, MAX_EFFECTS, Effect.SIZE)``."""
+    out = []
+    for t in range(MAX_TRIGGERS):
+        if int(events[t]):
+            rows = [[int(v) for v in programs[t, e]] for e in range(int(lengths[t]))]
+            out.append((int(events[t]), rows))
+    return out
+
+
+def pirate_trigger_rows(content: Content, code: int) -> list[tuple[int, list[list[int]]]]:
+    """Pirate ``code``'s own triggered abilities as ``(event, rows)``, in file order."""
+    s, i = divmod(code, PIRATES)
+    c = content
+    return _triggers(
+        c.pirate_trigger[s, i], c.pirate_trigger_program[s, i], c.pirate_trigger_len[s, i]
+    )
+
+
+def card_trigger_rows(content: Content, card: int) -> list[tuple[int, list[list[int]]]]:
+    """``card``'s triggered abilities as ``(event, rows)``, in file order."""
+    c = content
+    return _triggers(c.card_trigger[card], c.card_trigger_program[card], c.card_trigger_len[card])
+
+
+def fire_triggers(pos: Position, code: int, event: int, dice: Dice, say: Narrator = _quiet) -> None:
+    """Pirate ``code``'s triggered abilities of ``event``: the pirate's own, then its
+    animal's, then its item's, each in file order, acting for its owner with the pirate
+    as ``self``. Each fires only if, when its turn comes, the pirate lives (and, for
+    ``boarded``, is aboard its own ship); its timed effects count the turn it fires in.
+    Stops at once if the game ends."""
+    seat = code // PIRATES
+    pirate = pos.pirate(code)
+    sources = [
+        (pirate_name(pos, code), ev, rows) for ev, rows in pirate_trigger_rows(pos.content, code)
+    ]
+    for card in (pirate.animal, pirate.item):
+        if card >= 0:
+            sources.extend(
+                (card_name(pos, card), ev, rows)
+                for ev, rows in card_trigger_rows(pos.content, card)
+            )
+    for name, ev, rows in sources:
+        if ev != event:
+            continue
+        if not pirate.alive or (event == ON_BOARDED and pirate.zone != seat):
+            return
+        say(f"  {name} ({TRIGGER_EVENTS[event]}) acts for seat {seat}")
+        apply_program(pos, seat, rows, -1, code, dice, narrate=say)
+        if pos.over:
+            return
+
+
+def fire_side(pos: Position, seat: int, event: int, dice: Dice, say: Narrator = _quiet) -> None:
+    """The triggered abilities of ``event`` of ``seat``'s pirates, pirate 0's first
+    (:func:`fire_triggers`)."""
+    for code in range(seat * PIRATES, seat * PIRATES + PIRATES):
+        fire_triggers(pos, code, event, dice, say)
+        if pos.over:
+            return
 
 
 # ---------------------------------------------------------------------------
@@ -1130,9 +1211,12 @@ def apply_option(
     if kind in (BAIL_WATER, REPAIR_HOLE, REPAIR_MAST, RAISE_ANCHOR):
         side.pirates[who].actions -= 1  # these four always cost the pirate's action
     if kind == MOVE_TO:
+        boarding = side.pirates[who].zone == p and what == 1 - p
         move_pirate(pos, who, what)
         if what == ISLAND:  # moving onto the island is itself a visit
             visit(pos, who, dice, say)
+        elif boarding:  # the enemy's abilities on being boarded
+            fire_side(pos, 1 - p, ON_BOARDED, dice, say)
     elif kind == TAKE:
         take_provision(pos, what, dice, say)
     elif kind == BAIL_WATER:
@@ -1261,6 +1345,7 @@ def attack(pos: Position, i: int, w: int, target: int, dice: Dice, say: Narrator
     victim = pos.pirate(victim_code)
     if target < ATTACK_ANIMAL:
         deal_damage(pos, victim_code, max(0, damage + modifier_sum(pos, code, WEAPON_DAMAGE)), say)
+        fire_triggers(pos, victim_code, ON_HIT, dice, say)  # if the victim lives
     elif target < ATTACK_ITEM:
         card, victim.animal = victim.animal, -1
         say(f"  {card_name(pos, card)} is destroyed")
