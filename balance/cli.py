@@ -625,9 +625,11 @@ def length_lines(s: dict[str, Any]) -> list[str]:
         low, high = s["length_median_ci95"]
         shown = "n/a" if low != low else f"{low:.1f}"
         upper = f"beyond {limit}" if high != high else f"{high:.1f}"
-        median_text = f"median {median:.1f} [{shown}, {upper}]"
+        median_text = f"median {median:.1f} [{shown}, {upper}] {unit}"
+        reading = "where the share still running crosses 50%"
     else:
-        median_text = f"median beyond {limit} (more than half still running at the end)"
+        median_text = f"median beyond {limit} {unit}"
+        reading = "more than half the games were still running at the end"
     spread = f"{interval(s['length_ci95'], as_percent=False)}, sd {s['length_sd']:.2f}"
     if not unfinished:
         return [
@@ -638,7 +640,7 @@ def length_lines(s: dict[str, Any]) -> list[str]:
     where = f"at the cap of {cap} {unit}" if cap is not None else "by a cap"
     return [
         f"Game length ({n_games:,} games; {unfinished:,} stopped unfinished {where}):",
-        f"  {median_text} {unit} (where the share still running crosses 50%)",
+        f"  {median_text} ({reading})",
         f"  restricted mean to {limit} {unit}: {s['length_restricted']:.2f} "
         f"{interval(s['length_restricted_ci95'], as_percent=False)}"
         " (area under the still-running curve)",

@@ -363,6 +363,7 @@ def _strategy_per_game(
                 f"strategy_won_{k}",
                 "seat share",
                 shared=f"strategy_shared_won_{k}",
+                seats=int(plays[0]),  # every seating order gives a strategy as many seats
             )
         )
         if score is not None:

@@ -510,10 +510,11 @@ class Metric:
 
     ``column`` names a column of the per-game table (one value a game); ``kind`` is
     ``"share"`` (0/1 a game: a rate, Wilson interval per run), ``"seat share"`` (the
-    share of its seats of a game a strategy won: a rate over seats with games as
-    clusters, delta-method interval per run) or ``"mean"`` (Student t). ``shared``, for
-    a win rate, names the per-game column of the wins shared with another winner, so
-    that a comparison can say how much of a difference comes from shared wins.
+    share of its ``seats`` seats of a game a strategy won: a rate over seats with games as
+    clusters, Wilson's interval at the effective number of seats per run, as the summary
+    gives it) or ``"mean"`` (Student t). ``shared``, for a win rate, names the per-game
+    column of the wins shared with another winner, so that a comparison can say how much
+    of a difference comes from shared wins.
     """
 
     name: str
@@ -521,6 +522,7 @@ class Metric:
     kind: str
     unit: str = ""
     shared: str = ""
+    seats: int = 1
 
 
 #: Kinds of metric that are rates (printed in percent, differences in points).
@@ -558,8 +560,10 @@ def common_per_game(
     return pd.DataFrame(columns), chosen
 
 
-def estimate(values: np.ndarray, kind: str) -> tuple[float, float, float]:
-    """One run's value of a metric with its 95% interval: ``(value, low, high)``."""
+def estimate(values: np.ndarray, kind: str, seats: int = 1) -> tuple[float, float, float]:
+    """One run's value of a metric with its 95% interval: ``(value, low, high)``.
+
+    ``seats``: for a ``"seat share"``, the seats a game each value is the share of."""
     values = np.asarray(values)
     if kind == "share":
         count, total = int(values.sum()), int(values.size)
@@ -567,7 +571,7 @@ def estimate(values: np.ndarray, kind: str) -> tuple[float, float, float]:
         return (count / total if total else float("nan")), float(low), float(high)
     if kind == "seat share":
         shares = values.astype(float)
-        return share_interval(shares, np.ones(shares.size))
+        return share_interval(seats * shares, np.full(shares.size, float(seats)))
     return mean_interval(values.astype(float))
 
 
@@ -603,7 +607,7 @@ def paired_table(
     for label in labels:
         table = runs[label]
         for metric in chosen:
-            value, low, high = estimate(table[metric.column].to_numpy(), metric.kind)
+            value, low, high = estimate(table[metric.column].to_numpy(), metric.kind, metric.seats)
             row = {
                 "run": label,
                 "metric": metric.name,
@@ -619,7 +623,9 @@ def paired_table(
                     table[metric.column].to_numpy(), base[metric.column].to_numpy()
                 )
                 row.update(
-                    base_value=estimate(base[metric.column].to_numpy(), metric.kind)[0],
+                    base_value=estimate(base[metric.column].to_numpy(), metric.kind, metric.seats)[
+                        0
+                    ],
                     difference=diff["difference"],
                     diff_low=diff["low"],
                     diff_high=diff["high"],

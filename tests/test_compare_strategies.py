@@ -14,9 +14,9 @@ from balance.compare import _shared_note, _strategy_per_game, compare
 from balance.metrics import Metric, estimate, paired_table
 from balance.stats import share_interval
 
-# Three seats, strategies survivor, survivor, aggressor, rotated: game i seats entry
-# (s + i) % 3 in seat s, so aggressor sits in seat 2 in game 0, seat 1 in game 1 and
-# seat 0 in game 2 (game 3 is game 0 again).
+# Three seats, strategies survivor, survivor, aggressor, seated in every order: games 0-2
+# shift the listed order round the table, so aggressor sits in seat 2 in game 0, seat 1 in
+# game 1 and seat 0 in game 2; game 3 plays the order survivor, aggressor, survivor.
 SETUP = make_setup(
     "walk-the-plank", 3, strategies=["survivor", "survivor", "aggressor"], rotate_seats=True
 )
@@ -38,16 +38,17 @@ def test_strategy_columns_on_a_hand_made_table() -> None:
         "strategy aggressor score",
     ]
     assert chosen[0] == Metric(
-        "strategy survivor win rate", "strategy_won_0", "seat share", "", "strategy_shared_won_0"
+        "strategy survivor win rate", "strategy_won_0", "seat share", "", "strategy_shared_won_0", 2
     )
     assert table["strategy_won_0"].tolist() == [0.5, 0.0, 0.5, 0.0]
     assert table["strategy_won_1"].tolist() == [1.0, 1.0, 0.0, 0.0]
     # Only game 0 had two winners: one of survivor's two seats, aggressor's seat.
     assert table["strategy_shared_won_0"].tolist() == [0.5, 0.0, 0.0, 0.0]
     assert table["strategy_shared_won_1"].tolist() == [1.0, 0.0, 0.0, 0.0]
-    # Aggressor's seat: 2, 1, 0, 2 in games 0..3; survivor holds the other two.
-    assert table["strategy_score_1"].tolist() == [9.0, 8.0, 6.0, 2.0]
-    assert table["strategy_score_0"].tolist() == [3.0, 3.0, 1.5, 0.5]
+    # Aggressor's seat: 2, 1, 0, 1 in games 0..3; survivor holds the other two.
+    assert [int(SETUP.lineup.strategy_index(3, seat)) for seat in range(3)] == [0, 2, 1]
+    assert table["strategy_score_1"].tolist() == [9.0, 8.0, 6.0, 1.0]
+    assert table["strategy_score_0"].tolist() == [3.0, 3.0, 1.5, 1.0]
 
 
 def test_no_strategy_rows_when_every_seat_plays_the_same() -> None:
@@ -63,7 +64,7 @@ def test_no_score_rows_for_a_game_without_seat_scores() -> None:
 
 def test_a_seat_share_is_the_clustered_share_of_the_summary() -> None:
     shares = np.array([0.5, 0.0, 0.5, 1.0, 0.5])
-    value, low, high = estimate(shares, "seat share")
+    value, low, high = estimate(shares, "seat share", 2)
     # Two seats a game: wins over plays, games as clusters.
     assert (value, low, high) == share_interval(2 * shares, np.full(5, 2.0))
     assert value == pytest.approx(0.5)
