@@ -290,7 +290,8 @@ def findings_chart(tables: RunTables) -> Chart:
         *run_findings(tables),
         f"{game.title}, {tables.setup.players} players, strategies "
         f"{', '.join(tables.setup.lineup.labels)}. Intervals are 95%: Wilson for rates over "
-        "games, the delta method (games as clusters) for a strategy's rate over its seats, "
+        "games, Wilson at the effective number of seats (games as clusters) for a "
+        "strategy's rate over its seats, "
         "Student t for means, simultaneous intervals of the seat differences for the gap "
         "between seats. The pages after the title page show each figure.",
     ]
