@@ -33,9 +33,11 @@ def index_interval(rates: list[float]):
     return interval
 
 
-def difference_interval(base: list[float], variant: list[float], same: float = 0.7):
+def difference_interval(
+    base: list[float], variant: list[float], same: float = 0.7, games: int = GAMES
+):
     def interval(rng: np.random.Generator) -> tuple[float, float]:
-        b, v = crn_seat_wins(rng, GAMES, np.array(base), np.array(variant), same)
+        b, v = crn_seat_wins(rng, games, np.array(base), np.array(variant), same)
         result = balance_index_difference(v, b, draws=2_000, seed=int(rng.integers(2**31)))
         return result["low"], result["high"]
 
@@ -59,17 +61,71 @@ DIFFERENCE_CASES = [
     pytest.param([0.6, 0.4], [0.55, 0.45], id="60/40 to 55/45"),
     pytest.param([0.5, 0.5], [0.53, 0.47], id="50/50 to 53/47"),
     pytest.param(
-        [0.5, 0.5], [0.51, 0.49], id="50/50 to 51/49", marks=too_wide("98.75% over 400 runs")
+        [0.5, 0.5],
+        [0.51, 0.49],
+        id="50/50 to 51/49",
+        marks=too_wide("98.75% over 400 runs, 99.30% over 2,000"),
     ),
-    pytest.param([0.5, 0.5], [0.5, 0.5], id="both 50/50", marks=too_wide("99.75% over 400 runs")),
+    pytest.param(
+        [0.5, 0.5],
+        [0.5, 0.5],
+        id="both 50/50",
+        marks=too_wide("99.75% over 400 runs, 99.95% over 2,000"),
+    ),
 ]
 #: Four seats take about 0.07 s a run (144 contrasts): the long suite only.
 FOUR_SEATS = pytest.param(
     [0.25] * 4,
     [0.28, 0.25, 0.25, 0.22],
     id="four equal seats to 28/25/25/22",
-    marks=too_wide("97.75% over 400 runs"),
+    marks=too_wide("97.75% over 400 runs, 99.15% over 2,000"),
 )
+#: More cases for the long suite: ``(base, variant, share of games alike, games)``.
+#: Unpaired runs (no game alike), the tie on the base's side, three seats, and 10,000
+#: games, where 51/49 is two standard errors of the gap from a tie and 50.5/49.5 one.
+MORE_DIFFERENCE_CASES = [
+    pytest.param(
+        [0.5, 0.5],
+        [0.51, 0.49],
+        0.0,
+        GAMES,
+        id="50/50 to 51/49 unpaired",
+        marks=too_wide("99.40% over 2,000 runs"),
+    ),
+    pytest.param(
+        [0.5, 0.5],
+        [0.5, 0.5],
+        0.0,
+        GAMES,
+        id="both 50/50 unpaired",
+        marks=too_wide("99.95% over 2,000 runs"),
+    ),
+    pytest.param(
+        [0.51, 0.49],
+        [0.5, 0.5],
+        0.7,
+        GAMES,
+        id="51/49 to 50/50",
+        marks=too_wide("99.35% over 2,000 runs"),
+    ),
+    pytest.param(
+        [1 / 3] * 3,
+        [0.36, 0.33, 0.31],
+        0.7,
+        GAMES,
+        id="three equal seats to 36/33/31",
+        marks=too_wide("98.90% over 2,000 runs"),
+    ),
+    pytest.param([0.5, 0.5], [0.51, 0.49], 0.7, 10_000, id="50/50 to 51/49 over 10,000 games"),
+    pytest.param(
+        [0.5, 0.5],
+        [0.505, 0.495],
+        0.7,
+        10_000,
+        id="50/50 to 50.5/49.5 over 10,000 games",
+        marks=too_wide("98.70% over 2,000 runs"),
+    ),
+]
 
 
 def true_index(rates: list[float]) -> float:
@@ -106,6 +162,18 @@ def test_balance_index_difference_coverage_long(base: list[float], variant: list
     truth = true_index(variant) - true_index(base)
     coverage = simulate_coverage(difference_interval(base, variant), truth, reps, seed=34)
     assert_calibrated(coverage, reps, f"{base} to {variant}")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("base", "variant", "same", "games"), MORE_DIFFERENCE_CASES)
+def test_balance_index_difference_coverage_more_cases(
+    base: list[float], variant: list[float], same: float, games: int
+) -> None:
+    reps = 2_000
+    truth = true_index(variant) - true_index(base)
+    interval = difference_interval(base, variant, same, games)
+    coverage = simulate_coverage(interval, truth, reps, seed=34)
+    assert_calibrated(coverage, reps, f"{base} to {variant}, {same:.0%} alike, {games:,} games")
 
 
 NEAR_TIE = [
