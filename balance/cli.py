@@ -146,6 +146,25 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def precision_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--precision H`` and ``--max-games N``: play until precise enough."""
+    command = click.option(
+        "--max-games",
+        type=int,
+        default=None,
+        help="With --precision: stop here even if not yet precise enough (default 10,000,000).",
+    )(command)
+    return click.option(
+        "--precision",
+        type=float,
+        default=None,
+        metavar="H",
+        help="Play blocks of games until every headline figure's 95% anytime-valid "
+        "interval is at most H either side (0.005: half a point); replaces --games. "
+        "See docs/precision.md.",
+    )(command)
+
+
 @cli.command(
     epilog="""
 \b
@@ -155,6 +174,7 @@ Examples:
   balance simulate walk-the-plank -p 3 --strategy aggressor --strategy random \\
       --strategy greedy --rotate-seats --json
   balance simulate walk-the-plank -p 4 --strategy my_strategies.py:cautious --out runs/cautious
+  balance simulate walk-the-plank -p 4 --precision 0.005
 """
 )
 @table_options
@@ -171,6 +191,7 @@ Examples:
     help="Add each card's value by restricted play (as 'balance cards' gives it), GAMES "
     "paired games a card.",
 )
+@precision_options
 def simulate(
     game: str,
     players: int,
@@ -185,12 +206,17 @@ def simulate(
     out: Path | None,
     as_json: bool,
     restricted_games: int | None,
+    precision: float | None,
+    max_games: int | None,
 ) -> None:
-    """Play many games of GAME and summarise them."""
+    """Play many games of GAME and summarise them (or, with --precision, play until every
+    seat's win rate and the balance index are known that closely)."""
     from balance import api
 
     if restricted_games is not None:
         api.check_card_values(game)
+    if max_games is not None and precision is None:
+        raise BalanceError("--max-games goes with --precision; without it, use --games")
 
     run = api.simulate(
         game,
@@ -206,6 +232,8 @@ def simulate(
         progress=sys.stderr.isatty(),
         keep_records=False,
         on_compile=_say_compiling,
+        precision=precision,
+        max_games=max_games,
     )
     summary = run.summary()
     if restricted_games is not None and not run.result.partial:
@@ -540,11 +568,18 @@ def _say_compiling(message: str) -> None:
     click.echo(message, err=True)
 
 
+def _precision_lines(s: dict[str, Any]) -> list[str]:
+    from balance.precision import precision_lines
+
+    return precision_lines(s)
+
+
 def format_summary(s: dict[str, Any]) -> str:
     """The summary as a designer reads it in a terminal."""
     n_games = s["games"]
     lines = [
         *warning_lines(s.get("warnings", [])),
+        *(_precision_lines(s) if s.get("anytime_valid") else []),
         f"{s['game']}: {n_games:,} games, {s['players']} players, seed {s['seed']}"
         + (f" (interrupted: {s['requested_games']:,} asked)" if s["partial"] else ""),
         f"variants: {', '.join(s['variants']) or 'none (base game)'}",
@@ -552,7 +587,8 @@ def format_summary(s: dict[str, Any]) -> str:
         f"strategies: {', '.join(s['strategies'])}",
         s["seating"],
         "",
-        f"Seat win rates ({n_games:,} games, 95% Wilson intervals):",
+        f"Seat win rates ({n_games:,} games, 95% "
+        f"{'anytime-valid' if s.get('anytime_valid') else 'Wilson'} intervals):",
     ]
     for row in s["seat_win_rate"]:
         lines.append(f"  seat {row['seat']}  {percent(row['rate']):>6}  {interval(row['ci95'])}")

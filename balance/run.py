@@ -77,6 +77,7 @@ def run_games(
     keep_records: bool = True,
     progress: bool = True,
     on_compile: Callable[[str], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> RunResult:
     """Play games ``0 .. games - 1`` of ``setup``.
 
@@ -87,6 +88,10 @@ def run_games(
         reads (the game's ``slim`` form), which a very long run needs.
     progress : show a progress bar on stderr if the run lasts more than two seconds.
     on_compile : called with a message before the game's engine compiles, if it must.
+    stop : asked after each block has reached the sinks, in game order; when it answers
+        True the run ends there (games after that block are not kept, whatever the
+        threads had already played), so a stop decided on the blocks is the same for any
+        number of threads as long as the batch is.
     """
     check_run(games, threads, batch)
     game = get_game(setup.game)
@@ -116,6 +121,7 @@ def run_games(
         max_workers=threads, thread_name_prefix="balance", initializer=_ignore_ctrl_c_here
     )
     running: dict[Future[Block], int] = {}
+    stopped = False
 
     def submit_next() -> None:
         start = next(queue, None)
@@ -137,16 +143,22 @@ def run_games(
                         continue
                     finished[start] = future.result()
                     bar.update(finished[start].size)
-                    if not failed and not interrupted():
+                    if not failed and not interrupted() and not stopped:
                         submit_next()
-                while next_start in finished:
+                while not stopped and next_start in finished:
                     block = finished.pop(next_start)
                     # Counted first: a block any sink has seen belongs to the run.
                     result.blocks.append(block if keep_records else game.slim(block))
                     next_start += block.size
                     for sink in sinks:
                         sink(block)
-                if interrupted() or failed:
+                    if stop is not None and not stopped and stop():
+                        stopped = True
+                        finished.clear()
+                        break
+                if stopped:
+                    finished.clear()
+                if interrupted() or failed or stopped:
                     for future in running:
                         future.cancel()
                     running = {f: s for f, s in running.items() if not f.cancelled()}
@@ -158,7 +170,7 @@ def run_games(
             pool.shutdown(wait=True, cancel_futures=True)
             bar.close()
             result.elapsed_s = time.perf_counter() - clock
-    if failed:
+    if failed and not stopped:  # a block after the stop does not belong to the run
         # The earliest failing game, whatever the order in which the threads noticed it.
         raise failed[min(failed)]
     if interrupted():
