@@ -508,6 +508,75 @@ def matchup(
         sys.exit(130)
 
 
+@cli.command(
+    "check",
+    epilog="""
+\b
+Examples:
+  balance check examples/targets.toml
+  balance check examples/targets.toml --json > baseline.json
+  balance check examples/targets.toml --baseline baseline.json --tolerance 0.01 \\
+      --junit check.xml --markdown check.md
+\b
+Exit code: 0 every target passed, 1 one failed, 3 none failed but some are undecided
+(max_games reached first), 2 bad input. The file's format: docs/precision.md.
+""",
+)
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON only.")
+@click.option(
+    "--junit", type=click.Path(path_type=Path), default=None, help="Write JUnit XML here."
+)
+@click.option(
+    "--markdown", type=click.Path(path_type=Path), default=None, help="Write a Markdown table here."
+)
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A saved 'balance check --json': also check every figure moved less than --tolerance.",
+)
+@click.option(
+    "--tolerance",
+    type=float,
+    default=None,
+    help="With --baseline: the largest move accepted (default 0.01: a point for a rate).",
+)
+@click.option("-t", "--threads", type=int, default=None, help="Threads (default: all cores).")
+def check(
+    file: Path,
+    as_json: bool,
+    junit: Path | None,
+    markdown: Path | None,
+    baseline: Path | None,
+    tolerance: float | None,
+    threads: int | None,
+) -> None:
+    """Decide the design targets in FILE (TOML) like tests: pass, fail or undecided."""
+    from balance import check as checks
+
+    if tolerance is not None and baseline is None:
+        raise BalanceError("--tolerance goes with --baseline")
+    scenarios = checks.load_checks(file)
+    if baseline is not None:
+        checks.add_baseline(scenarios, baseline, 0.01 if tolerance is None else tolerance)
+    result = checks.run_checks(
+        scenarios, threads=threads, progress=sys.stderr.isatty(), on_compile=_say_compiling
+    )
+    if as_json:
+        click.echo(json.dumps(json_safe(result)))
+    else:
+        click.echo(checks.check_text(result))
+    if junit is not None:
+        junit.write_text(checks.check_junit(json_safe(result)))
+    if markdown is not None:
+        markdown.write_text(checks.check_markdown(json_safe(result)))
+    if any(s["partial"] for s in result["scenarios"]):
+        click.echo("interrupted: the verdicts so far are above", err=True)
+        sys.exit(130)
+    sys.exit(checks.exit_code(result))
+
+
 @cli.group(
     epilog="""
 \b
