@@ -1,0 +1,59 @@
+"""``simulate --precision H``: play blocks until the anytime-valid intervals are narrow enough."""
+
+from __future__ import annotations
+
+import pytest
+from cli_helpers import assert_one_line_error, call_main, invoke
+
+from balance import api
+from balance.precision import BLOCK
+
+
+def precise(threads: int, precision: float = 0.02, **kwargs) -> dict:
+    run = api.simulate("walk-the-plank", players=3, precision=precision, threads=threads, **kwargs)
+    return run.summary()
+
+
+def test_stops_once_every_headline_interval_is_narrow_enough() -> None:
+    s = precise(threads=2)
+    assert s["anytime_valid"] is True and s["precision"] == 0.02
+    assert s["games"] % BLOCK == 0 and s["games"] < s["max_games"]
+    widths = [(r["ci95"][1] - r["ci95"][0]) / 2 for r in s["seat_win_rate"]]
+    index_width = (s["balance_index_ci95"][1] - s["balance_index_ci95"][0]) / 2
+    assert max([*widths, index_width]) <= 0.02
+    # One block less would not have done: the stop is the first block that was enough.
+    earlier = precise(threads=2, max_games=s["games"] - BLOCK)
+    assert earlier["stopped_by"] == "max_games"
+    assert earlier["widest_half_width"] > 0.02
+    assert s["stopped_by"] in {"balance index", "seat 0", "seat 1", "seat 2"}
+    for row in s["seat_win_rate"]:
+        assert row["ci95"][0] <= row["rate"] <= row["ci95"][1]
+
+
+def test_same_games_and_intervals_whatever_the_threads() -> None:
+    one, two = precise(threads=1), precise(threads=2)
+    for key in ("games", "seat_win_rate", "balance_index_ci95", "stopped_by", "length_mean"):
+        assert one[key] == two[key], key
+
+
+def test_max_games_ends_the_run_first_and_says_so() -> None:
+    out = invoke("simulate", "walk-the-plank", "-p", 3, "--precision", 0.001, "--max-games", BLOCK)
+    assert f"Stopped at --max-games ({BLOCK:,} games)" in out
+    assert "anytime-valid" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--precision", 0], "--precision"),
+        (["--precision", -0.01], "--precision"),
+        (["--precision", 0.9], "--precision"),
+        (["--precision", "nan"], "--precision"),
+        (["--precision", 1e-7], "--precision"),
+        (["--precision", 0.01, "--max-games", 0], "--max-games"),
+        (["--max-games", 1000], "goes with --precision"),
+    ],
+)
+def test_bad_precision_is_one_line(monkeypatch, capsys, args, fragment) -> None:
+    result = call_main(monkeypatch, capsys, "simulate", "walk-the-plank", *args)
+    assert_one_line_error(*result, fragment)
