@@ -385,6 +385,7 @@ Examples:
       --variant base --variant kraken --variant dolphin --out reports/kraken-dolphin
   balance compare walk-the-plank -p 5 -g 100000 --variant base --variant rest=charge,run \\
       --variant ghost+kraken --strategy greedy
+  balance compare walk-the-plank -p 4 --variant base --variant kraken --precision 0.01
 \b
 A variant is "base", a variant's name, a rule NAME=VALUE, or several joined by "+".
 """
@@ -402,6 +403,7 @@ A variant is "base", a variant's name, a rule NAME=VALUE, or several joined by "
 @click.option(
     "--out", type=click.Path(path_type=Path), default=None, help="Write runs, charts, PDF here."
 )
+@precision_options
 def compare(
     game: str,
     players: int,
@@ -414,10 +416,14 @@ def compare(
     rule_texts: tuple[str, ...],
     threads: int | None,
     out: Path | None,
+    precision: float | None,
+    max_games: int | None,
 ) -> None:
     """Play variants of GAME on the same games and test their paired differences."""
     from balance.compare import compare as run_comparison
 
+    if max_games is not None and precision is None:
+        raise BalanceError("--max-games goes with --precision; without it, use --games")
     comparison = run_comparison(
         game,
         players=players,
@@ -431,6 +437,8 @@ def compare(
         out=out,
         progress=sys.stderr.isatty(),
         on_compile=_say_compiling,
+        precision=precision,
+        max_games=max_games,
     )
     click.echo(comparison.text())
     if out is not None:

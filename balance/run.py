@@ -78,8 +78,10 @@ def run_games(
     progress: bool = True,
     on_compile: Callable[[str], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    first_game: int = 0,
 ) -> RunResult:
-    """Play games ``0 .. games - 1`` of ``setup``.
+    """Play games ``first_game .. first_game + games - 1`` of ``setup`` (from 0 unless
+    told: a run that grows block by block goes on where it stopped).
 
     Parameters
     ----------
@@ -111,8 +113,11 @@ def run_games(
 
     finished: dict[int, Block] = {}
     failed: dict[int, BaseException] = {}
-    next_start = 0  # first game not yet handed to the sinks
-    queue = iter(range(0, games, batch))
+    if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
+        raise BalanceError(f"first_game must be a whole number from 0, not {first_game!r}")
+    end = first_game + games
+    next_start = first_game  # first game not yet handed to the sinks
+    queue = iter(range(first_game, end, batch))
     bar = tqdm(
         total=games, unit="game", unit_scale=True, delay=2.0, disable=not progress, leave=False
     )
@@ -126,7 +131,7 @@ def run_games(
     def submit_next() -> None:
         start = next(queue, None)
         if start is not None:
-            size = min(batch, games - start)
+            size = min(batch, end - start)
             running[pool.submit(game.play_block, setup, start, size)] = start
 
     with _deferred_interrupt() as interrupted:

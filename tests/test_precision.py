@@ -57,3 +57,30 @@ def test_max_games_ends_the_run_first_and_says_so() -> None:
 def test_bad_precision_is_one_line(monkeypatch, capsys, args, fragment) -> None:
     result = call_main(monkeypatch, capsys, "simulate", "walk-the-plank", *args)
     assert_one_line_error(*result, fragment)
+
+
+def paired(threads: int, precision: float = 0.03):
+    from balance.compare import compare
+
+    return compare("walk-the-plank", 3, 0, ["base", "kraken"], precision=precision, threads=threads)
+
+
+def test_compare_stops_once_every_paired_difference_of_a_rate_is_narrow_enough() -> None:
+    one = paired(threads=2)
+    assert one.games % BLOCK == 0 and one.precision["stopped_by"] != "max_games"
+    rows = one.table[one.table["anytime"]]
+    rates = rows[rows["metric"] != "game length"]
+    assert len(rates) == 3 + 1 + 3  # seats, finished, games with 0, 1, 2 winners
+    assert ((rates["diff_high"] - rates["diff_low"]) / 2 <= 0.03).all()
+    inside = (rows["diff_low"] <= rows["difference"]) & (rows["difference"] <= rows["diff_high"])
+    assert inside.all()
+    assert "anytime-valid" in one.text()
+
+
+@pytest.mark.slow
+def test_compare_stops_the_same_for_any_threads() -> None:
+    one, two = paired(threads=1, precision=0.015), paired(threads=2, precision=0.015)
+    assert one.games == two.games
+    assert one.precision == two.precision
+    rows, others = one.table[one.table["anytime"]], two.table[two.table["anytime"]]
+    assert list(rows["diff_low"]) == list(others["diff_low"])
