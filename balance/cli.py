@@ -317,6 +317,7 @@ Examples:
   balance cards walk-the-plank -p 5 --strategy greedy --variant kraken --card charge \\
       --card run --out reports/card-value
   balance cards lifeboats -p 4 --strategy hatkeeper --json
+  balance cards walk-the-plank -p 4 --card charge --card run --precision 0.01
 """
 )
 @table_options
@@ -327,6 +328,7 @@ Examples:
     "--out", type=click.Path(path_type=Path), default=None, help="Write the chart and table here."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the card values as JSON only.")
+@precision_options
 def cards(
     game: str,
     players: int,
@@ -341,6 +343,8 @@ def cards(
     cards: tuple[str, ...],
     out: Path | None,
     as_json: bool,
+    precision: float | None,
+    max_games: int | None,
 ) -> None:
     """Value each card of GAME by restricted play: a seat that may never use it."""
     from balance.api import check_card_values, make_setup
@@ -356,6 +360,8 @@ def cards(
         rotate_seats,
     )
     check_card_values(game)
+    if max_games is not None and precision is None:
+        raise BalanceError("--max-games goes with --precision; without it, use --games")
     value = restricted_play(
         setup,
         n_games,
@@ -363,6 +369,8 @@ def cards(
         threads=threads,
         progress=sys.stderr.isatty(),
         on_compile=_say_compiling,
+        precision=precision,
+        max_games=max_games,
     )
     if as_json:
         click.echo(json.dumps(json_safe(card_value_json(value))))

@@ -14,7 +14,7 @@ meant for rates.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -45,6 +45,40 @@ def _rates(block: Block) -> np.ndarray:
     columns = [won, block.finished.astype(float)[:, None]]
     columns += [(winners == k).astype(float)[:, None] for k in range(min(n, 2) + 1)]
     return np.concatenate(columns, axis=1)
+
+
+class CardTracker(PrecisionTracker):
+    """Restricted play: for each card, the restricted seat's win in the run without the
+    card minus the same seat's win in the unrestricted run, game by game."""
+
+    def __init__(self, setups: Mapping[str, Setup], precision: float) -> None:
+        super().__init__(precision)
+        self.base, *self.cards = list(setups)
+        self.lineups = {label: setup.lineup for label, setup in setups.items()}
+        self.values = BettingCS(len(self.cards), -1.0, 1.0, target=precision)
+
+    def sequences(self) -> Sequence[BettingCS]:
+        return (self.values,)
+
+    def update_pair(self, blocks: Mapping[str, Block]) -> None:
+        from balance.restricted import restricted_wins
+
+        first = blocks[self.base].first_game
+        base = restricted_wins(blocks[self.base].won, self.lineups[self.base], first)
+        columns = [
+            restricted_wins(blocks[card].won, self.lineups[card], first).astype(float)
+            - base.astype(float)
+            for card in self.cards
+        ]
+        self.values.update(np.stack(columns, axis=1))
+
+    def figures(self) -> list[Figure]:
+        value = self.values.estimate
+        low, high = self.values.interval()
+        return [
+            Figure(card, float(value[i]), float(low[i]), float(high[i]))
+            for i, card in enumerate(self.cards)
+        ]
 
 
 class PairedTracker(PrecisionTracker):
@@ -103,6 +137,16 @@ class PairedTracker(PrecisionTracker):
         return found
 
 
+class LockstepTracker(Protocol):
+    """What :func:`play_lockstep_until` follows: every set-up's block ``j`` together."""
+
+    def update_pair(self, blocks: Mapping[str, Block]) -> None: ...
+
+    def done(self) -> bool: ...
+
+    def finish(self) -> None: ...
+
+
 def play_paired_until(
     setups: Mapping[str, Setup],
     precision: float,
@@ -113,12 +157,40 @@ def play_paired_until(
     progress: bool = False,
     on_compile: Callable[[str], None] | None = None,
 ) -> tuple[dict[str, RunResult], PairedTracker]:
-    """Play ``setups`` on the same games until :class:`PairedTracker` is done or
-    ``max_games``; each result holds the kept blocks (slim) in game order."""
+    """Play ``setups`` (a comparison's variants) on the same games until
+    :class:`PairedTracker` is done or ``max_games``."""
     labels = list(setups)
     first = setups[labels[0]]
-    game = get_game(first.game)
-    tracker = PairedTracker(labels, first.players, game.length_cap(first.rules), precision)
+    cap = get_game(first.game).length_cap(first.rules)
+    tracker = PairedTracker(labels, first.players, cap, precision)
+    results = play_lockstep_until(
+        setups,
+        tracker,
+        max_games,
+        threads=threads,
+        writers=writers,
+        progress=progress,
+        on_compile=on_compile,
+    )
+    return results, tracker
+
+
+def play_lockstep_until(
+    setups: Mapping[str, Setup],
+    tracker: LockstepTracker,
+    max_games: int,
+    *,
+    threads: int | None = None,
+    writers: Mapping[str, Sink] | None = None,
+    progress: bool = False,
+    on_compile: Callable[[str], None] | None = None,
+) -> dict[str, RunResult]:
+    """Play every set-up on the same game indices, in turns of whole blocks, and give
+    ``tracker`` each block ``j`` of all of them together until it is done or
+    ``max_games``; each result holds the kept blocks (slim) in game order, and
+    ``writers`` (by label) get the kept blocks in full."""
+    labels = list(setups)
+    game = get_game(setups[labels[0]].game)
     results = {
         label: RunResult(setup=setup, requested=max_games, keep_records=False)
         for label, setup in setups.items()
@@ -162,7 +234,7 @@ def play_paired_until(
             break
         start += size
     tracker.finish()
-    return results, tracker
+    return results
 
 
 def apply_anytime(table: Any, tracker: PairedTracker) -> None:

@@ -84,3 +84,20 @@ def test_compare_stops_the_same_for_any_threads() -> None:
     assert one.precision == two.precision
     rows, others = one.table[one.table["anytime"]], two.table[two.table["anytime"]]
     assert list(rows["diff_low"]) == list(others["diff_low"])
+
+
+def test_cards_stop_once_every_value_is_narrow_enough() -> None:
+    from balance.restricted import card_value_json, restricted_play
+
+    setup = api.make_setup("walk-the-plank", 3)
+    value = card_value_json(restricted_play(setup, 0, ["charge", "run"], threads=2, precision=0.03))
+    assert value["anytime_valid"] is True and value["stopped_by"] in {"charge", "run"}
+    assert value["games"] % BLOCK == 0
+    for card in value["cards"]:
+        low, high = card["ci95"]
+        assert (high - low) / 2 <= 0.03 and low <= card["value"] <= high
+
+
+def test_cards_precision_says_where_it_is_not_available(monkeypatch, capsys) -> None:
+    result = call_main(monkeypatch, capsys, "cards", "battle-of-thieves", "--precision", 0.01)
+    assert_one_line_error(*result, "not available for battle-of-thieves")
