@@ -288,6 +288,8 @@ def load_checks(path: str | Path) -> list[Scenario]:
     names: set[str] = set()
     loaded = []
     for i, raw in enumerate(scenarios):
+        if not isinstance(raw, dict):
+            raise where.error("each scenario must be a table: [[scenario]]", i)
         for key in raw:
             if key not in SCENARIO_KEYS:
                 raise where.error(
@@ -358,7 +360,9 @@ def load_checks(path: str | Path) -> list[Scenario]:
     return loaded
 
 
-def _target(raw: Mapping[str, Any], setup: Setup, where: Where, i: int, j: int) -> Target:
+def _target(raw: Any, setup: Setup, where: Where, i: int, j: int) -> Target:
+    if not isinstance(raw, dict):
+        raise where.error("each target must be a table: [[scenario.target]]", i, "target")
     for key in raw:
         if key not in TARGET_KEYS:
             raise where.error(

@@ -84,7 +84,9 @@ class CardTracker(PrecisionTracker):
 class PairedTracker(PrecisionTracker):
     """Each later variant's paired differences from the first, game by game."""
 
-    def __init__(self, labels: Sequence[str], players: int, cap: int | None, precision: float):
+    def __init__(
+        self, labels: Sequence[str], players: int, cap: int | None, precision: float
+    ) -> None:
         super().__init__(precision)
         self.base, *self.others = labels
         self.names = paired_names(players)

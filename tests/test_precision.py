@@ -101,3 +101,15 @@ def test_cards_stop_once_every_value_is_narrow_enough() -> None:
 def test_cards_precision_says_where_it_is_not_available(monkeypatch, capsys) -> None:
     result = call_main(monkeypatch, capsys, "cards", "battle-of-thieves", "--precision", 0.01)
     assert_one_line_error(*result, "not available for battle-of-thieves")
+
+
+def test_a_run_can_start_at_any_game_and_plays_the_same_games() -> None:
+    from balance.run import run_games
+
+    setup = api.make_setup("walk-the-plank", 3, seed=7)
+    whole = run_games(setup, 2 * 512, batch=512, threads=1, progress=False)
+    later = run_games(setup, 512, batch=512, threads=2, progress=False, first_game=512)
+    (block,) = later.blocks
+    assert block.first_game == 512
+    assert (block.won == whole.blocks[1].won).all()
+    assert (block.length == whole.blocks[1].length).all()
