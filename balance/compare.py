@@ -210,10 +210,17 @@ class Comparison:
                 "where the cap stopped them, so each game length is a mean restricted to the "
                 "cap: a lower bound of the uncapped mean."
             )
+        differences = (
+            "differences of rates and of game length anytime-valid (confidence sequences), "
+            "other differences paired t over games. "
+            if self.precision
+            else "differences paired t over games. "
+        )
         lines.append(
             "\nIntervals: rates per variant Wilson, a strategy's rate over its seats the delta "
-            "method with games as clusters, means Student t; differences paired t over games. "
-            "Balance index: simultaneous intervals of the seat differences; its difference: "
+            "method with games as clusters, means Student t; "
+            + differences
+            + "Balance index: simultaneous intervals of the seat differences; its difference: "
             "simultaneous intervals of the paired differences between the two variants' "
             "seat gaps. Near a tie the index understates balance by about the noise (two "
             "truly equal seats over 1,000 games average 0.975), and both intervals are "
@@ -578,7 +585,13 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                     marked_label="significant after Holm",
                     percent=percent,
                     note=f"{n_games:,} paired games (same seed and game indices); 95% "
-                    "intervals: paired t over games (balance index difference: simultaneous "
+                    + (
+                        "intervals: anytime-valid for differences of rates and game length, "
+                        "otherwise paired t over games"
+                        if comparison.precision
+                        else "intervals: paired t over games"
+                    )
+                    + " (balance index difference: simultaneous "
                     "intervals of the paired seat-gap differences, conservative near a tie). "
                     + holm_note,
                 ),
@@ -653,6 +666,7 @@ def write_comparison(comparison: Comparison, out: Path) -> list[Path]:
             "partial": comparison.partial,
             "variants": comparison.labels,
             "warnings": comparison.warnings,
+            **({"precision": comparison.precision} if comparison.precision else {}),
             "rows": comparison.table.replace({np.nan: None}).to_dict(orient="records"),
         },
     )
