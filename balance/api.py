@@ -84,9 +84,10 @@ def _as_text(value: Any) -> str:
 class Run:
     """A finished (or interrupted) run: its summary and its records as DataFrames."""
 
-    def __init__(self, result: RunResult) -> None:
+    def __init__(self, result: RunResult, tracker: Any = None) -> None:
         self.result = result
         self.setup = result.setup
+        self.tracker = tracker  # a precision run's SeatTracker (balance.precision)
         self._tables: dict[str, pd.DataFrame] = {}
 
     @property
@@ -95,7 +96,12 @@ class Run:
 
     def summary(self) -> dict[str, Any]:
         """The numbers ``balance simulate --json`` prints."""
-        return summarize(self.result)
+        summary = summarize(self.result)
+        if self.tracker is not None:
+            from balance.precision import add_precision
+
+            add_precision(summary, self.tracker, self.result.requested)
+        return summary
 
     def _table(self, name: str) -> pd.DataFrame:
         game = get_game(self.setup.game)
@@ -157,35 +163,70 @@ def simulate(
     progress: bool = False,
     keep_records: bool = True,
     on_compile: Callable[[str], None] | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> Run:
     """Play ``games`` games and return them; with ``out``, also save them to that directory.
 
     ``restricted`` names cards that one seat of every game may never program
     (restricted play, see :mod:`balance.restricted` and :meth:`Lineup.restricted_seat`).
+    With ``precision`` H, ``games`` is ignored: blocks of games are played until every
+    seat's win rate and the balance index have a 95% anytime-valid interval at most H
+    either side, or until ``max_games`` (10 million by default); see
+    :mod:`balance.precision`.
     """
+    from balance.precision import DEFAULT_MAX_GAMES, SeatTracker, check_precision, play_until
+
     setup = make_setup(game, players, seed, strategies, variants, rules, rotate_seats, restricted)
-    check_run(games, threads, batch)  # before an old run in ``out`` is replaced
+    tracker = None
+    if precision is not None:
+        max_games = DEFAULT_MAX_GAMES if max_games is None else max_games
+        check_precision(precision, max_games)
+        check_run(max_games, threads, None)
+        games = max_games
+        tracker = SeatTracker(setup.players, precision)
+    else:
+        check_run(games, threads, batch)  # before an old run in ``out`` is replaced
     writer = RunWriter(Path(out), setup) if out is not None else None
     try:
-        result = run_games(
-            setup,
-            games,
-            threads=threads,
-            batch=batch,
-            sinks=[writer] if writer else [],
-            keep_records=keep_records,
-            progress=progress,
-            on_compile=on_compile,
-        )
+        if tracker is not None:
+            result = play_until(
+                setup,
+                tracker,
+                games,
+                threads=threads,
+                sinks=[writer] if writer else [],
+                keep_records=keep_records,
+                progress=progress,
+                on_compile=on_compile,
+            )
+            tracker.finish()
+        else:
+            result = run_games(
+                setup,
+                games,
+                threads=threads,
+                batch=batch,
+                sinks=[writer] if writer else [],
+                keep_records=keep_records,
+                progress=progress,
+                on_compile=on_compile,
+            )
     except BalanceError as error:
         if writer is not None:  # keep what was played, marked as stopped by the error
             writer.close(manifest_for(setup, games, True, error=str(error)), None)
         raise
-    run = Run(result)
+    run = Run(result, tracker)
     if writer is not None:
         summary = run.summary()
         writer.close(
-            manifest_for(setup, games, result.partial, threads=result.threads),
+            manifest_for(
+                setup,
+                games,
+                result.partial,
+                threads=result.threads,
+                **({"precision": precision} if precision is not None else {}),
+            ),
             summary,
         )
     return run

@@ -146,6 +146,25 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
+def precision_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--precision H`` and ``--max-games N``: play until precise enough."""
+    command = click.option(
+        "--max-games",
+        type=int,
+        default=None,
+        help="With --precision: stop here even if not yet precise enough (default 10,000,000).",
+    )(command)
+    return click.option(
+        "--precision",
+        type=float,
+        default=None,
+        metavar="H",
+        help="Play blocks of games until every headline figure's 95% anytime-valid "
+        "interval is at most H either side (0.005: half a point); replaces --games. "
+        "See docs/precision.md.",
+    )(command)
+
+
 @cli.command(
     epilog="""
 \b
@@ -155,6 +174,7 @@ Examples:
   balance simulate walk-the-plank -p 3 --strategy aggressor --strategy random \\
       --strategy greedy --rotate-seats --json
   balance simulate walk-the-plank -p 4 --strategy my_strategies.py:cautious --out runs/cautious
+  balance simulate walk-the-plank -p 4 --precision 0.005
 """
 )
 @table_options
@@ -171,6 +191,7 @@ Examples:
     help="Add each card's value by restricted play (as 'balance cards' gives it), GAMES "
     "paired games a card.",
 )
+@precision_options
 def simulate(
     game: str,
     players: int,
@@ -185,12 +206,17 @@ def simulate(
     out: Path | None,
     as_json: bool,
     restricted_games: int | None,
+    precision: float | None,
+    max_games: int | None,
 ) -> None:
-    """Play many games of GAME and summarise them."""
+    """Play many games of GAME and summarise them (or, with --precision, play until every
+    seat's win rate and the balance index are known that closely)."""
     from balance import api
 
     if restricted_games is not None:
         api.check_card_values(game)
+    if max_games is not None and precision is None:
+        raise BalanceError("--max-games goes with --precision; without it, use --games")
 
     run = api.simulate(
         game,
@@ -206,6 +232,8 @@ def simulate(
         progress=sys.stderr.isatty(),
         keep_records=False,
         on_compile=_say_compiling,
+        precision=precision,
+        max_games=max_games,
     )
     summary = run.summary()
     if restricted_games is not None and not run.result.partial:
@@ -289,6 +317,7 @@ Examples:
   balance cards walk-the-plank -p 5 --strategy greedy --variant kraken --card charge \\
       --card run --out reports/card-value
   balance cards lifeboats -p 4 --strategy hatkeeper --json
+  balance cards walk-the-plank -p 4 --card charge --card run --precision 0.01
 """
 )
 @table_options
@@ -299,6 +328,7 @@ Examples:
     "--out", type=click.Path(path_type=Path), default=None, help="Write the chart and table here."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the card values as JSON only.")
+@precision_options
 def cards(
     game: str,
     players: int,
@@ -313,6 +343,8 @@ def cards(
     cards: tuple[str, ...],
     out: Path | None,
     as_json: bool,
+    precision: float | None,
+    max_games: int | None,
 ) -> None:
     """Value each card of GAME by restricted play: a seat that may never use it."""
     from balance.api import check_card_values, make_setup
@@ -328,6 +360,8 @@ def cards(
         rotate_seats,
     )
     check_card_values(game)
+    if max_games is not None and precision is None:
+        raise BalanceError("--max-games goes with --precision; without it, use --games")
     value = restricted_play(
         setup,
         n_games,
@@ -335,6 +369,8 @@ def cards(
         threads=threads,
         progress=sys.stderr.isatty(),
         on_compile=_say_compiling,
+        precision=precision,
+        max_games=max_games,
     )
     if as_json:
         click.echo(json.dumps(json_safe(card_value_json(value))))
@@ -357,6 +393,7 @@ Examples:
       --variant base --variant kraken --variant dolphin --out reports/kraken-dolphin
   balance compare walk-the-plank -p 5 -g 100000 --variant base --variant rest=charge,run \\
       --variant ghost+kraken --strategy greedy
+  balance compare walk-the-plank -p 4 --variant base --variant kraken --precision 0.01
 \b
 A variant is "base", a variant's name, a rule NAME=VALUE, or several joined by "+".
 """
@@ -374,6 +411,7 @@ A variant is "base", a variant's name, a rule NAME=VALUE, or several joined by "
 @click.option(
     "--out", type=click.Path(path_type=Path), default=None, help="Write runs, charts, PDF here."
 )
+@precision_options
 def compare(
     game: str,
     players: int,
@@ -386,10 +424,14 @@ def compare(
     rule_texts: tuple[str, ...],
     threads: int | None,
     out: Path | None,
+    precision: float | None,
+    max_games: int | None,
 ) -> None:
     """Play variants of GAME on the same games and test their paired differences."""
     from balance.compare import compare as run_comparison
 
+    if max_games is not None and precision is None:
+        raise BalanceError("--max-games goes with --precision; without it, use --games")
     comparison = run_comparison(
         game,
         players=players,
@@ -403,6 +445,8 @@ def compare(
         out=out,
         progress=sys.stderr.isatty(),
         on_compile=_say_compiling,
+        precision=precision,
+        max_games=max_games,
     )
     click.echo(comparison.text())
     if out is not None:
@@ -480,6 +524,75 @@ def matchup(
         sys.exit(130)
 
 
+@cli.command(
+    "check",
+    epilog="""
+\b
+Examples:
+  balance check examples/targets.toml
+  balance check examples/targets.toml --json > baseline.json
+  balance check examples/targets.toml --baseline baseline.json --tolerance 0.01 \\
+      --junit check.xml --markdown check.md
+\b
+Exit code: 0 every target passed, 1 one failed, 3 none failed but some are undecided
+(max_games reached first), 2 bad input. The file's format: docs/precision.md.
+""",
+)
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the verdicts as JSON only.")
+@click.option(
+    "--junit", type=click.Path(path_type=Path), default=None, help="Write JUnit XML here."
+)
+@click.option(
+    "--markdown", type=click.Path(path_type=Path), default=None, help="Write a Markdown table here."
+)
+@click.option(
+    "--baseline",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A saved 'balance check --json': also check every figure moved less than --tolerance.",
+)
+@click.option(
+    "--tolerance",
+    type=float,
+    default=None,
+    help="With --baseline: the largest move accepted (default 0.01: a point for a rate).",
+)
+@click.option("-t", "--threads", type=int, default=None, help="Threads (default: all cores).")
+def check(
+    file: Path,
+    as_json: bool,
+    junit: Path | None,
+    markdown: Path | None,
+    baseline: Path | None,
+    tolerance: float | None,
+    threads: int | None,
+) -> None:
+    """Decide the design targets in FILE (TOML) like tests: pass, fail or undecided."""
+    from balance import check as checks
+
+    if tolerance is not None and baseline is None:
+        raise BalanceError("--tolerance goes with --baseline")
+    scenarios = checks.load_checks(file)
+    if baseline is not None:
+        checks.add_baseline(scenarios, baseline, 0.01 if tolerance is None else tolerance)
+    result = checks.run_checks(
+        scenarios, threads=threads, progress=sys.stderr.isatty(), on_compile=_say_compiling
+    )
+    if as_json:
+        click.echo(json.dumps(json_safe(result)))
+    else:
+        click.echo(checks.check_text(result))
+    if junit is not None:
+        junit.write_text(checks.check_junit(json_safe(result)))
+    if markdown is not None:
+        markdown.write_text(checks.check_markdown(json_safe(result)))
+    if any(s["partial"] for s in result["scenarios"]):
+        click.echo("interrupted: the verdicts so far are above", err=True)
+        sys.exit(130)
+    sys.exit(checks.exit_code(result))
+
+
 @cli.group(
     epilog="""
 \b
@@ -540,11 +653,18 @@ def _say_compiling(message: str) -> None:
     click.echo(message, err=True)
 
 
+def _precision_lines(s: dict[str, Any]) -> list[str]:
+    from balance.precision import precision_lines
+
+    return precision_lines(s)
+
+
 def format_summary(s: dict[str, Any]) -> str:
     """The summary as a designer reads it in a terminal."""
     n_games = s["games"]
     lines = [
         *warning_lines(s.get("warnings", [])),
+        *(_precision_lines(s) if s.get("anytime_valid") else []),
         f"{s['game']}: {n_games:,} games, {s['players']} players, seed {s['seed']}"
         + (f" (interrupted: {s['requested_games']:,} asked)" if s["partial"] else ""),
         f"variants: {', '.join(s['variants']) or 'none (base game)'}",
@@ -552,7 +672,8 @@ def format_summary(s: dict[str, Any]) -> str:
         f"strategies: {', '.join(s['strategies'])}",
         s["seating"],
         "",
-        f"Seat win rates ({n_games:,} games, 95% Wilson intervals):",
+        f"Seat win rates ({n_games:,} games, 95% "
+        f"{'anytime-valid' if s.get('anytime_valid') else 'Wilson'} intervals):",
     ]
     for row in s["seat_win_rate"]:
         lines.append(f"  seat {row['seat']}  {percent(row['rate']):>6}  {interval(row['ci95'])}")

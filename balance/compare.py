@@ -91,6 +91,7 @@ class Comparison:
     partial: bool
     elapsed_s: float
     summaries: dict[str, dict[str, Any]]
+    precision: dict[str, Any] | None = None  # compare --precision: how the run stopped
 
     @property
     def labels(self) -> list[str]:
@@ -125,6 +126,26 @@ class Comparison:
                 return True
         return False
 
+    def _precision_lines(self) -> list[str]:
+        if self.precision is None:
+            return []
+        h = self.precision["precision"]
+        if self.precision["stopped_by"] == "max_games":
+            head = (
+                f"stopped at --max-games ({self.games:,} games) before every paired difference "
+                f"of a rate reached +/-{h:g}"
+            )
+        else:
+            head = (
+                f"stopped after {self.games:,} games: every paired difference of a rate within "
+                f"+/-{h:g} (the last to get there: {self.precision['stopped_by']})"
+            )
+        return [
+            head,
+            "differences of rates and of game length: 95% anytime-valid intervals "
+            "(confidence sequences); other intervals and the p-values are fixed-n",
+        ]
+
     def text(self) -> str:
         """The comparison as a designer reads it in a terminal."""
         setup = self.first
@@ -135,6 +156,7 @@ class Comparison:
             f"(seed {setup.seed}, {setup.players} players)"
             + (f"; interrupted, {self.requested:,} asked" if self.partial else ""),
             f"strategies: {', '.join(setup.lineup.labels)}; {setup.lineup.seating_text()}",
+            *self._precision_lines(),
             "rules each variant changes from the defaults:",
         ]
         defaults = game.default_rules().to_dict()
@@ -188,10 +210,17 @@ class Comparison:
                 "where the cap stopped them, so each game length is a mean restricted to the "
                 "cap: a lower bound of the uncapped mean."
             )
+        differences = (
+            "differences of rates and of game length anytime-valid (confidence sequences), "
+            "other differences paired t over games. "
+            if self.precision
+            else "differences paired t over games. "
+        )
         lines.append(
             "\nIntervals: rates per variant Wilson, a strategy's rate over its seats the delta "
-            "method with games as clusters, means Student t; differences paired t over games. "
-            "Balance index: simultaneous intervals of the seat differences; its difference: "
+            "method with games as clusters, means Student t; "
+            + differences
+            + "Balance index: simultaneous intervals of the seat differences; its difference: "
             "simultaneous intervals of the paired differences between the two variants' "
             "seat gaps. Near a tie the index understates balance by about the noise (two "
             "truly equal seats over 1,000 games average 0.975), and the difference's "
@@ -214,8 +243,14 @@ def compare(
     out: str | Path | None = None,
     progress: bool = False,
     on_compile: Callable[[str], None] | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> Comparison:
     """Play every variant on the same ``games`` game indices and compare them in pairs.
+
+    With ``precision`` H, ``games`` is ignored: blocks are played until every paired
+    difference of a rate has a 95% anytime-valid interval at most H either side, or
+    until ``max_games`` (:mod:`balance.paired_precision`).
 
     ``variants`` are :func:`parse_variant` texts, the first being the one the others are
     compared with; ``rules`` apply to every variant, before the variant's own. With
@@ -237,6 +272,11 @@ def compare(
         )
         for spec in specs
     }
+    if precision is not None:
+        from balance.precision import DEFAULT_MAX_GAMES, check_precision
+
+        games = DEFAULT_MAX_GAMES if max_games is None else max_games
+        check_precision(precision, games)
     check_run(games, threads, None)
     out_dir = _out_dir(out) if out is not None else None
     if out_dir is not None:
@@ -244,29 +284,59 @@ def compare(
     results: dict[str, RunResult] = {}
     summaries: dict[str, dict[str, Any]] = {}
     clock = time.perf_counter()
-    for label, setup in setups.items():
-        writer = RunWriter(out_dir / "runs" / _safe(label), setup) if out_dir else None
-        result = run_games(
-            setup,
+    tracker = None
+    if precision is not None:
+        from balance.paired_precision import play_paired_until
+
+        writers = {
+            label: RunWriter(out_dir / "runs" / _safe(label), setup)
+            for label, setup in setups.items()
+            if out_dir
+        }
+        results, tracker = play_paired_until(
+            setups,
+            precision,
             games,
             threads=threads,
-            sinks=[writer] if writer else [],
-            keep_records=False,
+            writers=writers,
             progress=progress,
             on_compile=on_compile,
         )
-        results[label] = result
-        summaries[label] = summarize(result)
-        if writer is not None:
-            writer.close(
-                manifest_for(setup, games, result.partial, threads=result.threads),
-                summaries[label],
+        for label, result in results.items():
+            summaries[label] = summarize(result)
+            if label in writers:
+                writers[label].close(
+                    manifest_for(
+                        setups[label], games, result.partial, threads=result.threads,
+                        precision=precision,
+                    ),
+                    summaries[label],
+                )  # fmt: skip
+    else:
+        for label, setup in setups.items():
+            writer = RunWriter(out_dir / "runs" / _safe(label), setup) if out_dir else None
+            result = run_games(
+                setup,
+                games,
+                threads=threads,
+                sinks=[writer] if writer else [],
+                keep_records=False,
+                progress=progress,
+                on_compile=on_compile,
             )
-        if result.partial:
-            break
+            results[label] = result
+            summaries[label] = summarize(result)
+            if writer is not None:
+                writer.close(
+                    manifest_for(setup, games, result.partial, threads=result.threads),
+                    summaries[label],
+                )
+            if result.partial:
+                break
     elapsed = time.perf_counter() - clock
     played = min(result.games for result in results.values())
-    partial = played < games or len(results) < len(setups)
+    partial = (played < games and tracker is None) or len(results) < len(setups)
+    partial = partial or any(result.partial for result in results.values())
     if partial and (played == 0 or len(results) < 2):
         raise Interrupted("interrupted before two variants had played any game")
     setups = {label: setups[label] for label in results}
@@ -283,6 +353,16 @@ def compare(
         elapsed_s=elapsed,
         summaries=summaries,
     )
+    if tracker is not None:
+        from balance.paired_precision import apply_anytime
+
+        apply_anytime(comparison.table, tracker)
+        comparison.precision = {
+            "precision": precision,
+            "max_games": games,
+            "stopped_by": tracker.stopped_by,
+            "anytime_valid": True,
+        }
     if out_dir is not None:
         write_comparison(comparison, out_dir)
     return comparison
@@ -506,9 +586,16 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                     marked_label="significant after Holm",
                     percent=percent,
                     note=f"{n_games:,} paired games (same seed and game indices); 95% "
-                    "intervals: paired t over games (balance index difference: simultaneous "
+                    + (
+                        "intervals: anytime-valid for differences of rates and game length, "
+                        "otherwise paired t over games"
+                        if comparison.precision
+                        else "intervals: paired t over games"
+                    )
+                    + " (balance index difference: simultaneous "
                     "intervals of the paired seat-gap differences, conservative near a tie: "
-                    "97-99.95% coverage). " + holm_note,
+                    "97-99.95% coverage). "
+                    + holm_note,
                 ),
             )
         )
@@ -581,6 +668,7 @@ def write_comparison(comparison: Comparison, out: Path) -> list[Path]:
             "partial": comparison.partial,
             "variants": comparison.labels,
             "warnings": comparison.warnings,
+            **({"precision": comparison.precision} if comparison.precision else {}),
             "rows": comparison.table.replace({np.nan: None}).to_dict(orient="records"),
         },
     )

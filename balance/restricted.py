@@ -137,6 +137,9 @@ class RestrictedPlay:
     requested: int
     partial: bool
     method: str = METHOD
+    #: ``cards --precision``: the precision, ``max_games``, ``stopped_by``; the value
+    #: intervals are then anytime-valid.
+    precision: dict[str, Any] | None = None
     #: Games stopped at the cap, in the unrestricted run or a restricted one (see
     #: :mod:`balance.caveats`); printed first, each on a line beginning ``warning:``.
     warnings: list[str] = dataclasses.field(default_factory=list)
@@ -178,12 +181,26 @@ class RestrictedPlay:
                 f"  {row.action:<16} {without:<24} {with_it:<24} "
                 f"{change:<36} {p:>9}{' *' if row.significant else ''}"
             )
+        change = "paired t over games for the change."
+        if self.precision is not None:
+            change = (
+                "95% anytime-valid intervals (confidence sequences) for the change; the "
+                "p-values are fixed-n."
+            )
         lines.append(
             f"\nA negative change: the {noun} helps the player who has it. * = significant at "
             f"5% after Holm's correction over {len(self.table)} {noun}(s). Intervals: Wilson "
-            f"for the win rates, over the {self.games:,} games; paired t over games for the "
-            "change."
+            f"for the win rates, over the {self.games:,} games; {change}"
         )
+        if self.precision is not None:
+            h = self.precision["precision"]
+            by = self.precision["stopped_by"]
+            lines.append(
+                f"Stopped at --max-games before every value reached +/-{h:g}."
+                if by == "max_games"
+                else f"Stopped after {self.games:,} games a {noun}: every value within "
+                f"+/-{h:g} (the last to get there: {by})."
+            )
         return "\n".join(lines)
 
 
@@ -201,23 +218,39 @@ def restricted_play(
     threads: int | None = None,
     progress: bool = False,
     on_compile: Callable[[str], None] | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> RestrictedPlay:
     """Play ``setup`` unrestricted and once per action restricted, and pair the runs.
 
     ``actions`` defaults to every action of the game (:meth:`Game.actions`). Build
-    ``setup`` with :func:`balance.api.make_setup`, or take a saved run's.
+    ``setup`` with :func:`balance.api.make_setup`, or take a saved run's. With
+    ``precision`` H, ``games`` is ignored: the runs play the same games block by block
+    until every card's value has a 95% anytime-valid interval at most H either side, or
+    until ``max_games`` (:mod:`balance.paired_precision`).
     """
     game = get_game(setup.game)
     own = getattr(game, "value_cards", None)
     if own is not None:  # a game that values cards its own way (a deck without the card)
+        if precision is not None:
+            raise BalanceError(
+                f"--precision is not available for {game.id}'s card values yet; use --games"
+            )
         return own(setup, games, actions, threads, progress, on_compile)
     chosen = list(actions) or list(game.actions())
     for action in chosen:
         game.check_restricted([action])
     if len(set(chosen)) != len(chosen):
         raise BalanceError(f"a {game.action_noun} is named twice: {', '.join(chosen)}")
+    if precision is not None:
+        from balance.precision import DEFAULT_MAX_GAMES, check_precision
+
+        games = DEFAULT_MAX_GAMES if max_games is None else max_games
+        check_precision(precision, games)
     check_run(games, threads, None)
     base = dataclasses.replace(setup, lineup=dataclasses.replace(setup.lineup, restricted=()))
+    if precision is not None:
+        return _restricted_play_until(base, chosen, precision, games, threads, progress, on_compile)
 
     def play(each: Setup) -> RunResult:
         return run_games(
@@ -255,6 +288,55 @@ def restricted_play(
         requested=games,
         partial=partial,
         warnings=restricted_warnings(unrestricted, results, played),
+    )
+
+
+def _restricted_play_until(
+    base: Setup,
+    chosen: Sequence[str],
+    precision: float,
+    max_games: int,
+    threads: int | None,
+    progress: bool,
+    on_compile: Callable[[str], None] | None,
+) -> RestrictedPlay:
+    """:func:`restricted_play` with ``precision``: the runs in lockstep, anytime-valid."""
+    from balance.paired_precision import CardTracker, play_lockstep_until
+
+    setups = {"": base}
+    for action in chosen:
+        lineup = dataclasses.replace(base.lineup, restricted=(action,))
+        setups[action] = dataclasses.replace(base, lineup=lineup)
+    tracker = CardTracker(setups, precision)
+    results = play_lockstep_until(
+        setups, tracker, max_games, threads=threads, progress=progress, on_compile=on_compile
+    )
+    unrestricted = results.pop("")
+    played = unrestricted.games
+    if played == 0:
+        raise Interrupted("interrupted before a restricted run had played any game")
+    base_wins = restricted_wins(won_by_game(unrestricted), base.lineup)
+    table = restricted_play_table(
+        base_wins,
+        {
+            action: restricted_wins(won_by_game(result), result.setup.lineup)
+            for action, result in results.items()
+        },
+    )
+    low, high = tracker.values.interval()
+    table["low"], table["high"] = low, high
+    return RestrictedPlay(
+        setup=base,
+        table=table,
+        requested=max_games,
+        partial=unrestricted.partial,
+        warnings=restricted_warnings(unrestricted, results, played),
+        precision={
+            "precision": precision,
+            "max_games": max_games,
+            "stopped_by": tracker.stopped_by,
+            "anytime_valid": True,
+        },
     )
 
 
@@ -419,7 +501,15 @@ def card_value_json(value: Any) -> dict[str, Any]:
         "requested_games": value.requested,
         "partial": value.partial,
         "cards": cards,
+        **_precision_json(value),
     }
+
+
+def _precision_json(value: Any) -> dict[str, Any]:
+    """``anytime_valid``, ``stopped_by``, ``precision``, ``max_games`` of a run with
+    ``--precision``; nothing otherwise."""
+    found = getattr(value, "precision", None)
+    return dict(found) if found else {}
 
 
 def check_card_values(game_id: str) -> None:

@@ -77,8 +77,11 @@ def run_games(
     keep_records: bool = True,
     progress: bool = True,
     on_compile: Callable[[str], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+    first_game: int = 0,
 ) -> RunResult:
-    """Play games ``0 .. games - 1`` of ``setup``.
+    """Play games ``first_game .. first_game + games - 1`` of ``setup`` (from 0 unless
+    told: a run that grows block by block goes on where it stopped).
 
     Parameters
     ----------
@@ -87,6 +90,10 @@ def run_games(
         reads (the game's ``slim`` form), which a very long run needs.
     progress : show a progress bar on stderr if the run lasts more than two seconds.
     on_compile : called with a message before the game's engine compiles, if it must.
+    stop : asked after each block has reached the sinks, in game order; when it answers
+        True the run ends there (games after that block are not kept, whatever the
+        threads had already played), so a stop decided on the blocks is the same for any
+        number of threads as long as the batch is.
     """
     check_run(games, threads, batch)
     game = get_game(setup.game)
@@ -106,8 +113,11 @@ def run_games(
 
     finished: dict[int, Block] = {}
     failed: dict[int, BaseException] = {}
-    next_start = 0  # first game not yet handed to the sinks
-    queue = iter(range(0, games, batch))
+    if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
+        raise BalanceError(f"first_game must be a whole number from 0, not {first_game!r}")
+    end = first_game + games
+    next_start = first_game  # first game not yet handed to the sinks
+    queue = iter(range(first_game, end, batch))
     bar = tqdm(
         total=games, unit="game", unit_scale=True, delay=2.0, disable=not progress, leave=False
     )
@@ -116,11 +126,12 @@ def run_games(
         max_workers=threads, thread_name_prefix="balance", initializer=_ignore_ctrl_c_here
     )
     running: dict[Future[Block], int] = {}
+    stopped = False
 
     def submit_next() -> None:
         start = next(queue, None)
         if start is not None:
-            size = min(batch, games - start)
+            size = min(batch, end - start)
             running[pool.submit(game.play_block, setup, start, size)] = start
 
     with _deferred_interrupt() as interrupted:
@@ -137,16 +148,22 @@ def run_games(
                         continue
                     finished[start] = future.result()
                     bar.update(finished[start].size)
-                    if not failed and not interrupted():
+                    if not failed and not interrupted() and not stopped:
                         submit_next()
-                while next_start in finished:
+                while not stopped and next_start in finished:
                     block = finished.pop(next_start)
                     # Counted first: a block any sink has seen belongs to the run.
                     result.blocks.append(block if keep_records else game.slim(block))
                     next_start += block.size
                     for sink in sinks:
                         sink(block)
-                if interrupted() or failed:
+                    if stop is not None and not stopped and stop():
+                        stopped = True
+                        finished.clear()
+                        break
+                if stopped:
+                    finished.clear()
+                if interrupted() or failed or stopped:
                     for future in running:
                         future.cancel()
                     running = {f: s for f, s in running.items() if not f.cancelled()}
@@ -158,7 +175,7 @@ def run_games(
             pool.shutdown(wait=True, cancel_futures=True)
             bar.close()
             result.elapsed_s = time.perf_counter() - clock
-    if failed:
+    if failed and not stopped:  # a block after the stop does not belong to the run
         # The earliest failing game, whatever the order in which the threads noticed it.
         raise failed[min(failed)]
     if interrupted():

@@ -1,0 +1,136 @@
+"""``balance check FILE.toml``: targets decided like tests, their outputs and exit codes."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from cli_helpers import assert_one_line_error, call_main
+
+from balance.check import load_checks
+from balance.errors import BalanceError
+
+SCENARIO = """\
+[[scenario]]
+name = "four players"
+game = "walk-the-plank"
+players = 4
+max_games = {max_games}
+"""
+
+
+def target(metric: str, low: float | None = None, high: float | None = None) -> str:
+    lines = ["", "[[scenario.target]]", f'metric = "{metric}"']
+    if low is not None:
+        lines.append(f"min = {low}")
+    if high is not None:
+        lines.append(f"max = {high}")
+    return "\n".join(lines) + "\n"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "targets.toml"
+    path.write_text(text)
+    return path
+
+
+def test_clear_targets_pass_and_fail_within_a_few_blocks(tmp_path, monkeypatch, capsys) -> None:
+    text = (
+        SCENARIO.format(max_games=40_000)
+        + target("seat_win_rate.0", 0.2, 0.5)
+        + target("length_mean", 2.0)
+        + target("winner_count.0", high=0.01)  # about 2.7% of games have no winner
+    )
+    code, out, err = call_main(monkeypatch, capsys, "check", write(tmp_path, text), "--json")
+    assert code == 1, err
+    result = json.loads(out)
+    (scenario,) = result["scenarios"]
+    verdicts = {row["metric"]: row["verdict"] for row in scenario["targets"]}
+    assert verdicts == {"seat_win_rate.0": "pass", "length_mean": "pass", "winner_count.0": "fail"}
+    assert scenario["games"] <= 3 * 4096  # every target settled within a few blocks
+    for row in scenario["targets"]:
+        low, high = row["interval"]
+        assert low <= row["value"] <= high
+        assert set(row) >= {"metric", "min", "max", "value", "interval", "verdict"}
+
+
+def test_a_target_on_its_edge_stays_undecided(tmp_path, monkeypatch, capsys) -> None:
+    # Seat 0 wins about 34% of base four-player games: a band edge there cannot be
+    # settled in 8,192 games.
+    text = SCENARIO.format(max_games=8192) + target("seat_win_rate.0", 0.344)
+    path = write(tmp_path, text)
+    junit, markdown = tmp_path / "check.xml", tmp_path / "check.md"
+    code, out, err = call_main(
+        monkeypatch, capsys, "check", path, "--junit", junit, "--markdown", markdown
+    )
+    assert code == 3, err
+    assert "undecided" in out.lower() and "8,192 games" in out
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite.get("tests") == "1" and suite.get("skipped") == "1"
+    assert suite.find("testcase/skipped") is not None
+    assert "| seat_win_rate.0 |" in markdown.read_text()
+
+
+def test_passing_targets_exit_zero_and_baseline_regression(tmp_path, monkeypatch, capsys) -> None:
+    text = SCENARIO.format(max_games=100_000) + target("seat_win_rate.1", 0.25, 0.45)
+    path = write(tmp_path, text)
+    code, out, _ = call_main(monkeypatch, capsys, "check", path, "--json")
+    assert code == 0
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(out)
+    code, out, err = call_main(
+        monkeypatch, capsys, "check", path, "--baseline", baseline, "--tolerance", 0.05, "--json"
+    )
+    assert code == 0, err
+    rows = json.loads(out)["scenarios"][0]["targets"]
+    (regression,) = [row for row in rows if "baseline" in row]
+    assert regression["verdict"] == "pass"
+    assert regression["max"] - regression["min"] == pytest.approx(0.1)
+    # A baseline 20 points away: the figure moved, the regression check fails.
+    saved = json.loads(baseline.read_text())
+    saved["scenarios"][0]["targets"][0]["value"] += 0.2
+    baseline.write_text(json.dumps(saved))
+    code, out, _ = call_main(monkeypatch, capsys, "check", path, "--baseline", baseline)
+    assert code == 1
+    assert "FAIL" in out and "(baseline)" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        (SCENARIO.format(max_games=10) + target("no_such_metric", 1), 8, "no checkable metric"),
+        (SCENARIO.format(max_games=10) + target("seat_win_rate.4", 0.1), 8, "seat_win_rate.3"),
+        (SCENARIO.format(max_games=10) + target("length_mean", 9, 7), 9, "min (9) is above max"),
+        (SCENARIO.format(max_games=10) + target("length_mean"), 8, "min, max or both"),
+        (SCENARIO.format(max_games=10).replace("walk-the-plank", "chess"), 3, "chess"),
+        (SCENARIO.format(max_games=10).replace("players = 4", "players = 9"), 4, "players"),
+        (SCENARIO.format(max_games=0) + target("length_mean", 1), 5, "max_games"),
+        (SCENARIO.format(max_games=10) + "colour = 1\n" + target("length_mean", 1), 6, "colour"),
+        (SCENARIO.format(max_games=10) + "rules = { plank_max = 99 }\n", 6, "plank_max"),
+        (SCENARIO.format(max_games=10), 1, "at least one [[scenario.target]]"),
+        ("[[scenario]\nname = 1\n", 1, "targets.toml:1:"),
+    ],
+)
+def test_bad_files_name_their_line(tmp_path: Path, text: str, line: int, fragment: str) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(BalanceError) as error:
+        load_checks(path)
+    message = str(error.value)
+    assert message.startswith(f"{path}:{line}: "), message
+    assert fragment in message, message
+
+
+def test_bad_input_is_one_line_and_exit_two(tmp_path, monkeypatch, capsys) -> None:
+    path = write(tmp_path, SCENARIO.format(max_games=10) + target("length_mean", 9, 7))
+    assert_one_line_error(*call_main(monkeypatch, capsys, "check", path), ":9: min (9)")
+    assert_one_line_error(
+        *call_main(monkeypatch, capsys, "check", path, "--tolerance", 0.01), "--baseline"
+    )
+    assert_one_line_error(*call_main(monkeypatch, capsys, "check", tmp_path / "none.toml"))
+
+
+def test_the_shipped_example_loads() -> None:
+    scenarios = load_checks(Path(__file__).parent.parent / "examples" / "targets.toml")
+    assert [len(s.targets) for s in scenarios] == [3, 2]

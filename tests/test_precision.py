@@ -1,0 +1,115 @@
+"""``simulate --precision H``: play blocks until the anytime-valid intervals are narrow enough."""
+
+from __future__ import annotations
+
+import pytest
+from cli_helpers import assert_one_line_error, call_main, invoke
+
+from balance import api
+from balance.precision import BLOCK
+
+
+def precise(threads: int, precision: float = 0.02, **kwargs) -> dict:
+    run = api.simulate("walk-the-plank", players=3, precision=precision, threads=threads, **kwargs)
+    return run.summary()
+
+
+def test_stops_once_every_headline_interval_is_narrow_enough() -> None:
+    s = precise(threads=2)
+    assert s["anytime_valid"] is True and s["precision"] == 0.02
+    assert s["games"] % BLOCK == 0 and s["games"] < s["max_games"]
+    widths = [(r["ci95"][1] - r["ci95"][0]) / 2 for r in s["seat_win_rate"]]
+    index_width = (s["balance_index_ci95"][1] - s["balance_index_ci95"][0]) / 2
+    assert max([*widths, index_width]) <= 0.02
+    # One block less would not have done: the stop is the first block that was enough.
+    earlier = precise(threads=2, max_games=s["games"] - BLOCK)
+    assert earlier["stopped_by"] == "max_games"
+    assert earlier["widest_half_width"] > 0.02
+    assert s["stopped_by"] in {"balance index", "seat 0", "seat 1", "seat 2"}
+    for row in s["seat_win_rate"]:
+        assert row["ci95"][0] <= row["rate"] <= row["ci95"][1]
+
+
+def test_same_games_and_intervals_whatever_the_threads() -> None:
+    one, two = precise(threads=1), precise(threads=2)
+    for key in ("games", "seat_win_rate", "balance_index_ci95", "stopped_by", "length_mean"):
+        assert one[key] == two[key], key
+
+
+def test_max_games_ends_the_run_first_and_says_so() -> None:
+    out = invoke("simulate", "walk-the-plank", "-p", 3, "--precision", 0.001, "--max-games", BLOCK)
+    assert f"Stopped at --max-games ({BLOCK:,} games)" in out
+    assert "anytime-valid" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--precision", 0], "--precision"),
+        (["--precision", -0.01], "--precision"),
+        (["--precision", 0.9], "--precision"),
+        (["--precision", "nan"], "--precision"),
+        (["--precision", 1e-7], "--precision"),
+        (["--precision", 0.01, "--max-games", 0], "--max-games"),
+        (["--max-games", 1000], "goes with --precision"),
+    ],
+)
+def test_bad_precision_is_one_line(monkeypatch, capsys, args, fragment) -> None:
+    result = call_main(monkeypatch, capsys, "simulate", "walk-the-plank", *args)
+    assert_one_line_error(*result, fragment)
+
+
+def paired(threads: int, precision: float = 0.03):
+    from balance.compare import compare
+
+    return compare("walk-the-plank", 3, 0, ["base", "kraken"], precision=precision, threads=threads)
+
+
+def test_compare_stops_once_every_paired_difference_of_a_rate_is_narrow_enough() -> None:
+    one = paired(threads=2)
+    assert one.games % BLOCK == 0 and one.precision["stopped_by"] != "max_games"
+    rows = one.table[one.table["anytime"]]
+    rates = rows[rows["metric"] != "game length"]
+    assert len(rates) == 3 + 1 + 3  # seats, finished, games with 0, 1, 2 winners
+    assert ((rates["diff_high"] - rates["diff_low"]) / 2 <= 0.03).all()
+    inside = (rows["diff_low"] <= rows["difference"]) & (rows["difference"] <= rows["diff_high"])
+    assert inside.all()
+    assert "anytime-valid" in one.text()
+
+
+@pytest.mark.slow
+def test_compare_stops_the_same_for_any_threads() -> None:
+    one, two = paired(threads=1, precision=0.015), paired(threads=2, precision=0.015)
+    assert one.games == two.games
+    assert one.precision == two.precision
+    rows, others = one.table[one.table["anytime"]], two.table[two.table["anytime"]]
+    assert list(rows["diff_low"]) == list(others["diff_low"])
+
+
+def test_cards_stop_once_every_value_is_narrow_enough() -> None:
+    from balance.restricted import card_value_json, restricted_play
+
+    setup = api.make_setup("walk-the-plank", 3)
+    value = card_value_json(restricted_play(setup, 0, ["charge", "run"], threads=2, precision=0.03))
+    assert value["anytime_valid"] is True and value["stopped_by"] in {"charge", "run"}
+    assert value["games"] % BLOCK == 0
+    for card in value["cards"]:
+        low, high = card["ci95"]
+        assert (high - low) / 2 <= 0.03 and low <= card["value"] <= high
+
+
+def test_cards_precision_says_where_it_is_not_available(monkeypatch, capsys) -> None:
+    result = call_main(monkeypatch, capsys, "cards", "battle-of-thieves", "--precision", 0.01)
+    assert_one_line_error(*result, "not available for battle-of-thieves")
+
+
+def test_a_run_can_start_at_any_game_and_plays_the_same_games() -> None:
+    from balance.run import run_games
+
+    setup = api.make_setup("walk-the-plank", 3, seed=7)
+    whole = run_games(setup, 2 * 512, batch=512, threads=1, progress=False)
+    later = run_games(setup, 512, batch=512, threads=2, progress=False, first_game=512)
+    (block,) = later.blocks
+    assert block.first_game == 512
+    assert (block.won == whole.blocks[1].won).all()
+    assert (block.length == whole.blocks[1].length).all()
