@@ -594,8 +594,7 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
                     )
                     + " (balance index difference: simultaneous "
                     "intervals of the paired seat-gap differences, conservative near a tie: "
-                    "97-99.95% coverage). "
-                    + holm_note,
+                    "97-99.95% coverage). " + holm_note,
                 ),
             )
         )
