@@ -506,6 +506,7 @@ def _difference_panels(
     single panel takes the whole page.
     """
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     from balance.charts import CAPTION_SPACE, HEIGHT, WIDTH
 
@@ -532,6 +533,7 @@ def _difference_panels(
             note=note if k == len(panels) - 1 else "",
             ax=ax,
         )
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6))  # ticks that never collide
         if len(panels) > 1:
             ax.set_title(label, fontsize=9)
     if len(panels) > 1:
