@@ -1053,7 +1053,7 @@ def test_compare_pages_set_one_unit_a_panel() -> None:
 
     from balance.compare import compare, comparison_charts
 
-    comparison = compare(GAME_ID, 3, 300, ["base", "stay_without_seat=true"], seed=2, threads=1)
+    comparison = compare(GAME_ID, 3, 100, ["base", "stay_without_seat=true"], seed=2, threads=1)
     charts = {chart.name: chart.figure for chart in comparison_charts(comparison)}
     try:
         length = [ax for ax in charts["05-differences-length-balance"].axes if ax.get_visible()]
