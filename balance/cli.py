@@ -69,16 +69,19 @@ def rules(game: str) -> None:
 @cli.command(epilog="\b\nExample:\n  balance strategies walk-the-plank")
 @click.argument("game")
 def strategies(game: str) -> None:
-    """List the strategies that ship for GAME, one sentence each."""
+    """List the strategies that ship for GAME, one sentence each, and their parameters."""
     from balance.games import get_game
+    from balance.strategy import param_lines
 
     for strategy in get_game(game).strategies().values():
         click.echo(f"{strategy.name}")
         click.echo(f"    {strategy.description}")
         if strategy.params:
-            shown = ", ".join(f"{name}={value:g}" for name, value in strategy.params)
-            click.echo(f"    parameters (defaults): {shown}")
-    click.echo("\nYour own: --strategy path/to/file.py:name (see README, 'Your own strategy').")
+            click.echo("    parameters (default, range, meaning):")
+            for line in param_lines(strategy):
+                click.echo(f"      {line}")
+    click.echo("\nSet parameters with --strategy NAME:PARAM=VALUE,....")
+    click.echo("Your own: --strategy path/to/file.py:name (see README, 'Your own strategy').")
 
 
 def _rule_pair(text: str) -> tuple[str, str]:

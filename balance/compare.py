@@ -541,64 +541,91 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
         )
     )
     later = table[table["run"] != base]
+    own = later[(later["kind"] == "mean") & (later["metric"] != "game length")]
+    # One panel a unit: a page never sets rounds beside index points, or hats beside pawns.
     groups = [
         (
             "04-differences-rates",
-            later["kind"].isin(metrics.RATE_KINDS),
             "paired differences from {base}: rates",
-            "difference (percentage points of games)",
-            True,
+            [(later["kind"].isin(metrics.RATE_KINDS), "", "percentage points of games", True)],
         ),
         (
             "05-differences-length-balance",
-            later["kind"].isin(["index"]) | (later["metric"] == "game length"),
-            "paired differences from {base}: game length and balance index",
-            f"difference ({unit} for game length; index points for balance)",
-            False,
+            "paired differences from {base}: game length, balance index",
+            [
+                (later["metric"] == "game length", "game length", unit, False),
+                (later["kind"].isin(["index"]), "balance index", "index points", False),
+            ],
         ),
         (
             "06-differences-game-own",
-            (later["kind"] == "mean") & (later["metric"] != "game length"),
-            "paired differences from {base}: "
-            + _own_title(later[(later["kind"] == "mean") & (later["metric"] != "game length")]),
-            "difference per game",
-            False,
+            "paired differences from {base}: " + _own_title(own),
+            [
+                (later.index.isin(own.index) & (later["unit"] == u), u or "counts", u, False)
+                for u in sorted(set(own["unit"]))
+            ],
         ),
     ]
-    for name, mask, title, xlabel, percent in groups:
-        rows = later[mask]
-        if rows.empty:
-            continue
-        charts.append(
-            Chart(
-                name,
-                plot_intervals(
-                    [
-                        f"{r.run}: {r.metric}" + ("" if r.difference == r.difference else " (n/a)")
-                        for r in rows.itertuples()
-                    ],
-                    rows["difference"],
-                    rows["diff_low"],
-                    rows["diff_high"],
-                    title=title.format(base=base),
-                    xlabel=xlabel,
-                    marked=rows["significant"].to_numpy(bool),
-                    marked_label="significant after Holm",
-                    percent=percent,
-                    note=f"{n_games:,} paired games (same seed and game indices); 95% "
-                    + (
-                        "intervals: anytime-valid for differences of rates and game length, "
-                        "otherwise paired t over games"
-                        if comparison.precision
-                        else "intervals: paired t over games"
-                    )
-                    + " (balance index difference: simultaneous "
-                    "intervals of the paired seat-gap differences, conservative near a tie: "
-                    "97-99.95% coverage). " + holm_note,
-                ),
-            )
+    note = (
+        f"{n_games:,} paired games (same seed and game indices); 95% "
+        + (
+            "intervals: anytime-valid for differences of rates and game length, "
+            "otherwise paired t over games"
+            if comparison.precision
+            else "intervals: paired t over games"
         )
+        + " (balance index difference: simultaneous intervals of the paired seat-gap "
+        "differences, conservative near a tie: 97-99.95% coverage). " + holm_note
+    )
+    for name, title, panels in groups:
+        shown = [(later[mask], label, u, pct) for mask, label, u, pct in panels if mask.any()]
+        if shown:
+            charts.append(Chart(name, _difference_panels(shown, title.format(base=base), note)))
     return charts
+
+
+def _difference_panels(
+    panels: Sequence[tuple[pd.DataFrame, str, str, bool]], title: str, note: str
+) -> Any:
+    """Forest plots of paired differences, one panel (stacked) a unit.
+
+    Each panel is ``(rows of the comparison table, panel title, unit, percent)``; a
+    single panel takes the whole page.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
+    from balance.charts import CAPTION_SPACE, HEIGHT, WIDTH
+
+    counts = [len(rows) for rows, _, _, _ in panels]
+    height = max(HEIGHT, 1.2 + 0.32 * sum(counts) + 0.9 * len(panels))
+    figure = Figure(figsize=(WIDTH, height), layout="constrained")
+    bottom = CAPTION_SPACE * HEIGHT / height
+    figure.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
+    axes = figure.subplots(len(panels), 1, squeeze=False, height_ratios=[c + 1 for c in counts])
+    for k, ((rows, label, unit, percent), ax) in enumerate(zip(panels, axes[:, 0], strict=True)):
+        plot_intervals(
+            [
+                f"{r.run}: {r.metric}" + ("" if r.difference == r.difference else " (n/a)")
+                for r in rows.itertuples()
+            ],
+            rows["difference"],
+            rows["diff_low"],
+            rows["diff_high"],
+            title=title if len(panels) == 1 else "",
+            xlabel=f"difference ({unit})" if unit else "difference per game",
+            marked=rows["significant"].to_numpy(bool),
+            marked_label="significant after Holm",
+            percent=percent,
+            note=note if k == len(panels) - 1 else "",
+            ax=ax,
+        )
+        ax.xaxis.set_major_locator(MaxNLocator(nbins=6))  # ticks that never collide
+        if len(panels) > 1:
+            ax.set_title(label, fontsize=9)
+    if len(panels) > 1:
+        figure.suptitle(title)
+    return figure
 
 
 def comparison_findings(comparison: Comparison) -> list[str]:

@@ -35,6 +35,8 @@ class Strategy:
     decisions : decision name -> ``@njit`` function.
     params : parameter names with their defaults, in the order the functions read them.
     code : the game's dispatcher code for a shipped strategy; None for a user's strategy.
+    param_docs : parameter name -> ``(range, meaning)``: the values that make sense and
+        what the parameter does (every shipped strategy documents every parameter).
     """
 
     game: str
@@ -43,10 +45,33 @@ class Strategy:
     decisions: Mapping[str, Callable] = field(repr=False)
     params: tuple[tuple[str, float], ...] = ()
     code: int | None = None
+    param_docs: Mapping[str, tuple[str, str]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PARAMS:
             raise BalanceError(f"strategy {self.name!r}: at most {MAX_PARAMS} parameters")
+        names = {name for name, _ in self.params}
+        unknown = sorted(set(self.param_docs) - names)
+        if unknown:
+            raise BalanceError(
+                f"strategy {self.name!r}: documents parameters it does not take: "
+                + ", ".join(unknown)
+            )
+
+
+def param_lines(strategy: Strategy) -> list[str]:
+    """One line per parameter: ``name = default  (range)  meaning``, as ``balance
+    strategies`` shows it; a parameter without documentation shows its default alone."""
+    lines = []
+    for name, default in strategy.params:
+        allowed, meaning = strategy.param_docs.get(name, ("", ""))
+        line = f"{name} = {_number(default)}"
+        if allowed:
+            line += f"  ({allowed})"
+        if meaning:
+            line += f"  {meaning}"
+        lines.append(line)
+    return lines
 
 
 @dataclass(frozen=True)

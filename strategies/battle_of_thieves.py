@@ -45,6 +45,19 @@ random = Strategy(
 )
 
 
+#: Parameters several heuristics share: (range, meaning).
+_PANIC_WATER = (
+    "0..sink_water (100 by default), in water",
+    "water (with what its holes let in at its next turn) at which bailing comes before firing",
+)
+_RELOAD = ("0 and up, in cannonballs", "cannonballs below which a pirate fetches more")
+_CARD_BAR = (
+    "0 and up, in card worth",
+    "least worth of a card before it is played (a hole in the enemy ship is worth 3, a "
+    "life point 2, 10 water 1)",
+)
+
+
 # --- heuristics: each scores every option by its plan (kit.option_value_nb) -------------
 # A plan's weights (kit.Plan): panic water, bail, repair, fire, board, attack, island,
 # reload, cards, card bar, home. The parameters are the thresholds a designer may tune.
@@ -69,6 +82,11 @@ cannoneer = Strategy(
     {"decide": cannoneer_decide},
     params=(("panic_water", 60.0), ("reload", 3.0), ("card_bar", 0.5)),
     code=1,
+    param_docs={
+        "panic_water": _PANIC_WATER,
+        "reload": _RELOAD,
+        "card_bar": _CARD_BAR,
+    },
 )
 
 
@@ -90,6 +108,18 @@ boarder = Strategy(
     {"decide": boarder_decide},
     params=(("panic_water", 70.0), ("attack", 40.0), ("card_bar", 0.5)),
     code=2,
+    param_docs={
+        "panic_water": (
+            "0..sink_water (100 by default), in water",
+            "water at which its pirates come home to bail",
+        ),
+        "attack": (
+            "0 and up",
+            "worth of an attack per life point it is expected to take (the plan's other "
+            "weights: bail 100, fire 12, board 35)",
+        ),
+        "card_bar": _CARD_BAR,
+    },
 )
 
 
@@ -111,6 +141,14 @@ bailer = Strategy(
     {"decide": bailer_decide},
     params=(("bail_at", 20.0), ("reload", 2.0), ("card_bar", 0.0)),
     code=3,
+    param_docs={
+        "bail_at": (
+            "0..sink_water (100 by default), in water",
+            "water from which bailing comes before everything else",
+        ),
+        "reload": _RELOAD,
+        "card_bar": _CARD_BAR,
+    },
 )
 
 
@@ -149,6 +187,22 @@ finisher = Strategy(
         ("room", 40.0),
     ),
     code=4,
+    param_docs={
+        "hole_goal": (
+            "0..hole_tokens (5 by default), in holes",
+            "enemy holes from which it boards to finish the enemy ship (or enemy water "
+            "that its next rise takes to half the sinking level); two fewer once a pirate "
+            "of its is aboard",
+        ),
+        "boarders": ("1 or 2", "most of its pirates aboard the enemy ship at a time"),
+        "panic_water": _PANIC_WATER,
+        "card_bar": _CARD_BAR,
+        "room": (
+            "0..sink_water (100 by default), in water",
+            "water its ship must keep below sinking at its next rise, its other pirates "
+            "bailing, for a pirate to board or stay aboard the enemy ship",
+        ),
+    },
 )
 
 SHIPPED = (random, cannoneer, boarder, bailer, finisher)

@@ -79,6 +79,30 @@ def detective_choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng
     return best_option_nb(obs, symbol, opt_a, opt_b, count, values, params[2], params[3], rng)
 
 
+#: What the protector's and the detective's parameters mean (range, meaning). A line is
+#: worth the sum over prisoners of their colour's worth times (alive + spaces from the shark).
+_LINE_VALUE_DOCS = {
+    "own": (
+        "0 and up",
+        "worth of each prisoner of its own colour, per space it is from the shark and for "
+        "being alive",
+    ),
+    "other": (
+        "0 and up",
+        "worth lost for each prisoner of every other colour, counted the same way",
+    ),
+    "alive": (
+        "0 and up, in spaces",
+        "what a prisoner still on the plank is worth, in spaces: large values care about "
+        "who falls, small ones about how far from the shark they stand",
+    ),
+    "win": (
+        "0 and up, in spaces",
+        "extra worth of the last prisoner left (the colour that wins)",
+    ),
+}
+
+
 def _decisions(symbol, choose):
     return {"symbol": symbol, "choose": choose}
 
@@ -99,6 +123,7 @@ protector = Strategy(
     _decisions(protector_symbol, protector_choose),
     params=(("own", 1.0), ("other", 1.0), ("alive", 4.0), ("win", 50.0)),
     code=1,
+    param_docs=dict(_LINE_VALUE_DOCS),
 )
 detective = Strategy(
     GAME,
@@ -108,6 +133,21 @@ detective = Strategy(
     _decisions(detective_symbol, detective_choose),
     params=(("own", 1.0), ("other", 1.0), ("alive", 4.0), ("win", 50.0), ("sharpness", 0.5)),
     code=2,
+    param_docs={
+        **_LINE_VALUE_DOCS,
+        "other": (
+            "0 and up",
+            "worth lost for each prisoner of a colour it believes an opponent owns (times "
+            "the believed number of opponents owning it, at most one)",
+        ),
+        "sharpness": (
+            "0 and up",
+            "how firmly it believes what it has seen: an opponent owns colour c with "
+            "probability proportional to exp(sharpness x evidence), the evidence counting "
+            "+1 for each of c's prisoners that opponent moved toward the ship and -1 toward "
+            "the shark; 0 believes every other colour equally likely",
+        ),
+    },
 )
 
 SHIPPED = (random, protector, detective)

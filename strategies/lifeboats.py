@@ -216,6 +216,19 @@ steward = Strategy(
     {"decide": steward_decide},
     params=(("spite", 1.0), ("spread", 1.0)),
     code=1,
+    param_docs={
+        "spite": (
+            "any number; 0..2 makes sense",
+            "weight of the rivals' mean expected points against its own in leak, move and "
+            "swim decisions: 0 ignores rivals, 1 weighs a rival's point as its own, "
+            "below 0 helps them",
+        ),
+        "spread": (
+            "0 and up, in points",
+            "expected points a placement is marked down for each of its own pawns already "
+            "in that boat: 0 crowds its pawns together, larger spreads them over boats",
+        ),
+    },
 )
 hatkeeper = Strategy(
     GAME,
@@ -226,6 +239,16 @@ hatkeeper = Strategy(
     {"decide": hatkeeper_decide},
     params=(("spite", 1.0), ("spread", 1.0), ("stake", 2.0)),
     code=2,
+    param_docs={
+        "spite": ("any number; 0..2 makes sense", "as the steward's"),
+        "spread": ("0 and up, in points", "as the steward's"),
+        "stake": (
+            "0 and up, in expected points",
+            "what the outcome it predicts for a vote must cost it, against its own choice, "
+            "before it plays a hat: 0 plays a hat on any predicted loss, large values keep "
+            "them (with hats=0 it plays exactly as the steward)",
+        ),
+    },
 )
 swimmer = Strategy(
     GAME,
@@ -237,6 +260,13 @@ swimmer = Strategy(
     {"decide": swimmer_decide},
     params=(("stake", 3.0),),
     code=3,
+    param_docs={
+        "stake": (
+            "0 and up, in points",
+            "points of its own a boat must hold before it plays a hat to keep a leak it "
+            "predicts would sink that boat off it; larger values keep its hats longer",
+        ),
+    },
 )
 
 SHIPPED = (random, steward, hatkeeper, swimmer)

@@ -252,6 +252,23 @@ weighted = Strategy(
         ("leader", 0.5),
     ),
     code=4,
+    param_docs={
+        "own_alive": ("0 and up", "worth of each of its own living pirates"),
+        "own_safety": (
+            "0 and up",
+            "worth of each step between one of its pirates and the Locker",
+        ),
+        "other_alive": ("0 and up", "cost of each living pirate of another player"),
+        "other_safety": (
+            "0 and up",
+            "cost of each step between another player's pirate and the Locker",
+        ),
+        "leader": (
+            "0 and up",
+            "extra share of that cost on the pirates of the player with the most pirates "
+            "(0: every opponent alike)",
+        ),
+    },
 )
 
 SHIPPED = (random, aggressor, survivor, greedy, weighted)

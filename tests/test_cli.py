@@ -91,7 +91,20 @@ def test_strategies_lists_the_shipped_five() -> None:
     assert names == SHIPPED_NAMES == [s.name for s in SHIPPED]
     for strategy in SHIPPED:
         assert f"    {strategy.description}" in out
-    assert "parameters (defaults): own_alive=4, own_safety=1, other_alive=2" in out
+    assert "parameters (default, range, meaning):\n      own_alive = 4  (0 and up)  worth" in out
+
+
+@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
+def test_strategies_explain_every_parameter_with_its_range(game: str) -> None:
+    from balance.games import get_game
+
+    out = invoke("strategies", game)
+    for strategy in get_game(game).strategies().values():
+        assert set(strategy.param_docs) == {name for name, _ in strategy.params}, strategy.name
+        for name, default in strategy.params:
+            allowed, meaning = strategy.param_docs[name]
+            assert allowed and meaning, (strategy.name, name)
+            assert f"      {name} = {default:g}  ({allowed})  {meaning}\n" in out
 
 
 @pytest.mark.parametrize(
@@ -430,3 +443,13 @@ def test_console_script() -> None:
 def test_a_deck_for_a_game_played_without_decks_is_a_one_line_error() -> None:
     done = run_main("simulate", "lifeboats", "--deck", "cannon-battery", "-g", "10")
     assert_one_line_error(done, "--deck", "battle-of-thieves", "lifeboats")
+
+
+def test_a_strategy_may_not_document_a_parameter_it_does_not_take() -> None:
+    from balance.errors import BalanceError
+    from balance.strategy import Strategy, param_lines
+
+    with pytest.raises(BalanceError, match="does not take: bold"):
+        Strategy("lifeboats", "x", "x", {}, params=(("stake", 1.0),), param_docs={"bold": ("", "")})
+    plain = Strategy("lifeboats", "x", "x", {}, params=(("stake", 1.5),))
+    assert param_lines(plain) == ["stake = 1.5"]

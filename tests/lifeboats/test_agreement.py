@@ -77,6 +77,7 @@ RULE_SETS = {
         lane_islands=(0,) * 7, officer_points=(3,), sailor_points=(3,)
     ),
     "round-cap-5": LifeboatsRules(round_cap=5),
+    "stay-without-seat": LifeboatsRules(stay_without_seat=True),
 }
 
 
@@ -84,6 +85,36 @@ RULE_SETS = {
 @pytest.mark.parametrize("players", [3, 6])
 def test_engines_agree_on_other_rule_values(rules: LifeboatsRules, players: int) -> None:
     assert_agree(rules, players, seed=99, games=200, first=1_000)
+
+
+@pytest.mark.parametrize("sailors", [(5, 5, 5, 5, 4, 4), (0, 6, 1, 4, 4, 2)], ids=str)
+def test_engines_agree_with_sailors_by_seat(sailors: tuple[int, ...]) -> None:
+    rules = LifeboatsRules(sailors_by_seat=sailors)
+    records = assert_agree(rules, 6, seed=31, games=40)
+    for r in records:
+        assert r.placed_sailors == list(sailors)
+        assert r.placed_officers == [2] * 6
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [5, 6])
+def test_engines_agree_with_sailors_by_seat_and_staying_long(players: int) -> None:
+    sailors = (5, 5, 5, 5, 4, 4)[:players]
+    for rules in (
+        LifeboatsRules(sailors_by_seat=sailors),
+        LifeboatsRules(sailors_by_seat=sailors, stay_without_seat=True),
+    ):
+        assert_agree(rules, players, seed=77, games=1_500)
+
+
+def test_staying_without_a_seat_changes_games_and_saves_swimmers() -> None:
+    """Same seeds, both rules: the switch changes games, and swimmers with no seat become
+    rare (a seat can still be taken by a swimmer placed earlier)."""
+    compulsory = assert_agree(LifeboatsRules(), 3, seed=8, games=60)
+    stay = assert_agree(LifeboatsRules(stay_without_seat=True), 3, seed=8, games=60)
+    drowned = [sum(sum(r.no_seat) for r in records) for records in (compulsory, stay)]
+    assert drowned[0] > 5 * max(drowned[1], 1)
+    assert compulsory != stay
 
 
 def test_a_round_cap_ends_games_unfinished_on_both_engines() -> None:

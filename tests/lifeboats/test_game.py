@@ -18,8 +18,9 @@ from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, wit
 from balance import api
 from balance.errors import BalanceError
 from balance.games.base import seating_orders
-from balance.games.lifeboats.game import GAME
+from balance.games.lifeboats.game import GAME, HAT_ROUND_COLUMNS
 from balance.games.lifeboats.layout import ISLAND_NAMES, TIE_RULES
+from balance.games.lifeboats.metrics import win_rate_by_lane
 from balance.games.lifeboats.rules import LifeboatsRules
 from balance.report import RunTables
 from balance.results import load_run
@@ -87,6 +88,7 @@ GAMES_COLUMNS = [
     "revotes",
     "ties_broken",
     "tie_rule",
+    *HAT_ROUND_COLUMNS,
 ]
 SEATS_COLUMNS = [
     "game",
@@ -126,6 +128,8 @@ PLAIN_PAGES = [
     "14-boats-by-lane",
     "15-win-rate-by-hats-left",
     "16-how-the-winner-was-decided",
+    "17-win-rate-by-lane",
+    "18-hats-by-round",
 ]
 MIXED_PAGES = sorted(
     [
@@ -195,8 +199,10 @@ def test_listings_name_lifeboats() -> None:
         "track_length",
         "officers",
         "sailors",
+        "sailors_by_seat",
         "hats",
         "leaks",
+        "stay_without_seat",
         "round_cap",
     ]
     rules = invoke("rules", GAME_ID)
@@ -378,6 +384,30 @@ def test_records_match_the_documented_columns(runs) -> None:
         item = re.sub(r"\([^)]*\)", "", item)  # what a column holds, in brackets
         assert re.findall(r"`(\w+)`", item) == columns, name
         assert list(read(directory, name).columns) == columns, name
+
+
+def test_lane_win_rates_and_hats_by_round_match_the_records(run) -> None:
+    summary, directory = run
+    games, seats, boats = (
+        read(directory, "games"),
+        read(directory, "seats"),
+        read(directory, "boats"),
+    )
+    table = win_rate_by_lane(seats, boats)
+    assert summary["lane_win_rate"] == {
+        str(lane): pytest.approx(rate)
+        for lane, rate in zip(table["lane"], table["rate"], strict=True)
+    }
+    assert sum(summary["lane_seats"].values()) == len(seats)  # every player's boat, once
+    # Every hat played is counted in one round, and none in a round the game did not reach.
+    games = games.set_index("game")
+    used = seats.groupby("game")["hats_used"].sum()
+    assert (games[HAT_ROUND_COLUMNS].sum(axis=1) == used.loc[games.index]).all()
+    for r, column in enumerate(HAT_ROUND_COLUMNS[:-1], start=1):
+        assert (games.loc[games["rounds"] < r, column] == 0).all(), column
+    assert summary["hats_by_round_games"][0] == len(games)
+    first = games["hats_round_1"].mean()
+    assert summary["hats_by_round_mean"][0] == pytest.approx(first)
 
 
 def test_every_pawn_is_accounted_for(run) -> None:
@@ -802,15 +832,44 @@ def test_report_charts_show_the_summary(runs) -> None:
             "14-boats-by-lane",
             "15-win-rate-by-hats-left",
             "16-how-the-winner-was-decided",
+            "17-win-rate-by-lane",
+            "18-hats-by-round",
         ]
         ties = charts["16-how-the-winner-was-decided"].figure.axes[0]
-        assert [label.get_text() for label in ties.get_xticklabels()] == list(TIE_RULES)
+        labels = [label.get_text().replace("\n", " ") for label in ties.get_xticklabels()]
+        assert labels == list(TIE_RULES)
+        # Wrapped so that neighbours never collide: no line longer than 16 characters.
+        assert all(
+            len(line) <= 16 for t in ties.get_xticklabels() for line in t.get_text().split("\n")
+        )
         heights = [bar.get_height() for bar in ties.patches]
         assert heights == pytest.approx(list(summary["tie_rule"].values()))
         lanes = charts["14-boats-by-lane"].figure.axes[0]
         labels = [label.get_text() for label in lanes.get_xticklabels()]
         islands = [ISLAND_NAMES[i] for i in DEFAULTS.lane_islands]
-        assert labels == [f"lane {k}\n(island {i})" for k, i in enumerate(islands)]
+        placed = RunTables.read(directory).require("boats", "lane")["lane"].value_counts()
+        assert labels == [
+            f"lane {k}\n(island {i})\n{placed.get(k, 0):,} boats" for k, i in enumerate(islands)
+        ]
+        # Mean score by seat on an axis from 0.
+        assert charts["10-score-by-seat"].figure.axes[0].get_xlim()[0] == 0
+        # One score-distribution panel a seat.
+        panels = [
+            ax for ax in charts["11-score-distribution-by-seat"].figure.axes if ax.get_visible()
+        ]
+        assert [ax.get_title() for ax in panels] == [f"seat {s}" for s in range(4)]
+        # Win rate by lane and hats by round: the summary's figures.
+        by_lane = charts["17-win-rate-by-lane"].figure.axes[0]
+        heights = [bar.get_height() for bar in by_lane.patches]
+        assert heights == pytest.approx(list(summary["lane_win_rate"].values()))
+        hats = charts["18-hats-by-round"].figure.axes[0]
+        shown = [t.get_text().split("  ")[0] for t in hats.get_yticklabels()]
+        reached = [
+            r
+            for r, g in zip(summary["hats_by_round"], summary["hats_by_round_games"], strict=True)
+            if g
+        ]
+        assert shown == [f"round {r}" for r in reached]
     finally:
         for chart in charts.values():
             plt.close(chart.figure)
@@ -838,6 +897,18 @@ def check_replay(directory: Path, index: int) -> str:
     assert [name for name, _, _ in lanes] == names
     assert [int(lane) for _, lane, _ in lanes] == boats["lane"].tolist()
     assert [island for _, _, island in lanes] == boats["island"].astype(str).tolist()
+    # Placements: numbered, one a line, as many of each seat and type as the records say.
+    placed = re.findall(
+        r"^Set-up: placement (\d+): seat (\d) puts an? (officer|sailor) in .* \(\d+ free seats? "
+        r"left there\)$",
+        text,
+        re.M,
+    )
+    assert [int(k) for k, _, _ in placed] == list(range(1, len(placed) + 1))
+    for s in range(n):
+        for kind in ("officer", "sailor"):
+            mine = [k for k, q, t in placed if int(q) == s and t == kind]
+            assert len(mine) == seats.loc[s, f"placed_{kind}s"], (s, kind)
     # Rounds 1, 2, ... each led by the next seat; the game's first round with full hats.
     heads = re.findall(r"^Round (\d+) \(seat (\d) first; hats left \[(.*?)\]", text, re.M)
     rounds = int(game["rounds"])
@@ -977,6 +1048,34 @@ def test_compare_without_hats() -> None:
     assert float(decided[6]) < 0 and rows["hat decided per game"].endswith(" *")
 
 
+def test_compare_pages_set_one_unit_a_panel() -> None:
+    import matplotlib.pyplot as plt
+
+    from balance.compare import compare, comparison_charts
+
+    comparison = compare(GAME_ID, 3, 100, ["base", "stay_without_seat=true"], seed=2, threads=1)
+    charts = {chart.name: chart.figure for chart in comparison_charts(comparison)}
+    try:
+        length = [ax for ax in charts["05-differences-length-balance"].axes if ax.get_visible()]
+        assert [ax.get_title() for ax in length] == ["game length", "balance index"]
+        assert [ax.get_xlabel() for ax in length] == [
+            "difference (rounds)",
+            "difference (index points)",
+        ]
+        own = [ax for ax in charts["06-differences-game-own"].axes if ax.get_visible()]
+        assert [ax.get_title() for ax in own] == ["ballots", "boats", "hats", "pawns", "points"]
+        table = comparison.table.set_index("metric")
+        for ax in own:
+            for label in ax.get_yticklabels():
+                metric = label.get_text().split(": ", 1)[1]
+                assert table.loc[metric, "unit"].iloc[0] == ax.get_title(), metric
+        hats = [t.get_text() for t in own[2].get_yticklabels()]
+        assert hats == ["stay_without_seat=true: hats used per game"]
+    finally:
+        for figure in charts.values():
+            plt.close(figure)
+
+
 # --- one-line errors -------------------------------------------------------------------------
 
 
@@ -1051,3 +1150,17 @@ def test_summary_lines_say_how_many_finished_games_the_tie_rules_rest_on() -> No
     }
     lines = GAME.summary_lines(summary)
     assert "How the winner was decided (1,234 finished games, 95% Wilson intervals):" in lines
+    summary |= {
+        "lane_win_rate": {"2": 0.25},
+        "lane_win_ci95": {"2": [0.2, 0.3]},
+        "lane_seats": {"2": 1500},
+        "lane_island": {"2": "B"},
+        "hats_by_round": ["1", "2+"],
+        "hats_by_round_mean": [1.5, 0.25],
+        "hats_by_round_ci95": [[1.4, 1.6], [0.2, 0.3]],
+        "hats_by_round_games": [1234, 0],
+    }
+    lines = GAME.summary_lines(summary)
+    assert "  lane 2 (island B)   25.0%  [20.0%, 30.0%]  1,500 seats" in lines
+    assert "  round 1     1.50  [1.40, 1.60]  1,234 games" in lines
+    assert not any(line.startswith("  round 2+") for line in lines)  # no game reached it

@@ -6,11 +6,14 @@ import pytest
 
 from balance.games.lifeboats.metrics import (
     boat_fates,
+    hats_by_round,
     hats_decisive,
     score_distribution,
     score_means,
     tie_rules,
     win_rate_by_hats_left,
+    win_rate_by_lane,
+    win_rate_by_setup_order,
 )
 from balance.stats import wilson_interval
 
@@ -109,3 +112,50 @@ def test_tie_rules_over_finished_games():
     assert table.loc["no tie", "rate"] == 0.75
     assert table.loc["own boat landed first", "count"] == 0
     assert table.loc["shared", "rate"] == 0.25
+
+
+# Two games of three players: the boats (seat 0, 1, 2, black) on these lanes.
+BOATS = pd.DataFrame(
+    {
+        "game": [0] * 4 + [1] * 4,
+        "boat": pd.Categorical(["seat 0", "seat 1", "seat 2", "black"] * 2),
+        "lane": [3, 0, 4, 6, 0, 3, 5, 1],
+        "island": ["B", "A", "C", "C", "A", "B", "C", "A"],
+    }
+)
+
+
+def test_win_rate_by_lane_counts_each_seat_s_own_boat():
+    table = win_rate_by_lane(SEATS, BOATS).set_index("lane")
+    assert list(table.index) == [0, 3, 4, 5]  # the black boat's lanes 6 and 1 are left out
+    assert (table.loc[3, "seats"], table.loc[3, "won"]) == (2, 2)  # seat 0 g0, seat 1 g1
+    assert (table.loc[0, "seats"], table.loc[0, "won"]) == (2, 0)  # seat 1 g0, seat 0 g1
+    assert (table.loc[4, "won"], table.loc[5, "won"]) == (0, 1)
+    assert table.loc[3, "island"] == "B"
+    low, high = wilson_interval(1, 1)
+    assert (table.loc[5, "low"], table.loc[5, "high"]) == (low, high)
+
+
+def test_win_rate_by_setup_order_is_by_seat():
+    table = win_rate_by_setup_order(SEATS).set_index("order")
+    assert list(table["seat"]) == [0, 1, 2]
+    assert list(table["rate"]) == [0.5, 0.5, 0.5]
+    assert (table["seats"] == 2).all()
+
+
+def test_hats_by_round_counts_the_games_that_reached_each_round():
+    games = pd.DataFrame(
+        {
+            "rounds": [1, 3, 12],
+            "r1": [2, 0, 1],
+            "r2": [0, 1, 2],
+            "r3": [0, 2, 0],  # the last column: round 3 and later
+        }
+    )
+    table = hats_by_round(games, ["r1", "r2", "r3"])
+    assert list(table["round"]) == ["1", "2", "3+"]
+    assert list(table["games"]) == [3, 2, 2]
+    assert list(table["hats"]) == [3, 3, 2]
+    assert table["mean"].tolist() == pytest.approx([1.0, 1.5, 1.0])
+    assert table["share"].tolist() == pytest.approx([3 / 8, 3 / 8, 2 / 8])
+    assert (table["low"] < table["mean"]).all() and (table["mean"] < table["high"]).all()

@@ -139,6 +139,23 @@ CASES = {
     "swim-out": (dict(boats=["Aa", "b", "a*", "Bc"]), 0, SWIM_OUT, {}, [0, 1, 5]),
     "swim-out-left": (dict(boats=["Aa", "b", "a*", "Bc"], left=(1, 0, 0, 0)), 0, SWIM_OUT, {}, [5]),
     "swim-out-none": (dict(boats=["Aa", "b", "a*", "Bc"], left=(1, 0, 1, 0)), 0, SWIM_OUT, {}, []),
+    # stay_without_seat: no swimming out of boat 0, the only boat with a free seat, nor
+    # out of any boat when every boat afloat is full.
+    "swim-out-compulsory": (dict(boats=["A", "bc", "aa", "cc"], seats=2), 0, SWIM_OUT, {}, [0, 5]),
+    "swim-out-stay": (
+        dict(boats=["A", "bc", "aa", "cc"], seats=2, stay_without_seat=True),
+        0,
+        SWIM_OUT,
+        {},
+        [5],
+    ),
+    "swim-out-stay-nowhere": (
+        dict(boats=["Ab", "bc", "aa", "sunk"], seats=2, stay_without_seat=True),
+        2,
+        SWIM_OUT,
+        {},
+        [],
+    ),
     # Swimming in: boats afloat with a free seat, not the one left.
     "swim-in": (dict(boats=["Aabb", "B", "C*", "landed"]), 0, SWIM_IN, {"swim_from": 1}, [2]),
     "swim-in-nowhere": (

@@ -122,3 +122,45 @@ def test_bad_text_is_refused_by_name() -> None:
         LifeboatsRules().with_text("hats", "many")
     with pytest.raises(BalanceError, match="'officers': '2;2' is not comma-separated"):
         LifeboatsRules().with_text("officers", "2;2")
+
+
+def test_sailors_by_seat_sets_each_seat_s_sailors() -> None:
+    rules = LifeboatsRules(sailors_by_seat=(5, 5, 5, 5, 4, 4))
+    assert rules.seat_pawns(6) == [(2, 5)] * 4 + [(2, 4)] * 2
+    packed = rules.to_array(6)
+    assert list(packed[Rule.SEAT_SAILORS : Rule.SEAT_SAILORS + 6]) == [5, 5, 5, 5, 4, 4]
+    assert rules.with_text("sailors_by_seat", "1,2,3").sailors_by_seat == (1, 2, 3)
+    # Without it, every seat has the player count's number.
+    assert LifeboatsRules().seat_pawns(5) == [(2, 4)] * 5
+    assert list(LifeboatsRules().to_array(5)[Rule.SEAT_SAILORS : Rule.SEAT_SAILORS + 5]) == [4] * 5
+
+
+@pytest.mark.parametrize(
+    ("values", "players", "message"),
+    [
+        ((5, 5, 5, 5, 4, 4), 5, "6 seats given for 5 players"),
+        ((5, 5, 5), 4, "3 seats given for 4 players"),
+        ((9, 9, 9), 3, "do not fit"),
+    ],
+)
+def test_sailors_by_seat_must_fit_the_table(values, players, message) -> None:
+    with pytest.raises(BalanceError, match=message):
+        LifeboatsRules(sailors_by_seat=values).check_players(players)
+
+
+def test_sailors_by_seat_rejects_a_seat_without_pawns_and_bad_numbers() -> None:
+    with pytest.raises(BalanceError, match="seat 1 has no pawn"):
+        LifeboatsRules(officers=(0, 0, 0, 0), sailors_by_seat=(1, 0, 1)).check_players(3)
+    with pytest.raises(BalanceError, match="outside the allowed range"):
+        LifeboatsRules(sailors_by_seat=(1, -1, 1))
+    with pytest.raises(BalanceError, match="at most 6"):
+        LifeboatsRules(sailors_by_seat=(1,) * 7)
+
+
+def test_stay_without_seat_is_packed_and_read_from_text() -> None:
+    assert LifeboatsRules().to_array(3)[Rule.STAY_WITHOUT_SEAT] == 0
+    rules = LifeboatsRules().with_text("stay-without-seat", "true")
+    assert rules.stay_without_seat is True
+    assert rules.to_array(3)[Rule.STAY_WITHOUT_SEAT] == 1
+    with pytest.raises(BalanceError, match="not true or false"):
+        LifeboatsRules(stay_without_seat=1)

@@ -908,6 +908,44 @@ def test_sinking_is_checked_after_every_swimmer_is_placed(engine) -> None:
     assert record(out.pos).boats_sunk == 1  # boat 2 had sunk before
 
 
+# The rules page: swimming out "is compulsory when possible, ... with no free seat anywhere
+# else, the swimmer drowns". The stay_without_seat rule (docs/lifeboats.md) lets a pawn stay
+# in a boat when no other boat afloat has a free seat.
+
+
+def test_with_stay_without_seat_nobody_swims_to_no_seat(engine) -> None:
+    # As test_a_swimmer_with_no_free_seat_drowns: every other boat afloat is full, so
+    # neither seat 0 nor seat 1 need leave a boat, and nobody is asked or drowns.
+    pos = build(["Ab", "aa", GONE_SUNK, GONE_SUNK], seats=2, stay_without_seat=True)
+    out = engine.run("swim_phase", pos, [])
+    assert boats(out.pos) == ["Ab", "aa", GONE_SUNK, GONE_SUNK]
+    assert record(out.pos).no_seat == [0, 0, 0]
+    out.expect_asked([])
+
+
+def test_with_stay_without_seat_the_last_boat_s_pawn_stays(engine) -> None:
+    pos = build([GONE_SUNK, GONE_LANDED, "c", GONE_SUNK], stay_without_seat=True)
+    out = engine.run("swim_phase", pos, [])
+    assert boats(out.pos) == [GONE_SUNK, GONE_LANDED, "c", GONE_SUNK]
+    assert record(out.pos).no_seat == [0, 0, 0]
+
+
+@pytest.mark.parametrize("stay", [False, True])
+def test_stay_without_seat_keeps_swimming_compulsory_where_a_seat_is_free(engine, stay) -> None:
+    # Boat 0 has the only free seat. Leaving boat 0 leads nowhere, leaving boat 1 or 2
+    # leads to boat 0. By the rulebook seat 0 chooses between its sailor in boat 0 (code
+    # 1) and its officer in boat 1 (code 2); with the switch only the officer may swim.
+    pos = build(["a", "Ab", "cc", GONE_SUNK], seats=2, stay_without_seat=stay)
+    scripts = [[2], [], [0]] if not stay else [[], [], [0]]
+    out = engine.run("swim_phase", pos, scripts)
+    # Seat 1 cannot leave boat 1 too; seat 2 leaves boat 2 (forced) for boat 0 (asked
+    # first, counter-clockwise from F - 1 = seat 2); seat 0's officer takes boat 2's seat.
+    assert boats(out.pos) == ["ac", "b", "Ac", GONE_SUNK]
+    assert record(out.pos).no_seat == [0, 0, 0]
+    asked = [(2, SWIM_IN, [0, 1])]
+    out.expect_asked(asked if stay else [(0, SWIM_OUT, [1, 2]), *asked])
+
+
 # ---------------------------------------------------------------------------
 # Set-up
 # ---------------------------------------------------------------------------

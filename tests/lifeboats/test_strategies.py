@@ -76,6 +76,7 @@ def rules_array(players: int) -> np.ndarray:
     rules[Rule.ROUND_CAP] = ROUND_CAP
     rules[Rule.OFFICERS] = OFFICERS[players]
     rules[Rule.SAILORS] = SAILORS[players]
+    rules[Rule.SEAT_SAILORS : Rule.SEAT_SAILORS + players] = SAILORS[players]
     rules[Rule.ISLANDS] = len(OFFICER_POINTS)
     rules[Rule.LANE_ISLAND : Rule.LANE_ISLAND + len(LANE_ISLANDS)] = LANE_ISLANDS
     rules[Rule.OFFICER_POINTS : Rule.OFFICER_POINTS + 3] = OFFICER_POINTS

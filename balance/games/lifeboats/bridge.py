@@ -16,6 +16,7 @@ import numpy as np
 from balance.games.base import Lineup, player_factory
 from balance.games.lifeboats.layout import (
     AFLOAT,
+    HAT_ROUNDS,
     LANDED,
     MAX_BOATS,
     MAX_OPTIONS,
@@ -116,6 +117,7 @@ def pack_stats(pos: Position) -> Stats:
     game_stat = np.zeros(GameStat.SIZE, dtype=np.int64)
     game_stat[GameStat.VOTES] = pos.votes
     game_stat[GameStat.HAT_DECIDED] = pos.hat_decided
+    game_stat[GameStat.HATS_ROUND : GameStat.HATS_ROUND + HAT_ROUNDS] = pos.hats_by_round
     game_stat[GameStat.REVOTES] = pos.revotes
     game_stat[GameStat.TIES_BROKEN] = pos.ties_broken
     game_stat[GameStat.BOATS_SUNK] = sum(1 for s in pos.state if s == SUNK)
@@ -165,6 +167,9 @@ def unpack_position(pos: Position, obs: Obs, stats: Stats) -> Position:
     out.first_landed = int(state[State.FIRST_LANDED])
     out.votes = int(game_stat[GameStat.VOTES])
     out.hat_decided = int(game_stat[GameStat.HAT_DECIDED])
+    out.hats_by_round = [
+        int(x) for x in game_stat[GameStat.HATS_ROUND : GameStat.HATS_ROUND + HAT_ROUNDS]
+    ]
     out.revotes = int(game_stat[GameStat.REVOTES])
     out.ties_broken = int(game_stat[GameStat.TIES_BROKEN])
     out.placed = seat_stat[:n, SeatStat.PLACED_OFFICERS : SeatStat.PLACED_SAILORS + 1]

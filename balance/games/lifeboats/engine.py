@@ -32,6 +32,7 @@ from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import layout, moves_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
 from balance.games.lifeboats.layout import (
+    HAT_ROUNDS,
     KINDS,
     MAX_BOATS,
     MAX_OPTIONS,
@@ -110,6 +111,9 @@ class Records:
             ties_broken=int(row[GameStat.TIES_BROKEN]),
             votes=int(row[GameStat.VOTES]),
             tie_rule=int(row[GameStat.TIE_RULE]),
+            hats_by_round=[
+                int(x) for x in row[GameStat.HATS_ROUND : GameStat.HATS_ROUND + HAT_ROUNDS]
+            ],
             won=[bool(x) for x in seats[:, SeatStat.WON]],
             score=seat(SeatStat.SCORE),
             placed_officers=seat(SeatStat.PLACED_OFFICERS),

@@ -30,6 +30,7 @@ from numba import njit
 from balance.games.lifeboats.layout import (
     AFLOAT,
     HAT,
+    HAT_ROUNDS,
     LANE,
     LEAK_VOTE,
     LOSE_PAWN,
@@ -201,12 +202,14 @@ def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
         # Spend the hats played (branch-free: votes are random, branches mispredict).
         hats = 0
         hatter = -1
+        by_round = GameStat.HATS_ROUND + min(state[State.ROUND], HAT_ROUNDS) - 1
         for i in range(nvoters):
             s = voters[i]
             hat = ballot[i] == HAT
             seats[s, Seat.HATS] -= hat
             seat_stat[s, SeatStat.HATS_USED] += hat
             hats += hat
+            game_stat[by_round] += hat
             hatter = s if hat else hatter
         if hats == 1:
             game_stat[GameStat.HAT_DECIDED] += 1
@@ -345,11 +348,12 @@ def move_phase_nb(obs, players, work, stats, error):
 @njit(inline="always", cache=True)
 def swim_phase_nb(obs, players, work, stats, error):
     """Swimmers out from F clockwise, in from F-1 counter-clockwise, then sinking (D11)."""
-    boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
+    boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
     options, swam_from = work[0], work[5]
     seat_stat = stats[1]
     n = state[State.PLAYERS]
     first = state[State.FIRST]
+    stay = rules[Rule.STAY_WITHOUT_SEAT]
     for b in range(n + 1):
         boats[b, Boat.LEFT] = 0
     for s in range(n):
@@ -358,7 +362,7 @@ def swim_phase_nb(obs, players, work, stats, error):
         s = first + i
         if s >= n:
             s -= n
-        count = swim_out_options_nb(boats, crew, n, s, options)
+        count = swim_out_options_nb(boats, crew, n, s, stay, options)
         if count == 0:
             continue
         code = ask_nb(obs, s, SWIM_OUT, options, count, players, error)
@@ -451,6 +455,8 @@ def write_records_nb(g, obs, stats, finished, won, records):
     games[g, GameStat.TIES_BROKEN] = game_stat[GameStat.TIES_BROKEN]
     games[g, GameStat.VOTES] = game_stat[GameStat.VOTES]
     games[g, GameStat.TIE_RULE] = tie_rule
+    for r in range(HAT_ROUNDS):
+        games[g, GameStat.HATS_ROUND + r] = game_stat[GameStat.HATS_ROUND + r]
     for s in range(n):
         for k in range(SeatStat.SIZE):
             seat_records[g, s, k] = seat_stat[s, k]

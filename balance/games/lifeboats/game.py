@@ -23,6 +23,7 @@ from balance.games.lifeboats import engine
 from balance.games.lifeboats.bridge import lineup_player_factory
 from balance.games.lifeboats.layout import (
     FATES,
+    HAT_ROUNDS,
     ISLAND_NAMES,
     TIE_RULES,
     BoatStat,
@@ -43,6 +44,23 @@ _PER_GAME_SEATS = {
     "pawns_sunk": (SeatStat.SUNK,),
     "pawns_no_seat": (SeatStat.NO_SEAT,),
 }
+#: What each per-game count counts, so that a comparison never charts hats beside pawns.
+_UNITS = {
+    "pawns_saved": "pawns",
+    "hats_used": "hats",
+    "pawns_overboard": "pawns",
+    "pawns_sunk": "pawns",
+    "pawns_no_seat": "pawns",
+    "boats_sunk": "boats",
+    "boats_landed": "boats",
+    "ballots": "ballots",
+    "hat_decided": "ballots",
+    "ties_broken": "ballots",
+    "revotes": "ballots",
+}
+#: The games table's columns of hats played in round 1, 2, ...; the last counts that round
+#: and every later one.
+HAT_ROUND_COLUMNS = [f"hats_round_{r}" for r in range(1, HAT_ROUNDS + 1)]
 _PER_GAME_GAMES = {
     "boats_sunk": GameStat.BOATS_SUNK,
     "boats_landed": GameStat.BOATS_LANDED,
@@ -119,6 +137,10 @@ class Lifeboats(EngineGame):
                 "revotes": games[:, GameStat.REVOTES].astype(np.int16),
                 "ties_broken": games[:, GameStat.TIES_BROKEN].astype(np.int16),
                 "tie_rule": labels_column(games[:, GameStat.TIE_RULE], list(TIE_RULES)),
+                **{
+                    name: games[:, GameStat.HATS_ROUND + r].astype(np.int16)
+                    for r, name in enumerate(HAT_ROUND_COLUMNS)
+                },
             }
         )
         seats = block.extra["seats"]
@@ -155,10 +177,16 @@ class Lifeboats(EngineGame):
         return {"games": games_table, "seats": seats_table, "boats": boats_table}
 
     def slim(self, block: Block) -> Block:
-        """The block with only what :meth:`summarize` reads: no per-boat records."""
+        """The block with only what :meth:`summarize` reads: of the per-boat records, only
+        the lane of each player's own boat (``lanes``, int ``(G, n)``)."""
         if "boats" not in block.extra:
             return block
-        extra = {"games": block.extra["games"], "seats": block.extra["seats"]}
+        n = block.won.shape[1]
+        extra = {
+            "games": block.extra["games"],
+            "seats": block.extra["seats"],
+            "lanes": block.extra["boats"][:, :n, BoatStat.LANE].astype(np.int8),
+        }
         return dataclasses.replace(block, extra=extra)
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
@@ -175,10 +203,10 @@ class Lifeboats(EngineGame):
         chosen.append(Metric("shared win", "shared_win", "share"))
         for name, slots in _PER_GAME_SEATS.items():
             columns[name] = sum(seats[:, :, slot].sum(axis=1) for slot in slots)
-            chosen.append(Metric(name.replace("_", " ") + " per game", name, "mean"))
+            chosen.append(Metric(name.replace("_", " ") + " per game", name, "mean", _UNITS[name]))
         for name, slot in _PER_GAME_GAMES.items():
             columns[name] = games[:, slot]
-            chosen.append(Metric(name.replace("_", " ") + " per game", name, "mean"))
+            chosen.append(Metric(name.replace("_", " ") + " per game", name, "mean", _UNITS[name]))
         return pd.DataFrame(columns), chosen
 
     def summarize(self, blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
@@ -215,6 +243,7 @@ class Lifeboats(EngineGame):
             r_low, r_high = wilson_interval(hits, finished)
             summary["tie_rule"][name] = hits / finished if finished else float("nan")
             summary["tie_rule_ci95"][name] = [float(r_low), float(r_high)]
+        summary.update(_choices_summary(slim, setup))
         return summary
 
     def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
@@ -245,6 +274,7 @@ class Lifeboats(EngineGame):
                 f"  {label:<28} {summary[f'{name}_mean']:6.2f} "
                 f"{interval(summary[f'{name}_ci95'], as_percent=False)}"
             )
+        lines += _choices_lines(summary)
         lines.append(
             f"How the winner was decided ({summary.get('tie_rule_games', 0):,} finished games, "
             "95% Wilson intervals):"
@@ -274,6 +304,80 @@ class Lifeboats(EngineGame):
             make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
             hatless=engine.hatless_seat(setup.lineup, game_index),
         )
+
+
+def _choices_summary(blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
+    """Win rate by the lane each player chose for their boat, and hats played by round.
+
+    ``lane_win_rate`` maps a lane (as text) to the win rate of the seats whose own boat
+    started on it (``lane_win_ci95`` Wilson, ``lane_seats`` the seats it rests on, and
+    ``lane_island``); ``hats_by_round_mean`` lists, for round 1, 2, ..., ``HAT_ROUNDS``
+    and later, the hats played in that round per game that reached it (``_ci95`` Student
+    t, ``hats_by_round_games`` the games that reached it).
+    """
+    from balance.games.lifeboats.metrics import hats_by_round
+
+    out: dict[str, Any] = {
+        "lane_win_rate": {},
+        "lane_win_ci95": {},
+        "lane_seats": {},
+        "lane_island": {},
+    }
+    if all("lanes" in b.extra for b in blocks):
+        lanes = np.concatenate([b.extra["lanes"] for b in blocks]).ravel()
+        won = np.concatenate([b.won for b in blocks]).ravel()
+        for lane in np.unique(lanes):
+            here = lanes == lane
+            count, wins = int(here.sum()), int(won[here].sum())
+            low, high = wilson_interval(wins, count)
+            key = str(int(lane))
+            out["lane_win_rate"][key] = wins / count
+            out["lane_win_ci95"][key] = [float(low), float(high)]
+            out["lane_seats"][key] = count
+            out["lane_island"][key] = ISLAND_NAMES[setup.rules.lane_islands[int(lane)]]
+    games = np.concatenate([b.extra["games"] for b in blocks])
+    table = pd.DataFrame(
+        games[:, GameStat.HATS_ROUND : GameStat.HATS_ROUND + HAT_ROUNDS], columns=HAT_ROUND_COLUMNS
+    ).assign(rounds=games[:, GameStat.ROUNDS])
+    rounds = hats_by_round(table, HAT_ROUND_COLUMNS)
+    out["hats_by_round"] = list(rounds["round"])
+    out["hats_by_round_mean"] = [float(x) for x in rounds["mean"]]
+    out["hats_by_round_ci95"] = [
+        [float(lo), float(hi)] for lo, hi in zip(rounds["low"], rounds["high"], strict=True)
+    ]
+    out["hats_by_round_games"] = [int(x) for x in rounds["games"]]
+    return out
+
+
+def _choices_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The text of :func:`_choices_summary`."""
+    lines = []
+    if summary.get("lane_win_rate"):
+        lines.append("Win rate by the lane a player chose for their boat (95% Wilson intervals):")
+        for lane, rate in summary["lane_win_rate"].items():
+            lines.append(
+                f"  lane {lane} (island {summary['lane_island'][lane]})  {percent(rate):>6}  "
+                f"{interval(summary['lane_win_ci95'][lane])}  "
+                f"{summary['lane_seats'][lane]:,} seats"
+            )
+    if not summary.get("hats_by_round"):
+        return lines
+    lines.append(
+        "Captain's hats played per game in each round, of the games that reached it "
+        "(95% Student t intervals):"
+    )
+    for name, mean, ci, games in zip(
+        summary["hats_by_round"],
+        summary["hats_by_round_mean"],
+        summary["hats_by_round_ci95"],
+        summary["hats_by_round_games"],
+        strict=True,
+    ):
+        if games:
+            lines.append(
+                f"  round {name:<4} {mean:5.2f}  {interval(ci, as_percent=False)}  {games:,} games"
+            )
+    return lines
 
 
 def boat_labels(players: int) -> list[str]:

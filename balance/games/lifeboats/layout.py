@@ -126,18 +126,26 @@ class RuleSlots(NamedTuple):
     LEAKS: int = 4
     ROUND_CAP: int = 5
     OFFICERS: int = 6  # officers per player at this player count
-    SAILORS: int = 7  # sailors per player at this player count
+    SAILORS: int = 7  # sailors per player at this player count (``sailors``; a seat's own
+    # number, which ``sailors_by_seat`` may change, is SEAT_SAILORS + seat)
     ISLANDS: int = 8
     LANE_ISLAND: int = 9  # LANE_ISLAND + l: island of lane l
     OFFICER_POINTS: int = 9 + MAX_LANES  # OFFICER_POINTS + i: an officer landed on island i
     SAILOR_POINTS: int = 9 + MAX_LANES + MAX_ISLANDS
-    SIZE: int = 9 + MAX_LANES + 2 * MAX_ISLANDS
+    STAY_WITHOUT_SEAT: int = 9 + MAX_LANES + 2 * MAX_ISLANDS  # 1: no swimming to no seat
+    SEAT_SAILORS: int = 10 + MAX_LANES + 2 * MAX_ISLANDS  # SEAT_SAILORS + s: seat s's sailors
+    SIZE: int = 10 + MAX_LANES + 2 * MAX_ISLANDS + MAX_PLAYERS
 
 
 Boat = BoatSlots()
 Seat = SeatSlots()
 State = StateSlots()
 Rule = RuleSlots()
+
+
+#: Rounds the record counts the hats played in, one by one; the last also counts every
+#: later round (``hats_round_10+``).
+HAT_ROUNDS = 10
 
 
 class GameSlots(NamedTuple):
@@ -152,7 +160,8 @@ class GameSlots(NamedTuple):
     TIES_BROKEN: int = 8  # ballots the first player's choice decided
     VOTES: int = 9  # ballots, revotes included
     TIE_RULE: int = 10
-    SIZE: int = 11
+    HATS_ROUND: int = 11  # HATS_ROUND + r - 1: hats played in round r (the last: r and later)
+    SIZE: int = 11 + HAT_ROUNDS
 
 
 class SeatStatSlots(NamedTuple):

@@ -194,3 +194,134 @@ def tie_rules(games: pd.DataFrame, names: list[str]) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def _boat_index(boat: pd.Series) -> np.ndarray:
+    """Boat numbers (seat ``s``'s boat is ``s``, the black boat last) of a ``boat`` column
+    holding labels (``seat 0``, ..., ``black``) or numbers; shape ``(rows,)``."""
+    if isinstance(boat.dtype, pd.CategoricalDtype) or boat.dtype == object:
+        text = boat.astype(str)
+        return np.where(
+            text.str.startswith("seat "),
+            pd.to_numeric(text.str.slice(5), errors="coerce").fillna(-1),
+            -1,
+        ).astype(np.int64)
+    return boat.to_numpy(dtype=np.int64)
+
+
+def win_rate_by_lane(seats: pd.DataFrame, boats: pd.DataFrame) -> pd.DataFrame:
+    """Win rate of the seats whose own boat was set up on each starting lane.
+
+    Each player puts their own boat on a free lane at set-up (seat 0 first); the black boat
+    has no owner and is left out. Lanes differ within a game, so each game gives a lane at
+    most one seat, and games are independent.
+
+    Parameters
+    ----------
+    seats : one row a game and seat: ``game``, ``seat``, ``won``.
+    boats : one row a game and boat: ``game``, ``boat`` (``seat 0``, ..., ``black``, or
+        the boat's number), ``lane``, ``island``.
+
+    Returns
+    -------
+    DataFrame, one row a lane a player chose: ``lane``, ``island``, ``seats``, ``won``,
+    ``rate``, ``low``, ``high`` (Wilson over seats).
+    """
+    owner = _boat_index(boats["boat"])
+    owned = owner >= 0
+    own = boats.loc[owned, ["game", "lane", "island"]].assign(seat=owner[owned])
+    merged = (
+        seats[["game", "seat", "won"]]
+        .astype({"seat": np.int64})
+        .merge(own, on=["game", "seat"], how="inner")
+    )
+    rows = []
+    for lane in sorted(pd.unique(merged["lane"])):
+        here = merged[merged["lane"] == lane]
+        count, wins = len(here), int(here["won"].sum())
+        low, high = wilson_interval(wins, count)
+        rows.append(
+            {
+                "lane": int(lane),
+                "island": str(here["island"].iloc[0]),
+                "seats": count,
+                "won": wins,
+                "rate": wins / count,
+                "low": float(low),
+                "high": float(high),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def win_rate_by_setup_order(seats: pd.DataFrame) -> pd.DataFrame:
+    """Win rate by a seat's place in the set-up order (1st: seat 0).
+
+    Seat 0 puts its boat on a lane first and places the first pawn; the others follow
+    clockwise (and seat 0 also places the black boat, last), so the set-up order is the
+    seat's number plus one.
+
+    Returns
+    -------
+    DataFrame, one row a place: ``order`` (1, 2, ...), ``seat``, ``seats`` (games),
+    ``won``, ``rate``, ``low``, ``high`` (Wilson over games).
+    """
+    rows = []
+    for seat in sorted(pd.unique(seats["seat"])):
+        won = seats.loc[seats["seat"] == seat, "won"].to_numpy().astype(bool)
+        wins = int(won.sum())
+        low, high = wilson_interval(wins, len(won))
+        rows.append(
+            {
+                "order": int(seat) + 1,
+                "seat": int(seat),
+                "seats": len(won),
+                "won": wins,
+                "rate": wins / len(won),
+                "low": float(low),
+                "high": float(high),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def hats_by_round(games: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """When the captain's hats are played: hats per game in each round.
+
+    Parameters
+    ----------
+    games : one row a game: ``rounds`` and, for each round in ``columns``, the hats played
+        in it (the last column counts that round and every later one).
+    columns : the per-round columns in round order.
+
+    Returns
+    -------
+    DataFrame, one row a round: ``round`` (``"1"``, ..., ``"10+"``), ``games`` (games that
+    reached it), ``hats`` (played in it), ``mean`` hats per game that reached it (Student
+    t interval ``low``, ``high``), and ``share`` of all hats played (``share_low``,
+    ``share_high``: Wilson at the effective number of hats, games as clusters).
+    """
+    rounds = games["rounds"].to_numpy()
+    counts = games[columns].to_numpy(dtype=np.int64)
+    total = counts.sum(axis=1)
+    rows = []
+    last = len(columns)
+    for k in range(last):
+        reached = rounds >= k + 1
+        here = counts[reached, k]
+        mean, low, high = mean_interval(here)
+        share, s_low, s_high = share_interval(counts[:, k], total)
+        rows.append(
+            {
+                "round": f"{k + 1}+" if k + 1 == last else str(k + 1),
+                "games": int(reached.sum()),
+                "hats": int(here.sum()),
+                "mean": mean,
+                "low": low,
+                "high": high,
+                "share": share,
+                "share_low": s_low,
+                "share_high": s_high,
+            }
+        )
+    return pd.DataFrame(rows)

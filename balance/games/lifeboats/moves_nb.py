@@ -85,7 +85,7 @@ def reset_nb(boats, crew, seats, state, rules, n):
         if s < n:
             seats[s, Seat.HATS] = rules[Rule.HATS]
             seats[s, Seat.RESERVE_OFFICERS] = rules[Rule.OFFICERS]
-            seats[s, Seat.RESERVE_SAILORS] = rules[Rule.SAILORS]
+            seats[s, Seat.RESERVE_SAILORS] = rules[Rule.SEAT_SAILORS + s]
         else:
             seats[s, Seat.HATS] = 0
             seats[s, Seat.RESERVE_OFFICERS] = 0
@@ -225,11 +225,20 @@ def lose_options_nb(crew, seat, boat, options):
 
 
 @njit(inline="always", cache=True)
-def swim_out_options_nb(boats, crew, n, seat, options):
-    """``boat * 2 + type`` for every boat afloat not yet left this phase with such a pawn."""
+def swim_out_options_nb(boats, crew, n, seat, stay, options):
+    """``boat * 2 + type`` for every boat afloat not yet left this phase with such a pawn.
+
+    With ``stay`` (the ``stay_without_seat`` rule), a boat is left out when no other boat
+    afloat has a free seat: its pawns need not swim to no seat.
+    """
+    room = 0
+    for b in range(n + 1):
+        room += (boats[b, Boat.STATE] == AFLOAT) & (boats[b, Boat.FREE] > 0)
     count = 0
     for b in range(n + 1):
-        open_ = (boats[b, Boat.STATE] == AFLOAT) & (boats[b, Boat.LEFT] == 0)
+        afloat = boats[b, Boat.STATE] == AFLOAT
+        elsewhere = room - (afloat & (boats[b, Boat.FREE] > 0)) > 0
+        open_ = afloat & (boats[b, Boat.LEFT] == 0) & ((stay == 0) | elsewhere)
         options[count] = 2 * b
         count += open_ & (crew[b, seat, OFFICER] > 0)
         options[count] = 2 * b + 1
@@ -271,7 +280,7 @@ def legal_options_nb(obs, seat, kind, boat, swim_from, tied, ntied, options):
     if kind == LOSE_PAWN:
         return lose_options_nb(crew, seat, boat, options)
     if kind == SWIM_OUT:
-        return swim_out_options_nb(boats, crew, n, seat, options)
+        return swim_out_options_nb(boats, crew, n, seat, rules[Rule.STAY_WITHOUT_SEAT], options)
     if kind == SWIM_IN:
         return swim_in_options_nb(boats, n, swim_from, options)
     return 0

@@ -125,6 +125,7 @@ from balance.games.lifeboats.layout import (
     CHOOSE_OVERBOARD,
     CLOCKWISE,
     HAT,
+    HAT_ROUNDS,
     ISLAND_NAMES,
     KINDS,
     LANDED,
@@ -207,6 +208,8 @@ class Position:
     hat_decided: int = 0  # ballots a lone hat decided
     revotes: int = 0  # ballots where every voter played a hat
     ties_broken: int = 0  # ballots F's choice decided
+    hats_by_round: list[int] = field(default_factory=list)  # hats played in round 1, 2, ...
+    # (HAT_ROUNDS entries, the last counting that round and every later one)
 
     def __post_init__(self) -> None:
         n, boats = self.players, self.players + 1
@@ -222,6 +225,7 @@ class Position:
             ("hats_decisive", n, 0),
             ("fate_round", boats, 0),
             ("aboard", boats, 0),
+            ("hats_by_round", HAT_ROUNDS, 0),
         ):
             if not getattr(self, name):
                 setattr(self, name, [value] * size)
@@ -233,7 +237,6 @@ class Position:
     def start(cls, rules: LifeboatsRules, players: int) -> Position:
         """The position before set-up: boats unplaced and empty, every pawn in reserve."""
         n = players
-        officers, sailors = rules.pawns(n)
         return cls(
             players=n,
             rules=rules,
@@ -244,7 +247,7 @@ class Position:
             crew=[[[0, 0] for _ in range(n)] for _ in range(n + 1)],
             hats=[rules.hats] * n,
             score=[0] * n,
-            reserve=[[officers, sailors] for _ in range(n)],
+            reserve=[list(pawns) for pawns in rules.seat_pawns(n)],
             leaks_left=rules.leaks,
         )
 
@@ -392,13 +395,18 @@ def legal_options(
         return [
             b * 2 + t
             for b in pos.afloat()
-            if not pos.left[b]
+            if not pos.left[b] and (not pos.rules.stay_without_seat or _room_elsewhere(pos, b))
             for t in (OFFICER, SAILOR)
             if pos.crew[b][seat][t] > 0
         ]
     if kind == SWIM_IN:
         return [b for b in pos.afloat() if b != swim_from and pos.free(b) > 0]
     raise ValueError(f"unknown decision kind {kind}")
+
+
+def _room_elsewhere(pos: Position, boat: int) -> bool:
+    """True if a boat afloat other than ``boat`` has a free seat (``stay_without_seat``)."""
+    return any(pos.free(b) > 0 for b in pos.afloat() if b != boat)
 
 
 # ---------------------------------------------------------------------------
@@ -518,6 +526,7 @@ def resolve_vote(
         for s in hatters:
             pos.hats[s] -= 1
             pos.hats_used[s] += 1
+            pos.hats_by_round[min(pos.round, HAT_ROUNDS) - 1] += 1
         if len(hatters) == 1:
             chooser = hatters[0]
             pos.hat_decided += 1
@@ -563,6 +572,7 @@ def set_up(pos: Position, players: Sequence[Player], narrate: Narrator = _quiet)
         pos.lane[boat] = lane
         narrate(f"Set-up: seat {s} puts {boat_name(pos, boat)} on {option_text(pos, LANE, lane)}")
     seat = 0
+    placements = 0
     while any(sum(row) for row in pos.reserve):
         if sum(pos.reserve[seat]) > 0:
             code = ask(pos, players, seat, PLACE, legal_options(pos, seat, PLACE))
@@ -570,6 +580,12 @@ def set_up(pos: Position, players: Sequence[Player], narrate: Narrator = _quiet)
             pos.reserve[seat][kind] -= 1
             pos.crew[boat][seat][kind] += 1
             pos.placed[seat][kind] += 1
+            placements += 1
+            free = _count(pos.free(boat), "free seat")
+            narrate(
+                f"Set-up: placement {placements}: seat {seat} puts "
+                f"{option_text(pos, PLACE, code)} ({free} left there)"
+            )
         seat = (seat + 1) % n
 
 
@@ -669,6 +685,10 @@ def swim_phase(pos: Position, players: Sequence[Player], narrate: Narrator = _qu
     for s in pos.clockwise(f):
         options = legal_options(pos, s, SWIM_OUT)
         if not options:
+            if pos.rules.stay_without_seat and any(
+                sum(pos.crew[b][s]) > 0 and not pos.left[b] for b in pos.afloat()
+            ):
+                narrate(f"  seat {s} stays: no other boat afloat has a free seat")
             continue
         boat, kind = divmod(ask(pos, players, s, SWIM_OUT, options), 2)
         pos.crew[boat][s][kind] -= 1
@@ -740,6 +760,7 @@ class GameRecord:
     ties_broken: int
     votes: int
     tie_rule: int
+    hats_by_round: list[int]  # hats played in rounds 1, 2, ..., the last entry and later
     # per seat
     won: list[bool]
     score: list[int]
@@ -777,6 +798,7 @@ def game_record(pos: Position, finished: bool) -> GameRecord:
         ties_broken=pos.ties_broken,
         votes=pos.votes,
         tie_rule=tie_rule,
+        hats_by_round=list(pos.hats_by_round),
         won=[s in won for s in range(n)],
         score=list(pos.score),
         placed_officers=[row[OFFICER] for row in pos.placed],

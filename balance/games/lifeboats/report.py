@@ -2,17 +2,35 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
-from balance.charts import Chart, plot_distributions, plot_grouped, plot_intervals, plot_rates
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from balance.charts import (
+    CAPTION_SPACE,
+    HEIGHT,
+    WIDTH,
+    Chart,
+    caption,
+    percent_axis,
+    plot_grouped,
+    plot_intervals,
+    plot_rates,
+)
+from balance.games.lifeboats.game import HAT_ROUND_COLUMNS
 from balance.games.lifeboats.layout import TIE_RULES
 from balance.games.lifeboats.metrics import (
     boat_fates,
+    hats_by_round,
     hats_decisive,
     score_distribution,
     score_means,
     tie_rules,
     win_rate_by_hats_left,
+    win_rate_by_lane,
 )
 
 DELTA = "95% delta-method intervals with games as clusters"
@@ -27,34 +45,89 @@ def _score_pages(seats: Any, by: str, n_games: int, number: str) -> list[Chart]:
         label: spread[spread["group"] == group]
         for label, group in zip(labels, means["group"], strict=True)
     }
+    figure = plot_intervals(
+        labels,
+        means["mean"],
+        means["low"],
+        means["high"],
+        title=f"mean score by {by}",
+        xlabel="points at the end of the game (the axis starts at 0)",
+        zero=None,
+        note=f"{n_games:,} games; {DELTA}. Unfinished games count with the points "
+        "landed before the cap. The axis starts at 0 so that gaps of a point or less look "
+        "as small as they are.",
+    )
+    # From 0: a free axis would spread sub-point gaps over the whole width.
+    figure.axes[0].set_xlim(0, max(float(np.nanmax(means["high"])) * 1.08, 1.0))
     return [
-        Chart(
-            f"{number}-score-by-{by}",
-            plot_intervals(
-                labels,
-                means["mean"],
-                means["low"],
-                means["high"],
-                title=f"mean score by {by}",
-                xlabel="points at the end of the game",
-                zero=None,
-                note=f"{n_games:,} games; {DELTA}. Unfinished games count with the points "
-                "landed before the cap.",
-            ),
-        ),
+        Chart(f"{number}-score-by-{by}", figure),
         Chart(
             f"{int(number) + 1:02d}-score-distribution-by-{by}",
-            plot_distributions(
+            plot_score_panels(
                 curves,
-                value="score",
+                pooled=_pooled_distribution(seats),
                 title=f"distribution of final scores by {by}",
                 xlabel="points at the end of the game",
                 ylabel=f"share of the {by}'s games",
-                note=f"{n_games:,} games ({len(seats):,} seats). A score of 0: none of the "
-                "player's pawns landed.",
+                note=f"{n_games:,} games ({len(seats):,} seats). One panel a {by}: its "
+                "distribution (black) over that of every seat together (grey). A score of "
+                "0: none of the player's pawns landed.",
             ),
         ),
     ]
+
+
+def _pooled_distribution(seats: Any) -> pd.DataFrame:
+    """Share of all seats that ended with each score: ``score``, ``share``."""
+    counts = seats["score"].value_counts().sort_index()
+    return pd.DataFrame({"score": counts.index, "share": counts.to_numpy() / counts.sum()})
+
+
+def plot_score_panels(
+    curves: dict[str, pd.DataFrame],
+    *,
+    pooled: pd.DataFrame,
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    note: str,
+) -> Figure:
+    """Small multiples: one panel a group, its score distribution over the pooled one.
+
+    ``curves`` maps a group's label to a table with ``score`` and ``share``; ``pooled``
+    is the same for every seat together. Panels share both axes, so that up to six
+    groups stay readable in grey-scale print (one line a panel, never six overlaid).
+    """
+    count = max(len(curves), 1)
+    cols = min(count, 3)
+    rows = -(-count // cols)
+    height = max(HEIGHT, 1.0 + 2.1 * rows)
+    figure = Figure(figsize=(WIDTH, height), layout="constrained")
+    bottom = CAPTION_SPACE * HEIGHT / height
+    figure.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
+    axes = figure.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+    top = max(
+        [float(pooled["share"].max()) if len(pooled) else 0.0]
+        + [float(t["share"].max()) for t in curves.values() if len(t)]
+    )
+    for k, ax in enumerate(axes.ravel()):
+        if k >= len(curves):
+            ax.set_visible(False)
+            continue
+        label, table = list(curves.items())[k]
+        ax.fill_between(pooled["score"], pooled["share"], step="mid", color="0.85", lw=0)
+        ax.plot(table["score"], table["share"], color="black", lw=1.1, drawstyle="steps-mid")
+        ax.set_title(label, fontsize=9)
+        ax.set_ylim(0, top * 1.1 if top > 0 else 1.0)
+        percent_axis(ax)
+        ax.grid(color="0.92")
+        if k % cols == 0:
+            ax.set_ylabel(ylabel, fontsize=8)
+        if k // cols == rows - 1 or k + cols >= len(curves):
+            ax.set_xlabel(xlabel, fontsize=8)
+    figure.suptitle(title)
+    caption(figure, note)
+    return figure
 
 
 def lifeboats_charts(tables: Any) -> list[Chart]:
@@ -77,8 +150,10 @@ def lifeboats_charts(tables: Any) -> list[Chart]:
             "14-boats-by-lane",
             plot_grouped(
                 [
-                    f"lane {lane}\n(island {island})"
-                    for lane, island in zip(fates["lane"], fates["island"], strict=True)
+                    f"lane {lane}\n(island {island})\n{boats_placed:,} boats"
+                    for lane, island, boats_placed in zip(
+                        fates["lane"], fates["island"], fates["boats"], strict=True
+                    )
                 ],
                 {
                     label: (fates[f"{fate}_rate"], fates[f"{fate}_low"], fates[f"{fate}_high"])
@@ -133,7 +208,7 @@ def lifeboats_charts(tables: Any) -> list[Chart]:
         Chart(
             "16-how-the-winner-was-decided",
             plot_rates(
-                list(ties["rule"]),
+                ["\n".join(textwrap.wrap(str(rule), 16)) for rule in ties["rule"]],
                 ties["rate"],
                 ties["low"],
                 ties["high"],
@@ -146,4 +221,63 @@ def lifeboats_charts(tables: Any) -> list[Chart]:
             ),
         )
     )
+    charts += _choice_pages(seats, boats, tables, n_games)
     return charts
+
+
+def _choice_pages(seats: Any, boats: Any, tables: Any, n_games: int) -> list[Chart]:
+    """Win rate by the lane a player chose for their boat, and the hats played by round."""
+    pages = []
+    lanes = win_rate_by_lane(seats, boats)
+    players = tables.setup.players
+    if len(lanes):
+        pages.append(
+            Chart(
+                "17-win-rate-by-lane",
+                plot_rates(
+                    [
+                        f"lane {lane}\n(island {island})\n{count:,} seats"
+                        for lane, island, count in zip(
+                            lanes["lane"], lanes["island"], lanes["seats"], strict=True
+                        )
+                    ],
+                    lanes["rate"],
+                    lanes["low"],
+                    lanes["high"],
+                    title="win rate by the lane a player chose for their own boat",
+                    ylabel="players who won",
+                    xlabel="starting lane of the player's own boat (set-up: seat 0 first)",
+                    reference=1 / players,
+                    reference_label=f"1 in {players}",
+                    note=f"{n_games:,} games; 95% Wilson intervals over the players whose "
+                    "boat started on the lane (the black boat has no owner and is left "
+                    "out). Lanes are chosen, not assigned: a lane's rate also reflects who "
+                    "tends to choose it and when (seat 0 chooses first).",
+                ),
+            )
+        )
+    games = tables.require("games", "game", "rounds", *HAT_ROUND_COLUMNS)
+    rounds = hats_by_round(games, HAT_ROUND_COLUMNS)
+    rounds = rounds[rounds["games"] > 0]
+    if len(rounds):
+        last_round = str(rounds["round"].iloc[-1]).rstrip("+")
+        figure = plot_intervals(
+            [
+                f"round {r}  ({g:,} games)"
+                for r, g in zip(rounds["round"], rounds["games"], strict=True)
+            ],
+            rounds["mean"],
+            rounds["low"],
+            rounds["high"],
+            title="captain's hats played in each round",
+            xlabel="hats played in the round, per game that reached it (all players)",
+            zero=None,
+            note=f"{n_games:,} games; 95% Student t intervals over the games that reached "
+            f"each round; the last row counts round {last_round} and every later round. "
+            "Share of all hats played in round 1: "
+            f"{100 * rounds['share'].iloc[0]:.1f}% [{100 * rounds['share_low'].iloc[0]:.1f}%, "
+            f"{100 * rounds['share_high'].iloc[0]:.1f}%] (Wilson, games as clusters).",
+        )
+        figure.axes[0].set_xlim(left=0)
+        pages.append(Chart("18-hats-by-round", figure))
+    return pages

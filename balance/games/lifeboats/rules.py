@@ -37,7 +37,14 @@ ROUND_CAP_LIMIT = 10_000
 #: Player counts the per-count fields (``officers``, ``sailors``) give a value for.
 PLAYER_COUNTS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
 #: Fields held as tuples of whole numbers (lists in JSON, comma-separated on the command line).
-LIST_FIELDS = ("lane_islands", "officer_points", "sailor_points", "officers", "sailors")
+LIST_FIELDS = (
+    "lane_islands",
+    "officer_points",
+    "sailor_points",
+    "officers",
+    "sailors",
+    "sailors_by_seat",
+)
 
 
 def _help(text: str, allowed: str) -> dict[str, str]:
@@ -105,6 +112,14 @@ class LifeboatsRules(RuleFields):
             f"four numbers 0..{PAWNS_LIMIT}",
         ),
     )
+    sailors_by_seat: tuple[int, ...] = field(
+        default=(),
+        metadata=_help(
+            "Sailors of each seat (0, 1, ...), overriding 'sailors' for a table of exactly "
+            "that many players; e.g. 5,5,5,5,4,4 is the printed set (white and yellow have 4).",
+            f"empty, or one number 0..{PAWNS_LIMIT} a seat",
+        ),
+    )
     hats: int = field(
         default=3,
         metadata=_help(
@@ -117,6 +132,14 @@ class LifeboatsRules(RuleFields):
         metadata=_help(
             "Leak markers in all; once all are on boats the leak phase is skipped.",
             f"0..{LEAKS_LIMIT}",
+        ),
+    )
+    stay_without_seat: bool = field(
+        default=False,
+        metadata=_help(
+            "Swimming out stays compulsory, except out of a boat when no other boat afloat "
+            "has a free seat: that pawn stays (the rulebook makes it swim and drown).",
+            "true or false",
         ),
     )
     round_cap: int = field(
@@ -135,6 +158,17 @@ class LifeboatsRules(RuleFields):
         check_int("hats", self.hats, 0, HATS_LIMIT)
         check_int("leaks", self.leaks, 0, LEAKS_LIMIT)
         check_int("round_cap", self.round_cap, 1, ROUND_CAP_LIMIT)
+        if not isinstance(self.stay_without_seat, bool):
+            raise BalanceError(
+                f"rule 'stay_without_seat': {self.stay_without_seat!r} is not true or false"
+            )
+        if len(self.sailors_by_seat) > MAX_PLAYERS:
+            raise BalanceError(
+                f"rule 'sailors_by_seat': {len(self.sailors_by_seat)} seats given, "
+                f"at most {MAX_PLAYERS}"
+            )
+        for value in self.sailors_by_seat:
+            check_int("sailors_by_seat", value, 0, PAWNS_LIMIT)
         islands = len(self.officer_points)
         if not 1 <= islands <= MAX_ISLANDS:
             raise BalanceError(
@@ -193,6 +227,14 @@ class LifeboatsRules(RuleFields):
         k = players - MIN_PLAYERS
         return self.officers[k], self.sailors[k]
 
+    def seat_pawns(self, players: int) -> list[tuple[int, int]]:
+        """Officers and sailors of each seat with ``players`` players (``sailors_by_seat``
+        when given, else ``sailors`` for that count)."""
+        officers, sailors = self.pawns(players)
+        if not self.sailors_by_seat:
+            return [(officers, sailors)] * players
+        return [(officers, k) for k in self.sailors_by_seat]
+
     def check_players(self, players: int) -> None:
         """A one-line error unless these rules can seat ``players`` players.
 
@@ -207,8 +249,17 @@ class LifeboatsRules(RuleFields):
                 f"rule 'lane_islands': {self.lanes} lanes cannot hold the {players + 1} boats "
                 f"of {players} players"
             )
-        officers, sailors = self.pawns(players)
-        pawns = players * (officers + sailors)
+        if self.sailors_by_seat and len(self.sailors_by_seat) != players:
+            raise BalanceError(
+                f"rule 'sailors_by_seat': {len(self.sailors_by_seat)} seats given for "
+                f"{players} players (one number a seat)"
+            )
+        for seat, (officers, sailors) in enumerate(self.seat_pawns(players)):
+            if officers + sailors < 1:
+                raise BalanceError(
+                    f"rules 'officers' and 'sailors_by_seat': seat {seat} has no pawn"
+                )
+        pawns = sum(officers + sailors for officers, sailors in self.seat_pawns(players))
         seats = (players + 1) * self.seats_per_boat
         if pawns > seats:
             raise BalanceError(
@@ -227,6 +278,9 @@ class LifeboatsRules(RuleFields):
         packed[Rule.LEAKS] = self.leaks
         packed[Rule.ROUND_CAP] = self.round_cap
         packed[Rule.OFFICERS], packed[Rule.SAILORS] = self.pawns(players)
+        packed[Rule.STAY_WITHOUT_SEAT] = self.stay_without_seat
+        for seat, (_, sailors) in enumerate(self.seat_pawns(players)):
+            packed[Rule.SEAT_SAILORS + seat] = sailors
         packed[Rule.ISLANDS] = self.islands
         packed[Rule.LANE_ISLAND : Rule.LANE_ISLAND + self.lanes] = self.lane_islands
         packed[Rule.OFFICER_POINTS : Rule.OFFICER_POINTS + self.islands] = self.officer_points
