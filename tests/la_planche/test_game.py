@@ -17,6 +17,7 @@ import pytest
 from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, within
 
 from balance import api
+from balance import report as report_module
 from balance.compare import compare
 from balance.errors import BalanceError
 from balance.games.la_planche.game import GAME
@@ -58,6 +59,7 @@ REPORT_PAGES = [
     "10-colour-win-rates",
     "11-action-uses",
     "12-action-prisoners-fallen",
+    "13-symbol-choice",
 ]
 COLOUR_OF = dict(zip(COLOURS, COLOUR_NAMES, strict=True))  # "Y" -> "yellow"
 
@@ -267,6 +269,24 @@ def test_rounds_variant_is_compared_per_round() -> None:
     assert "swap per round" in table.index and "swap per game" not in table.index
     assert abs(table.loc["push per round", "difference"]) < 3
     assert rounds["done_push"].mean() < 30  # about 20 pushes a round, not 70 a game
+
+
+def test_rounds_variant_report_counts_rounds_and_points(rounds_run) -> None:
+    summary, directory = rounds_run
+    tables = RunTables.read(directory)
+    assert GAME.report_length(tables.setup.rules) == ("rounds", 100)
+    games = tables["games"]
+    length = {chart.name: chart for chart in report_module.common_charts(tables)}
+    title = length["03-game-length"].figure.axes[0].get_title()
+    assert f"mean {games['rounds'].mean():.2f}" in title and "rounds" in title
+    charts = {chart.name: chart for chart in GAME.report_charts(tables)}
+    assert "final round" in charts["10-colour-win-rates"].figure.axes[0].get_title()
+    seat_axis = charts["14-points-by-seat"].figure.axes[0]
+    assert [t.get_text() for t in seat_axis.get_yticklabels()] == [f"seat {s}" for s in range(4)]
+    dots = next(line for line in seat_axis.lines if line.get_marker() == "o")
+    assert list(dots.get_xdata()) == pytest.approx(list(summary["points_per_seat"].values()))
+    colour_axis = charts["15-points-by-colour"].figure.axes[0]
+    assert [t.get_text() for t in colour_axis.get_yticklabels()] == list(COLOUR_NAMES)
 
 
 def test_rounds_as_a_rule_is_the_rounds_variant(rounds_run) -> None:
@@ -545,7 +565,12 @@ def test_colour_chart_labels_follow_the_start_order(tmp_path: Path) -> None:
         "-p", "2", "-g", "400", "--rule", f"start_order={order}", "--out", directory
     )
     charts = {chart.name: chart for chart in GAME.report_charts(RunTables.read(directory))}
-    assert list(charts) == ["10-colour-win-rates", "11-action-uses", "12-action-prisoners-fallen"]
+    assert list(charts) == [
+        "10-colour-win-rates",
+        "11-action-uses",
+        "12-action-prisoners-fallen",
+        "13-symbol-choice",
+    ]
     ax = charts["10-colour-win-rates"].figure.axes[0]
     labels = [label.get_text() for label in ax.get_xticklabels()]
     assert labels == [
