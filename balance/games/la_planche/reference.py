@@ -440,12 +440,15 @@ def play_game(
     narrate: Narrator = _quiet,
     make_player: Callable[[int, Stream], Player] | None = None,
     forbidden: Sequence[int] = (),
+    watch: Callable[[Position, Sequence[int]], None] | None = None,
 ) -> GameRecord:
     """Play game number ``game`` of the run seeded ``seed``.
 
     ``make_player(seat, stream)`` gives each seat its decision maker; by default every
     seat is uniform-random. ``forbidden`` holds, per seat, a symbol that seat may never
     choose when it has the choice (restricted play), or -1; empty means none.
+    ``watch(pos, colours)``, if given, sees the position after every turn with the
+    seats' colours in this round (it must not change them).
     """
     n = players
     chance = Stream(seed, game, 0)
@@ -511,6 +514,8 @@ def play_game(
             if out.pushed:
                 done[seat][PUSH] += 1
             ended = out.ended
+            if watch is not None:
+                watch(pos, colours)
 
         if not ended:
             narrate(f"Turn cap of {rules.turn_cap} reached: the game ends unfinished")

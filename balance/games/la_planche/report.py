@@ -14,6 +14,12 @@ from balance.games.la_planche.metrics import (
     points_per_game,
     symbol_choice_rates,
 )
+from balance.games.la_planche.reading import (
+    DETECTIVE,
+    detective_reading,
+    reading_chart,
+    reading_games,
+)
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, SYMBOLS
 from balance.stats import wilson_interval
 
@@ -116,6 +122,11 @@ def la_planche_charts(tables: Any) -> list[Chart]:
         charts.append(symbol_choice_chart(tables))
     if rules.rounds and "points_yellow" in games.columns:
         charts += points_charts(tables)
+    if any(seat.strategy.name == DETECTIVE for seat in tables.setup.lineup.seats):
+        replayed = reading_games(n_games)
+        reading = detective_reading(tables.setup, replayed)
+        if len(reading):
+            charts.append(reading_chart(reading, tables.setup, replayed))
     return charts
 
 
