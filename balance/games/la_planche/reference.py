@@ -21,6 +21,10 @@ Decisions the rules page leaves to the analyser, as this engine plays them:
   chooses (uniform-random: ``below(2)`` from its seat's stream, 0 being the first
   symbol spun). If both are the same symbol, or only one has options, no draw. If
   neither has options (skulls, or symbols without options) nothing happens.
+* **Restricted play.** A seat that may never choose a symbol (``forbidden``), offered
+  it beside another usable symbol, plays the other one without being asked (no draw);
+  when it is the only usable symbol it is no choice, and the seat plays it. Such a turn
+  still counts as a choice offering both symbols in the records.
 * **Option choice.** ``below(count)`` from the seat's stream; a decision with a
   single option is forced and draws nothing.
 * **Option order** (it fixes the indices): Swap: pairs ``(i, j)`` of occupied spaces
@@ -59,7 +63,9 @@ Decisions the rules page leaves to the analyser, as this engine plays them:
   round. Per seat: won, colour in the last round, score (0 outside the rounds
   variant), turns taken. Per seat and action (swap, advance, move, nothing, push):
   times done, prisoners of its own colour (in that round) it made fall, prisoners
-  of other colours (or nobody's) it made fall; all summed over rounds.
+  of other colours (or nobody's) it made fall, times offered in a choice (two
+  different symbols spun, both with options) and times chosen in one; all summed
+  over rounds. Per colour (rounds variant): the points its prisoners scored.
 """
 
 from __future__ import annotations
