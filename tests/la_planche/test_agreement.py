@@ -121,6 +121,25 @@ def test_engines_agree_on_many_more_games(players: int, rounds: bool) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    "rules",
+    [LaPlancheRules(push="whole"), LaPlancheRules(rounds=True, push="whole", points=(3, 2, 1))],
+    ids=["push-whole", "rounds-push-whole-points-321"],
+)
+def test_engines_agree_on_the_new_rules_over_more_games(rules: LaPlancheRules) -> None:
+    for players in (2, 3, 4):
+        assert_agree(rules, players, seed=17, games=4_000, first=10**6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("symbol", ["swap", "advance", "move"])
+def test_engines_agree_under_restricted_play_over_more_games(symbol: str) -> None:
+    lineup = _lineup((detective, protector, random_strategy, detective), True)
+    lineup = Lineup(lineup.seats, rotate=True, restricted=(symbol,))
+    assert_agree(LaPlancheRules(), 4, seed=19, games=600, lineup=lineup)
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_engines_agree_with_strategies_on_more_games(players: int) -> None:
     lineup = _lineup((detective, protector, random_strategy, detective)[:players], True)
