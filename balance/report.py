@@ -83,7 +83,7 @@ class RunTables:
         if saved.games == 0:
             raise BalanceError(f"{str(directory)!r} holds no games: the run saved none")
         tables = cls(saved.setup, saved.manifest, source=saved)
-        unit = get_game(saved.setup.game).length_unit
+        unit = get_game(saved.setup.game).report_length(saved.setup.rules)[0]
         games = tables.require("games", "game", unit, "finished")
         seats = tables.require("seats", "game", "seat", "strategy", "won")
         if len(games) == 0:
@@ -140,7 +140,7 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
     setup = tables.setup
     game = get_game(setup.game)
     n_games = tables.games
-    unit = game.length_unit
+    unit, cap = game.report_length(setup.rules)
     prefix = f"{label}: " if label else ""
     charts = [Chart("00-title", title_page(f"{game.title}: balance report", describe_run(tables)))]
 
@@ -194,7 +194,6 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
 
     games = tables["games"]
     unfinished = int((~games["finished"].astype(bool)).sum())
-    cap = game.length_cap(setup.rules)
     length_note = (
         f"{n_games:,} games; {unfinished:,} unfinished "
         f"({100 * unfinished / n_games:.2f}%): still running at the cap of {cap} {unit}"
@@ -238,7 +237,8 @@ def run_caveats(tables: RunTables) -> list[str]:
     game = get_game(tables.setup.game)
     finished = tables["games"]["finished"].to_numpy(bool)
     won = metrics.won_matrix(tables["seats"])
-    return run_warnings(finished, won, game.length_cap(tables.setup.rules), game.length_unit)
+    unit, cap = game.report_length(tables.setup.rules)
+    return run_warnings(finished, won, cap, unit)
 
 
 def run_findings(tables: RunTables) -> list[str]:
@@ -270,14 +270,15 @@ def run_findings(tables: RunTables) -> list[str]:
         found.append(no_winner)
     games = tables["games"]
     unfinished = int((~games["finished"].astype(bool)).sum())
+    unit, cap = game.report_length(setup.rules)
     found.append(
         findings.length_sentence(
-            mean_interval(games[game.length_unit].to_numpy()),
+            mean_interval(games[unit].to_numpy()),
             unfinished,
             wilson_interval(unfinished, n_games),
             n_games,
-            game.length_unit,
-            game.length_cap(setup.rules),
+            unit,
+            cap,
         )
     )
     return found

@@ -9,11 +9,12 @@ scipy's paired t-test and statsmodels' Holm correction, never copied from an out
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
 import pytest
-from cli_helpers import assert_one_line_error, call_main, invoke, simulate_json
+from cli_helpers import invoke, simulate_json
 from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
@@ -105,9 +106,15 @@ def test_simulate_restricted_play_adds_the_same_card_values() -> None:
         ("simulate", "la-planche", "-p", "4", "-g", "50", "--restricted-play", "50"),
     ],
 )
-def test_la_planche_has_no_card_value_yet(monkeypatch, capsys, args: tuple[str, ...]) -> None:
-    code, out, err = call_main(monkeypatch, capsys, *args)
-    assert_one_line_error(code, out, err, "restricted play is not available for la-planche")
+def test_la_planche_values_its_symbols(args: tuple[str, ...]) -> None:
+    out = invoke(*args)
+    if "--json" in args:
+        values = json.loads(out)
+        assert values["noun"] == "symbol" and values["games"] == 50
+        assert [card["card"] for card in values["cards"]] == ["swap", "advance", "move"]
+    else:
+        for symbol in ("swap", "advance", "move"):
+            assert re.search(rf"^  {symbol} +[+-]\d+\.\d\d pp", out, re.M), out
 
 
 def made_value(rows: list[tuple[dict, np.ndarray, np.ndarray]]) -> RestrictedPlay:

@@ -216,6 +216,10 @@ class Game(Protocol):
         """The length at which a game stops unfinished, in :attr:`length_unit`."""
         ...
 
+    def report_length(self, rules: Any) -> tuple[str, int | None]:
+        """The ``games`` table column a report's length pages read, and its cap in it."""
+        ...
+
     def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
         """The game's own lines of ``balance simulate``'s text summary."""
         ...
@@ -374,6 +378,11 @@ class EngineGame:
         check = getattr(rules, "check_players", None)
         if check is not None:
             check(players)
+
+    def report_length(self, rules: Any) -> tuple[str, int | None]:
+        """The ``games`` table column a report's length pages read (:attr:`length_unit`
+        unless the rules count a game in other units) and its cap in that unit."""
+        return self.length_unit, self.length_cap(rules)
 
     def default_rules(self) -> Any:
         return self.rules_class()

@@ -27,6 +27,7 @@ def build_position(
     scores: Sequence[int] = (),
     round: int = 1,
     turn: int = 1,
+    push: str = "unbroken",
 ) -> Position:
     """A position from a string such as ``"YRGB.............."`` (see the module docstring)."""
     line = [EMPTY if ch == "." else COLOURS.index(ch) for ch in text]
@@ -38,11 +39,12 @@ def build_position(
         scores=list(scores) or [0] * players,
         round=round,
         turn=turn,
+        push=push,
     )
 
 
 def rules_for(pos: Position, **values) -> LaPlancheRules:
-    return LaPlancheRules(spaces=pos.spaces, **values)
+    return LaPlancheRules(spaces=pos.spaces, push=pos.push, **values)
 
 
 class ScriptedPlayer:
@@ -110,6 +112,7 @@ class EngineAdapter:
         symbol_pick: int = 0,
         option_pick: int = 0,
         expect_asked: Sequence[str] | None = None,
+        forbidden: int = -1,
     ) -> tuple[Position, TurnOutcome]:
         """A whole turn after the spinner showed ``first`` and ``second``.
 
@@ -120,12 +123,20 @@ class EngineAdapter:
         if self.name == "reference":
             new = pos.copy()
             player = ScriptedPlayer(symbol_pick, option_pick)
-            out = reference.play_turn(new, seat, colour, first, second, player)
+            out = reference.play_turn(new, seat, colour, first, second, player, forbidden=forbidden)
             if expect_asked is not None:
                 assert player.asked == list(expect_asked)
         else:
             new, out = compiled.play_turn(
-                pos, rules_for(pos), seat, colour, first, second, symbol_pick, option_pick
+                pos,
+                rules_for(pos),
+                seat,
+                colour,
+                first,
+                second,
+                symbol_pick,
+                option_pick,
+                forbidden,
             )
         assert pos == before, "a turn changed the position it was given"
         return new, out

@@ -6,7 +6,7 @@ from balance.strategies.la_planche import random as random_strategy
 
 from balance.games.base import Lineup
 from balance.games.la_planche.bridge import lineup_player_factory
-from balance.games.la_planche.engine import play_games
+from balance.games.la_planche.engine import forbidden_by_seat, play_games
 from balance.games.la_planche.reference import play_game
 from balance.games.la_planche.rules import LaPlancheRules
 from balance.strategy import SeatStrategy
@@ -24,7 +24,10 @@ def assert_agree(
     for g in range(games):
         game = first + g
         make_player = lineup_player_factory(lineup, rules, game) if lineup else None
-        expected = play_game(rules, players, seed, game, make_player=make_player)
+        forbidden = [int(s) for s in forbidden_by_seat(lineup, game)] if lineup else []
+        expected = play_game(
+            rules, players, seed, game, make_player=make_player, forbidden=forbidden
+        )
         assert compiled.game_record(g) == expected, f"game {game} differs"
 
 
@@ -50,6 +53,10 @@ def test_engines_agree_on_1500_games_of_rounds() -> None:
         LaPlancheRules(turn_cap=12),
         LaPlancheRules(rounds=True, target=20, spaces=20, spinner_weights=(1, 2, 3, 4)),
         LaPlancheRules(rounds=True, turn_cap=25, round_cap=3),
+        LaPlancheRules(push="whole"),
+        LaPlancheRules(push="whole", spaces=24, spinner_weights=(0, 1, 1, 0)),
+        LaPlancheRules(rounds=True, push="whole"),
+        LaPlancheRules(rounds=True, points=(4, 0, 2), target=9),
     ],
     ids=[
         "spaces-16",
@@ -59,6 +66,10 @@ def test_engines_agree_on_1500_games_of_rounds() -> None:
         "turn-cap-12",
         "rounds-other",
         "rounds-caps",
+        "push-whole",
+        "push-whole-24-advance-move",
+        "rounds-push-whole",
+        "rounds-points-402",
     ],
 )
 @pytest.mark.parametrize("players", [2, 4])
@@ -87,6 +98,16 @@ def test_engines_agree_with_protector_and_detective(strategies, rotate: bool) ->
     assert_agree(LaPlancheRules(), len(strategies), seed=5, games=120, lineup=lineup)
 
 
+@pytest.mark.parametrize("symbol", ["swap", "advance", "move"])
+def test_engines_agree_under_restricted_play(symbol: str) -> None:
+    lineup = _lineup((detective, random_strategy, protector), True)
+    lineup = Lineup(lineup.seats, rotate=True, restricted=(symbol,))
+    assert_agree(LaPlancheRules(), 3, seed=13, games=60, lineup=lineup)
+    uniform = _lineup((random_strategy, random_strategy), False)
+    uniform = Lineup(uniform.seats, restricted=(symbol,))
+    assert_agree(LaPlancheRules(rounds=True), 2, seed=14, games=150, lineup=uniform)
+
+
 def test_engines_agree_with_strategies_in_rounds() -> None:
     lineup = _lineup((detective, protector, random_strategy), True)
     assert_agree(LaPlancheRules(rounds=True), 3, seed=8, games=40, lineup=lineup)
@@ -97,6 +118,25 @@ def test_engines_agree_with_strategies_in_rounds() -> None:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_engines_agree_on_many_more_games(players: int, rounds: bool) -> None:
     assert_agree(LaPlancheRules(rounds=rounds), players, seed=7, games=30_000, first=10**9)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "rules",
+    [LaPlancheRules(push="whole"), LaPlancheRules(rounds=True, push="whole", points=(3, 2, 1))],
+    ids=["push-whole", "rounds-push-whole-points-321"],
+)
+def test_engines_agree_on_the_new_rules_over_more_games(rules: LaPlancheRules) -> None:
+    for players in (2, 3, 4):
+        assert_agree(rules, players, seed=17, games=4_000, first=10**6)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("symbol", ["swap", "advance", "move"])
+def test_engines_agree_under_restricted_play_over_more_games(symbol: str) -> None:
+    lineup = _lineup((detective, protector, random_strategy, detective), True)
+    lineup = Lineup(lineup.seats, rotate=True, restricted=(symbol,))
+    assert_agree(LaPlancheRules(), 4, seed=19, games=600, lineup=lineup)
 
 
 @pytest.mark.slow

@@ -17,6 +17,7 @@ import pytest
 from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, within
 
 from balance import api
+from balance import report as report_module
 from balance.compare import compare
 from balance.errors import BalanceError
 from balance.games.la_planche.game import GAME
@@ -58,6 +59,7 @@ REPORT_PAGES = [
     "10-colour-win-rates",
     "11-action-uses",
     "12-action-prisoners-fallen",
+    "13-symbol-choice",
 ]
 COLOUR_OF = dict(zip(COLOURS, COLOUR_NAMES, strict=True))  # "Y" -> "yellow"
 
@@ -78,7 +80,9 @@ def test_listings_name_la_planche() -> None:
         "spaces",
         "start_order",
         "spinner_weights",
+        "push",
         "rounds",
+        "points",
         "target",
         "turn_cap",
         "round_cap",
@@ -235,6 +239,56 @@ def test_rounds_variant_scores_decide_the_winners(rounds_run) -> None:
     np.testing.assert_array_equal(totals.to_numpy(), 9 * games.loc[totals.index, "rounds"])
 
 
+def test_rounds_variant_reports_points_and_shared_wins(rounds_run) -> None:
+    summary, directory = rounds_run
+    games = pq.read_table(directory / "games.parquet").to_pandas()
+    seats = pq.read_table(directory / "seats.parquet").to_pandas()
+    per_seat = seats.groupby("seat")["score"].mean()
+    for seat, mean in summary["points_per_seat"].items():
+        assert mean == pytest.approx(per_seat[int(seat)])
+        assert within(summary["points_per_seat_ci95"][seat], mean)
+    # Every colour owned: the colours' points are the seats' points, 9 a round.
+    colours = [games[f"points_{name}"] for name in COLOUR_NAMES]
+    np.testing.assert_array_equal(sum(colours), 9 * games["rounds"])
+    for name, mean in summary["points_per_colour"].items():
+        assert mean == pytest.approx(games[f"points_{name}"].mean())
+    assert sum(summary["points_per_colour"].values()) == pytest.approx(
+        sum(summary["points_per_seat"].values())
+    )
+    shared = (games["winners"] >= 2).mean()
+    assert summary["shared_win_rate"] == pytest.approx(shared) and shared > 0
+    assert within(summary["shared_win_ci95"], shared)
+
+
+def test_rounds_variant_is_compared_per_round() -> None:
+    # The rounds variant plays several rounds a game; per round, it does what the base
+    # game does, so the counts of actions per round do not differ much.
+    both = compare(GAME_ID, 4, 300, ["base", "rounds"], seed=4, threads=2)
+    table = both.table[both.table["run"] == "rounds"].set_index("metric")
+    rounds = both.per_game["rounds"]
+    assert "swap per round" in table.index and "swap per game" not in table.index
+    assert abs(table.loc["push per round", "difference"]) < 3
+    assert rounds["done_push"].mean() < 30  # about 20 pushes a round, not 70 a game
+
+
+def test_rounds_variant_report_counts_rounds_and_points(rounds_run) -> None:
+    summary, directory = rounds_run
+    tables = RunTables.read(directory)
+    assert GAME.report_length(tables.setup.rules) == ("rounds", 100)
+    games = tables["games"]
+    length = {chart.name: chart for chart in report_module.common_charts(tables)}
+    title = length["03-game-length"].figure.axes[0].get_title()
+    assert f"mean {games['rounds'].mean():.2f}" in title and "rounds" in title
+    charts = {chart.name: chart for chart in GAME.report_charts(tables)}
+    assert "final round" in charts["10-colour-win-rates"].figure.axes[0].get_title()
+    seat_axis = charts["14-points-by-seat"].figure.axes[0]
+    assert [t.get_text() for t in seat_axis.get_yticklabels()] == [f"seat {s}" for s in range(4)]
+    dots = next(line for line in seat_axis.lines if line.get_marker() == "o")
+    assert list(dots.get_xdata()) == pytest.approx(list(summary["points_per_seat"].values()))
+    colour_axis = charts["15-points-by-colour"].figure.axes[0]
+    assert [t.get_text() for t in colour_axis.get_yticklabels()] == list(COLOUR_NAMES)
+
+
 def test_rounds_as_a_rule_is_the_rounds_variant(rounds_run) -> None:
     summary, _ = rounds_run
     again = simulate_json("-p", "4", "-g", "2000", "-s", "3", "--rule", "rounds=true")
@@ -264,7 +318,9 @@ def test_text_summary_names_the_colours_and_actions() -> None:
         assert f"other {row['fell_other_per_use']:.3f} [{low:.3f}, {high:.3f}]" in out, name
     assert "Rounds per game" not in out
     rounds = invoke(*args, "--variant", "rounds")
-    assert re.search(r"^Rounds per game: \d+\.\d\d \[", rounds, re.MULTILINE)
+    assert re.search(r"^Rounds per game \(1,500 games, .*\): \d+\.\d\d \[", rounds, re.M)
+    assert re.search(r"^Points per game by seat: 0 \d+\.\d\d \[", rounds, re.MULTILINE)
+    assert re.search(r"^Shared wins \(a tie at the top\): \d+\.\d%", rounds, re.MULTILINE)
 
 
 # --- --out: the records ----------------------------------------------------------------------
@@ -310,9 +366,19 @@ def test_records_have_a_row_per_game_seat_and_action(request, which: str) -> Non
         "rounds",
         "last_colour",
         "fall_order",
+        *[f"points_{name}" for name in COLOUR_NAMES],
     ]
     assert list(seats.columns) == ["game", "seat", "strategy", "won", "colour", "score", "turns"]
-    assert list(actions.columns) == ["game", "seat", "action", "done", "fell_own", "fell_other"]
+    assert list(actions.columns) == [
+        "game",
+        "seat",
+        "action",
+        "done",
+        "fell_own",
+        "fell_other",
+        "offered",
+        "chosen",
+    ]
     assert (len(games), len(seats), len(actions)) == (count, count * n, count * n * 5)
     assert sorted(games["game"]) == list(range(count))
     assert list(games["last_colour"].cat.categories) == list(COLOUR_NAMES)
@@ -321,6 +387,15 @@ def test_records_have_a_row_per_game_seat_and_action(request, which: str) -> Non
     assert not actions.duplicated(["game", "seat", "action"]).any()
     assert not seats.duplicated(["game", "seat"]).any()
     assert (games["rounds"] == 1).all() and (seats["score"] == 0).all()
+    assert (games[[f"points_{name}" for name in COLOUR_NAMES]] == 0).all().all()
+    # A choice offers two symbols and chooses one of them; skulls, "nothing" and the push
+    # are never offered.
+    per_seat = actions.groupby(["game", "seat"])[["offered", "chosen"]].sum()
+    np.testing.assert_array_equal(per_seat["offered"], 2 * per_seat["chosen"])
+    never = actions["action"].isin(["nothing", "push"])
+    assert (actions.loc[never, ["offered", "chosen"]] == 0).all().all()
+    assert (actions["chosen"] <= actions["offered"]).all()
+    assert (actions["chosen"] <= actions["done"]).all()
 
 
 @pytest.mark.parametrize("which", ["run2", "run4"])
@@ -490,7 +565,12 @@ def test_colour_chart_labels_follow_the_start_order(tmp_path: Path) -> None:
         "-p", "2", "-g", "400", "--rule", f"start_order={order}", "--out", directory
     )
     charts = {chart.name: chart for chart in GAME.report_charts(RunTables.read(directory))}
-    assert list(charts) == ["10-colour-win-rates", "11-action-uses", "12-action-prisoners-fallen"]
+    assert list(charts) == [
+        "10-colour-win-rates",
+        "11-action-uses",
+        "12-action-prisoners-fallen",
+        "13-symbol-choice",
+    ]
     ax = charts["10-colour-win-rates"].figure.axes[0]
     labels = [label.get_text() for label in ax.get_xticklabels()]
     assert labels == [
@@ -597,10 +677,10 @@ def test_compare_through_the_cli() -> None:
     section = out.split("\nspinner_weights=1,1,1,0 vs base:\n")[1].split("\n\n")[0]
     rows = [line.split("  ")[1].strip() for line in section.splitlines()[1:]]
     expected = [f"{name} is the last prisoner" for name in COLOUR_NAMES]
-    expected += [f"{name} per game" for name in ACTIONS]
+    expected += [f"{name} per round" for name in ACTIONS]
     assert set(expected) <= set(rows), rows
     # No skull: "nothing" happens far less, significantly so.
-    nothing = next(line for line in section.splitlines() if "nothing per game" in line)
+    nothing = next(line for line in section.splitlines() if "nothing per round" in line)
     assert nothing.endswith(" *") and " -" in nothing
 
 
@@ -613,7 +693,7 @@ def test_identical_rules_under_another_label_give_no_difference() -> None:
     for name in COLOUR_NAMES:
         assert f"{name} is the last prisoner" in metrics
     for name in ACTIONS:
-        assert f"{name} per game" in metrics
+        assert f"{name} per round" in metrics
     assert (later["difference"] == 0).all()
     means = later[later["kind"] != "index"]
     assert (means["diff_low"] == 0).all() and (means["diff_high"] == 0).all()
@@ -624,9 +704,9 @@ def test_a_spinner_without_skulls_changes_the_games() -> None:
     both = compare(GAME_ID, 4, 1000, ["base", "spinner_weights=1,1,1,0"], seed=4, threads=2)
     assert both.setups["spinner_weights=1,1,1,0"].rules.spinner_weights == (1, 1, 1, 0)
     table = both.table[both.table["run"] == "spinner_weights=1,1,1,0"].set_index("metric")
-    assert table.loc["nothing per game", "difference"] < -1
-    assert bool(table.loc["nothing per game", "significant"])
-    assert table.loc["swap per game", "difference"] > 0
+    assert table.loc["nothing per round", "difference"] < -1
+    assert bool(table.loc["nothing per round", "significant"])
+    assert table.loc["swap per round", "difference"] > 0
 
 
 # --- rule parameters on the command line -----------------------------------------------------
@@ -701,8 +781,11 @@ def test_bad_variant_in_compare(monkeypatch, capsys) -> None:
 
 
 ERRORS = [
-    (["cards", GAME_ID, "-g", "10"], ["restricted play is not available for la-planche"]),
-    (["cards", GAME_ID, "-g", "10", "--card", "swap"], ["restricted play is not available"]),
+    (["cards", GAME_ID, "-g", "10", "--card", "skull"], ["can forbid swap, advance, move"]),
+    (
+        ["cards", GAME_ID, "-g", "10", "--card", "push"],
+        ["not 'push'"],
+    ),
     (["cards", GAME_ID, "-p", "5"], ["la-planche plays 2 to 4 players, not 5"]),
     (["simulate", GAME_ID, "-p", "5"], ["la-planche plays 2 to 4 players, not 5"]),
     (["simulate", GAME_ID, "-p", "1"], ["2 to 4 players", "not 1"]),
@@ -724,12 +807,14 @@ def test_user_errors_are_one_line(monkeypatch, capsys, args: list[str], fragment
     assert_one_line_error(*call_main(monkeypatch, capsys, *args), *fragments)
 
 
-def test_report_with_restricted_play_is_refused(monkeypatch, capsys, run2, tmp_path) -> None:
+def test_report_with_restricted_play_adds_the_symbol_values(run2, tmp_path) -> None:
     _, directory = run2
     out = tmp_path / "restricted"
-    args = ["report", directory, "--out", out, "--restricted-play", "50"]
-    code, stdout, err = call_main(monkeypatch, capsys, *args)
-    assert_one_line_error(code, stdout, err, "restricted play is not available")
+    invoke("report", str(directory), "--out", str(out), "--restricted-play", "40")
+    table = pd.read_csv(out / "restricted-play.csv")
+    assert list(table["action"]) == ["swap", "advance", "move"]
+    assert (table["games"] == 40).all()
+    assert (out / "20-value-by-restricted-play.png").exists()
 
 
 # --- strategies ------------------------------------------------------------------------------

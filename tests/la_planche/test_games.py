@@ -39,7 +39,8 @@ def test_a_finished_game_is_won_by_the_last_prisoner_s_owner(players: int) -> No
     assert ((games[:, GameStat.TURNS] - pushes) <= 1).all()
     done = records.actions[:, :, : ACTIONS.index("push"), ActionStat.DONE].sum(axis=(1, 2))
     np.testing.assert_array_equal(done, games[:, GameStat.TURNS])
-    fell = records.actions[:, :, :, ActionStat.FELL_OWN :].sum(axis=(1, 2, 3))
+    fell = records.actions[:, :, :, ActionStat.FELL_OWN : ActionStat.FELL_OTHER + 1]
+    fell = fell.sum(axis=(1, 2, 3))
     assert (fell == 15).all()
     # With 2 or 3 players the last prisoner is sometimes nobody's: nobody wins.
     nobody = seats[:, :, SeatStat.WON].sum(axis=1) == 0

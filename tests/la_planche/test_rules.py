@@ -12,6 +12,7 @@ def test_defaults_are_the_printed_game() -> None:
     assert rules.start_order == "YRGBYRGBYRGBYRGB"
     assert rules.spinner_weights == (1, 1, 1, 1)
     assert (rules.rounds, rules.target, rules.turn_cap, rules.round_cap) == (False, 12, 1000, 100)
+    assert (rules.push, rules.points) == ("unbroken", (5, 3, 1))
     assert rules.variants == ()
     assert LaPlancheRules(rounds=True).variants == ("rounds",)
 
@@ -23,6 +24,9 @@ def test_packing_for_the_kernels() -> None:
     assert list(packed[Rule.W_SWAP : Rule.W_SKULL + 1]) == [2, 0, 3, 1]
     assert list(packed[Rule.START : Rule.START + 16]) == [3] * 4 + [2] * 4 + [1] * 4 + [0] * 4
     assert packed.shape == (Rule.SIZE,)
+    packed = LaPlancheRules(points=(7, 0, 2), push="whole").to_array()
+    assert list(packed[Rule.POINTS : Rule.POINTS + 3]) == [7, 0, 2]
+    assert packed[Rule.PUSH] == 1
 
 
 def test_text_forms() -> None:
@@ -37,6 +41,10 @@ def test_text_forms() -> None:
     assert described["spinner_weights"]["default"] == "1,1,1,1"
     assert described["start_order"]["default"] == "YRGBYRGBYRGBYRGB"
     assert described["rounds"]["default"] == "false"
+    assert rules.with_text("points", "6, 2,1").points == (6, 2, 1)
+    assert described["points"]["default"] == "5,3,1"
+    assert described["push"]["default"] == "unbroken"
+    assert rules.to_dict()["points"] == [5, 3, 1]
 
 
 @pytest.mark.parametrize(
@@ -55,6 +63,11 @@ def test_text_forms() -> None:
         ({"target": 0}, "'target': 0 is outside the allowed range"),
         ({"turn_cap": 0}, "'turn_cap': 0 is outside the allowed range"),
         ({"round_cap": True}, "'round_cap': True is not a whole number"),
+        ({"points": (5, 3)}, "'points': 2 numbers given, not 3"),
+        ({"points": (0, 0, 0)}, "'points': the three points cannot all be 0"),
+        ({"points": (5, -3, 1)}, "'points': -3 is outside the allowed range 0..1000"),
+        ({"points": (5, 3.5, 1)}, "'points': 3.5 is not a whole number"),
+        ({"push": "all"}, "'push': 'all' is not one of unbroken, whole"),
     ],
 )
 def test_bad_values_are_refused_by_name(values, message: str) -> None:
@@ -70,5 +83,7 @@ def test_bad_text_is_refused_by_name() -> None:
         LaPlancheRules().with_text("spinner_weights", "a,b")
     with pytest.raises(BalanceError, match="'target': 'ten' is not a whole number"):
         LaPlancheRules().with_text("target", "ten")
+    with pytest.raises(BalanceError, match="'points': '5;3;1' is not three"):
+        LaPlancheRules().with_text("points", "5;3;1")
     with pytest.raises(BalanceError, match="'rounds': 'maybe' is not true or false"):
         LaPlancheRules().with_text("rounds", "maybe")

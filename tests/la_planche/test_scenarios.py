@@ -1,6 +1,6 @@
 """La Planche symbol by symbol: hand-built positions, the exact position and outcome expected.
 
-Every expected value is read off ``shared/rules/la-planche.md`` and the decisions listed in
+Every expected value is read off ``docs/la-planche.md`` and the decisions listed in
 :mod:`balance.games.la_planche.reference`; each test runs on both engines (the ``engine``
 fixture). Positions are strings from the ship end (``.`` is an empty space).
 """

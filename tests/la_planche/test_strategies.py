@@ -49,10 +49,11 @@ def test_shipped_strategies_have_distinct_codes_and_both_decisions() -> None:
 
 
 def test_strategies_see_no_hidden_colour() -> None:
-    # A position is public: the line, the evidence, scores, round and turn; no colours of
-    # seats. The engine hands a strategy its own colour as an argument, and nothing else.
+    # A position is public: the line, the evidence, scores, round and turn (and the push
+    # rule); no colours of seats. The engine hands a strategy its own colour as an
+    # argument, and nothing else.
     fields = {f.name for f in dataclasses.fields(Position)}
-    assert fields == {"players", "spaces", "line", "evidence", "scores", "round", "turn"}
+    assert fields == {"players", "spaces", "line", "evidence", "scores", "round", "turn", "push"}
     obs = pack_position(Position.start(RULES, 3), RULES)
     assert len(obs) == 10
     assert obs[4].shape == (3, 4)  # evidence: public actions only

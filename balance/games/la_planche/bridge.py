@@ -25,6 +25,8 @@ def pack_position(pos: Position, rules: LaPlancheRules) -> tuple:
     """The compiled engine's ``obs`` tuple for a position (the rules give its plank)."""
     if pos.spaces != rules.spaces:
         raise ValueError(f"a position of {pos.spaces} spaces under rules of {rules.spaces}")
+    if pos.push != rules.push:
+        raise ValueError(f"a position pushing {pos.push!r} under rules pushing {rules.push!r}")
     line = np.full(moves_nb.LINE_SIZE, moves_nb.EMPTY, dtype=np.int64)
     line[: pos.spaces] = pos.line
     state = np.zeros(State.SIZE, dtype=np.int64)

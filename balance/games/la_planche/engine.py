@@ -9,7 +9,7 @@ same positions as the reference.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -28,7 +28,7 @@ from balance.games.la_planche.reference import (
     Position,
     TurnOutcome,
 )
-from balance.games.la_planche.rules import SYMBOLS, LaPlancheRules
+from balance.games.la_planche.rules import N_COLOURS, SYMBOLS, LaPlancheRules
 from balance.random_nb import seed_stream_nb
 from balance.strategies.la_planche import random as random_strategy
 from balance.strategy import MAX_PARAMS, SeatStrategy, Strategy
@@ -91,6 +91,11 @@ class Records:
             done=per_action(ActionStat.DONE),
             fell_own=per_action(ActionStat.FELL_OWN),
             fell_other=per_action(ActionStat.FELL_OTHER),
+            offered=per_action(ActionStat.OFFERED),
+            chosen=per_action(ActionStat.CHOSEN),
+            colour_points=[
+                int(x) for x in row[GameStat.COLOUR_POINTS : GameStat.COLOUR_POINTS + N_COLOURS]
+            ],
         )
 
 
@@ -100,15 +105,39 @@ class Records:
 
 
 def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, n) for the kernel.
+    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2n) for the kernel.
 
-    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat.
-    ``R`` is :attr:`Lineup.period` (``n!`` with rotation: every order, else 1).
+    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat, then
+    the symbol each seat may never choose when it has the choice (restricted play; -1
+    for none). ``R`` is :attr:`Lineup.period`, the games after which the seating and the
+    restricted seat repeat.
     """
-    if lineup.restricted:
-        raise BalanceError(f"{GAME} does not support restricted play yet")
-    codes, params, _, seats_of = lineup_arrays(lineup, nb.USER_CODES)
-    return codes, params, seats_of
+    check_restricted(lineup.restricted)
+    codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+    return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
+
+
+#: What restricted play may forbid a seat: choosing one of these symbols.
+RESTRICTABLE = SYMBOLS[:3]
+
+
+def check_restricted(names: Sequence[str]) -> None:
+    """Restricted play may forbid one symbol with options (swap, advance or move)."""
+    for name in names:
+        if name not in RESTRICTABLE:
+            raise BalanceError(
+                f"{GAME}: restricted play can forbid {', '.join(RESTRICTABLE)}, not {name!r}"
+            )
+    if len(names) > 1:
+        raise BalanceError(f"{GAME}: restricted play forbids one symbol at a time")
+
+
+def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
+    """The symbol each seat may never choose, per game (-1 for none): int64 ``(..., n)``."""
+    game = np.asarray(game, dtype=np.int64)
+    seat = lineup.restricted_seat(game)[..., None]
+    symbol = SYMBOLS.index(lineup.restricted[0]) if lineup.restricted else -1
+    return np.where(np.arange(len(lineup.seats)) == seat, symbol, -1).astype(np.int64)
 
 
 def uniform_lineup(players: int) -> Lineup:
@@ -241,9 +270,11 @@ def play_turn(
     second: int,
     symbol_pick: int = 0,
     option_pick: int = 0,
+    forbidden: int = -1,
 ) -> tuple[Position, TurnOutcome]:
     """One turn in compiled code with scripted answers (used only where there is a choice).
 
+    ``forbidden``: a symbol the seat may never choose when it has the choice, or -1.
     Returns the new position (``pos`` is not changed) and what the turn did.
     """
     obs = pack_position(pos, rules)
@@ -264,6 +295,7 @@ def play_turn(
         np.zeros(moves_nb.MAX_OPTIONS, dtype=np.int64),
         np.zeros(moves_nb.MAX_OPTIONS, dtype=np.int64),
         outcome,
+        forbidden,
     )
     if outcome[nb.Outcome.ERROR_DECISION] >= 0:
         raise BalanceError(
@@ -282,5 +314,6 @@ def play_turn(
         pushed=bool(outcome[nb.Outcome.PUSHED]),
         fell_push=int(outcome[nb.Outcome.FELL_PUSH]),
         ended=bool(outcome[nb.Outcome.ENDED]),
+        choice=bool(outcome[nb.Outcome.CHOICE]),
     )
     return unpack_position(pos, obs), result

@@ -53,7 +53,8 @@ class GameStatSlots(NamedTuple):
     ROUNDS: int = 2
     LAST_COLOUR: int = 3  # -1 if unfinished
     FALLS: int = 4  # prisoners that fell in the last round (entries of ``fell``)
-    SIZE: int = 5
+    COLOUR_POINTS: int = 5  # COLOUR_POINTS + c: rounds variant, points colour c's prisoners scored
+    SIZE: int = 9
 
 
 class SeatStatSlots(NamedTuple):
@@ -72,7 +73,9 @@ class ActionStatSlots(NamedTuple):
     DONE: int = 0
     FELL_OWN: int = 1
     FELL_OTHER: int = 2
-    SIZE: int = 3
+    OFFERED: int = 3  # spun beside a different symbol, both with options: a choice
+    CHOSEN: int = 4  # chosen in such a choice
+    SIZE: int = 5
 
 
 class OutcomeSlots(NamedTuple):
@@ -87,7 +90,8 @@ class OutcomeSlots(NamedTuple):
     ENDED: int = 6
     ERROR_DECISION: int = 7  # -1 unless the strategy answered outside its options
     ERROR_VALUE: int = 8
-    SIZE: int = 9
+    CHOICE: int = 9  # 1 if both symbols spun differ and have options
+    SIZE: int = 10
 
 
 class DecisionIds(NamedTuple):
@@ -174,12 +178,16 @@ def draw_colours_nb(rng, n, colours, owner):
 
 
 @njit(cache=True)
-def resolve_turn_nb(obs, seat, colour, first, second, code, params, rng, opt_a, opt_b, outcome):
+def resolve_turn_nb(
+    obs, seat, colour, first, second, code, params, rng, opt_a, opt_b, outcome, forbidden
+):
     """One turn of ``seat`` after the spinner showed ``first`` and ``second``.
 
     Changes the position and the evidence in ``obs``, writes what happened in ``outcome``.
     If the strategy answers outside its options, ``outcome[Outcome.ERROR_DECISION]`` names
-    the decision and the turn stops there.
+    the decision and the turn stops there. ``forbidden`` is a symbol the seat may never
+    choose when it has the choice (restricted play), or -1: offered it beside another
+    usable symbol, the seat plays the other without being asked.
     """
     line, state, rules, evidence = obs[0], obs[1], obs[2], obs[4]
     outcome[Outcome.ACTION] = NOTHING
@@ -190,13 +198,20 @@ def resolve_turn_nb(obs, seat, colour, first, second, code, params, rng, opt_a, 
     outcome[Outcome.FELL_PUSH] = EMPTY
     outcome[Outcome.ENDED] = 0
     outcome[Outcome.ERROR_DECISION] = -1
+    outcome[Outcome.CHOICE] = 0
     count_first = count_options_nb(line, state, rules, first)
     count_second = 0
     if second != first:
         count_second = count_options_nb(line, state, rules, second)
     symbol = -1
     if count_first > 0 and count_second > 0:
-        pick = symbol_nb(code, obs, seat, colour, first, second, params, rng)
+        outcome[Outcome.CHOICE] = 1
+        if first == forbidden:
+            pick = 1
+        elif second == forbidden:
+            pick = 0
+        else:
+            pick = symbol_nb(code, obs, seat, colour, first, second, params, rng)
         if pick == 0:
             symbol = first
         elif pick == 1:
@@ -247,8 +262,9 @@ def play_games_nb(
     rules : int64 ``(Rule.SIZE,)``, packed rule parameters.
     codes : int64 ``(K,)``, strategy code of each of the run's K strategies.
     params : float64 ``(K, MAX_PARAMS)``, their parameters.
-    seats_of : int64 ``(R, n)``: in game ``i``, row ``i % R`` holds which strategy sits in
-        each seat.
+    seats_of : int64 ``(R, 2n)``: in game ``i``, row ``i % R`` holds which strategy sits in
+        each seat (columns ``0..n-1``), then the symbol each seat may never choose when it
+        has the choice (columns ``n..2n-1``; restricted play, -1 for none).
     games : int32 ``(G, GameStat.SIZE)``, per-game record, written here.
     fell : int8 ``(G, MAX_FALLS)``: colours in the order they fell in the last round,
         written here; must come filled with -1.
@@ -314,6 +330,9 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, records, error
     rounds_variant = rules[Rule.ROUNDS] != 0
     target = rules[Rule.TARGET]
     spaces = rules[Rule.SPACES]
+    points_last = rules[Rule.POINTS]
+    points_second = rules[Rule.POINTS + 1]
+    points_third = rules[Rule.POINTS + 2]
     error[:] = -1
 
     for g in range(games.shape[0]):
@@ -369,6 +388,7 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, records, error
                     opt_a,
                     opt_b,
                     outcome,
+                    row[n + seat],
                 )
                 if outcome[Outcome.ERROR_DECISION] >= 0:
                     error[Error.GAME] = game
@@ -379,6 +399,10 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, records, error
                     return g
                 action = outcome[Outcome.ACTION]
                 actions[g, seat, action, ActionStat.DONE] += 1
+                if outcome[Outcome.CHOICE] != 0:
+                    actions[g, seat, first, ActionStat.OFFERED] += 1
+                    actions[g, seat, second, ActionStat.OFFERED] += 1
+                    actions[g, seat, action, ActionStat.CHOSEN] += 1
                 fallen = outcome[Outcome.FELL]
                 if fallen != EMPTY:
                     fell[g, falls] = fallen
@@ -413,12 +437,17 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, records, error
                 if owner[last] >= 0:
                     seats[g, owner[last], SeatStat.WON] = 1
                 break
+            second_last = fell[g, falls - 1]
+            third_last = fell[g, falls - 2]
+            games[g, GameStat.COLOUR_POINTS + last] += points_last
+            games[g, GameStat.COLOUR_POINTS + second_last] += points_second
+            games[g, GameStat.COLOUR_POINTS + third_last] += points_third
             if owner[last] >= 0:
-                scores[owner[last]] += 5
-            if owner[fell[g, falls - 1]] >= 0:
-                scores[owner[fell[g, falls - 1]]] += 3
-            if owner[fell[g, falls - 2]] >= 0:
-                scores[owner[fell[g, falls - 2]]] += 1
+                scores[owner[last]] += points_last
+            if owner[second_last] >= 0:
+                scores[owner[second_last]] += points_second
+            if owner[third_last] >= 0:
+                scores[owner[third_last]] += points_third
             best = 0
             for s in range(n):
                 if scores[s] > best:

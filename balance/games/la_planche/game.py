@@ -11,7 +11,6 @@ import pandas as pd
 import pyarrow as pa
 
 from balance.charts import Chart
-from balance.errors import BalanceError
 from balance.formatting import interval, percent
 from balance.games.base import (
     Block,
@@ -22,6 +21,7 @@ from balance.games.base import (
 from balance.games.la_planche import engine
 from balance.games.la_planche import engine_nb as nb
 from balance.games.la_planche.bridge import lineup_player_factory
+from balance.games.la_planche.metrics import points_per_game, symbol_choice_rates
 from balance.games.la_planche.reference import ACTIONS, play_game
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
 from balance.metrics import Metric
@@ -54,13 +54,19 @@ class LaPlanche(EngineGame):
         """The turn cap of a game; in the rounds variant it caps each round, not the game."""
         return None if rules.rounds else rules.turn_cap
 
+    def report_length(self, rules: LaPlancheRules) -> tuple[str, int | None]:
+        """A report counts a rounds-variant game in rounds (capped by ``round_cap``)."""
+        if rules.rounds:
+            return "rounds", rules.round_cap
+        return self.length_unit, self.length_cap(rules)
+
     def actions(self) -> tuple[str, ...]:
         """The symbols a player chooses between."""
         return ACTIONS[:3]
 
     def check_restricted(self, names: Sequence[str]) -> None:
-        if names:
-            raise BalanceError(f"restricted play is not available for {self.id} yet")
+        """One symbol with options (swap, advance or move) at a time."""
+        engine.check_restricted(names)
 
     def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
         records = engine.play_games(
@@ -98,6 +104,10 @@ class LaPlanche(EngineGame):
                     ["".join(COLOURS[c] for c in row if c >= 0) for row in fell],
                     type=pa.string(),
                 ),
+                **{
+                    f"points_{name}": games[:, stat.COLOUR_POINTS + c].astype(np.int16)
+                    for c, name in enumerate(COLOUR_NAMES)
+                },
             }
         )
         seats = block.extra["seats"]
@@ -127,16 +137,26 @@ class LaPlanche(EngineGame):
                 "done": actions[..., action_stat.DONE].ravel(),
                 "fell_own": actions[..., action_stat.FELL_OWN].ravel(),
                 "fell_other": actions[..., action_stat.FELL_OTHER].ravel(),
+                "offered": actions[..., action_stat.OFFERED].ravel(),
+                "chosen": actions[..., action_stat.CHOSEN].ravel(),
             }
         )
         return {"games": games_table, "seats": seats_table, "actions": actions_table}
 
     def slim(self, block: Block) -> Block:
-        """The block with only what :meth:`summarize` reads: actions summed over seats."""
+        """The block with only what :meth:`summarize` reads: actions summed over seats,
+        each seat's symbol choices (int32 ``(G, n, 3, 2)``: offered, chosen) and scores
+        (int32 ``(G, n)``)."""
         actions = block.extra["actions"]
         if actions.ndim == 3:
             return block
-        extra = {"games": block.extra["games"], "actions": actions.sum(axis=1, dtype=np.int32)}
+        stat = nb.ActionStat
+        extra = {
+            "games": block.extra["games"],
+            "actions": actions.sum(axis=1, dtype=np.int32),
+            "choices": np.ascontiguousarray(actions[:, :, :3, stat.OFFERED : stat.CHOSEN + 1]),
+            "scores": np.ascontiguousarray(block.extra["seats"][:, :, nb.SeatStat.SCORE]),
+        }
         return dataclasses.replace(block, extra=extra)
 
     def summarize(self, blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
@@ -179,11 +199,9 @@ class LaPlanche(EngineGame):
             "colour_win_rate_ci95": colour_ci,
             "actions": per_action,
         }
+        extra["symbol_choice"] = _symbol_choice(slim, setup)
         if setup.rules.rounds:
-            rounds = games[:, nb.GameStat.ROUNDS]
-            mean, r_low, r_high = mean_interval(rounds)
-            extra["rounds_mean"] = mean
-            extra["rounds_ci95"] = [r_low, r_high]
+            extra.update(_rounds_summary(slim, won, games))
         return extra
 
     def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
@@ -198,10 +216,8 @@ class LaPlanche(EngineGame):
                 f"  {name:<7} {percent(rate):>6}  {interval(summary['colour_win_rate_ci95'][name])}"
             )
         if "rounds_mean" in summary:
-            lines.append(
-                f"Rounds per game: {summary['rounds_mean']:.2f} "
-                f"{interval(summary['rounds_ci95'], as_percent=False)}"
-            )
+            lines += _rounds_lines(summary)
+        lines += _choice_lines(summary)
         lines.append(
             f"Actions ({summary.get('games', 0):,} games, 95% intervals): uses per game "
             "(all seats); prisoners of the user's own and of other colours fallen per use:"
@@ -218,9 +234,15 @@ class LaPlanche(EngineGame):
         return lines
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
-        """Per game: which colour was last, and how often each action was done."""
+        """Per game: which colour was last, and how often each action was done per round.
+
+        Actions are counted per round, so that the rounds variant (several rounds a game)
+        compares with the base game (a game is one round).
+        """
         slim = [self.slim(b) for b in blocks]
-        last = np.concatenate([b.extra["games"][:, nb.GameStat.LAST_COLOUR] for b in slim])
+        games = np.concatenate([b.extra["games"] for b in slim])
+        last = games[:, nb.GameStat.LAST_COLOUR]
+        rounds = games[:, nb.GameStat.ROUNDS].astype(float)
         actions = np.concatenate([b.extra["actions"] for b in slim])
         columns: dict[str, np.ndarray] = {}
         chosen = []
@@ -228,8 +250,8 @@ class LaPlanche(EngineGame):
             columns[f"last_{name}"] = last == c
             chosen.append(Metric(f"{name} is the last prisoner", f"last_{name}", "share"))
         for a, name in enumerate(ACTIONS):
-            columns[f"done_{name}"] = actions[:, a, nb.ActionStat.DONE]
-            chosen.append(Metric(f"{name} per game", f"done_{name}", "mean", "uses"))
+            columns[f"done_{name}"] = actions[:, a, nb.ActionStat.DONE] / rounds
+            chosen.append(Metric(f"{name} per round", f"done_{name}", "mean", "uses"))
         return pd.DataFrame(columns), chosen
 
     def report_charts(self, tables: Any) -> list[Chart]:
@@ -249,7 +271,112 @@ class LaPlanche(EngineGame):
             game_index,
             narrate=say,
             make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
+            forbidden=[int(s) for s in engine.forbidden_by_seat(setup.lineup, game_index)],
         )
+
+
+def _symbol_choice(slim: Sequence[Block], setup: Setup) -> dict[str, Any]:
+    """Per strategy and symbol, the share of choices in which the symbol is chosen.
+
+    Seats under restricted play are left out (they choose by the restriction).
+    """
+    frames = []
+    symbols = list(ACTIONS[:3])
+    for block in slim:
+        choices = block.extra["choices"]  # (G, n, 3, 2)
+        g_count, n = choices.shape[:2]
+        game = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
+        keep = setup.lineup.restricted_seat(game)[:, None] != np.arange(n)[None, :]
+        index = np.stack([setup.lineup.strategy_index(game, s) for s in range(n)], 1)
+        label = np.array(setup.lineup.labels, dtype=object)[index]
+        frames.append(
+            pd.DataFrame(
+                {
+                    "game": np.repeat(game[:, None], n, 1)[keep].repeat(3),
+                    "strategy": label[keep].repeat(3),
+                    "action": np.tile(symbols, int(keep.sum())),
+                    "offered": choices[keep][:, :, 0].ravel(),
+                    "chosen": choices[keep][:, :, 1].ravel(),
+                }
+            )
+        )
+    table = symbol_choice_rates(pd.concat(frames, ignore_index=True), symbols)
+    out: dict[str, Any] = {}
+    for row in table.itertuples():
+        out.setdefault(row.strategy, {})[row.symbol] = {
+            "offered": row.offered,
+            "offered_per_game": row.offered_per_game,
+            "chosen": row.chosen,
+            "chosen_share": row.rate,
+            "chosen_share_ci95": [row.low, row.high],
+        }
+    return out
+
+
+def _rounds_summary(slim: Sequence[Block], won: np.ndarray, games: np.ndarray) -> dict[str, Any]:
+    """Rounds variant: rounds, points per seat and per colour per game, shared wins."""
+    rounds = games[:, nb.GameStat.ROUNDS]
+    mean, low, high = mean_interval(rounds)
+    scores = np.concatenate([b.extra["scores"] for b in slim])
+    seats = points_per_game(scores, [str(s) for s in range(scores.shape[1])])
+    stat = nb.GameStat
+    colour = points_per_game(
+        games[:, stat.COLOUR_POINTS : stat.COLOUR_POINTS + len(COLOUR_NAMES)],
+        list(COLOUR_NAMES),
+    )
+    shared = int((won.sum(axis=1) >= 2).sum())
+    s_low, s_high = wilson_interval(shared, len(games))
+    return {
+        "rounds_mean": mean,
+        "rounds_ci95": [low, high],
+        "points_per_seat": dict(zip(seats["name"], seats["mean"], strict=True)),
+        "points_per_seat_ci95": {
+            row.name: [row.low, row.high] for row in seats.itertuples(index=False)
+        },
+        "points_per_colour": dict(zip(colour["name"], colour["mean"], strict=True)),
+        "points_per_colour_ci95": {
+            row.name: [row.low, row.high] for row in colour.itertuples(index=False)
+        },
+        "shared_win_rate": shared / len(games),
+        "shared_win_ci95": [float(s_low), float(s_high)],
+    }
+
+
+def _rounds_lines(summary: Mapping[str, Any]) -> list[str]:
+    """The rounds variant's lines of the text summary."""
+    games = summary.get("games", 0)
+
+    def points(key: str, label: str) -> str:
+        parts = [
+            f"{name} {value:.2f} {interval(summary[key + '_ci95'][name], as_percent=False)}"
+            for name, value in summary[key].items()
+        ]
+        return f"Points per game by {label}: " + ", ".join(parts)
+
+    return [
+        f"Rounds per game ({games:,} games, 95% intervals): {summary['rounds_mean']:.2f} "
+        f"{interval(summary['rounds_ci95'], as_percent=False)}",
+        points("points_per_seat", "seat"),
+        points("points_per_colour", "colour (its prisoners' points, owned or not)"),
+        f"Shared wins (a tie at the top): {percent(summary['shared_win_rate'])} "
+        f"{interval(summary['shared_win_ci95'])}",
+    ]
+
+
+def _choice_lines(summary: Mapping[str, Any]) -> list[str]:
+    """How often each strategy chooses each symbol when the spinner gives it the choice."""
+    lines = [
+        "Symbol choice (two different symbols spun, both playable; 95% Wilson intervals, "
+        "games as clusters): share of such choices in which the symbol is chosen:"
+    ]
+    for label, symbols in summary.get("symbol_choice", {}).items():
+        parts = [
+            f"{name} {percent(row['chosen_share'])} {interval(row['chosen_share_ci95'])} "
+            f"of {row['offered']:,}"
+            for name, row in symbols.items()
+        ]
+        lines.append(f"  {label:<12} " + ", ".join(parts))
+    return lines
 
 
 def _colour_column(values: np.ndarray) -> pa.Array:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import mean_interval, ratio_interval, share_interval, wilson_interval
 
 
 def last_colour_rates(games: pd.DataFrame, colours: list[str]) -> pd.DataFrame:
@@ -75,4 +75,69 @@ def action_usefulness(actions: pd.DataFrame) -> pd.DataFrame:
         ):
             row[label], row[f"{label}_low"], row[f"{label}_high"] = (float(x) for x in estimate)
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def symbol_choice_rates(choices: pd.DataFrame, symbols: list[str]) -> pd.DataFrame:
+    """Per strategy and symbol: how often the symbol is chosen when it is a choice.
+
+    A choice is a turn whose two spun symbols differ and both have options: each is then
+    ``offered`` once, and one of them is ``chosen``. The share chosen is a share of
+    choices clustered in games: Wilson's interval at the effective number of choices
+    (:func:`balance.stats.share_interval`, games as clusters).
+
+    Parameters
+    ----------
+    choices : one row a game, seat and action: ``game``, ``strategy``, ``action``,
+        ``offered``, ``chosen`` (the ``actions`` table with each seat's strategy; rows of a
+        seat under restricted play left out by the caller).
+    symbols : the symbols to report, in order.
+
+    Returns
+    -------
+    DataFrame, one row a (strategy, symbol): ``strategy``, ``symbol``, ``games``,
+    ``offered`` (choices it was in), ``offered_per_game`` (per seat of the strategy and
+    game), ``chosen``, ``rate``, ``low``, ``high``.
+    """
+    rows = []
+    labels = choices["strategy"].astype(str)
+    for label in pd.unique(labels):
+        mine = choices[(labels == label).to_numpy()]
+        plays = len(mine) / max(mine["action"].nunique(), 1)  # (game, seat) pairs
+        for symbol in symbols:
+            here = mine[mine["action"].astype(str) == symbol]
+            per_game = here.groupby("game")[["offered", "chosen"]].sum()
+            offered = per_game["offered"].to_numpy()
+            chosen = per_game["chosen"].to_numpy()
+            rate, low, high = share_interval(chosen, offered)
+            rows.append(
+                {
+                    "strategy": label,
+                    "symbol": symbol,
+                    "games": len(per_game),
+                    "offered": int(offered.sum()),
+                    "offered_per_game": float(offered.sum() / plays) if plays else float("nan"),
+                    "chosen": int(chosen.sum()),
+                    "rate": rate,
+                    "low": low,
+                    "high": high,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def points_per_game(values: np.ndarray, names: list[str]) -> pd.DataFrame:
+    """Mean points per game of each column of ``values`` (float ``(G, k)``), Student t.
+
+    Returns
+    -------
+    DataFrame, one row a column in the order of ``names``: ``name``, ``games``, ``mean``,
+    ``low``, ``high``.
+    """
+    rows = []
+    for k, name in enumerate(names):
+        mean, low, high = mean_interval(np.asarray(values[:, k], dtype=float))
+        rows.append(
+            {"name": name, "games": int(values.shape[0]), "mean": mean, "low": low, "high": high}
+        )
     return pd.DataFrame(rows)

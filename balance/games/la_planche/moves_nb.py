@@ -57,15 +57,24 @@ def rear_nb(line, spaces):
 
 
 @njit(inline="always", cache=True)
-def push_nb(line, state, spaces, space):
-    """Push the prisoner on ``space`` and the unbroken row in front of him one space on.
+def push_nb(line, state, rules, space):
+    """Push the prisoner on ``space`` one space on, with the prisoners in front of him.
 
-    Returns the colour that fell (the row's front, if it stood on ``spaces - 1``) or EMPTY.
+    Under ``push = unbroken`` (``rules[Rule.PUSH] == 0``) those are the unbroken row
+    directly in front of him; under ``push = whole`` every prisoner in front of him, gaps
+    kept. Returns the colour that fell (the front prisoner, if he stood on the last space)
+    or EMPTY.
     """
+    spaces = rules[Rule.SPACES]
     last = spaces - 1
     front = space
-    while front < last and line[front + 1] != EMPTY:
-        front += 1
+    if rules[Rule.PUSH] == 1:
+        for k in range(space + 1, spaces):
+            if line[k] != EMPTY:
+                front = k
+    else:
+        while front < last and line[front + 1] != EMPTY:
+            front += 1
     fallen = EMPTY
     if front == last:
         fallen = line[last]
@@ -73,7 +82,7 @@ def push_nb(line, state, spaces, space):
         front -= 1
         state[State.PRISONERS] -= 1
         state[State.LEFT + fallen] -= 1
-    for k in range(front + 1, space, -1):
+    for k in range(front + 1, space, -1):  # spaces space..front move on by one, gaps kept
         line[k] = line[k - 1]
     line[space] = EMPTY
     return fallen
@@ -82,8 +91,7 @@ def push_nb(line, state, spaces, space):
 @njit(inline="always", cache=True)
 def mandatory_push_nb(line, state, rules):
     """The push that ends every turn: the rearmost prisoner. Returns the fallen colour."""
-    spaces = rules[Rule.SPACES]
-    return push_nb(line, state, spaces, rear_nb(line, spaces))
+    return push_nb(line, state, rules, rear_nb(line, rules[Rule.SPACES]))
 
 
 @njit(inline="always", cache=True)
@@ -95,7 +103,7 @@ def apply_option_nb(line, state, rules, symbol, a, b):
         line[b] = c
         return EMPTY
     if symbol == ADVANCE:
-        return push_nb(line, state, rules[Rule.SPACES], a)
+        return push_nb(line, state, rules, a)
     line[b] = line[a]  # MOVE
     line[a] = EMPTY
     return EMPTY
@@ -216,13 +224,12 @@ def evidence_nb(line, rules, row, symbol, a, b):
         row[line[a]] -= 1
         row[line[b]] += 1
     elif symbol == ADVANCE:
-        last = rules[Rule.SPACES] - 1
-        k = a
-        while True:
-            row[line[k]] -= 1
-            if k == last or line[k + 1] == EMPTY:
+        whole = rules[Rule.PUSH] == 1
+        for k in range(a, rules[Rule.SPACES]):
+            if line[k] != EMPTY:
+                row[line[k]] -= 1
+            elif not whole:
                 break
-            k += 1
     elif symbol == MOVE:
         if b < a:
             row[line[a]] += 1

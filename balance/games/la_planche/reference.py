@@ -1,7 +1,7 @@
 """La Planche in plain Python: the readable reference engine.
 
 This module is written to be read by a designer checking a rule against
-``shared/rules/la-planche.md``. It plays the same games as the compiled engine
+``docs/la-planche.md``. It plays the same games as the compiled engine
 (:mod:`balance.games.la_planche.engine_nb`): for the same seed and game index both
 draw the same random numbers in the same order and produce the same record, which
 the test suite checks on many thousands of games. It also narrates a game turn by
@@ -21,6 +21,10 @@ Decisions the rules page leaves to the analyser, as this engine plays them:
   chooses (uniform-random: ``below(2)`` from its seat's stream, 0 being the first
   symbol spun). If both are the same symbol, or only one has options, no draw. If
   neither has options (skulls, or symbols without options) nothing happens.
+* **Restricted play.** A seat that may never choose a symbol (``forbidden``), offered
+  it beside another usable symbol, plays the other one without being asked (no draw);
+  when it is the only usable symbol it is no choice, and the seat plays it. Such a turn
+  still counts as a choice offering both symbols in the records.
 * **Option choice.** ``below(count)`` from the seat's stream; a decision with a
   single option is forced and draws nothing.
 * **Option order** (it fixes the indices): Swap: pairs ``(i, j)`` of occupied spaces
@@ -29,18 +33,22 @@ Decisions the rules page leaves to the analyser, as this engine plays them:
   ascending, and for each the destination ``(i, d)``: first the space ahead of the
   line's frontmost prisoner, then the space behind the line's rearmost, each only
   if it is on the plank (``0..S-1``) and is not his own space.
-* **Push.** The pushed prisoner and the unbroken row of prisoners on consecutive
-  occupied spaces directly in front of him move one space toward the shark; if the
-  row's front stands on ``S-1``, that front prisoner falls. The mandatory push of
-  each turn pushes the rearmost prisoner (lowest occupied space).
+* **Push.** Rule ``push = unbroken`` (the default): the pushed prisoner and the
+  unbroken row of prisoners on consecutive occupied spaces directly in front of him
+  move one space toward the shark; a gap stops the push. Rule ``push = whole`` (the
+  French rulebook's "bouscule toute la rangee" read literally): the pushed prisoner
+  and every prisoner in front of him move one space on, the gaps between them kept.
+  Either way, if the front prisoner moved stands on ``S-1``, he falls instead. The
+  mandatory push of each turn pushes the rearmost prisoner (lowest occupied space).
 * **End.** The game ends the moment a single prisoner is left: after the action
   (then there is no push) or after the push. Its colour's owner wins, or nobody.
   Length is counted in turns; the ending turn counts.
 * **Turn cap.** A game (in the rounds variant: a round) that has played
   ``turn_cap`` turns without ending ends the game unfinished, with no winner.
 * **Rounds variant.** Each round is played as a game. The owners of the last
-  prisoner, of the last to fall and of the one that fell before it score 5, 3 and 1
-  (a colour owned by nobody scores for nobody). Colours are drawn anew each round;
+  prisoner, of the last to fall and of the one that fell before it score the rule
+  ``points`` (5, 3 and 1 by default; a colour owned by nobody scores for nobody, but
+  the colour's points are recorded all the same). Colours are drawn anew each round;
   round ``r`` (counted from 0) starts with seat ``r mod n``. After a round, if some
   score is at least ``target``, the highest score wins and ties are shared. Turns
   add up over rounds. Reaching ``round_cap`` rounds without a winner ends the game
@@ -55,7 +63,9 @@ Decisions the rules page leaves to the analyser, as this engine plays them:
   round. Per seat: won, colour in the last round, score (0 outside the rounds
   variant), turns taken. Per seat and action (swap, advance, move, nothing, push):
   times done, prisoners of its own colour (in that round) it made fall, prisoners
-  of other colours (or nobody's) it made fall; all summed over rounds.
+  of other colours (or nobody's) it made fall, times offered in a choice (two
+  different symbols spun, both with options) and times chosen in one; all summed
+  over rounds. Per colour (rounds variant): the points its prisoners scored.
 """
 
 from __future__ import annotations
@@ -80,8 +90,8 @@ ACTIONS = ("swap", "advance", "move", "nothing", "push")
 NOTHING, PUSH = 3, 4
 #: The second number of an Advance option.
 NONE = -1
-#: Points of the last prisoner, the last to fall and the one before (rounds variant).
-POINTS = (5, 3, 1)
+#: What a push moves (rule ``push``).
+UNBROKEN, WHOLE = "unbroken", "whole"
 
 Option = tuple[int, int]
 
@@ -101,6 +111,7 @@ class Position:
     scores: list[int] = field(default_factory=list)
     round: int = 1
     turn: int = 0  # turns played so far in this round
+    push: str = UNBROKEN  # rule ``push``: what a push moves
 
     @classmethod
     def start(
@@ -114,6 +125,7 @@ class Position:
             evidence=[[0] * N_COLOURS for _ in range(players)],
             scores=list(scores) or [0] * players,
             round=round,
+            push=rules.push,
         )
 
     def copy(self) -> Position:
@@ -125,6 +137,7 @@ class Position:
             scores=self.scores[:],
             round=self.round,
             turn=self.turn,
+            push=self.push,
         )
 
     def occupied(self) -> list[int]:
@@ -166,24 +179,37 @@ def legal_options(pos: Position, symbol: int) -> list[Option]:
     return []  # the skull
 
 
-def push(pos: Position, space: int) -> int:
-    """Push the prisoner on ``space`` with the unbroken row in front of him one space on.
+def pushed_spaces(pos: Position, space: int) -> list[int]:
+    """The occupied spaces a push of the prisoner on ``space`` moves, from him forward.
 
-    Returns the colour of the prisoner who fell (the row's front, if it stood on the
-    last space), or :data:`EMPTY`.
+    ``push = unbroken``: he and the unbroken row directly in front of him (a gap stops
+    the push). ``push = whole``: he and every prisoner in front of him.
+    """
+    line = pos.line
+    moved = [space]
+    for k in range(space + 1, pos.spaces):
+        if line[k] != EMPTY:
+            moved.append(k)
+        elif pos.push == UNBROKEN:
+            break
+    return moved
+
+
+def push(pos: Position, space: int) -> int:
+    """Push the prisoner on ``space`` one space on, with those in front of him the rule
+    ``push`` moves (:func:`pushed_spaces`).
+
+    Returns the colour of the prisoner who fell (the front one, if he stood on the last
+    space), or :data:`EMPTY`.
     """
     line, last = pos.line, pos.spaces - 1
-    front = space
-    while front < last and line[front + 1] != EMPTY:
-        front += 1
     fallen = EMPTY
-    if front == last:
-        fallen = line[last]
-        line[last] = EMPTY
-        front -= 1
-    for k in range(front + 1, space, -1):
-        line[k] = line[k - 1]
-    line[space] = EMPTY
+    for k in reversed(pushed_spaces(pos, space)):  # the front one first
+        if k == last:
+            fallen = line[k]
+        else:
+            line[k + 1] = line[k]
+        line[k] = EMPTY
     return fallen
 
 
@@ -209,19 +235,15 @@ def apply_option(pos: Position, symbol: int, option: Option) -> int:
 
 def evidence_of(pos: Position, symbol: int, option: Option) -> list[int]:
     """Per colour: prisoners the option moves toward the ship (+1) minus toward the shark."""
-    line, last = pos.line, pos.spaces - 1
+    line = pos.line
     delta = [0] * N_COLOURS
     a, b = option
     if symbol == SWAP:
         delta[line[a]] -= 1  # a < b: the prisoner on a goes toward the shark
         delta[line[b]] += 1
     elif symbol == ADVANCE:
-        k = a
-        while True:
+        for k in pushed_spaces(pos, a):
             delta[line[k]] -= 1
-            if k == last or line[k + 1] == EMPTY:
-                break
-            k += 1
     elif symbol == MOVE:
         delta[line[a]] += 1 if b < a else -1
     return delta
@@ -299,6 +321,7 @@ class TurnOutcome:
     pushed: bool = False
     fell_push: int = EMPTY  # colour the mandatory push made fall
     ended: bool = False  # a single prisoner is left
+    choice: bool = False  # both symbols spun differ and have options
 
 
 Narrator = Callable[[str], None]
@@ -325,8 +348,14 @@ def play_turn(
     second: int,
     player: Player,
     narrate: Narrator = _quiet,
+    forbidden: int = -1,
 ) -> TurnOutcome:
-    """One turn of ``seat`` after the spinner showed ``first`` and ``second``."""
+    """One turn of ``seat`` after the spinner showed ``first`` and ``second``.
+
+    ``forbidden`` is a symbol the seat may never choose when it has the choice
+    (restricted play), or -1: offered it beside another usable symbol, the seat plays
+    the other one without being asked (no random draw).
+    """
     out = TurnOutcome()
     spun = [first] if first == second else [first, second]
     options_of = {s: legal_options(pos, s) for s in spun}
@@ -336,10 +365,15 @@ def play_turn(
     else:
         symbol = usable[0]
         if len(usable) == 2:
-            pick = player.choose_symbol(pos, seat, colour, first, second)
-            if pick not in (0, 1):
-                raise IllegalChoice("symbol", pick)
-            symbol = usable[pick]
+            out.choice = True
+            if forbidden in usable:
+                symbol = usable[1 - usable.index(forbidden)]
+                narrate(f"  may never choose {SYMBOLS[forbidden]}: plays {SYMBOLS[symbol]}")
+            else:
+                pick = player.choose_symbol(pos, seat, colour, first, second)
+                if pick not in (0, 1):
+                    raise IllegalChoice("symbol", pick)
+                symbol = usable[pick]
         options = options_of[symbol]
         k = 0
         if len(options) > 1:
@@ -399,6 +433,9 @@ class GameRecord:
     done: list[list[int]]  # [seat][action]
     fell_own: list[list[int]]
     fell_other: list[list[int]]
+    offered: list[list[int]]  # [seat][action]: spun beside another usable symbol
+    chosen: list[list[int]]  # [seat][action]: chosen when so offered
+    colour_points: list[int]  # [colour]: rounds variant, points its prisoners scored
 
 
 def play_game(
@@ -408,11 +445,16 @@ def play_game(
     game: int,
     narrate: Narrator = _quiet,
     make_player: Callable[[int, Stream], Player] | None = None,
+    forbidden: Sequence[int] = (),
+    watch: Callable[[Position, Sequence[int]], None] | None = None,
 ) -> GameRecord:
     """Play game number ``game`` of the run seeded ``seed``.
 
     ``make_player(seat, stream)`` gives each seat its decision maker; by default every
-    seat is uniform-random.
+    seat is uniform-random. ``forbidden`` holds, per seat, a symbol that seat may never
+    choose when it has the choice (restricted play), or -1; empty means none.
+    ``watch(pos, colours)``, if given, sees the position after every turn with the
+    seats' colours in this round (it must not change them).
     """
     n = players
     chance = Stream(seed, game, 0)
@@ -422,6 +464,9 @@ def play_game(
 
     zeros = lambda: [[0] * len(ACTIONS) for _ in range(n)]  # noqa: E731
     done, fell_own, fell_other = zeros(), zeros(), zeros()
+    offered, chosen = zeros(), zeros()
+    colour_points = [0] * N_COLOURS
+    forbidden = list(forbidden) or [-1] * n
     scores = [0] * n
     turns_taken = [0] * n
     turns = 0
@@ -457,8 +502,14 @@ def play_game(
                 f"Turn {pos.turn}: seat {seat} ({COLOUR_NAMES[colours[seat]]}) spins "
                 f"{SYMBOLS[first]} and {SYMBOLS[second]}"
             )
-            out = play_turn(pos, seat, colours[seat], first, second, strategies[seat], narrate)
+            out = play_turn(
+                pos, seat, colours[seat], first, second, strategies[seat], narrate, forbidden[seat]
+            )
             done[seat][out.action] += 1
+            if out.choice:
+                offered[seat][first] += 1
+                offered[seat][second] += 1
+                chosen[seat][out.action] += 1
             for action, colour in ((out.action, out.fell), (PUSH, out.fell_push)):
                 if colour != EMPTY:
                     fell.append(colour)
@@ -469,6 +520,8 @@ def play_game(
             if out.pushed:
                 done[seat][PUSH] += 1
             ended = out.ended
+            if watch is not None:
+                watch(pos, colours)
 
         if not ended:
             narrate(f"Turn cap of {rules.turn_cap} reached: the game ends unfinished")
@@ -479,7 +532,8 @@ def play_game(
             last_colour = last
             won = [c == last for c in colours]
             break
-        for colour, points in zip((last, fell[-1], fell[-2]), POINTS, strict=True):
+        for colour, points in zip((last, fell[-1], fell[-2]), rules.points, strict=True):
+            colour_points[colour] += points
             if owner[colour] >= 0:
                 scores[owner[colour]] += points
         narrate(f"Round {round} ends, the last is {COLOUR_NAMES[last]}; scores {scores}")
@@ -512,4 +566,7 @@ def play_game(
         done=done,
         fell_own=fell_own,
         fell_other=fell_other,
+        offered=offered,
+        chosen=chosen,
+        colour_points=colour_points,
     )

@@ -1,6 +1,6 @@
 """La Planche's rule parameters: one validated, documented object.
 
-Every **[decision]** of ``shared/rules/la-planche.md`` that a designer may want to
+Every decision of ``docs/la-planche.md`` that a designer may want to
 change is a field here. At the kernel boundary the object is packed into a small
 ``int64`` array (:meth:`LaPlancheRules.to_array`), indexed by the constants in
 :data:`Rule`; kernels never read module globals.
@@ -31,6 +31,9 @@ SYMBOLS = ("swap", "advance", "move", "skull")
 TURN_CAP_LIMIT = 100_000
 ROUND_CAP_LIMIT = 10_000
 TARGET_LIMIT = 1_000
+POINTS_LIMIT = 1_000
+#: What a push moves, in the order of their packed codes.
+PUSHES = ("unbroken", "whole")
 
 VARIANTS: tuple[str, ...] = ("rounds",)
 
@@ -45,8 +48,10 @@ class RuleSlots(NamedTuple):
     TARGET: int = 6
     TURN_CAP: int = 7
     ROUND_CAP: int = 8
-    START: int = 9  # START + k: colour of the k-th prisoner from the ship end (space k)
-    SIZE: int = 9 + PRISONERS
+    PUSH: int = 9  # index in PUSHES: 0 the unbroken row, 1 the whole row
+    POINTS: int = 10  # POINTS + k: rounds variant, points of the k-th last prisoner (k = 0, 1, 2)
+    START: int = 13  # START + k: colour of the k-th prisoner from the ship end (space k)
+    SIZE: int = 13 + PRISONERS
 
 
 Rule = RuleSlots()
@@ -62,12 +67,14 @@ def _help(text: str, allowed: str) -> dict[str, str]:
 class LaPlancheRules(RuleFields):
     """Rule parameters of La Planche; the defaults are the printed game (German set-up)."""
 
-    LISTS: ClassVar[tuple[str, ...]] = ("spinner_weights",)
+    LISTS: ClassVar[tuple[str, ...]] = ("spinner_weights", "points")
 
     def parse_value(self, key: str, text: str) -> Any:
         if key == "spinner_weights":
             return _parse_weights(text)
-        if key == "start_order":
+        if key == "points":
+            return _parse_points(text)
+        if key in ("start_order", "push"):
             return text
         return super().parse_value(key, text)
 
@@ -94,12 +101,30 @@ class LaPlancheRules(RuleFields):
             "four whole numbers >= 0, total > 0, swap+advance+move > 0",
         ),
     )
+    push: str = field(
+        default="unbroken",
+        metadata=_help(
+            "What a push (the mandatory push and Advance) moves: 'unbroken', the pushed "
+            "prisoner and the unbroken row directly in front of him (a gap stops it); "
+            "'whole', every prisoner from him to the front of the plank, gaps and all "
+            "(the French rulebook's 'bouscule toute la rangee').",
+            "unbroken, whole",
+        ),
+    )
     rounds: bool = field(
         default=False,
         metadata=_help(
             "Rounds variant: the owners of the last, second-last and third-last prisoners "
-            "score 5, 3 and 1; the game ends when someone reaches the target.",
+            "score the 'points' (5, 3 and 1); the game ends when someone reaches the target.",
             "true/false",
+        ),
+    )
+    points: tuple[int, ...] = field(
+        default=(5, 3, 1),
+        metadata=_help(
+            "Rounds variant: points scored by the owners of the last prisoner, of the "
+            "last to fall and of the one that fell before it.",
+            f"three whole numbers 0..{POINTS_LIMIT}, total > 0",
         ),
     )
     target: int = field(
@@ -160,6 +185,29 @@ class LaPlancheRules(RuleFields):
         if sum(weights[:3]) == 0:
             raise BalanceError("rule 'spinner_weights': swap, advance and move cannot all weigh 0")
         object.__setattr__(self, "spinner_weights", tuple(int(w) for w in weights))
+        push = self.push.strip().lower() if isinstance(self.push, str) else self.push
+        if push not in PUSHES:
+            raise BalanceError(f"rule 'push': {self.push!r} is not one of {', '.join(PUSHES)}")
+        object.__setattr__(self, "push", push)
+        points = self.points
+        if isinstance(points, str):
+            points = _parse_points(points)
+        points = tuple(points)
+        if len(points) != 3:
+            raise BalanceError(
+                f"rule 'points': {len(points)} numbers given, not 3 (last, second-last, "
+                "third-last prisoner)"
+            )
+        for p in points:
+            if isinstance(p, bool) or not isinstance(p, int | np.integer):
+                raise BalanceError(f"rule 'points': {p!r} is not a whole number")
+            if not 0 <= p <= POINTS_LIMIT:
+                raise BalanceError(
+                    f"rule 'points': {p} is outside the allowed range 0..{POINTS_LIMIT}"
+                )
+        if sum(points) == 0:
+            raise BalanceError("rule 'points': the three points cannot all be 0")
+        object.__setattr__(self, "points", tuple(int(p) for p in points))
         if not isinstance(self.rounds, bool):
             raise BalanceError("rule 'rounds': must be true or false")
         check_int("target", self.target, 1, TARGET_LIMIT)
@@ -182,6 +230,9 @@ class LaPlancheRules(RuleFields):
         packed[Rule.SPACES] = self.spaces
         for k, w in enumerate(self.spinner_weights):
             packed[Rule.W_SWAP + k] = w
+        packed[Rule.PUSH] = PUSHES.index(self.push)
+        for k, p in enumerate(self.points):
+            packed[Rule.POINTS + k] = p
         packed[Rule.ROUNDS] = self.rounds
         packed[Rule.TARGET] = self.target
         packed[Rule.TURN_CAP] = self.turn_cap
@@ -197,4 +248,14 @@ def _parse_weights(text: str) -> tuple[int, ...]:
     except ValueError:
         raise BalanceError(
             f"rule 'spinner_weights': {text!r} is not four comma-separated whole numbers"
+        ) from None
+
+
+def _parse_points(text: str) -> tuple[int, ...]:
+    parts = [part.strip() for part in text.split(",")]
+    try:
+        return tuple(int(part) for part in parts)
+    except ValueError:
+        raise BalanceError(
+            f"rule 'points': {text!r} is not three comma-separated whole numbers"
         ) from None
