@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 
-from balance.charts import Chart
 from balance.errors import BalanceError
 from balance.formatting import interval, percent
 from balance.games.base import (
@@ -19,14 +16,23 @@ from balance.games.base import (
     Setup,
     strategy_column,
 )
-from balance.games.la_planche import engine
-from balance.games.la_planche import engine_nb as nb
-from balance.games.la_planche.bridge import lineup_player_factory
 from balance.games.la_planche.reference import ACTIONS, play_game
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
-from balance.metrics import Metric
+from balance.lazy import LazyModule
 from balance.stats import mean_interval, ratio_interval, wilson_interval
-from balance.strategies.la_planche import SHIPPED
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+    from balance.charts import Chart
+    from balance.metrics import Metric
+else:  # loaded when a game is played or its records read, not when balance starts
+    pd = LazyModule("pandas")
+    pa = LazyModule("pyarrow")
+
+engine = LazyModule("balance.games.la_planche.engine")
+nb = LazyModule("balance.games.la_planche.engine_nb")
 
 
 class LaPlanche(EngineGame):
@@ -34,8 +40,8 @@ class LaPlanche(EngineGame):
 
     id = "la-planche"
     title = "La Planche"
-    min_players = engine.MIN_PLAYERS
-    max_players = engine.MAX_PLAYERS
+    min_players = 2
+    max_players = 4
     length_unit = "turns"
     variants: Mapping[str, str] = {
         "rounds": "several rounds scoring 5, 3 and 1 for the last three prisoners; "
@@ -48,7 +54,7 @@ class LaPlanche(EngineGame):
     engine = engine
     rules_class = LaPlancheRules
     variant_names = VARIANTS
-    shipped = tuple(SHIPPED)
+    strategies_module = "balance.strategies.la_planche"
 
     def length_cap(self, rules: LaPlancheRules) -> int | None:
         """The turn cap of a game; in the rounds variant it caps each round, not the game."""
@@ -219,6 +225,8 @@ class LaPlanche(EngineGame):
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
         """Per game: which colour was last, and how often each action was done."""
+        from balance.metrics import Metric
+
         slim = [self.slim(b) for b in blocks]
         last = np.concatenate([b.extra["games"][:, nb.GameStat.LAST_COLOUR] for b in slim])
         actions = np.concatenate([b.extra["actions"] for b in slim])
@@ -242,6 +250,8 @@ class LaPlanche(EngineGame):
 
     def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
         """Game ``game_index`` narrated turn by turn by the reference engine."""
+        from balance.games.la_planche.bridge import lineup_player_factory
+
         return play_game(
             setup.rules,
             setup.players,
