@@ -77,7 +77,7 @@ def strategies(game: str) -> None:
         if strategy.params:
             shown = ", ".join(f"{name}={value:g}" for name, value in strategy.params)
             click.echo(f"    parameters (defaults): {shown}")
-    click.echo("\nYour own: --strategy path/to/file.py:name (see README, 'Your own strategy').")
+    click.echo("\nYour own: --strategy path/to/file.py:name (see docs/your-strategy.md).")
 
 
 def _rule_pair(text: str) -> tuple[str, str]:

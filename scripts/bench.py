@@ -23,6 +23,7 @@ import argparse
 import datetime
 import json
 import math
+import os
 import platform
 import subprocess
 import sys
@@ -128,6 +129,9 @@ def machine() -> dict[str, Any]:
         "cpu": model,
         "cores": default_threads(),
         "system": f"{platform.system()} {platform.machine()}",
+        # Runnable processes (1-minute load average) when the run started: above the
+        # number of cores, every figure is shared with other work.
+        "load": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
     }
 
 
@@ -383,7 +387,7 @@ it from numba's cache. `balance` says when it compiles.
 """
 
 
-def markdown(records: Sequence[Mapping[str, Any]]) -> str:
+def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
     """``docs/performance.md``: the machine, date and versions, then the tables."""
     if not records:
         raise SystemExit("no measurements to write")
@@ -395,12 +399,24 @@ def markdown(records: Sequence[Mapping[str, Any]]) -> str:
         f"numba {v['numba']}, numpy {v['numpy']}, balance {v['balance']} (commit "
         f"{ctx['commit']}), {ctx['date']}.",
     ]
+    load = m.get("load")
+    if load is not None:
+        lines.append(
+            f"\nLoad average when the run started: {load:g} on {m['cores']} cores"
+            + (
+                " (the machine was busy with other work: every figure below is lower than "
+                "the same machine gives when quiet)."
+                if load > m["cores"]
+                else "."
+            )
+        )
     if ctx["quick"]:
         lines.append(
             "\nThese figures come from a `--quick` run (a tenth of the games a measurement, "
-            "best of two), on a machine shared with other work: rates are lower, and rougher, "
-            "than a full run on a quiet machine gives."
+            "best of two): rougher than a full run."
         )
+    if note:
+        lines.append(f"\n{note}")
     engines = [r for r in records if r["kind"] == "engine"]
     if engines:
         lines += [
@@ -509,6 +525,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         metavar="JSON",
         help="OLD: print new / old ratios after measuring; OLD NEW: compare two files only",
     )
+    parser.add_argument(
+        "--note", default="", help="a paragraph the Markdown page adds under its header"
+    )
     args = parser.parse_args(argv)
     if args.compare and len(args.compare) > 2:
         parser.error("--compare takes OLD.json, or OLD.json NEW.json")
@@ -554,7 +573,7 @@ def finish(
         args.json.write_text(json.dumps(records, indent=1) + "\n")
         print(f"wrote {len(records)} records to {args.json}")
     if args.markdown:
-        args.markdown.write_text(markdown(records))
+        args.markdown.write_text(markdown(records, args.note))
         print(f"wrote {args.markdown}")
     if old is not None:
         print(comparison(old, records))

@@ -75,6 +75,17 @@ def test_the_page_says_where_and_when_it_was_measured() -> None:
     assert "`--quick` run" not in bench.markdown([engine_record(context(), 1.0)])
 
 
+def test_the_page_says_how_busy_the_machine_was() -> None:
+    busy = context()
+    busy["machine"]["load"] = 9.5
+    page = bench.markdown([engine_record(busy, 1.0)], note="A note on this run.")
+    assert "Load average when the run started: 9.5 on 2 cores (the machine was busy" in page
+    assert "\nA note on this run.\n" in page
+    quiet = context()
+    quiet["machine"]["load"] = 0.3
+    assert "0.3 on 2 cores." in bench.markdown([engine_record(quiet, 1.0)])
+
+
 def test_comparison_prints_speed_ups_of_matching_measurements() -> None:
     old = [engine_record(context(), 100.0), command_record(context(), 2.0)]
     new = [
