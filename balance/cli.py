@@ -10,12 +10,10 @@ from typing import Any
 
 import click
 
-from balance import __version__
 from balance.caveats import warning_lines
 from balance.errors import BalanceError, Interrupted
 from balance.formatting import index_text, interval, percent, rules_text
 from balance.games import get_game
-from balance.results import json_safe
 
 EXAMPLE = """
 \b
@@ -25,7 +23,7 @@ Example:
 
 
 @click.group(epilog=EXAMPLE, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="balance")
+@click.version_option(package_name="balance", prog_name="balance")
 def cli() -> None:
     """Monte Carlo balance analysis of board and card games.
 
@@ -70,10 +68,11 @@ def rules(game: str) -> None:
 @click.argument("game")
 def strategies(game: str) -> None:
     """List the strategies that ship for GAME, one sentence each, and their parameters."""
+    from balance.catalog import listed_strategies
     from balance.games import get_game
     from balance.strategy import param_lines
 
-    for strategy in get_game(game).strategies().values():
+    for strategy in listed_strategies(get_game(game)):
         click.echo(f"{strategy.name}")
         click.echo(f"    {strategy.description}")
         if strategy.params:
@@ -81,7 +80,7 @@ def strategies(game: str) -> None:
             for line in param_lines(strategy):
                 click.echo(f"      {line}")
     click.echo("\nSet parameters with --strategy NAME:PARAM=VALUE,....")
-    click.echo("Your own: --strategy path/to/file.py:name (see README, 'Your own strategy').")
+    click.echo("Your own: --strategy path/to/file.py:name (see docs/your-strategy.md).")
 
 
 def _rule_pair(text: str) -> tuple[str, str]:
@@ -249,6 +248,8 @@ def simulate(
             on_compile=_say_compiling,
         )
     if as_json:
+        from balance.results import json_safe
+
         click.echo(json.dumps(json_safe(summary)))
     else:
         click.echo(format_summary(summary))
@@ -352,6 +353,7 @@ def cards(
     """Value each card of GAME by restricted play: a seat that may never use it."""
     from balance.api import check_card_values, make_setup
     from balance.restricted import card_value_json, restricted_play, write_restricted_play
+    from balance.results import json_safe
 
     setup = make_setup(
         game,

@@ -6,8 +6,13 @@ Pure functions over numbers and arrays; they know nothing of games.
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
-from statsmodels.stats.proportion import proportion_confint
+
+from balance.lazy import LazyModule
+
+# scipy and statsmodels load when a statistic is first computed, not when a command that
+# computes none (``balance games``) starts.
+stats = LazyModule("scipy.stats")
+proportion = LazyModule("statsmodels.stats.proportion")
 
 LEVEL = 0.95
 
@@ -23,7 +28,7 @@ def wilson_interval(
     trials = np.asarray(trials, dtype=float)
     safe = np.where(trials > 0, trials, 1.0)
     counted = np.where(trials > 0, successes, 0.0)
-    low, high = proportion_confint(counted, safe, alpha=1 - level, method="wilson")
+    low, high = proportion.proportion_confint(counted, safe, alpha=1 - level, method="wilson")
     # Exact at the edges: no successes means a lower bound of 0, all successes an upper of 1.
     low = np.where((trials > 0) & (counted > 0), low, 0.0)
     high = np.where((trials > 0) & (counted < trials), high, 1.0)

@@ -14,10 +14,14 @@ import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from balance.errors import BalanceError
+
+if TYPE_CHECKING:
+    from balance.catalog import ListedStrategy
 
 #: Most parameters a strategy may take.
 MAX_PARAMS = 8
@@ -59,7 +63,7 @@ class Strategy:
             )
 
 
-def param_lines(strategy: Strategy) -> list[str]:
+def param_lines(strategy: Strategy | ListedStrategy) -> list[str]:
     """One line per parameter: ``name = default  (range)  meaning``, as ``balance
     strategies`` shows it; a parameter without documentation shows its default alone."""
     lines = []

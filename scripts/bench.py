@@ -2,64 +2,44 @@
 
 Run from the project root:
 
-    python scripts/bench.py                      # every game (a few minutes once compiled)
-    python scripts/bench.py --quick              # fewer games, for a quick look
+    python scripts/bench.py                          # every game (a few minutes once compiled)
+    python scripts/bench.py --quick                  # fewer games, for a quick look
     python scripts/bench.py --game la-planche --players 4
+    python scripts/bench.py --json runs/bench.json   # also keep one record per measurement
+    python scripts/bench.py --markdown               # also write docs/performance.md
+    python scripts/bench.py --compare old.json       # measure, then print new / old ratios
+    python scripts/bench.py --compare old.json new.json   # compare two records, no run
 
 It prints the machine it ran on first, so that figures from different machines are
-never compared blindly. Compilation is done (or loaded from the cache) before timing.
+never compared blindly; every JSON record carries the machine, the versions and the
+commit. Compilation is done (or loaded from the cache) before timing. Besides the
+engines, it times two whole commands in a fresh interpreter: start-up (``balance games``)
+and a million-game ``balance simulate``.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import json
+import math
+import os
 import platform
+import subprocess
+import sys
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
-import numba
-import numpy as np
-
-from balance.api import make_setup
-from balance.games import get_game
-from balance.games.battle_of_thieves import reference as bot
-from balance.games.la_planche.reference import play_game as lp_reference
-from balance.games.lifeboats.reference import play_game as lb_reference
-from balance.games.walk_the_plank.reference import play_game as wtp_reference
-from balance.run import default_threads, run_games
-
-
-def machine() -> str:
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    cores = default_threads()
-    return (
-        f"machine: {model}, {cores} cores, {platform.system()} {platform.machine()}; "
-        f"Python {platform.python_version()}, numba {numba.__version__}, numpy {np.__version__}"
-    )
-
-
-def best_rate(setup, games: int, threads: int, repeat: int) -> float:
-    """Best of ``repeat`` runs, in games per second (the least disturbed by the machine)."""
-    rates = []
-    for _ in range(repeat):
-        result = run_games(setup, games, threads=threads, progress=False, keep_records=False)
-        rates.append(result.games / result.elapsed_s)
-    return max(rates)
-
+ROOT = Path(__file__).resolve().parents[1]
 
 #: What each game is measured on: players, and (strategies, variants) cases. Strategies
 #: joined by "+" fill the seats in order (the last one repeated, the surplus dropped),
 #: rotated round the table. Battle of Thieves' cases name the decks as a variant
 #: ("decks=A,B", a rule).
 BOT_DECKS = "decks=cannon-battery,boarding-party"
-PLAN = {
+PLAN: dict[str, tuple[tuple[int, ...], list[tuple[str, tuple[str, ...]]]]] = {
     "battle-of-thieves": (
         (2,),
         [
@@ -119,42 +99,166 @@ GAMES = {
     "swimmer": 50_000,
     "steward+hatkeeper+swimmer+random": 50_000,
 }
+#: Whole commands timed in a fresh interpreter (wall clock, best of the repeats).
+COMMANDS = (
+    "balance games",
+    "balance simulate walk-the-plank -p 5 -g 1000000",
+)
+
+#: What identifies a measurement across runs (the rest is its result and context).
+KEY = ("kind", "engine", "game", "players", "strategies", "variants", "threads", "command")
 
 
-def bot_reference(rules, players, seed, game):
+# --- context: machine, versions, commit ----------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    """The processor, its cores and the operating system."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    from balance.run import default_threads
+
+    return {
+        "cpu": model,
+        "cores": default_threads(),
+        "system": f"{platform.system()} {platform.machine()}",
+        # Runnable processes (1-minute load average) when the run started: above the
+        # number of cores, every figure is shared with other work.
+        "load": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
+    }
+
+
+def versions() -> dict[str, str]:
+    """Python's and the libraries' versions that decide the engines' speed."""
+    import numba
+    import numpy as np
+
+    import balance
+
+    return {
+        "balance": balance.__version__,
+        "python": platform.python_version(),
+        "numba": numba.__version__,
+        "numpy": np.__version__,
+    }
+
+
+def commit() -> str:
+    """The git commit measured, with ``+changes`` when the work tree differs from it."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+changes" if dirty else "")
+
+
+def context(quick: bool) -> dict[str, Any]:
+    """What every record of this run carries besides its own measurement."""
+    return {
+        "machine": machine(),
+        "versions": versions(),
+        "commit": commit(),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "quick": quick,
+    }
+
+
+def machine_line(ctx: Mapping[str, Any]) -> str:
+    """The machine, versions, commit and date as one line."""
+    m, v = ctx["machine"], ctx["versions"]
+    return (
+        f"machine: {m['cpu']}, {m['cores']} cores, {m['system']}; Python {v['python']}, "
+        f"numba {v['numba']}, numpy {v['numpy']}; balance {v['balance']} at commit "
+        f"{ctx['commit']}; {ctx['date']}" + (" (--quick)" if ctx["quick"] else "")
+    )
+
+
+# --- measurements --------------------------------------------------------------------------
+
+
+def best_rate(setup: Any, games: int, threads: int, repeat: int) -> float:
+    """Best of ``repeat`` runs, in games per second (the least disturbed by the machine)."""
+    from balance.run import run_games
+
+    rates = []
+    for _ in range(repeat):
+        result = run_games(setup, games, threads=threads, progress=False, keep_records=False)
+        rates.append(result.games / result.elapsed_s)
+    return max(rates)
+
+
+def bot_reference(rules: Any, players: int, seed: int, game: int) -> Any:
     """A Battle of Thieves game on the reference engine, both seats random."""
+    from balance.games.battle_of_thieves import reference as bot
+
     content = rules.content()
     return bot.play_game(
         rules, content, seed, game, make_player=lambda seat, stream: bot.RandomPlayer(stream)
     )
 
 
-REFERENCES = {
-    "battle-of-thieves": bot_reference,
-    "walk-the-plank": wtp_reference,
-    "la-planche": lp_reference,
-    "lifeboats": lb_reference,
-}
+def reference_player(game_id: str) -> Callable[..., Any]:
+    """``play(rules, players, seed, game)`` on the game's readable reference engine."""
+    if game_id == "battle-of-thieves":
+        return bot_reference
+    if game_id == "walk-the-plank":
+        from balance.games.walk_the_plank.reference import play_game
+    elif game_id == "la-planche":
+        from balance.games.la_planche.reference import play_game
+    else:
+        from balance.games.lifeboats.reference import play_game
+    return play_game
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="fewer games per measurement")
-    parser.add_argument("--game", choices=sorted(PLAN), nargs="*", default=sorted(PLAN))
-    parser.add_argument("--players", type=int, nargs="*", help="player counts (default: per game)")
-    args = parser.parse_args()
-    scale = 0.1 if args.quick else 1.0
-    repeat = 2 if args.quick else 3
-    print(machine())
-    print(
-        f"{'engine':<10} {'game':<17} {'players':>7} {'strategy':<34} {'variants':<36} "
-        f"{'threads':>7} {'games/s':>12}"
-    )
-    threads_list = sorted({1, default_threads()})
-    for game_id in sorted(args.game, reverse=True):
+def record(
+    ctx: Mapping[str, Any], kind: str, rate: float | None = None, **fields: Any
+) -> dict[str, Any]:
+    """One measurement: its key fields, its result and the run's context."""
+    out: dict[str, Any] = {name: fields.get(name) for name in KEY if name != "kind"}
+    out["kind"] = kind
+    out.update({k: v for k, v in fields.items() if k not in out})
+    if rate is not None:
+        out["games_per_s"] = rate
+    out.update(ctx)
+    return out
+
+
+def engine_records(
+    ctx: Mapping[str, Any],
+    game_ids: Sequence[str],
+    players_asked: Sequence[int] | None,
+    threads_list: Sequence[int],
+    scale: float,
+    repeat: int,
+) -> Iterable[dict[str, Any]]:
+    """Each engine measurement of the plan, as it is made."""
+    from balance.api import make_setup
+    from balance.games import get_game
+
+    for game_id in game_ids:
         game = get_game(game_id)
         counts, cases = PLAN[game_id]
-        for players in args.players or counts:
+        for players in players_asked or counts:
             for strategy, variants in cases:
                 lineup = strategy.split("+")
                 lineup = (lineup + [lineup[-1]] * players)[:players]
@@ -164,26 +268,315 @@ def main() -> None:
                     game.id, players, 1, lineup, named, rules, rotate_seats=len(set(lineup)) > 1
                 )
                 game.prepare(setup)
+                games = max(200, int(GAMES.get(strategy, 1_000_000) * scale))
                 for threads in threads_list:
-                    games = int(GAMES.get(strategy, 1_000_000) * scale)
-                    rate = best_rate(setup, games, threads, repeat)
-                    print(
-                        f"{'compiled':<10} {game.id:<17} {players:>7} {strategy:<34} "
-                        f"{'+'.join(variants) or 'base':<36} {threads:>7} {rate:>12,.0f}"
+                    yield record(
+                        ctx,
+                        "engine",
+                        best_rate(setup, games, threads, repeat),
+                        engine="compiled",
+                        game=game.id,
+                        players=players,
+                        strategies=strategy,
+                        variants="+".join(variants) or "base",
+                        threads=threads,
+                        games=games,
+                        repeats=repeat,
                     )
             first = cases[0][1]
             rules = [tuple(v.split("=", 1)) for v in first if "=" in v]
             setup = make_setup(game.id, players, 1, ["random"], (), rules)
-            count = int(2_000 * scale) or 200
+            play = reference_player(game_id)
+            count = max(200, int(2_000 * scale))
             clock = time.perf_counter()
             for g in range(count):
-                REFERENCES[game_id](setup.rules, players, 1, g)
-            rate = count / (time.perf_counter() - clock)
-            print(
-                f"{'reference':<10} {game.id:<17} {players:>7} {'random':<34} "
-                f"{'+'.join(first) or 'base':<36} "
-                f"{1:>7} {rate:>12,.0f}"
+                play(setup.rules, players, 1, g)
+            yield record(
+                ctx,
+                "engine",
+                count / (time.perf_counter() - clock),
+                engine="reference",
+                game=game.id,
+                players=players,
+                strategies="random",
+                variants="+".join(first) or "base",
+                threads=1,
+                games=count,
+                repeats=1,
             )
+
+
+def command_records(ctx: Mapping[str, Any], repeat: int, quick: bool) -> Iterable[dict[str, Any]]:
+    """Wall time of whole commands, each in a fresh interpreter (best of ``repeat``)."""
+    for command in COMMANDS:
+        args = command.split()
+        if quick:
+            args = [("100000" if a == "1000000" else a) for a in args]
+        program = [sys.executable, "-c", "from balance.cli import main; main()", *args[1:]]
+        subprocess.run(program, capture_output=True, check=True)  # compile or load once
+        times = []
+        for _ in range(repeat):
+            clock = time.perf_counter()
+            subprocess.run(program, capture_output=True, check=True)
+            times.append(time.perf_counter() - clock)
+        games = next((int(a) for a in args if a.isdigit() and int(a) >= 1000), None)
+        yield record(
+            ctx,
+            "command",
+            None,
+            command=" ".join(args),
+            seconds=min(times),
+            games=games,
+            repeats=repeat,
+        )
+
+
+# --- text, Markdown and comparison ---------------------------------------------------------
+
+
+def row_text(r: Mapping[str, Any]) -> str:
+    """One measurement as a line of the printed table."""
+    if r["kind"] == "command":
+        return f"{'command':<10} {r['command']:<97} {r['seconds']:>10.2f} s"
+    return (
+        f"{r['engine']:<10} {r['game']:<17} {r['players']:>7} {r['strategies']:<34} "
+        f"{r['variants']:<36} {r['threads']:>7} {r['games_per_s']:>12,.0f}"
+    )
+
+
+HEADER = (
+    f"{'engine':<10} {'game':<17} {'players':>7} {'strategy':<34} {'variants':<36} "
+    f"{'threads':>7} {'games/s':>12}"
+)
+
+INTRO = """# Performance
+
+How many games a second each engine plays, per game, player count, strategy, variants and
+thread count. Written by `python scripts/bench.py --markdown`: rerun it on your machine
+(`--json FILE` keeps the records, `--compare OLD.json` prints the ratios against an earlier
+run). Figures depend on the machine and on its load; compare runs of one machine only.
+"""
+
+NOTES = """
+## Reading the table
+
+Each strategy fills every seat; "survivor + random" is one survivor among random players,
+"detective + random" one detective among random players, "steward + hatkeeper + swimmer +
+random" Lifeboats' four strategies at one table (the surplus dropped at 3 players; rotated
+round the table). Battle of Thieves is measured on the example decks (the "variants"
+column names them). Each figure is the best of its repeats, through the runner
+(`balance.run.run_games`, no records kept), after the engine is compiled or loaded from
+numba's cache.
+
+Games per second depend on how long games last. A table of survivors never finishes
+(nobody pushes), so each of its games plays the full 100-round cap; even one survivor
+among four random players stretches a game several-fold. Lifeboats' heuristics estimate
+every boat's landing chance at every decision, which makes them many times slower than
+random play; Battle of Thieves' heuristics bail and repair well enough that most of their
+games run to the 200-turn cap (random games last about 20 turns).
+
+The "reference" rows play the readable Python reference engines (the tests' oracle): the
+compiled engines play the same games, record for record, a few hundred times faster.
+The "command" rows are whole commands in a fresh interpreter, start-up included, with the
+engine already compiled: `balance games` imports no engine, and a `balance simulate`
+loads only its own game.
+
+The first run on a new machine compiles each game's engine (about 30 s a game;
+Lifeboats and Battle of Thieves, with their heuristics, about a minute); later runs load
+it from numba's cache. `balance` says when it compiles.
+"""
+
+
+def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
+    """``docs/performance.md``: the machine, date and versions, then the tables."""
+    if not records:
+        raise SystemExit("no measurements to write")
+    ctx = records[0]
+    v, m = ctx["versions"], ctx["machine"]
+    lines = [
+        INTRO,
+        f"Measured on {m['cpu']}, {m['cores']} cores, {m['system']}; Python {v['python']}, "
+        f"numba {v['numba']}, numpy {v['numpy']}, balance {v['balance']} (commit "
+        f"{ctx['commit']}), {ctx['date']}.",
+    ]
+    load = m.get("load")
+    if load is not None:
+        lines.append(
+            f"\nLoad average when the run started: {load:g} on {m['cores']} cores"
+            + (
+                " (the machine was busy with other work: every figure below is lower than "
+                "the same machine gives when quiet)."
+                if load > m["cores"]
+                else "."
+            )
+        )
+    if ctx["quick"]:
+        lines.append(
+            "\nThese figures come from a `--quick` run (a tenth of the games a measurement, "
+            "best of two): rougher than a full run."
+        )
+    if note:
+        lines.append(f"\n{note}")
+    engines = [r for r in records if r["kind"] == "engine"]
+    if engines:
+        lines += [
+            "",
+            "| game | engine | players | strategy | variants | threads | games | games/s |",
+            "|---|---|---:|---|---|---:|---:|---:|",
+        ]
+        for r in engines:
+            strategy = r["strategies"].replace("+", " + ")
+            variants = r["variants"].replace("decks=", "").replace(",", " v ")
+            lines.append(
+                f"| {r['game']} | {r['engine']} | {r['players']} | {strategy} | {variants} | "
+                f"{r['threads']} | {r['games']:,} | {r['games_per_s']:,.0f} |"
+            )
+    commands = [r for r in records if r["kind"] == "command"]
+    if commands:
+        lines += ["", "| command (fresh interpreter, compiled) | wall time |", "|---|---:|"]
+        for r in commands:
+            lines.append(f"| `{r['command']}` | {r['seconds']:.2f} s |")
+    lines.append(NOTES)
+    return "\n".join(lines)
+
+
+def key_of(r: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(r.get(name) for name in KEY)
+
+
+def comparison(old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> str:
+    """Each measurement in both runs: old, new and new / old (above 1: faster now)."""
+    before = {key_of(r): r for r in old}
+    lines = []
+    if old and new:
+        lines += [f"old: {machine_line(old[0])}", f"new: {machine_line(new[0])}"]
+        if old[0]["machine"] != new[0]["machine"]:
+            lines.append("warning: different machines; the ratios compare machines too")
+    lines.append(f"{'measurement':<90} {'old':>12} {'new':>12} {'speed-up':>9}")
+    matched = 0
+    for r in new:
+        o = before.get(key_of(r))
+        if o is None:
+            continue
+        matched += 1
+        if r["kind"] == "command":
+            name = f"command: {r['command']}"
+            old_v, new_v = o["seconds"], r["seconds"]
+            ratio = old_v / new_v if new_v > 0 else math.nan
+            shown = f"{old_v:>10.2f} s {new_v:>10.2f} s"
+        else:
+            name = (
+                f"{r['engine']} {r['game']} {r['players']}p {r['strategies']} "
+                f"{r['variants']} {r['threads']}t"
+            )
+            old_v, new_v = o["games_per_s"], r["games_per_s"]
+            ratio = new_v / old_v if old_v > 0 else math.nan
+            shown = f"{old_v:>12,.0f} {new_v:>12,.0f}"
+        lines.append(f"{name:<90} {shown} {ratio:>8.2f}x")
+    lines.append(
+        f"{matched} measurements in both runs ({len(new) - matched} only in the new, "
+        f"{len(old) - matched} only in the old); speed-up = old time / new time"
+    )
+    return "\n".join(lines)
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    """Records written by ``--json``; a one-line error if the file is not such a list."""
+    try:
+        records = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"error: cannot read {path}: {error}") from None
+    if (
+        not isinstance(records, list)
+        or not records
+        or not all(isinstance(r, dict) and "kind" in r for r in records)
+    ):
+        raise SystemExit(f"error: {path} does not hold bench.py --json records")
+    return records
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer games per measurement")
+    parser.add_argument("--game", choices=sorted(PLAN), nargs="*", default=None)
+    parser.add_argument("--players", type=int, nargs="*", help="player counts (default: per game)")
+    parser.add_argument("--threads", type=int, nargs="*", help="thread counts (default: 1, all)")
+    parser.add_argument("--no-commands", action="store_true", help="skip the command timings")
+    parser.add_argument("--json", type=Path, metavar="FILE", help="write the records here")
+    parser.add_argument(
+        "--from",
+        dest="source",
+        type=Path,
+        metavar="JSON",
+        help="measure nothing: take the records of an earlier --json run (for --markdown)",
+    )
+    parser.add_argument(
+        "--markdown",
+        type=Path,
+        nargs="?",
+        const=ROOT / "docs" / "performance.md",
+        metavar="FILE",
+        help="write the tables as Markdown (default file: docs/performance.md)",
+    )
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        nargs="+",
+        metavar="JSON",
+        help="OLD: print new / old ratios after measuring; OLD NEW: compare two files only",
+    )
+    parser.add_argument(
+        "--note", default="", help="a paragraph the Markdown page adds under its header"
+    )
+    args = parser.parse_args(argv)
+    if args.compare and len(args.compare) > 2:
+        parser.error("--compare takes OLD.json, or OLD.json NEW.json")
+    old = load(args.compare[0]) if args.compare else None
+    if args.compare and len(args.compare) == 2:
+        print(comparison(old or [], load(args.compare[1])))
+        return
+
+    if args.source:
+        records = load(args.source)
+        print("\n".join([machine_line(records[0]), HEADER, *map(row_text, records)]))
+        finish(args, records, old)
+        return
+
+    from balance.run import default_threads
+
+    ctx = context(args.quick)
+    scale = 0.1 if args.quick else 1.0
+    repeat = 2 if args.quick else 3
+    threads_list = args.threads or sorted({1, default_threads()})
+    print(machine_line(ctx))
+    print(HEADER)
+    records = []
+    games = args.game or sorted(PLAN, reverse=True)
+    for r in engine_records(ctx, games, args.players, threads_list, scale, repeat):
+        print(row_text(r), flush=True)
+        records.append(r)
+    if not args.no_commands:
+        for r in command_records(ctx, repeat, args.quick):
+            print(row_text(r), flush=True)
+            records.append(r)
+    finish(args, records, old)
+
+
+def finish(
+    args: argparse.Namespace,
+    records: Sequence[Mapping[str, Any]],
+    old: Sequence[Mapping[str, Any]] | None,
+) -> None:
+    """Write the records as JSON and Markdown, and compare them, as asked."""
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(records, indent=1) + "\n")
+        print(f"wrote {len(records)} records to {args.json}")
+    if args.markdown:
+        args.markdown.write_text(markdown(records, args.note))
+        print(f"wrote {args.markdown}")
+    if old is not None:
+        print(comparison(old, records))
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """The Walk the Plank strategies that ship with balance.
 
-This file is written exactly like a user's strategy file (see README, "Your own
-strategy"): ``balance simulate walk-the-plank --strategy strategies/walk_the_plank.py:survivor``
+This file is written exactly like a user's strategy file (see docs/your-strategy.md):
+``balance simulate walk-the-plank --strategy strategies/walk_the_plank.py:survivor``
 loads it by path. Shipped strategies also carry a ``code`` so that the compiled
 game loop, cached on disk, can call them without compiling anything per run.
 """

@@ -66,6 +66,12 @@ def assert_one_line_error(done: subprocess.CompletedProcess, *fragments: str) ->
         assert fragment in done.stderr, (fragment, done.stderr)
 
 
+def assert_error_in_process(monkeypatch, capsys, *args: str, fragments: list[str]) -> None:
+    """``balance ARGS`` through ``main()`` in this process: exit code 2, one line on stderr."""
+    code, out, err = cli_helpers.call_main(monkeypatch, capsys, *args)
+    cli_helpers.assert_one_line_error(code, out, err, *fragments)
+
+
 # --- listings ------------------------------------------------------------------------------
 
 
@@ -382,42 +388,50 @@ ERROR_CASES = [
 @pytest.mark.parametrize(
     ("args", "fragments"), ERROR_CASES, ids=[" ".join(a) for a, _ in ERROR_CASES]
 )
-def test_user_errors_are_one_line(args: list[str], fragments: list[str]) -> None:
-    assert_one_line_error(run_main(*args), *fragments)
+def test_user_errors_are_one_line(
+    args: list[str], fragments: list[str], monkeypatch, capsys
+) -> None:
+    # In this process, through main(); test_console_script checks a real process.
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=fragments)
 
 
-def test_missing_strategy_file(tmp_path: Path) -> None:
+def test_missing_strategy_file(tmp_path: Path, monkeypatch, capsys) -> None:
     missing = tmp_path / "nowhere.py"
-    done = run_main("simulate", "walk-the-plank", "--strategy", f"{missing}:cautious")
-    assert_one_line_error(done, "does not exist", "nowhere.py")
+    args = ("simulate", "walk-the-plank", "--strategy", f"{missing}:cautious")
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=["does not exist", "nowhere.py"])
 
 
-def test_strategy_file_with_a_syntax_error(tmp_path: Path) -> None:
+def test_strategy_file_with_a_syntax_error(tmp_path: Path, monkeypatch, capsys) -> None:
     path = tmp_path / "broken.py"
     path.write_text(SYNTAX_ERROR)
-    done = run_main("simulate", "walk-the-plank", "--strategy", f"{path}:broken")
-    assert_one_line_error(done, "broken.py", "failed to load", "SyntaxError")
+    args = ("simulate", "walk-the-plank", "--strategy", f"{path}:broken")
+    fragments = ["broken.py", "failed to load", "SyntaxError"]
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=fragments)
 
 
-def test_strategy_file_without_that_strategy() -> None:
+def test_strategy_file_without_that_strategy(monkeypatch, capsys) -> None:
     example = Path(__file__).resolve().parents[1] / "examples" / "cautious.py"
-    done = run_main("simulate", "walk-the-plank", "--strategy", f"{example}:bold")
-    assert_one_line_error(done, "has no strategy 'bold'", "cautious")
+    args = ("simulate", "walk-the-plank", "--strategy", f"{example}:bold")
+    fragments = ["has no strategy 'bold'", "cautious"]
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=fragments)
 
 
-def test_replay_of_a_missing_directory(tmp_path: Path) -> None:
-    assert_one_line_error(run_main("replay", str(tmp_path / "gone"), "3"), "does not exist")
+def test_replay_of_a_missing_directory(tmp_path: Path, monkeypatch, capsys) -> None:
+    args = ("replay", str(tmp_path / "gone"), "3")
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=["does not exist"])
 
 
 @pytest.mark.parametrize("index", ["1500", "99999"])
-def test_replay_index_out_of_range(saved_run, index: str) -> None:
+def test_replay_index_out_of_range(saved_run, index: str, monkeypatch, capsys) -> None:
     _, directory = saved_run
-    done = run_main("replay", str(directory), index)
-    assert_one_line_error(done, f"game index {index}", "0..1499")
+    args = ("replay", str(directory), index)
+    fragments = [f"game index {index}", "0..1499"]
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=fragments)
 
 
-def test_replay_of_a_directory_that_is_not_a_run(tmp_path: Path) -> None:
-    assert_one_line_error(run_main("replay", str(tmp_path), "0"), "not a balance run")
+def test_replay_of_a_directory_that_is_not_a_run(tmp_path: Path, monkeypatch, capsys) -> None:
+    args = ("replay", str(tmp_path), "0")
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=["not a balance run"])
 
 
 def test_main_succeeds_quietly() -> None:
@@ -440,9 +454,10 @@ def test_console_script() -> None:
     assert_one_line_error(done, "2 to 5 players")
 
 
-def test_a_deck_for_a_game_played_without_decks_is_a_one_line_error() -> None:
-    done = run_main("simulate", "lifeboats", "--deck", "cannon-battery", "-g", "10")
-    assert_one_line_error(done, "--deck", "battle-of-thieves", "lifeboats")
+def test_a_deck_for_a_game_played_without_decks_is_a_one_line_error(monkeypatch, capsys) -> None:
+    args = ("simulate", "lifeboats", "--deck", "cannon-battery", "-g", "10")
+    fragments = ["--deck", "battle-of-thieves", "lifeboats"]
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=fragments)
 
 
 def test_a_strategy_may_not_document_a_parameter_it_does_not_take() -> None:

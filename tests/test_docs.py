@@ -22,8 +22,37 @@ def test_quick_start_has_the_two_commands_ci_relies_on() -> None:
     assert "\npytest -n auto\n" in ci
 
 
-def test_readme_strategy_example_is_the_example_file() -> None:
-    shown = README.split("This is `examples/cautious.py`:", 1)[1]
+def test_quick_start_says_how_long_each_command_takes() -> None:
+    section = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    after_analysis, after_tests = section.split("```bash", 2)[1:]
+    assert re.search(r"about \d+ s on two cores", after_analysis)
+    assert re.search(r"about \d+ minutes from a fresh clone, compiling", after_tests)
+    assert "`pytest -n auto -m slow`, about" in after_tests
+
+
+def test_readme_fits_on_a_screen_and_links_pages_that_exist() -> None:
+    assert len(README.splitlines()) <= 200
+    linked = set(re.findall(r"docs/[\w-]+\.md", README))
+    assert {"docs/command-line.md", "docs/reports.md", "docs/python-api.md"} <= linked
+    for page in linked:
+        assert (ROOT / page).is_file(), page
+
+
+def test_command_tour_lists_real_commands() -> None:
+    from balance.cli import cli
+
+    tour = README.split("## Command tour", 1)[1].split("\n## ", 1)[0]
+    items = re.findall(r"^- `balance ([\w-]+)[^`]*`: ", tour, re.M)
+    assert len(items) >= 10
+    assert set(items) <= set(cli.commands)
+    listed = set(items) | {"deck"}  # deck's subcommands share one line
+    missing = sorted(set(cli.commands) - listed)
+    assert not missing, f"README's command tour needs a line for: {', '.join(missing)}"
+
+
+def test_strategy_page_example_is_the_example_file() -> None:
+    page = (ROOT / "docs" / "your-strategy.md").read_text()
+    shown = page.split("This is `examples/cautious.py`:", 1)[1]
     code = re.search(r"```python\n(.*?)```", shown, re.S).group(1)
     assert code.strip() in (ROOT / "examples" / "cautious.py").read_text()
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shlex
 from pathlib import Path
 
@@ -192,10 +193,8 @@ def test_simulate_without_a_winner_prints_no_balance_index() -> None:
 
 def test_the_readme_rotation_example_plays_games_that_end() -> None:
     readme = (ROOT / "README.md").read_text()
-    tour = readme.split("# three strategies, seated in every order", 1)[1]
-    command = tour.split("\n", 1)[1].split("\n\n", 1)[0].strip()
-    assert command.startswith("balance simulate walk-the-plank") and "--rotate-seats" in command
-    args = shlex.split(command.replace("\\\n", " "))[2:]
+    (command,) = re.findall(r"^- `(balance simulate [^`]*--rotate-seats[^`]*)`", readme, re.M)
+    args = shlex.split(command)[2:]
     summary = simulate_json(*args, "-g", "2000")
     assert summary["warnings"] == []
     assert summary["finished_rate"] > 0.95

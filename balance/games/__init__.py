@@ -1,23 +1,40 @@
-"""The games balance can play, one package each, and the registry that names them."""
+"""The games balance can play, one package each, and the registry that names them.
+
+A game's module (``balance.games.<game>.game``) is light: its compiled engine, its
+strategies, pandas and the statistics load when it first plays or reads records, so that
+listing the games or their rules starts at once, and a run loads only its own game.
+"""
 
 from __future__ import annotations
+
+import importlib
 
 from balance.errors import BalanceError
 from balance.games.base import Game
 
+#: Each game's id and the module whose ``GAME`` plays it, in the order games are listed.
+MODULES = {
+    "walk-the-plank": "balance.games.walk_the_plank.game",
+    "la-planche": "balance.games.la_planche.game",
+    "lifeboats": "balance.games.lifeboats.game",
+    "battle-of-thieves": "balance.games.battle_of_thieves.game",
+}
+
 
 def registry() -> dict[str, Game]:
     """Every game, by id."""
-    from balance.games.battle_of_thieves.game import GAME as battle_of_thieves
-    from balance.games.la_planche.game import GAME as la_planche
-    from balance.games.lifeboats.game import GAME as lifeboats
-    from balance.games.walk_the_plank.game import GAME as walk_the_plank
-
-    return {game.id: game for game in (walk_the_plank, la_planche, lifeboats, battle_of_thieves)}
+    return {game_id: _load(game_id) for game_id in MODULES}
 
 
 def get_game(game_id: str) -> Game:
-    games = registry()
-    if game_id not in games:
-        raise BalanceError(f"unknown game {game_id!r}; games: {', '.join(games)}")
-    return games[game_id]
+    """The game ``game_id`` (importing only its own module); a one-line error if unknown."""
+    if game_id not in MODULES:
+        raise BalanceError(f"unknown game {game_id!r}; games: {', '.join(MODULES)}")
+    return _load(game_id)
+
+
+def _load(game_id: str) -> Game:
+    game: Game = importlib.import_module(MODULES[game_id]).GAME
+    if game.id != game_id:
+        raise BalanceError(f"{MODULES[game_id]} plays {game.id!r}, not {game_id!r}")
+    return game

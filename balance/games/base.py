@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import importlib
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -361,14 +362,21 @@ class EngineGame:
     A subclass names its ``engine`` module (``check_players``, ``check_strategy``,
     ``kernel_for``, ``play_games``), its ``rules_class`` (a frozen dataclass with one
     boolean field per variant, built on :class:`balance.games.rule_fields.RuleFields`),
-    ``variant_names`` and ``shipped`` strategies.
+    ``variant_names`` and the ``strategies_module`` whose ``SHIPPED`` are its strategies.
+    The engine and the strategies (numba code) are imported only when first used
+    (:class:`balance.lazy.LazyModule`), so that listing games and rules starts at once.
     """
 
     id: str
     engine: Any
     rules_class: type
     variant_names: tuple[str, ...]
-    shipped: tuple[Strategy, ...]
+    strategies_module: str
+
+    @property
+    def shipped(self) -> tuple[Strategy, ...]:
+        """The strategies that ship with the game, in the order ``balance strategies`` lists."""
+        return tuple(importlib.import_module(self.strategies_module).SHIPPED)
 
     def check_players(self, players: int) -> None:
         self.engine.check_players(players)

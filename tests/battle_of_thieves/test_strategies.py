@@ -842,9 +842,7 @@ def lineup_of(a, b) -> Lineup:
 )
 def test_games_of_every_pairing_end_on_the_compiled_engine(rules: BattleRules) -> None:
     for a, b in ALL_PAIRS:
-        records = engine.play_games(
-            rules, 2, 9, 200, lineup=lineup_of(SHIPPED[a], SHIPPED[b])
-        ).games
+        records = engine.play_games(rules, 2, 9, 60, lineup=lineup_of(SHIPPED[a], SHIPPED[b])).games
         turns = records[:, GAME_STAT.TURNS]
         capped = records[:, GAME_STAT.REASON] == CAPPED
         assert (records[:, GAME_STAT.FINISHED] == ~capped).all()

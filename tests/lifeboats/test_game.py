@@ -811,6 +811,9 @@ def test_report_of_a_mixed_line_up(mixed, tmp_path: Path) -> None:
     assert pdf_pages(out / "report.pdf") == len(MIXED_PAGES)
 
 
+# Slow: the default suite draws the mixed line-up's report here, and a one-strategy report
+# (no strategy page) in tests/test_report.py.
+@pytest.mark.slow
 def test_report_of_one_strategy(runs, tmp_path: Path) -> None:
     _, directory = runs[4]
     out = tmp_path / "report"

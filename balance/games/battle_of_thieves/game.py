@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 
-from balance.charts import Chart
 from balance.errors import BalanceError
 from balance.formatting import interval, percent
 from balance.games.base import (
@@ -21,19 +18,28 @@ from balance.games.base import (
     player_factory,
     strategy_column,
 )
-from balance.games.battle_of_thieves import engine
 from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
     GAME_STAT,
     SEAT_STAT,
     WIN_REASONS,
 )
-from balance.games.battle_of_thieves.report import capped_text
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.games.battle_of_thieves.usefulness import card_totals, cards_summary, pair_totals
-from balance.metrics import Metric
+from balance.lazy import LazyModule
 from balance.stats import mean_interval, share_interval, wilson_interval
-from balance.strategies.battle_of_thieves import SHIPPED
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+    from balance.charts import Chart
+    from balance.metrics import Metric
+else:  # loaded when a game is played or its records read, not when balance starts
+    pd = LazyModule("pandas")
+    pa = LazyModule("pyarrow")
+
+engine = LazyModule("balance.games.battle_of_thieves.engine")
 
 #: Per-seat records the summary gives as means per game, with their labels.
 SEAT_MEANS = {
@@ -78,7 +84,7 @@ class BattleOfThieves(EngineGame):
     engine = engine
     rules_class = BattleRules
     variant_names: tuple[str, ...] = ()
-    shipped = tuple(SHIPPED)
+    strategies_module = "balance.strategies.battle_of_thieves"
 
     def manifest_extra(self, setup: Setup) -> dict[str, Any]:
         """The decks' digest: a run read back must play the same cards."""
@@ -195,6 +201,8 @@ class BattleOfThieves(EngineGame):
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
         """Per game: how it ended and each seat's shots, holes, damage and cards."""
+        from balance.metrics import Metric
+
         games = np.concatenate([b.extra["games"] for b in blocks])
         seats = np.concatenate([b.extra["seats"] for b in blocks])
         columns: dict[str, np.ndarray] = {}
@@ -342,6 +350,8 @@ class BattleOfThieves(EngineGame):
 
 def capped_line(summary: Mapping[str, Any]) -> str:
     """:func:`capped_text` for a run's summary, with where the docs explain it."""
+    from balance.games.battle_of_thieves.report import capped_text
+
     text = capped_text(summary["capped_games"], summary["games"], summary["rules"]["turn_cap"])
     return f"Games {text} (why: docs/battle-of-thieves.md, 'Games that stall')"
 

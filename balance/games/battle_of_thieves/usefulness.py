@@ -28,14 +28,20 @@ blank card, on the same seeds) measures the card's value.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
-import pandas as pd
-from scipy import stats as scipy_stats
 
 from balance.games.battle_of_thieves.layout import CARD_STAT
+from balance.lazy import LazyModule
 from balance.stats import LEVEL, wilson_interval
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy import stats as scipy_stats
+else:  # loaded when cards are first tallied, not when balance starts
+    pd = LazyModule("pandas")
+    scipy_stats = LazyModule("scipy.stats")
 
 
 class Total(NamedTuple):

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 
-from balance.charts import Chart
+from balance.errors import BalanceError
 from balance.formatting import interval, percent
 from balance.games.base import (
     Block,
@@ -18,15 +16,23 @@ from balance.games.base import (
     Setup,
     strategy_column,
 )
-from balance.games.la_planche import engine
-from balance.games.la_planche import engine_nb as nb
-from balance.games.la_planche.bridge import lineup_player_factory
-from balance.games.la_planche.metrics import points_per_game, symbol_choice_rates
 from balance.games.la_planche.reference import ACTIONS, play_game
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
-from balance.metrics import Metric
+from balance.lazy import LazyModule
 from balance.stats import mean_interval, ratio_interval, wilson_interval
-from balance.strategies.la_planche import SHIPPED
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+    from balance.charts import Chart
+    from balance.metrics import Metric
+else:  # loaded when a game is played or its records read, not when balance starts
+    pd = LazyModule("pandas")
+    pa = LazyModule("pyarrow")
+
+engine = LazyModule("balance.games.la_planche.engine")
+nb = LazyModule("balance.games.la_planche.engine_nb")
 
 
 class LaPlanche(EngineGame):
@@ -34,8 +40,8 @@ class LaPlanche(EngineGame):
 
     id = "la-planche"
     title = "La Planche"
-    min_players = engine.MIN_PLAYERS
-    max_players = engine.MAX_PLAYERS
+    min_players = 2
+    max_players = 4
     length_unit = "turns"
     variants: Mapping[str, str] = {
         "rounds": "several rounds scoring 5, 3 and 1 for the last three prisoners; "
@@ -48,7 +54,7 @@ class LaPlanche(EngineGame):
     engine = engine
     rules_class = LaPlancheRules
     variant_names = VARIANTS
-    shipped = tuple(SHIPPED)
+    strategies_module = "balance.strategies.la_planche"
 
     def length_cap(self, rules: LaPlancheRules) -> int | None:
         """The turn cap of a game; in the rounds variant it caps each round, not the game."""
@@ -239,6 +245,8 @@ class LaPlanche(EngineGame):
         Actions are counted per round, so that the rounds variant (several rounds a game)
         compares with the base game (a game is one round).
         """
+        from balance.metrics import Metric
+
         slim = [self.slim(b) for b in blocks]
         games = np.concatenate([b.extra["games"] for b in slim])
         last = games[:, nb.GameStat.LAST_COLOUR]
@@ -264,6 +272,8 @@ class LaPlanche(EngineGame):
 
     def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
         """Game ``game_index`` narrated turn by turn by the reference engine."""
+        from balance.games.la_planche.bridge import lineup_player_factory
+
         return play_game(
             setup.rules,
             setup.players,
@@ -280,6 +290,8 @@ def _symbol_choice(slim: Sequence[Block], setup: Setup) -> dict[str, Any]:
 
     Seats under restricted play are left out (they choose by the restriction).
     """
+    from balance.games.la_planche.metrics import symbol_choice_rates
+
     frames = []
     symbols = list(ACTIONS[:3])
     for block in slim:
@@ -315,6 +327,8 @@ def _symbol_choice(slim: Sequence[Block], setup: Setup) -> dict[str, Any]:
 
 def _rounds_summary(slim: Sequence[Block], won: np.ndarray, games: np.ndarray) -> dict[str, Any]:
     """Rounds variant: rounds, points per seat and per colour per game, shared wins."""
+    from balance.games.la_planche.metrics import points_per_game
+
     rounds = games[:, nb.GameStat.ROUNDS]
     mean, low, high = mean_interval(rounds)
     scores = np.concatenate([b.extra["scores"] for b in slim])

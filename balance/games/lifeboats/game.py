@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 
-from balance.charts import Chart
 from balance.formatting import interval, percent
 from balance.games.base import (
     Block,
@@ -19,12 +16,12 @@ from balance.games.base import (
     labels_column,
     strategy_column,
 )
-from balance.games.lifeboats import engine
-from balance.games.lifeboats.bridge import lineup_player_factory
 from balance.games.lifeboats.layout import (
     FATES,
     HAT_ROUNDS,
     ISLAND_NAMES,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     TIE_RULES,
     BoatStat,
     GameStat,
@@ -32,9 +29,20 @@ from balance.games.lifeboats.layout import (
 )
 from balance.games.lifeboats.reference import play_game
 from balance.games.lifeboats.rules import LifeboatsRules
-from balance.metrics import Metric
+from balance.lazy import LazyModule
 from balance.stats import mean_interval, wilson_interval
-from balance.strategies.lifeboats import SHIPPED
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+    from balance.charts import Chart
+    from balance.metrics import Metric
+else:  # loaded when a game is played or its records read, not when balance starts
+    pd = LazyModule("pandas")
+    pa = LazyModule("pyarrow")
+
+engine = LazyModule("balance.games.lifeboats.engine")
 
 #: What each seat record adds up to in the summary, per game over all seats.
 _PER_GAME_SEATS = {
@@ -76,8 +84,8 @@ class Lifeboats(EngineGame):
 
     id = "lifeboats"
     title = "Lifeboats (Rette sich wer kann)"
-    min_players = engine.MIN_PLAYERS
-    max_players = engine.MAX_PLAYERS
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
     length_unit = "rounds"
     variants: Mapping[str, str] = {}
     seat_note = "seat (0 places its boat first and leads round 1)"
@@ -88,7 +96,7 @@ class Lifeboats(EngineGame):
     engine = engine
     rules_class = LifeboatsRules
     variant_names: tuple[str, ...] = ()
-    shipped = tuple(SHIPPED)
+    strategies_module = "balance.strategies.lifeboats"
 
     def length_cap(self, rules: LifeboatsRules) -> int:
         """The round cap: games with a boat still afloat then are unfinished."""
@@ -191,6 +199,8 @@ class Lifeboats(EngineGame):
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
         """Per game: every seat's score, and the totals the summary reports."""
+        from balance.metrics import Metric
+
         games = np.concatenate([b.extra["games"] for b in blocks])
         seats = np.concatenate([b.extra["seats"] for b in blocks])
         columns: dict[str, np.ndarray] = {}
@@ -295,6 +305,8 @@ class Lifeboats(EngineGame):
 
     def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
         """Game ``game_index`` narrated phase by phase by the reference engine."""
+        from balance.games.lifeboats.bridge import lineup_player_factory
+
         return play_game(
             setup.rules,
             setup.players,

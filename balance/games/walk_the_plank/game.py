@@ -4,13 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pandas as pd
-import pyarrow as pa
 
-from balance.charts import Chart
 from balance.errors import BalanceError
 from balance.formatting import interval, percent
 from balance.games.base import (
@@ -19,15 +16,24 @@ from balance.games.base import (
     Setup,
     strategy_column,
 )
-from balance.games.walk_the_plank import engine
-from balance.games.walk_the_plank import engine_nb as nb
-from balance.games.walk_the_plank.bridge import lineup_player_factory
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
 from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
-from balance.metrics import Metric
+from balance.lazy import LazyModule
 from balance.stats import mean_interval, share_interval, wilson_interval
-from balance.strategies.walk_the_plank import SHIPPED
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+
+    from balance.charts import Chart
+    from balance.metrics import Metric
+else:  # loaded when a game is played or its records read, not when balance starts
+    pd = LazyModule("pandas")
+    pa = LazyModule("pyarrow")
+
+engine = LazyModule("balance.games.walk_the_plank.engine")
+nb = LazyModule("balance.games.walk_the_plank.engine_nb")
 
 
 class WalkThePlank(EngineGame):
@@ -35,8 +41,8 @@ class WalkThePlank(EngineGame):
 
     id = "walk-the-plank"
     title = "Walk the Plank"
-    min_players = engine.MIN_PLAYERS
-    max_players = engine.MAX_PLAYERS
+    min_players = 2
+    max_players = 5
     length_unit = "rounds"
     variants: Mapping[str, str] = {
         "ghost": "the first player out keeps playing with a ghost that never falls",
@@ -52,7 +58,7 @@ class WalkThePlank(EngineGame):
     engine = engine
     rules_class = WalkThePlankRules
     variant_names = VARIANTS
-    shipped = tuple(SHIPPED)
+    strategies_module = "balance.strategies.walk_the_plank"
 
     def length_cap(self, rules: WalkThePlankRules) -> int:
         """The round cap: games still running then are unfinished."""
@@ -206,6 +212,8 @@ class WalkThePlank(EngineGame):
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
         """Per game, the reveals of each card (all seats): what a comparison tests per card."""
+        from balance.metrics import Metric
+
         cards = np.concatenate([self.slim(b).extra["cards"] for b in blocks])
         revealed = cards[:, :, nb.CardStat.REVEALED]
         table = pd.DataFrame(
@@ -227,6 +235,8 @@ class WalkThePlank(EngineGame):
 
     def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
         """Game ``game_index`` narrated move by move by the reference engine."""
+        from balance.games.walk_the_plank.bridge import lineup_player_factory
+
         return play_game(
             setup.rules,
             setup.players,

@@ -1,0 +1,120 @@
+"""scripts/bench.py keeps its measurements as records, writes the performance page from
+them and compares two runs; one small real measurement checks what a record holds."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SPEC = importlib.util.spec_from_file_location("bench", ROOT / "scripts" / "bench.py")
+assert SPEC is not None and SPEC.loader is not None
+bench = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(bench)
+
+
+def context(cpu: str = "Test CPU", quick: bool = False) -> dict[str, Any]:
+    return {
+        "machine": {"cpu": cpu, "cores": 2, "system": "Linux x86_64"},
+        "versions": {"balance": "0.1.0", "python": "3.11.7", "numba": "0.68.1", "numpy": "2"},
+        "commit": "abc123",
+        "date": "2026-11-26T12:00:00+00:00",
+        "quick": quick,
+    }
+
+
+def engine_record(ctx: dict[str, Any], rate: float, threads: int = 1) -> dict[str, Any]:
+    return bench.record(
+        ctx,
+        "engine",
+        rate,
+        engine="compiled",
+        game="walk-the-plank",
+        players=5,
+        strategies="survivor+random",
+        variants="base",
+        threads=threads,
+        games=1000,
+        repeats=1,
+    )
+
+
+def command_record(ctx: dict[str, Any], seconds: float) -> dict[str, Any]:
+    return bench.record(ctx, "command", None, command="balance games", seconds=seconds)
+
+
+def test_a_real_measurement_makes_one_record_per_case(monkeypatch) -> None:
+    cases = [("random", ()), ("aggressor+random", ("kraken",))]
+    monkeypatch.setitem(bench.PLAN, "walk-the-plank", ((3,), cases))
+    ctx = bench.context(quick=True)
+    records = list(bench.engine_records(ctx, ["walk-the-plank"], None, [1], 0.0, 1))
+    assert len(records) == len(cases) + 1  # every case compiled, and the reference engine
+    assert [r["variants"] for r in records] == ["base", "kraken", "base"]
+    assert len({bench.key_of(r) for r in records}) == len(records)
+    for r in records:
+        assert r["games_per_s"] > 0 and r["games"] == 200 and r["players"] == 3
+        assert r["machine"]["cores"] >= 1 and r["versions"]["numba"] and r["commit"]
+    assert [r["engine"] for r in records].count("reference") == 1
+    json.dumps(records)  # every record is plain JSON
+
+
+def test_the_page_says_where_and_when_it_was_measured() -> None:
+    ctx = context(quick=True)
+    page = bench.markdown([engine_record(ctx, 12345.6), command_record(ctx, 0.4)])
+    assert page.startswith("# Performance")
+    assert "Test CPU, 2 cores" in page and "numba 0.68.1" in page and "abc123" in page
+    assert "2026-11-26" in page and "`--quick` run" in page
+    assert "| walk-the-plank | compiled | 5 | survivor + random | base | 1 | 1,000 | 12,346 |" in (
+        page
+    )
+    assert "| `balance games` | 0.40 s |" in page
+    assert "`--quick` run" not in bench.markdown([engine_record(context(), 1.0)])
+
+
+def test_the_page_says_how_busy_the_machine_was() -> None:
+    busy = context()
+    busy["machine"]["load"] = 9.5
+    page = bench.markdown([engine_record(busy, 1.0)], note="A note on this run.")
+    assert "Load average when the run started: 9.5 on 2 cores (the machine was busy" in page
+    assert "\nA note on this run.\n" in page
+    quiet = context()
+    quiet["machine"]["load"] = 0.3
+    assert "0.3 on 2 cores." in bench.markdown([engine_record(quiet, 1.0)])
+
+
+def test_comparison_prints_speed_ups_of_matching_measurements() -> None:
+    old = [engine_record(context(), 100.0), command_record(context(), 2.0)]
+    new = [
+        engine_record(context(), 150.0),
+        engine_record(context(), 300.0, threads=2),
+        command_record(context(), 0.5),
+    ]
+    text = bench.comparison(old, new)
+    assert "1.50x" in text  # games/s: new / old
+    assert "4.00x" in text  # seconds: old / new
+    assert "2 measurements in both runs (1 only in the new, 0 only in the old)" in text
+    assert "different machines" not in text
+    assert "different machines" in bench.comparison(old, [engine_record(context("Other"), 1.0)])
+
+
+def test_compare_two_files_from_the_command_line(tmp_path: Path, capsys) -> None:
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text(json.dumps([engine_record(context(), 200.0)]))
+    new.write_text(json.dumps([engine_record(context(), 100.0)]))
+    bench.main(["--compare", str(old), str(new)])
+    assert "0.50x" in capsys.readouterr().out
+    page = tmp_path / "performance.md"
+    bench.main(["--from", str(new), "--markdown", str(page)])
+    assert "| 100 |" in page.read_text()
+
+
+@pytest.mark.parametrize("content", ["not json", "{}", "[]", '[{"game": 1}]'])
+def test_a_file_that_holds_no_records_is_one_line_error(tmp_path: Path, content: str) -> None:
+    path = tmp_path / "old.json"
+    path.write_text(content)
+    with pytest.raises(SystemExit, match=r"^error: .*old.json"):
+        bench.load(path)
