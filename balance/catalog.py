@@ -11,6 +11,7 @@ module's ``SHIPPED`` tuple names. A module written any other way is imported ins
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib.util
 from typing import Any, NamedTuple
 
@@ -58,10 +59,8 @@ def _read_source(module: str) -> list[ListedStrategy] | None:
         target = node.targets[0]
         if not isinstance(target, ast.Name):
             continue
-        try:
+        with contextlib.suppress(ValueError, TypeError, SyntaxError):
             constants[target.id] = ast.literal_eval(node.value)
-        except (ValueError, TypeError, SyntaxError):
-            pass
         if target.id == "SHIPPED":
             if not isinstance(node.value, ast.Tuple | ast.List):
                 return None

@@ -575,6 +575,7 @@ def check(
 ) -> None:
     """Decide the design targets in FILE (TOML) like tests: pass, fail or undecided."""
     from balance import check as checks
+    from balance.results import json_safe
 
     if tolerance is not None and baseline is None:
         raise BalanceError("--tolerance goes with --baseline")

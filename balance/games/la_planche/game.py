@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from balance.errors import BalanceError
 from balance.formatting import interval, percent
 from balance.games.base import (
     Block,
