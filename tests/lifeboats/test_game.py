@@ -164,7 +164,7 @@ def per_game_totals(seats: pd.DataFrame, *columns: str) -> np.ndarray:
 
 
 def decide_winners(scores: np.ndarray, order: np.ndarray, n: int) -> tuple[str, list[int]]:
-    """The winners by the documented end-of-game rules (D11 of docs/lifeboats.md).
+    """The winners by the documented end-of-game rules (D13 of docs/lifeboats.md).
 
     ``scores``: one a seat; ``order``: each boat's landing order (0: did not land), the
     seats' boats first.

@@ -1,7 +1,7 @@
 """Lifeboats phase by phase: hand-built positions, scripted answers, the exact result.
 
-Every expected value is read off ``shared/rules/lifeboats.md`` and the decisions D1-D16 of
-the Lifeboats contract. Each scenario runs on both engines (the ``engine`` fixture): the
+Every expected value is read off the rules and the decisions D1-D16 in
+``docs/lifeboats.md``. Each scenario runs on both engines (the ``engine`` fixture): the
 readable reference engine and the compiled engine's entry points for hand-built positions
 (``leak_phase``, ``move_phase``, ``swim_phase``, ``set_up``, ``winners``) and for a whole
 scripted game (``play_scripted``). The questions asked are checked in full on the

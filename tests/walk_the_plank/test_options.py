@@ -3,7 +3,7 @@
 Each case gives, for the rules' slot 2 (slot index 1), the number of legal options of the
 ten cards in card order: Shove Left, Shove Right, Shove Anyone, Extend, Retract, Drag, Pull,
 Run, I Don't Want to Die, Charge. In slot 1 only Charge differs: it has no option there.
-The counts are worked out from ``shared/rules/walk-the-plank.md``; the comments give the
+The counts are worked out from the rules in ``docs/walk-the-plank.md``; the comments give the
 reasoning where it is not obvious. Both engines must also return identical option lists.
 """
 

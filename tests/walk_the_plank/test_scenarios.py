@@ -1,6 +1,6 @@
 """Walk the Plank card by card: hand-built positions, the exact position and outcome expected.
 
-Every expected value is read off ``shared/rules/walk-the-plank.md``; each test runs on both
+Every expected value is read off the rules in ``docs/walk-the-plank.md``; each test runs on both
 engines (the ``engine`` fixture). Slots count from 0 in code: slot index 0 is the rules' slot 1.
 Dice faces: Dolphin die 0..5 = 2, 3, 4, 5, shark, dolphin; Kraken die 0-2 calm, 3-4 giant
 wave, 5 kraken.

@@ -1,14 +1,14 @@
 """Lifeboats (Rette sich wer kann) in plain Python: the readable reference engine.
 
 This module is written to be read by a designer checking a rule against
-``shared/rules/lifeboats.md``. It plays the same games as the compiled engine
+the rules in ``docs/lifeboats.md``. It plays the same games as the compiled engine
 (:mod:`balance.games.lifeboats.engine_nb`): for the same seed and game index both draw
 the same random numbers in the same order and produce the same record, which the test
 suite checks on many thousands of games. It also narrates a game phase by phase
 (``narrate=``), which ``balance replay`` shows.
 
 Decisions the rules page leaves to the analyser, as this engine plays them (D1-D16 of
-the design contract, then the ones this engine had to add):
+``docs/lifeboats.md``, then the ones this engine had to add):
 
 * **Boats (D1).** Boat ``s`` (0..n-1) belongs to seat ``s`` (a player's colour is their
   seat); boat ``n`` is the black boat, owned by nobody. Only counts matter in a boat:
@@ -85,7 +85,7 @@ the design contract, then the ones this engine had to add):
   then never among its vote options, though it keeps its hats (others see them).
 * **Validation (D16)** is :class:`~balance.games.lifeboats.rules.LifeboatsRules`'.
 
-Decisions this engine adds where the contract is silent:
+Decisions this engine adds where the rules are silent:
 
 * **Who votes.** Every player votes in the leak and move votes, whether or not they still
   have a pawn in a boat; only the owners of pawns in the boat vote on who goes overboard.

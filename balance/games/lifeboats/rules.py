@@ -1,6 +1,6 @@
 """Lifeboats' rule parameters: one validated, documented object.
 
-Every **[decision]** of ``shared/rules/lifeboats.md`` that a designer may want to change
+Every decision in ``docs/lifeboats.md`` that a designer may want to change
 is a field here (the board, the pawns, the hats, the leaks, the round cap). At the
 kernel boundary the object is packed into a small ``int64`` array
 (:meth:`LifeboatsRules.to_array`), indexed by the slots of

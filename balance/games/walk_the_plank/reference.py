@@ -1,7 +1,7 @@
 """Walk the Plank in plain Python: the readable reference engine.
 
 This module is written to be read by a designer checking a rule against
-``shared/rules/walk-the-plank.md``. It plays the same games as the compiled
+the rules in ``docs/walk-the-plank.md``. It plays the same games as the compiled
 engine (:mod:`balance.games.walk_the_plank.engine_nb`): for the same seed and
 game index both draw the same random numbers in the same order and produce the
 same record, which the test suite checks on many thousands of games. It is also

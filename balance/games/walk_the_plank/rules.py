@@ -1,7 +1,7 @@
 """Walk the Plank's rule parameters: one validated, documented object.
 
-Every decision that ``shared/rules/walk-the-plank.md`` leaves to the analyser and
-that a designer may want to change is a field here. At the kernel boundary the
+Every decision that the rules in ``docs/walk-the-plank.md`` leave to the analyser
+and that a designer may want to change is a field here. At the kernel boundary the
 object is packed into a small ``int64`` array (:meth:`WalkThePlankRules.to_array`),
 indexed by the constants in :data:`Rule`; kernels never read module globals.
 """
