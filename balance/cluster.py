@@ -78,7 +78,7 @@ def run_dask(
                 ): task
                 for task in tasks
             }
-            pending = as_completed(futures)
+            pending = as_completed(futures, loop=client.loop)
             for future in pending:
                 on_result(futures[future], future.result())
                 if stop():
