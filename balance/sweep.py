@@ -39,13 +39,15 @@ from balance.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.metrics import (
+    DRAWS,
     RATE_KINDS,
     Metric,
+    balance_index_difference,
     balance_index_interval,
     estimate,
     holm,
     length_summary,
-    paired_table,
+    paired_difference,
 )
 from balance.results import json_safe, write_json
 from balance.run import _deferred_interrupt, _ignore_ctrl_c_here, check_run, default_threads
@@ -66,7 +68,7 @@ from balance.sweep_design import (
     parse_target,
     players_axis,
 )
-from balance.sweep_tally import BASE, Tally, merge, play_tally
+from balance.sweep_tally import BASE, CORE, WON, Group, Tally, merge, play_tally
 
 #: Default games a task plays: chosen from the measured per-task cost (docs/sweeps.md):
 #: a Dask task costs about a millisecond and a task's tally a few milliseconds more,
@@ -293,11 +295,11 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
     (by number of winners), ``length_median`` and the game's own per-game figures by
     column name (each with ``name``, ``unit``, ``value`` and ``ci95``).
     """
-    frame = tally.frame()
-    games = len(frame)
-    won = frame[list(tally.won_columns)].to_numpy(dtype=bool)
-    length = frame["length"].to_numpy(dtype=float)
-    finished = frame["finished"].to_numpy(dtype=bool)
+    core = tally.values(CORE)
+    games = len(core)
+    won = core[list(tally.won_columns)].to_numpy(dtype=bool)
+    length = core["length"].to_numpy(dtype=float)
+    finished = core["finished"].to_numpy(dtype=bool)
     balance = balance_index_interval(won)
     lengths = length_summary(length, finished)
     winners = won.sum(axis=1)
@@ -332,7 +334,8 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
     for metric in tally.metrics:
         if _figure_key(metric) is not None:
             continue
-        value, low, high = estimate(frame[metric.column].to_numpy(), metric.kind, metric.seats)
+        values = tally.values(metric.column)[metric.column].to_numpy()
+        value, low, high = estimate(values, metric.kind, metric.seats)
         metrics[metric.column] = {
             "name": metric.name,
             "unit": "share" if metric.kind in RATE_KINDS else metric.unit,
@@ -373,24 +376,38 @@ def _figure_key(metric: Metric) -> str | None:
 
 def point_differences(tally: Tally) -> dict[str, dict[str, Any]]:
     """Each figure's paired difference (point - baseline) over the same games, with its
-    95% interval and raw p-value (``balance compare``'s paired table)."""
-    table = paired_table(
-        {"baseline": tally.frame(BASE), "point": tally.frame()},
-        list(tally.metrics),
-        list(tally.won_columns),
-    )
-    rows = table[table["run"] == "point"]
-    by_name = {metric.name: metric for metric in tally.metrics}
+    95% interval and raw p-value, as ``balance compare`` computes them (paired t over
+    games; the balance index's from the seat gaps, resampled)."""
     result: dict[str, dict[str, Any]] = {}
-    for row in rows.itertuples():
-        metric = by_name.get(row.metric)
-        key = "balance_index" if metric is None else (_figure_key(metric) or metric.column)
-        result[key] = {
-            "value": float(row.difference),
-            "ci95": [float(row.diff_low), float(row.diff_high)],
-            "p": float(row.p),
-            "p_is_bound": bool(row.p_is_bound),
+    won = tally.values(WON).to_numpy(dtype=float)
+    n = len(tally.won_columns)
+    point_won, base_won = won[:, :n], won[:, n:]
+    for metric in tally.metrics:
+        column = metric.column
+        if column.startswith("won_"):
+            seat = int(column[4:])
+            pair = (point_won[:, seat], base_won[:, seat])
+        elif column.startswith("winners_"):
+            k = int(column[8:])
+            pair = (point_won.sum(axis=1) == k, base_won.sum(axis=1) == k)
+        else:
+            values = tally.values(BASE + column)
+            pair = (values[column].to_numpy(), values[BASE + column].to_numpy())
+        diff = paired_difference(*pair)
+        result[_figure_key(metric) or column] = {
+            "value": float(diff["difference"]),
+            "ci95": [float(diff["low"]), float(diff["high"])],
+            "p": float(diff["p"]),
+            "p_is_bound": False,
         }
+    index = balance_index_difference(point_won, base_won, draws=DRAWS)
+    bound = bool(index["p"] == 0)  # no draw beyond 0: p is below 1 / DRAWS
+    result["balance_index"] = {
+        "value": float(index["difference"]),
+        "ci95": [float(index["low"]), float(index["high"])],
+        "p": 1 / DRAWS if bound else float(index["p"]),
+        "p_is_bound": bound,
+    }
     return result
 
 
@@ -899,24 +916,30 @@ def _prepare_out(out_dir: Path, spec: Mapping[str, Any], resume: bool) -> dict[i
 
 def _save_tally(path: Path, tally: Tally) -> None:
     meta = {
-        "columns": list(tally.columns),
+        "groups": {name: list(group.columns) for name, group in tally.groups.items()},
         "won_columns": list(tally.won_columns),
         "metrics": [m.__dict__ for m in tally.metrics],
     }
+    arrays = {}
+    for k, group in enumerate(tally.groups.values()):
+        arrays[f"rows_{k}"] = group.rows
+        arrays[f"counts_{k}"] = group.counts
     partial = path.with_suffix(".tmp.npz")
-    np.savez(partial, rows=tally.rows, counts=tally.counts, meta=np.array(json.dumps(meta)))
+    np.savez(partial, meta=np.array(json.dumps(meta)), **arrays)
     partial.replace(path)  # a point on disk is whole
 
 
 def _load_tally(path: Path) -> Tally:
     with np.load(path) as data:
         meta = json.loads(str(data["meta"]))
+        groups = {
+            name: Group(tuple(columns), data[f"rows_{k}"], data[f"counts_{k}"])
+            for k, (name, columns) in enumerate(meta["groups"].items())
+        }
         return Tally(
-            tuple(meta["columns"]),
+            groups,
             tuple(Metric(**m) for m in meta["metrics"]),
             tuple(meta["won_columns"]),
-            data["rows"],
-            data["counts"],
         )
 
 

@@ -31,55 +31,112 @@ BASE = "base:"
 
 
 @dataclass(frozen=True)
-class Tally:
-    """Distinct per-game outcomes of some games of one point, with their counts.
+class Group:
+    """The joint distribution of a few per-game columns: distinct rows and their counts.
 
     Attributes
     ----------
-    columns : names of the per-game columns (the baseline's prefixed with ``base:``).
-    metrics : the figures the game's per-game columns carry (as ``compare`` tests them).
-    won_columns : the per-seat win columns.
-    rows : float64 ``(R, C)``, each distinct outcome once, rows in sorted order.
-    counts : int64 ``(R,)``, games with that outcome.
+    columns : the columns' names (the baseline's prefixed with ``base:``).
+    rows : float64 ``(R, C)``, each distinct row once, in a canonical order.
+    counts : int64 ``(R,)``, games with that row.
     """
 
     columns: tuple[str, ...]
-    metrics: tuple[Metric, ...]
-    won_columns: tuple[str, ...]
     rows: np.ndarray
     counts: np.ndarray
 
+    def values(self) -> np.ndarray:
+        """The games' rows, float64 ``(G, C)`` (canonical order, not game order)."""
+        return np.repeat(self.rows, self.counts, axis=0)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What a point's figures need from some of its games: joint counts of column groups.
+
+    Groups: ``core`` (length, finished and every seat's win: the headline figures),
+    one group a game's own per-game column, and with a baseline, the pairs
+    ``(column, base:column)`` and ``(won_*, base:won_*)`` that paired differences need.
+
+    Attributes
+    ----------
+    groups : by name.
+    metrics : the figures the per-game columns carry (as ``compare`` tests them).
+    won_columns : the per-seat win columns.
+    """
+
+    groups: dict[str, Group]
+    metrics: tuple[Metric, ...]
+    won_columns: tuple[str, ...]
+
     @property
     def games(self) -> int:
-        return int(self.counts.sum())
+        return int(self.groups[CORE].counts.sum())
 
-    def frame(self, prefix: str = "") -> pd.DataFrame:
-        """The games as one row a game (outcomes in sorted order, not game order).
-
-        ``prefix`` ``""``: the point's columns; :data:`BASE`: the baseline's.
-        """
-        keep = [k for k, c in enumerate(self.columns) if _owner(c) == prefix]
-        expanded = np.repeat(self.rows[:, keep], self.counts, axis=0)
-        names = [self.columns[k][len(prefix) :] for k in keep]
-        return pd.DataFrame(expanded, columns=names)
+    def values(self, group: str) -> pd.DataFrame:
+        """One row a game of one group's columns."""
+        chosen = self.groups[group]
+        return pd.DataFrame(chosen.values(), columns=list(chosen.columns))
 
 
-def _owner(column: str) -> str:
-    return BASE if column.startswith(BASE) else ""
+CORE = "core"
+WON = "won"
+
+
+def _groups_of(
+    columns: Sequence[str], metrics: Sequence[Metric], won_columns: Sequence[str], paired: bool
+) -> dict[str, list[str]]:
+    """Which columns each group holds."""
+    groups = {CORE: ["length", "finished", *won_columns]}
+    own = [m.column for m in metrics if m.column in columns and m.column not in groups[CORE]]
+    own = [c for c in own if not c.startswith("winners_")]
+    for column in own:
+        groups[column] = [column]
+    if paired:
+        groups[WON] = [*won_columns, *(BASE + c for c in won_columns)]
+        for column in ["length", "finished", *own]:
+            groups[BASE + column] = [column, BASE + column]
+    return groups
 
 
 def compact(frame: pd.DataFrame, metrics: Sequence[Metric], won_columns: Sequence[str]) -> Tally:
-    """One row a game -> its distinct rows and their counts."""
-    values = frame.to_numpy(dtype=np.float64)
-    rows, counts = _unique_rows(values, np.ones(len(values), dtype=np.int64))
-    return Tally(tuple(frame.columns), tuple(metrics), tuple(won_columns), rows, counts)
+    """One row a game -> the joint counts of each group of columns."""
+    paired = any(c.startswith(BASE) for c in frame.columns)
+    groups = {}
+    data = frame.to_numpy(dtype=np.float64)  # one conversion; then plain column indices
+    where = {name: k for k, name in enumerate(frame.columns)}
+    ones = np.ones(len(frame), dtype=np.int64)
+    for name, columns in _groups_of(list(frame.columns), metrics, won_columns, paired).items():
+        rows, counts = _unique_rows(data[:, [where[c] for c in columns]], ones)
+        groups[name] = Group(tuple(columns), rows, counts)
+    return Tally(groups, tuple(metrics), tuple(won_columns))
 
 
 def _unique_rows(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Sorted distinct rows of ``values`` ``(R, C)`` and the summed ``weights`` of each."""
+    """Distinct rows of ``values`` ``(R, C)`` in a canonical order, and the summed
+    ``weights`` of each.
+
+    Rows of small non-negative whole numbers (lengths, wins, counts) are numbered in
+    mixed radix and sorted by that number (fast); other rows are sorted as rows. Either
+    order depends only on the set of distinct rows, never on how games were split.
+    """
     if len(values) == 0:
         return values.reshape(0, values.shape[1]), np.zeros(0, dtype=np.int64)
     values = np.ascontiguousarray(values)
+    whole = np.all(values >= 0) and np.all(values == np.floor(values))
+    if whole:
+        radix = values.max(axis=0).astype(np.int64) + 1
+        if np.sum(np.log2(radix.astype(float))) < 62:
+            place = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]]).astype(np.int64)
+            key = values.astype(np.int64) @ place
+            if key.max() < 16 * len(key) + 1024:  # small keys: count them directly
+                totals = np.bincount(key, weights=weights)
+                present = np.flatnonzero(totals)
+                rows = (present[:, None] // place[None, :]) % radix[None, :]
+                return rows.astype(np.float64), np.rint(totals[present]).astype(np.int64)
+            _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            counts = np.bincount(inverse.ravel(), weights=weights, minlength=len(first))
+            return values[first], np.rint(counts).astype(np.int64)
     rows, inverse = np.unique(values, axis=0, return_inverse=True)
     counts = np.bincount(inverse.ravel(), weights=weights, minlength=len(rows))
     return rows, np.rint(counts).astype(np.int64)
@@ -88,13 +145,16 @@ def _unique_rows(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
 def merge(tallies: Sequence[Tally]) -> Tally:
     """The tallies of several blocks of one point as one, whatever their order."""
     first = tallies[0]
-    for tally in tallies[1:]:
-        if tally.columns != first.columns:
+    groups = {}
+    for name, group in first.groups.items():
+        parts = [t.groups[name] for t in tallies]
+        if any(part.columns != group.columns for part in parts):
             raise ValueError("tallies of one point must share their columns")
-    rows, counts = _unique_rows(
-        np.concatenate([t.rows for t in tallies]), np.concatenate([t.counts for t in tallies])
-    )
-    return Tally(first.columns, first.metrics, first.won_columns, rows, counts)
+        rows, counts = _unique_rows(
+            np.concatenate([p.rows for p in parts]), np.concatenate([p.counts for p in parts])
+        )
+        groups[name] = Group(group.columns, rows, counts)
+    return Tally(groups, first.metrics, first.won_columns)
 
 
 # Baseline blocks already played by this process: a sweep asks for the same baseline

@@ -100,19 +100,23 @@ def test_figures_are_found_by_dotted_name() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(
-    st.lists(st.tuples(st.integers(0, 3), st.booleans()), min_size=1, max_size=60),
+    st.lists(st.tuples(st.integers(0, 30), st.booleans(), st.booleans()), min_size=1, max_size=60),
     st.integers(1, 10),
 )
-def test_tallies_merge_to_the_same_table_whatever_the_split(rows, cut) -> None:
-    frame = pd.DataFrame(rows, columns=["length", "won_0"]).astype(float)
-    metric = (Metric("game length", "length", "mean"),)
-    whole = compact(frame, metric, ["won_0"])
-    parts = [compact(frame.iloc[k : k + cut], metric, ["won_0"]) for k in range(0, len(rows), cut)]
+def test_tallies_merge_to_the_same_counts_whatever_the_split(rows, cut) -> None:
+    frame = pd.DataFrame(rows, columns=["length", "finished", "won_0"]).astype(float)
+    frame["score"] = frame["length"] * 0.5  # not whole numbers: the other way of sorting
+    chosen = (Metric("game length", "length", "mean"), Metric("score", "score", "mean"))
+    whole = compact(frame, chosen, ["won_0"])
+    parts = [compact(frame.iloc[k : k + cut], chosen, ["won_0"]) for k in range(0, len(rows), cut)]
     merged = merge(parts[::-1])
-    assert np.array_equal(merged.rows, whole.rows) and np.array_equal(merged.counts, whole.counts)
-    assert merged.games == len(rows)
-    restored = merged.frame().sort_values(["length", "won_0"], ignore_index=True)
-    assert restored.equals(frame.sort_values(["length", "won_0"], ignore_index=True))
+    assert set(merged.groups) == {"core", "score"} and merged.games == len(rows)
+    for name, group in whole.groups.items():
+        assert np.array_equal(merged.groups[name].rows, group.rows)
+        assert np.array_equal(merged.groups[name].counts, group.counts)
+    core = merged.values("core")
+    expected = frame[["length", "finished", "won_0"]].sort_values(list(core.columns))
+    assert np.array_equal(core.to_numpy(), expected.to_numpy())
 
 
 # --- playing --------------------------------------------------------------------------
