@@ -167,16 +167,20 @@ class SweepResult:
         return [point for _, point in chosen]
 
     def text(self, limit: int = 60, narrow: bool = False) -> str:
-        """The sweep as a designer reads it in a terminal (``narrow``: without the share
-        of games finished, for a report's title page)."""
+        """The sweep as a designer reads it in a terminal (``narrow``: without seat 0's
+        win rate and the share of games finished, for a report's title page)."""
         game = get_game(self.game)
         swept = [a for a in self.axes if len(a.values) > 1 or a.kind != PLAYERS]
         lines = [
             f"{self.game}: {len(self.points):,} points ({self.design}"
             + (f", {self.requested_points:,} asked; interrupted" if self.partial else "")
             + f"), {self.games:,} games each (game indices 0..{self.games - 1:,} of seed "
-            f"{self.seed} at every point), {self.backend}, {self.elapsed_s:.1f} s, "
-            f"{self.games_per_s:,.0f} games/s",
+            f"{self.seed} at every point), "
+            + (
+                f"{self.backend}, {self.elapsed_s:.1f} s, {self.games_per_s:,.0f} games/s"
+                if self.played_games
+                else "every point read back from --out (none played)"
+            ),
             "axes: " + "; ".join(f"{a.name} = {', '.join(a.values)}" for a in self.axes),
             "Each figure: value [95% interval] over the point's games; balance index = 1 - the "
             "largest gap between two seats' win rates.",
@@ -185,7 +189,7 @@ class SweepResult:
         widths = {name: max(len(name), 6) for name in names}
         header = "  ".join(f"{name:<{widths[name]}}" for name in names)
         header += f"  {'balance index':<24}  {'length (' + game.length_unit + ')':<24}"
-        header += f"  {'seat 0 wins':<22}" + ("" if narrow else "  finished")
+        header += "" if narrow else f"  {'seat 0 wins':<22}  finished"
         lines.append("")
         lines.append(header)
         for point in self.points[:limit]:
@@ -197,8 +201,12 @@ class SweepResult:
             seat0 = m["seat_win_rate"][0]
             lines.append(
                 f"{cells}  {_fig(m['balance_index'], 3):<24}  {_fig(m['length_mean'], 2):<24}"
-                f"  {_pct(seat0['rate'], seat0['ci95']):<22}"
-                + ("" if narrow else f"  {m['finished_rate']['value']:.1%}")
+                + (
+                    ""
+                    if narrow
+                    else f"  {_pct(seat0['rate'], seat0['ci95']):<22}  "
+                    f"{m['finished_rate']['value']:.1%}"
+                )
             )
         if len(self.points) > limit:
             lines.append(f"... {len(self.points) - limit:,} more points (--json or --out)")

@@ -5,6 +5,7 @@ Run from the project root:
     python scripts/bench.py                      # every game (a few minutes once compiled)
     python scripts/bench.py --quick              # fewer games, for a quick look
     python scripts/bench.py --game la-planche --players 4
+    python scripts/bench.py --sweep              # a sweep against simulate, Dask's task cost
 
 It prints the machine it ran on first, so that figures from different machines are
 never compared blindly. Compilation is done (or loaded from the cache) before timing.
@@ -142,7 +143,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="fewer games per measurement")
     parser.add_argument("--game", choices=sorted(PLAN), nargs="*", default=sorted(PLAN))
     parser.add_argument("--players", type=int, nargs="*", help="player counts (default: per game)")
+    parser.add_argument(
+        "--sweep", action="store_true", help="measure balance sweep instead (bench_sweep.py)"
+    )
     args = parser.parse_args()
+    if args.sweep:
+        import bench_sweep  # beside this script
+
+        print(machine())
+        bench_sweep.measure(quick=args.quick)
+        return
     scale = 0.1 if args.quick else 1.0
     repeat = 2 if args.quick else 3
     print(machine())

@@ -87,14 +87,17 @@ def dask_overhead(tasks: int) -> None:
     )
 
 
+def measure(quick: bool = False) -> None:
+    """Every measurement, printed (``quick``: 2,000 games a point, one repeat)."""
+    throughput(2_000 if quick else 20_000, repeat=1 if quick else 3)
+    task_cost(repeat=3)
+    dask_overhead(tasks=500 if quick else 2_000)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="2,000 games a point")
-    options = parser.parse_args()
-    games = 2_000 if options.quick else 20_000
-    throughput(games, repeat=1 if options.quick else 3)
-    task_cost(repeat=3)
-    dask_overhead(tasks=500 if options.quick else 2_000)
+    measure(parser.parse_args().quick)
 
 
 if __name__ == "__main__":
