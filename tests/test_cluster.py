@@ -63,6 +63,19 @@ def test_unreachable_scheduler_is_one_line_error_within_the_timeout(monkeypatch,
     assert time.perf_counter() - clock < 10
 
 
+def test_dask_backend_in_process_gives_the_local_results() -> None:
+    """The fast version: the Dask backend with two in-process workers (threads)."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as local_cluster:
+        remote = sweep(GAME, **ARGS, block=150, scheduler=local_cluster.scheduler_address)
+    assert remote.backend == "dask"
+    pd.testing.assert_frame_equal(remote.table, local_table())
+
+
+@pytest.mark.slow
 def test_local_cluster_of_worker_processes_gives_the_local_results() -> None:
     from distributed import LocalCluster
 
