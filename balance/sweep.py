@@ -31,6 +31,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from scipy.stats import t as student_t
 
 from balance import __version__
 from balance.api import make_setup
@@ -342,8 +343,11 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
     for metric in tally.metrics:
         if _figure_key(metric) is not None:
             continue
-        values = tally.values(metric.column)[metric.column].to_numpy()
-        value, low, high = estimate(values, metric.kind, metric.seats)
+        group = tally.groups[metric.column]
+        if metric.kind == "mean":
+            value, low, high = _weighted_mean_interval(group.rows[:, 0], group.counts)
+        else:
+            value, low, high = estimate(group.values()[:, 0], metric.kind, metric.seats)
         metrics[metric.column] = {
             "name": metric.name,
             "unit": "share" if metric.kind in RATE_KINDS else metric.unit,
@@ -351,6 +355,25 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
             "ci95": [low, high],
         }
     return metrics
+
+
+def _weighted_mean_interval(values: np.ndarray, counts: np.ndarray) -> tuple[float, float, float]:
+    """Mean with a Student t interval of ``counts[k]`` games of value ``values[k]``: the
+    same as :func:`balance.stats.mean_interval` of the games, from their counts.
+
+    Parameters
+    ----------
+    values : float ``(R,)``; counts : int ``(R,)``.
+    """
+    games = int(counts.sum())
+    if games == 0:
+        return math.nan, math.nan, math.nan
+    mean = float(np.dot(values, counts) / games)
+    if games < 2:
+        return mean, math.nan, math.nan
+    variance = float(np.dot(counts, (values - mean) ** 2) / (games - 1))
+    half = float(student_t.ppf(0.975, games - 1) * math.sqrt(variance / games))
+    return mean, mean - half, mean + half
 
 
 def _seat0_advantage(won: np.ndarray) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +24,7 @@ import pandas as pd
 
 from balance.games import get_game
 from balance.games.base import Setup
-from balance.metrics import Metric
+from balance.metrics import Metric, common_per_game
 
 #: Prefix of the baseline's columns in a paired tally.
 BASE = "base:"
@@ -99,16 +99,21 @@ def _groups_of(
     return groups
 
 
-def compact(frame: pd.DataFrame, metrics: Sequence[Metric], won_columns: Sequence[str]) -> Tally:
-    """One row a game -> the joint counts of each group of columns."""
-    paired = any(c.startswith(BASE) for c in frame.columns)
+def compact(
+    columns: Mapping[str, np.ndarray] | pd.DataFrame,
+    metrics: Sequence[Metric],
+    won_columns: Sequence[str],
+) -> Tally:
+    """One value a game per column -> the joint counts of each group of columns."""
+    names = list(columns.keys()) if isinstance(columns, Mapping) else list(columns.columns)
+    paired = any(c.startswith(BASE) for c in names)
     groups = {}
-    data = frame.to_numpy(dtype=np.float64)  # one conversion; then plain column indices
-    where = {name: k for k, name in enumerate(frame.columns)}
-    ones = np.ones(len(frame), dtype=np.int64)
-    for name, columns in _groups_of(list(frame.columns), metrics, won_columns, paired).items():
-        rows, counts = _unique_rows(data[:, [where[c] for c in columns]], ones)
-        groups[name] = Group(tuple(columns), rows, counts)
+    size = len(next(iter(columns.values()))) if isinstance(columns, Mapping) else len(columns)
+    ones = np.ones(size, dtype=np.int64)
+    for name, chosen in _groups_of(names, metrics, won_columns, paired).items():
+        values = np.column_stack([np.asarray(columns[c], dtype=np.float64) for c in chosen])
+        rows, counts = _unique_rows(values, ones)
+        groups[name] = Group(tuple(chosen), rows, counts)
     return Tally(groups, tuple(metrics), tuple(won_columns))
 
 
@@ -159,26 +164,44 @@ def merge(tallies: Sequence[Tally]) -> Tally:
 
 # Baseline blocks already played by this process: a sweep asks for the same baseline
 # block once per point (every point is paired with it), so keep the last few.
-_BASELINE_CACHE: OrderedDict[tuple, pd.DataFrame] = OrderedDict()
+_BASELINE_CACHE: OrderedDict[tuple, dict[str, np.ndarray]] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
 _CACHE_SIZE = 256
 
 
-def per_game_frame(
+def per_game_columns(
     setup: Setup, start: int, size: int
-) -> tuple[pd.DataFrame, list[Metric], list[str]]:
-    """Games ``start .. start + size - 1`` of ``setup`` as ``compare``'s per-game table."""
-    from balance.compare import _per_game
-    from balance.run import RunResult
+) -> tuple[dict[str, np.ndarray], list[Metric], list[str]]:
+    """Games ``start .. start + size - 1`` of ``setup``: the per-game columns ``balance
+    compare`` tests (length, finished, each seat's win, the game's own and, with mixed
+    strategies, each strategy's), one value a game, and the metrics on them."""
+    from balance.compare import _strategy_per_game
 
     game = get_game(setup.game)
     game.prepare(setup)
     block = game.play_block(setup, start, size)
-    result = RunResult(setup=setup, requested=size, blocks=[block])
-    return _per_game(result, size)
+    won = np.asarray(block.won, dtype=bool)
+    n = won.shape[1]
+    # The metrics only (no games): the columns are built here without pandas.
+    empty = (np.zeros(0), np.zeros(0, bool), np.zeros((0, n), bool), game.length_unit)
+    _, chosen = common_per_game(*empty)
+    columns: dict[str, np.ndarray] = {
+        "length": np.asarray(block.length, dtype=np.float64),
+        "finished": np.asarray(block.finished, dtype=np.float64),
+    }
+    won_columns = [f"won_{seat}" for seat in range(n)]
+    for seat, column in enumerate(won_columns):
+        columns[column] = won[:, seat]
+    own, own_chosen = game.per_game([block])
+    index = np.arange(start, start + size, dtype=np.int64)
+    strategies, strategy_chosen = _strategy_per_game(setup, index, won, own)
+    for frame in (own, strategies):
+        for column in frame.columns:
+            columns[column] = frame[column].to_numpy()
+    return columns, chosen + strategy_chosen + own_chosen, won_columns
 
 
-def _baseline_frame(setup: Setup, start: int, size: int) -> pd.DataFrame:
+def _baseline_columns(setup: Setup, start: int, size: int) -> dict[str, np.ndarray]:
     try:
         key: tuple | None = (setup, start, size)
         hash(key)
@@ -189,13 +212,13 @@ def _baseline_frame(setup: Setup, start: int, size: int) -> pd.DataFrame:
             if key in _BASELINE_CACHE:
                 _BASELINE_CACHE.move_to_end(key)
                 return _BASELINE_CACHE[key]
-    frame = per_game_frame(setup, start, size)[0]
+    columns = per_game_columns(setup, start, size)[0]
     if key is not None:
         with _CACHE_LOCK:
-            _BASELINE_CACHE[key] = frame
+            _BASELINE_CACHE[key] = columns
             while len(_BASELINE_CACHE) > _CACHE_SIZE:
                 _BASELINE_CACHE.popitem(last=False)
-    return frame
+    return columns
 
 
 def play_tally(setup: Setup, start: int, size: int, baseline: Setup | None = None) -> Tally:
@@ -204,11 +227,11 @@ def play_tally(setup: Setup, start: int, size: int, baseline: Setup | None = Non
     With ``baseline``, the same game indices of the baseline are played too (or taken
     from this process's cache) and each game's pair of outcomes is tallied.
     """
-    frame, chosen, won_columns = per_game_frame(setup, start, size)
+    columns, chosen, won_columns = per_game_columns(setup, start, size)
     if baseline is not None:
-        base = _baseline_frame(baseline, start, size)
-        frame = pd.concat([frame, base.add_prefix(BASE)], axis=1)
-    return compact(frame, chosen, won_columns)
+        base = _baseline_columns(baseline, start, size)
+        columns.update({BASE + name: values for name, values in base.items()})
+    return compact(columns, chosen, won_columns)
 
 
 def warm(setup: Setup) -> bool:

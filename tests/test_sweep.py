@@ -315,3 +315,15 @@ def test_chart_pages_follow_the_number_of_axes(axes) -> None:
     names = [chart.name for chart in sweep_charts(result)]
     expected = {1: "01-balance-index", 2: "01-heat-balance-index-4p", 3: "04-sensitivity"}
     assert names[0] == "00-title" and expected[len(axes)] in names
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 30)), min_size=1, max_size=12))
+def test_a_mean_from_counts_is_the_mean_of_the_games(rows) -> None:
+    from balance.stats import mean_interval
+    from balance.sweep import _weighted_mean_interval
+
+    values = np.array([v for v, _ in rows], dtype=float)
+    counts = np.array([c for _, c in rows])
+    expected = mean_interval(np.repeat(values, counts))
+    assert _weighted_mean_interval(values, counts) == pytest.approx(expected, rel=1e-9, nan_ok=True)
