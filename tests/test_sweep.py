@@ -327,3 +327,18 @@ def test_a_mean_from_counts_is_the_mean_of_the_games(rows) -> None:
     counts = np.array([c for _, c in rows])
     expected = mean_interval(np.repeat(values, counts))
     assert _weighted_mean_interval(values, counts) == pytest.approx(expected, rel=1e-9, nan_ok=True)
+
+
+def test_keep_runs_saves_the_games_each_point_counted(tmp_path) -> None:
+    from balance.results import load_run
+    from balance.sweep import keep_point_runs
+
+    out = tmp_path / "sweep"
+    result = sweep(GAME, players=[3], axes=["plank_max=3,4"], games=300, out=out, charts=False)
+    keep_point_runs(result, out, threads=1)
+    for point in result.points:
+        saved = json.loads((out / "runs" / f"{point['point']:05d}" / "summary.json").read_text())
+        assert saved["rules"]["plank_max"] == point["rules"]["plank_max"]
+        assert saved["seat_win_rate"] == point["metrics"]["seat_win_rate"]
+        assert saved["length_mean"] == point["metrics"]["length_mean"]["value"]
+        assert load_run(out / "runs" / f"{point['point']:05d}").games == 300
