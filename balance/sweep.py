@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import threading
 import time
@@ -398,10 +399,12 @@ def _figure_key(metric: Metric) -> str | None:
         return "length_mean"
     if column == "finished":
         return "finished_rate"
-    if column.startswith("won_"):
-        return f"seat_win_rate.{column[4:]}"
-    if column.startswith("winners_"):
-        return f"winner_count.{column[8:]}"
+    seat = re.fullmatch(r"won_(\d+)", column)
+    if seat:
+        return f"seat_win_rate.{seat.group(1)}"
+    winners = re.fullmatch(r"winners_(\d+)", column)
+    if winners:
+        return f"winner_count.{winners.group(1)}"
     return None
 
 
@@ -415,11 +418,12 @@ def point_differences(tally: Tally) -> dict[str, dict[str, Any]]:
     point_won, base_won = won[:, :n], won[:, n:]
     for metric in tally.metrics:
         column = metric.column
-        if column.startswith("won_"):
-            seat = int(column[4:])
+        key = _figure_key(metric) or ""
+        if key.startswith("seat_win_rate."):
+            seat = int(key.split(".")[1])
             pair = (point_won[:, seat], base_won[:, seat])
-        elif column.startswith("winners_"):
-            k = int(column[8:])
+        elif key.startswith("winner_count."):
+            k = int(key.split(".")[1])
             pair = (point_won.sum(axis=1) == k, base_won.sum(axis=1) == k)
         else:
             values = tally.values(BASE + column)

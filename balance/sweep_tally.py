@@ -14,6 +14,7 @@ the pairs (point outcome, baseline outcome), so paired differences stay exact.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
@@ -89,7 +90,7 @@ def _groups_of(
     """Which columns each group holds."""
     groups = {CORE: ["length", "finished", *won_columns]}
     own = [m.column for m in metrics if m.column in columns and m.column not in groups[CORE]]
-    own = [c for c in own if not c.startswith("winners_")]
+    own = [c for c in own if not re.fullmatch(r"winners_\d+", c)]
     for column in own:
         groups[column] = [column]
     if paired:

@@ -342,3 +342,17 @@ def test_keep_runs_saves_the_games_each_point_counted(tmp_path) -> None:
         assert saved["seat_win_rate"] == point["metrics"]["seat_win_rate"]
         assert saved["length_mean"] == point["metrics"]["length_mean"]["value"]
         assert load_run(out / "runs" / f"{point['point']:05d}").games == 300
+
+
+def test_own_figures_of_battle_of_thieves_include_win_reasons_and_their_differences() -> None:
+    result = sweep(
+        "battle-of-thieves",
+        axes=["variant=decks=cannon-battery,boarding-party;decks=cannon-battery,island-raiders"],
+        games=300,
+        baseline="variant=decks=cannon-battery,boarding-party",
+    )
+    metrics = result.points[0]["metrics"]
+    reasons = [k for k in metrics if k.startswith("won_by_")]
+    assert reasons and "seat_win_rate" in metrics and len(metrics["seat_win_rate"]) == 2
+    assert set(reasons) <= set(result.points[1]["difference"])
+    assert result.points[0]["difference"][reasons[0]]["value"] == 0.0
