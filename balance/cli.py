@@ -776,6 +776,15 @@ def length_lines(s: dict[str, Any]) -> list[str]:
     ]
 
 
+def _add_sweep() -> None:
+    from balance.sweep_cli import sweep
+
+    cli.add_command(sweep)
+
+
+_add_sweep()
+
+
 def main() -> None:
     """Entry point: user errors become one line on stderr and exit code 2."""
     try:

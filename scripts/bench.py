@@ -9,6 +9,7 @@ Run from the project root:
     python scripts/bench.py --markdown               # also write docs/performance.md
     python scripts/bench.py --compare old.json       # measure, then print new / old ratios
     python scripts/bench.py --compare old.json new.json   # compare two records, no run
+    python scripts/bench.py --sweep                  # a sweep against simulate, Dask's task cost
 
 It prints the machine it ran on first, so that figures from different machines are
 never compared blindly; every JSON record carries the machine, the versions and the
@@ -528,7 +529,16 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--note", default="", help="a paragraph the Markdown page adds under its header"
     )
+    parser.add_argument(
+        "--sweep", action="store_true", help="measure balance sweep instead (bench_sweep.py)"
+    )
     args = parser.parse_args(argv)
+    if args.sweep:
+        import bench_sweep  # beside this script
+
+        print(machine_line(context(args.quick)))
+        bench_sweep.measure(quick=args.quick)
+        return
     if args.compare and len(args.compare) > 2:
         parser.error("--compare takes OLD.json, or OLD.json NEW.json")
     old = load(args.compare[0]) if args.compare else None

@@ -1,0 +1,104 @@
+"""Throughput of ``balance sweep`` against one ``simulate`` of the same total, and the
+per-task cost of Dask, from which the sweep's default block size is chosen.
+
+Run from the project root (``scripts/bench.py --sweep`` runs it too):
+
+    python scripts/bench_sweep.py            # 60 points x 20,000 games (about a minute)
+    python scripts/bench_sweep.py --quick    # 60 points x 2,000 games
+
+It measures, on this machine:
+
+1. one ``simulate`` of 4-player uniform-random Walk the Plank, 60 x G games, all cores;
+2. a local sweep of a 60-point grid (plank_max 3..8 x pirates_per_player 1..5 x base or
+   Kraken), G games a point, all cores: its games per second as a share of (1);
+3. the cost of a sweep task beyond playing its games (tallying the outcomes), per block
+   size;
+4. Dask's own cost per task on a 2-worker LocalCluster (worker processes, one thread
+   each): the time per no-op task when many are submitted at once.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from balance.api import make_setup, simulate
+from balance.games import get_game
+from balance.run import default_threads
+from balance.sweep import sweep
+from balance.sweep_tally import play_tally
+
+AXES = ["plank_max=3..8", "pirates_per_player=1..5", "variant=base,kraken"]
+
+
+def best(function, repeat: int) -> float:
+    """Least elapsed seconds of ``repeat`` calls (the least disturbed by the machine)."""
+    times = []
+    for _ in range(repeat):
+        clock = time.perf_counter()
+        function()
+        times.append(time.perf_counter() - clock)
+    return min(times)
+
+
+def throughput(games: int, repeat: int) -> None:
+    total = 60 * games
+    sweep("walk-the-plank", players=[4], axes=AXES, games=200)  # compile or load once
+    one = best(lambda: simulate("walk-the-plank", 4, total, keep_records=False).summary(), repeat)
+    many = best(lambda: sweep("walk-the-plank", players=[4], axes=AXES, games=games), repeat)
+    print(
+        f"simulate, {total:,} games: {total / one:,.0f} games/s; "
+        f"sweep, 60 points x {games:,} games: {total / many:,.0f} games/s "
+        f"= {one / many:.0%} of simulate ({default_threads()} threads, best of {repeat})"
+    )
+
+
+def task_cost(repeat: int) -> None:
+    setup = make_setup("walk-the-plank", 4)
+    game = get_game(setup.game)
+    for size in (1_000, 5_000, 20_000):
+        play = best(lambda size=size: game.play_block(setup, 0, size), repeat)
+        task = best(lambda size=size: play_tally(setup, 0, size), repeat)
+        print(
+            f"block of {size:>6,} games: play {play * 1e3:6.1f} ms, task with its tally "
+            f"{task * 1e3:6.1f} ms (tally {100 * (task - play) / task:4.1f}% of the task)"
+        )
+
+
+def dask_overhead(tasks: int) -> None:
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        print('Dask is not installed (pip install -e ".[cluster]"): no Dask figures')
+        return
+    with (
+        LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        client.submit(abs, -1).result()
+        clock = time.perf_counter()
+        client.gather([client.submit(abs, -k, pure=False) for k in range(tasks)])
+        elapsed = time.perf_counter() - clock
+    print(
+        f"Dask, 2-worker LocalCluster: {elapsed / tasks * 1e3:.2f} ms a task "
+        f"({tasks:,} no-op tasks submitted at once)"
+    )
+
+
+def measure(quick: bool = False) -> None:
+    """Every measurement, printed (``quick``: 2,000 games a point, one repeat)."""
+    throughput(2_000 if quick else 20_000, repeat=1 if quick else 3)
+    task_cost(repeat=3)
+    dask_overhead(tasks=500 if quick else 2_000)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="2,000 games a point")
+    measure(parser.parse_args().quick)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,215 @@
+"""Sweeps on Dask distributed, with real parts: worker processes, a scheduler and workers
+started as commands on 127.0.0.1, a worker killed mid-sweep."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from cli_helpers import assert_one_line_error, call_main
+
+from balance import cluster
+from balance.sweep import sweep
+
+pytest.importorskip("distributed")
+
+GAME = "walk-the-plank"
+ARGS = dict(players="3,4", axes=["plank_max=3,4"], games=600, seed=9)
+DASK = str(Path(sys.executable).with_name("dask"))
+WORKER_ENV = {**os.environ, "NUMBA_NUM_THREADS": "1"}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def local_table(**extra: object) -> pd.DataFrame:
+    return sweep(GAME, **{**ARGS, **extra}, threads=1).table
+
+
+def test_scheduler_without_dask_installed_is_one_line_error(monkeypatch, capsys) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed fails
+    code, out, err = call_main(
+        monkeypatch, capsys, "sweep", GAME, "--games", 10, "--scheduler", "tcp://127.0.0.1:9"
+    )
+    assert_one_line_error(code, out, err, 'pip install -e ".[cluster]"')
+
+
+def test_unreachable_scheduler_is_one_line_error_within_the_timeout(monkeypatch, capsys) -> None:
+    monkeypatch.setattr(cluster, "CONNECT_TIMEOUT", 2)
+    clock = time.perf_counter()
+    code, out, err = call_main(
+        monkeypatch,
+        capsys,
+        "sweep",
+        GAME,
+        "--games",
+        10,
+        "--scheduler",
+        f"tcp://127.0.0.1:{free_port()}",
+    )
+    assert_one_line_error(code, out, err, "cannot reach the Dask scheduler")
+    assert time.perf_counter() - clock < 10
+
+
+def test_dask_backend_in_process_gives_the_local_results() -> None:
+    """The fast version: the Dask backend with two in-process workers (threads)."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as local_cluster:
+        remote = sweep(GAME, **ARGS, block=150, scheduler=local_cluster.scheduler_address)
+    assert remote.backend == "dask"
+    pd.testing.assert_frame_equal(remote.table, local_table())
+
+
+@pytest.mark.slow
+def test_local_cluster_of_worker_processes_gives_the_local_results() -> None:
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        env={"NUMBA_NUM_THREADS": "1"},
+    ) as local_cluster:
+        remote = sweep(GAME, **ARGS, block=150, scheduler=local_cluster.scheduler_address)
+    assert remote.backend == "dask"
+    pd.testing.assert_frame_equal(remote.table, local_table())
+
+
+class DaskProcesses:
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.scheduler = self._start(
+            [DASK, "scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"]
+        )
+        self.workers = [
+            self._start(
+                [
+                    DASK,
+                    "worker",
+                    self.address,
+                    "--nthreads",
+                    "1",
+                    "--no-nanny",
+                    "--no-dashboard",
+                    "--host",
+                    "127.0.0.1",
+                ]
+            )
+            for _ in range(2)
+        ]
+        self._wait_for_workers(2)
+
+    def _start(self, command: list[str]) -> subprocess.Popen:
+        return subprocess.Popen(
+            command, env=WORKER_ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+
+    def _wait_for_workers(self, count: int, timeout: float = 120) -> None:
+        from distributed import Client
+
+        deadline = time.monotonic() + timeout
+        with Client(self.address, timeout="30s", set_as_default=False) as client:
+            client.wait_for_workers(count, timeout=max(1.0, deadline - time.monotonic()))
+
+    def stop(self) -> None:
+        for process in [*self.workers, self.scheduler]:
+            if process.poll() is None:
+                process.terminate()
+        for process in [*self.workers, self.scheduler]:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+@pytest.fixture
+def dask_processes() -> Iterator[DaskProcesses]:
+    processes = DaskProcesses()
+    try:
+        yield processes
+    finally:
+        processes.stop()
+
+
+def _figures(data: dict) -> list:
+    return [
+        (p["point"], p["players"], p["rules"], p["games"], p["metrics"]) for p in data["points"]
+    ]
+
+
+@pytest.mark.slow
+def test_cli_on_a_scheduler_and_two_worker_commands_equals_the_local_run(dask_processes) -> None:
+    command = [
+        str(Path(sys.executable).with_name("balance")),
+        "sweep",
+        GAME,
+        "--players",
+        "3,4",
+        "--axis",
+        "plank_max=3,4",
+        "--games",
+        "600",
+        "--seed",
+        "9",
+        "--json",
+    ]
+    local = subprocess.run([*command, "--threads", "1"], capture_output=True, text=True, check=True)
+    remote = subprocess.run(
+        [*command, "--block", "300"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "DASK_SCHEDULER_ADDRESS": dask_processes.address},
+    )
+    local_data, remote_data = json.loads(local.stdout), json.loads(remote.stdout)
+    assert (local_data["backend"], remote_data["backend"]) == ("local", "dask")
+    assert _figures(remote_data) == _figures(local_data)
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_sweep_is_replaced_and_the_results_stay(
+    dask_processes, tmp_path
+) -> None:
+    out = tmp_path / "sweep"
+    args = {**ARGS, "axes": ["plank_max=3..6"], "games": 2000}
+    found: dict = {}
+
+    def run() -> None:
+        found["result"] = sweep(
+            GAME, **args, block=100, scheduler=dask_processes.address, out=out, charts=False
+        )
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    deadline = time.monotonic() + 300
+    while not list((out / "points").glob("*.npz")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    victim = dask_processes.workers[0]
+    victim.kill()
+    victim.wait()
+    thread.join(timeout=600)
+    assert not thread.is_alive()
+    result = found["result"]
+    assert len(result.points) == 8 and not result.partial
+    assert len(list((out / "points").glob("*.npz"))) == 8
+    pd.testing.assert_frame_equal(result.table, local_table(axes=args["axes"], games=2000))

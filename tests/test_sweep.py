@@ -1,0 +1,358 @@
+"""``balance sweep``: designs, common random numbers, tallies, targets, files, errors."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from cli_helpers import assert_one_line_error, call_main, invoke
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from balance import api
+from balance.compare import compare
+from balance.errors import BalanceError
+from balance.metrics import Metric
+from balance.sweep import sweep
+from balance.sweep_charts import main_effects, point_frame, sensitivity, sweep_charts
+from balance.sweep_design import (
+    Axis,
+    design_points,
+    figure_of,
+    parse_axis,
+    parse_target,
+)
+from balance.sweep_tally import compact, merge
+
+GAME = "walk-the-plank"
+GAMES = 1500
+
+
+# --- parsing and designs (no games played) --------------------------------------------
+
+
+def test_axes_parse_lists_ranges_and_values_with_commas() -> None:
+    assert parse_axis("plank_max=3..6").values == ("3", "4", "5", "6")
+    assert parse_axis("plank_max=3,5").values == ("3", "5")
+    assert parse_axis("rest=charge,run;none").values == ("charge,run", "none")
+    assert parse_axis("variant=base,kraken,ghost+dolphin").kind == "variant"
+    assert parse_axis("plank_max=3..6").numeric
+    for bad, fragment in [
+        ("plank_max=6..3", "empty"),
+        ("plank_max", "NAME="),
+        ("plank_max=3,,4", "empty value"),
+        ("plank_max=3,3", "twice"),
+        ("plank_max=3..x", "range"),
+    ]:
+        with pytest.raises(BalanceError, match=fragment):
+            parse_axis(bad)
+
+
+def test_grid_is_every_combination_first_axis_slowest() -> None:
+    axes = [Axis("a", ("1", "2")), Axis("b", ("x", "y", "z"))]
+    points = design_points(axes, "grid")
+    assert len(points) == 6
+    assert points[0] == {"a": "1", "b": "x"} and points[3] == {"a": "2", "b": "x"}
+
+
+@pytest.mark.parametrize("design", ["lhs", "sobol"])
+def test_sampled_designs_are_seeded_merge_duplicates_and_use_allowed_levels(design) -> None:
+    axes = [Axis("a", tuple(str(v) for v in range(3, 9))), Axis("b", ("1", "2"))]
+    first = design_points(axes, design, points=40, seed=5)
+    assert first == design_points(axes, design, points=40, seed=5)
+    assert first != design_points(axes, design, points=40, seed=6)
+    keys = [tuple(p.items()) for p in first]
+    assert len(keys) == len(set(keys)) <= 12  # 6 x 2 levels: duplicates merged
+    assert all(p["a"] in axes[0].values and p["b"] in axes[1].values for p in first)
+    # 40 draws over 12 cells: a stratified sample reaches every level of each axis
+    assert {p["a"] for p in first} == set(axes[0].values)
+
+
+def test_targets_parse_and_give_verdicts_from_intervals() -> None:
+    at_least = parse_target("balance_index>=0.97")
+    assert at_least.verdict(0.975, 0.99) == "pass"
+    assert at_least.verdict(0.90, 0.96) == "fail"
+    assert at_least.verdict(0.96, 0.99) == "undecided"
+    band = parse_target("length_mean=6..10")
+    assert (band.low, band.high) == (6, 10)
+    assert band.verdict(7, 9) == "pass" and band.verdict(10.5, 11) == "fail"
+    assert band.verdict(9, 10.5) == "undecided" and band.verdict(math.nan, 1) == "undecided"
+    assert parse_target("seat_win_rate.0<=0.3").figure == "seat_win_rate.0"
+    for bad in ["balance_index", "balance_index>=x", "length_mean=10..6", ">=3"]:
+        with pytest.raises(BalanceError):
+            parse_target(bad)
+
+
+def test_figures_are_found_by_dotted_name() -> None:
+    metrics = {
+        "balance_index": {"value": 0.9, "ci95": [0.8, 1.0]},
+        "seat_win_rate": [{"seat": 0, "rate": 0.3, "ci95": [0.2, 0.4]}],
+        "winner_count": {"1": {"value": 0.5, "ci95": [0.4, 0.6]}},
+    }
+    assert figure_of(metrics, "seat_win_rate.0") == (0.3, 0.2, 0.4)
+    assert figure_of(metrics, "winner_count.1") == (0.5, 0.4, 0.6)
+    with pytest.raises(BalanceError, match="balance_index"):
+        figure_of(metrics, "nothing")
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 30), st.booleans(), st.booleans()), min_size=1, max_size=60),
+    st.integers(1, 10),
+)
+def test_tallies_merge_to_the_same_counts_whatever_the_split(rows, cut) -> None:
+    frame = pd.DataFrame(rows, columns=["length", "finished", "won_0"]).astype(float)
+    frame["score"] = frame["length"] * 0.5  # not whole numbers: the other way of sorting
+    chosen = (Metric("game length", "length", "mean"), Metric("score", "score", "mean"))
+    whole = compact(frame, chosen, ["won_0"])
+    parts = [compact(frame.iloc[k : k + cut], chosen, ["won_0"]) for k in range(0, len(rows), cut)]
+    merged = merge(parts[::-1])
+    assert set(merged.groups) == {"core", "score"} and merged.games == len(rows)
+    for name, group in whole.groups.items():
+        assert np.array_equal(merged.groups[name].rows, group.rows)
+        assert np.array_equal(merged.groups[name].counts, group.counts)
+    core = merged.values("core")
+    expected = frame[["length", "finished", "won_0"]].sort_values(list(core.columns))
+    assert np.array_equal(core.to_numpy(), expected.to_numpy())
+
+
+# --- playing --------------------------------------------------------------------------
+
+
+def test_a_point_is_simulate_with_its_rules_and_seed() -> None:
+    result = sweep(GAME, players=[4], axes=["plank_max=3,5"], games=GAMES, seed=7, block=400)
+    for point, plank in zip(result.points, (3, 5), strict=True):
+        assert point["rules"] == {"plank_max": plank}
+        summary = api.simulate(
+            GAME, 4, GAMES, seed=7, rules={"plank_max": plank}, keep_records=False
+        ).summary()
+        m = point["metrics"]
+        assert m["balance_index"]["value"] == summary["balance_index"]
+        assert m["balance_index"]["ci95"] == pytest.approx(summary["balance_index_ci95"], 1e-12)
+        assert m["length_mean"]["value"] == summary["length_mean"]
+        assert m["length_mean"]["ci95"] == pytest.approx(summary["length_ci95"], rel=1e-12)
+        assert m["finished_rate"]["value"] == summary["finished_rate"]
+        assert m["seat_win_rate"] == summary["seat_win_rate"]
+        for k, rate in summary["winner_count"].items():
+            assert m["winner_count"][k]["value"] == rate
+            assert m["winner_count"][k]["ci95"] == summary["winner_count_ci95"][k]
+
+
+def test_results_do_not_depend_on_block_size_or_threads() -> None:
+    args = dict(players="3,4", axes=["variant=base,kraken"], games=1000, seed=2)
+    one = sweep(GAME, **args, block=1000, threads=1)
+    many = sweep(GAME, **args, block=137, threads=2)
+    pd.testing.assert_frame_equal(one.table, many.table)
+    assert [p["rules"] for p in one.points] == [{}] * 4
+    assert [p["variants"] for p in one.points] == [[], ["kraken"], [], ["kraken"]]
+
+
+def test_baseline_differences_are_compare_s_paired_differences() -> None:
+    result = sweep(
+        GAME, players=[3], axes=["plank_max=3,4"], games=1200, seed=1, baseline="plank_max=3"
+    )
+    at_base, other = result.points
+    assert at_base["difference"]["length_mean"]["value"] == 0.0
+    compared = compare(GAME, 3, 1200, ["plank_max=3", "plank_max=4"], seed=1)
+    row = compared.table.set_index(["run", "metric"]).loc[("plank_max=4", "game length")]
+    diff = other["difference"]["length_mean"]
+    assert diff["value"] == pytest.approx(row["difference"], rel=1e-12)
+    assert diff["ci95"] == pytest.approx([row["diff_low"], row["diff_high"]], rel=1e-9)
+    assert diff["p"] == pytest.approx(row["p"], rel=1e-9, abs=1e-300)
+    # Holm over every difference of the sweep: adjusted p-values are never smaller
+    cells = [d for p in result.points for d in p["difference"].values()]
+    assert all(d["p_holm"] >= d["p"] for d in cells)
+    assert result.table["figure"].str.startswith("difference.").any()
+
+
+def test_targets_rank_the_points_that_pass() -> None:
+    result = sweep(
+        GAME,
+        players=[5],
+        axes=["plank_max=3..5"],
+        games=GAMES,
+        targets=["length_mean=6..10", "balance_index>=0.9"],
+    )
+    lengths = {p["rules"]["plank_max"]: p["metrics"]["length_mean"] for p in result.points}
+    for point in result.points:
+        low, high = point["metrics"]["length_mean"]["ci95"]
+        expected = (
+            "pass" if low >= 6 and high <= 10 else "fail" if high < 6 or low > 10 else "undecided"
+        )
+        assert point["verdicts"]["length_mean=6..10"] == expected
+    assert lengths[3]["ci95"][1] < 10 < lengths[5]["ci95"][0]  # short planks, short games
+    passing = result.passing()
+    assert passing and all(set(p["verdicts"].values()) == {"pass"} for p in passing)
+    assert "points pass every target" in result.text()
+    assert len(result.verdicts) == 2 * len(result.points)
+    assert set(result.verdicts["verdict"]) <= {"pass", "fail", "undecided"}
+
+
+def test_out_writes_the_tidy_table_manifest_charts_and_resume_plays_only_missing(
+    tmp_path,
+) -> None:
+    out = tmp_path / "sweep"
+    args = dict(players=[4], axes=["plank_max=3,4,5"], games=800, seed=4)
+    first = sweep(GAME, **args, out=out)
+    table = pd.read_parquet(out / "sweep.parquet")
+    pd.testing.assert_frame_equal(table, first.table)
+    assert {
+        "point",
+        "players",
+        "plank_max",
+        "figure",
+        "value",
+        "ci_low",
+        "ci_high",
+        "games",
+    } <= set(pd.read_csv(out / "sweep.csv").columns)
+    assert set(table["figure"]) >= {"balance_index", "length_mean", "seat_win_rate.3"}
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["spec"]["axes"] == {
+        "players": ["4"],
+        "plank_max": ["3", "4", "5"],
+    }
+    assert (out / "sweep.pdf").exists() and (out / "01-balance-index.png").exists()
+    (out / "points" / "00001.npz").unlink()  # as if Ctrl-C had stopped it there
+    resumed = sweep(GAME, **args, out=out, resume=True, charts=False)
+    assert resumed.played_games == 800  # one point played again, two read back
+    pd.testing.assert_frame_equal(resumed.table, first.table)
+    with pytest.raises(BalanceError, match="differs in games"):
+        sweep(GAME, **{**args, "games": 900}, out=out, resume=True)
+
+
+def test_json_has_every_key_the_designers_tools_read() -> None:
+    out = invoke(
+        "sweep", GAME, "--players", "3", "--axis", "plank_max=3,4", "--games", 600, "--json"
+    )
+    assert out.count("\n") == 1
+    data = json.loads(out)
+    assert {
+        "game",
+        "seed",
+        "games",
+        "design",
+        "axes",
+        "backend",
+        "elapsed_s",
+        "games_per_s",
+    } <= set(data)
+    assert data["backend"] == "local" and data["axes"]["plank_max"] == ["3", "4"]
+    point = data["points"][0]
+    assert {"point", "players", "rules", "variants", "games", "metrics"} <= set(point)
+    m = point["metrics"]
+    for key in ("balance_index", "length_mean", "finished_rate"):
+        assert set(m[key]) >= {"value", "ci95"} and len(m[key]["ci95"]) == 2
+    assert [row["seat"] for row in m["seat_win_rate"]] == [0, 1, 2]
+    assert "reveals_charge" in m  # the game's own figures
+
+
+def test_own_figures_of_la_planche() -> None:
+    result = sweep("la-planche", players=[3], games=400)
+    metrics = result.points[0]["metrics"]
+    colours = [k for k in metrics if k.startswith("last_")]
+    assert colours and all(0 <= metrics[k]["value"] <= 1 for k in colours)
+    assert sum(metrics[k]["value"] for k in colours) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--axis", "nonsense=1,2"], "unknown axis 'nonsense'"),
+        (["--axis", "plank_max=99"], "plank_max"),
+        (["--axis", "plank_max=5..3"], "empty"),
+        (["--players", "9"], "player"),
+        (["--target", "balance_index>>1"], "--target"),
+        (["--target", "nothing>=1"], "no figure"),
+        (["--axis", "plank_max=1..200", "--axis", "pirates_per_player=1..60"], "--yes"),
+        (["--design", "lhs"], "--points"),
+        (["--axis", "plank_max=3,4", "--rule", "plank_max=3"], "both swept"),
+        (["--baseline", "nothing=3"], "unknown rule"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, args, fragment) -> None:
+    code, out, err = call_main(monkeypatch, capsys, "sweep", GAME, "--games", 50, *args)
+    assert_one_line_error(code, out, err, fragment)
+
+
+# --- charts ---------------------------------------------------------------------------
+
+
+def test_sensitivity_names_the_axis_that_moves_a_figure() -> None:
+    rng = np.random.default_rng(0)
+    axes = [Axis("a", ("1", "2", "3")), Axis("b", ("x", "y")), Axis("c", ("p", "q"))]
+    rows = []
+    for a in axes[0].values:
+        for b in axes[1].values:
+            for c in axes[2].values:
+                rows.append(
+                    {"players": 4, "a": a, "b": b, "c": c,
+                     "f": int(a) * 1.0 + (b == "y") * 0.1 + rng.normal(0, 0.01)}
+                )  # fmt: skip
+    frame = pd.DataFrame(rows)
+    shares = sensitivity(frame, axes, "f")
+    assert list(shares["axis"])[:2] == ["a", "b"] and shares["share"].iloc[0] > 0.9
+    effects = main_effects(frame, axes, "f")
+    a_means = effects[effects["axis"] == "a"]["mean"].to_numpy()
+    assert np.all(np.diff(a_means) > 0.9) and (effects["points"] == [4, 4, 4, 6, 6, 6, 6]).all()
+
+
+@pytest.mark.parametrize(
+    "axes",
+    [
+        ["plank_max=3,4"],
+        ["plank_max=3,4", "pirates_per_player=2,3"],
+        ["plank_max=3,4", "pirates_per_player=2,3", "variant=base,kraken"],
+    ],
+)
+def test_chart_pages_follow_the_number_of_axes(axes) -> None:
+    result = sweep(GAME, players=[4], axes=axes, games=300, targets=["balance_index>=0.5"])
+    frame = point_frame(result)
+    assert len(frame) == len(result.points) and frame["passes"].dtype == bool
+    names = [chart.name for chart in sweep_charts(result)]
+    expected = {1: "01-balance-index", 2: "01-heat-balance-index-4p", 3: "04-sensitivity"}
+    assert names[0] == "00-title" and expected[len(axes)] in names
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 30)), min_size=1, max_size=12))
+def test_a_mean_from_counts_is_the_mean_of_the_games(rows) -> None:
+    from balance.stats import mean_interval
+    from balance.sweep import _weighted_mean_interval
+
+    values = np.array([v for v, _ in rows], dtype=float)
+    counts = np.array([c for _, c in rows])
+    expected = mean_interval(np.repeat(values, counts))
+    assert _weighted_mean_interval(values, counts) == pytest.approx(expected, rel=1e-9, nan_ok=True)
+
+
+def test_keep_runs_saves_the_games_each_point_counted(tmp_path) -> None:
+    from balance.results import load_run
+    from balance.sweep import keep_point_runs
+
+    out = tmp_path / "sweep"
+    result = sweep(GAME, players=[3], axes=["plank_max=3,4"], games=300, out=out, charts=False)
+    keep_point_runs(result, out, threads=1)
+    for point in result.points:
+        saved = json.loads((out / "runs" / f"{point['point']:05d}" / "summary.json").read_text())
+        assert saved["rules"]["plank_max"] == point["rules"]["plank_max"]
+        assert saved["seat_win_rate"] == point["metrics"]["seat_win_rate"]
+        assert saved["length_mean"] == point["metrics"]["length_mean"]["value"]
+        assert load_run(out / "runs" / f"{point['point']:05d}").games == 300
+
+
+def test_own_figures_of_battle_of_thieves_include_win_reasons_and_their_differences() -> None:
+    result = sweep(
+        "battle-of-thieves",
+        axes=["variant=decks=cannon-battery,boarding-party;decks=cannon-battery,island-raiders"],
+        games=300,
+        baseline="variant=decks=cannon-battery,boarding-party",
+    )
+    metrics = result.points[0]["metrics"]
+    reasons = [k for k in metrics if k.startswith("won_by_")]
+    assert reasons and "seat_win_rate" in metrics and len(metrics["seat_win_rate"]) == 2
+    assert set(reasons) <= set(result.points[1]["difference"])
+    assert result.points[0]["difference"][reasons[0]]["value"] == 0.0
