@@ -38,6 +38,7 @@ from scipy import sparse, stats
 from scipy.sparse.csgraph import connected_components
 
 from balance.api import make_setup
+from balance.caveats import capped_warning
 from balance.errors import BalanceError, Interrupted
 from balance.games import get_game
 from balance.games.base import Setup
@@ -112,6 +113,9 @@ class Tournament:
     rules: dict[str, Any] | None = None
     #: The length at which a game stops unfinished (:meth:`Game.length_cap`), if any.
     cap: int | None = None
+    #: Pairings whose games often stopped at the cap (:mod:`balance.caveats`), printed
+    #: first, each on a line beginning ``warning:``.
+    warnings: tuple[str, ...] = ()
 
     def cell(self, row: str, column: str) -> pd.Series:
         """The matrix row of ``row`` against ``column``."""
@@ -169,6 +173,7 @@ class Tournament:
         }
         if self.rating_note:
             record["ratings_note"] = self.rating_note
+        record["warnings"] = list(self.warnings)
         if self.vs_field is not None:
             record["vs_field"] = [
                 {
@@ -344,6 +349,13 @@ def tournament(
         raise BalanceError(f"two {kind} share a name: {', '.join(labels)}")
 
     per_run = -(-games // 2) if players == 2 else games
+    said: set[str] = set()
+
+    def say_once(message: str) -> None:  # one message, however many pairings compile
+        if on_compile is not None and message not in said:
+            said.add(message)
+            on_compile(message)
+
     results: list[RunResult] = []
     for pairing in pairings:  # every set-up was checked before the first game
         result = run_games(
@@ -352,7 +364,7 @@ def tournament(
             threads=threads,
             keep_records=False,
             progress=progress,
-            on_compile=on_compile,
+            on_compile=say_once,
         )
         results.append(result)
         if result.partial or not result.blocks:
@@ -388,7 +400,25 @@ def tournament(
         variants=tuple(first_setup.rules.variants),
         rules=_shared_rules(first_setup, decks),
         cap=chosen.length_cap(first_setup.rules),
+        warnings=_warnings(records, chosen.length_cap(first_setup.rules), chosen.length_unit),
     )
+
+
+def _warnings(records: pd.DataFrame, cap: int | None, unit: str) -> tuple[str, ...]:
+    """A warning for each pairing whose games often stopped at the cap (unordered pairs
+    of two players pooled over their two seat orders)."""
+    found = []
+    frame = records.assign(
+        who=[
+            f"{a} alone against the field" if not b else " and ".join(sorted((a, b)))
+            for a, b in zip(records["first"], records["second"], strict=True)
+        ]
+    )
+    for who, games in frame.groupby("who", sort=False):
+        warned = capped_warning(int((~games["finished"]).sum()), len(games), cap, unit)
+        if warned is not None:
+            found.append(f"{who}: {warned}")
+    return tuple(found)
 
 
 def _shared_rules(setup: Setup, decks: Sequence[str]) -> dict[str, Any]:

@@ -9,7 +9,16 @@ from pathlib import Path
 import numpy as np
 from matplotlib.figure import Figure
 
-from balance.charts import Chart, caption, new_axes, plot_intervals, title_page, write_charts
+from balance.caveats import warning_lines
+from balance.charts import (
+    Chart,
+    caption,
+    flag,
+    new_axes,
+    plot_intervals,
+    title_page,
+    write_charts,
+)
 from balance.errors import BalanceError
 from balance.formatting import rules_text
 from balance.games import get_game
@@ -57,6 +66,7 @@ def text(result: Tournament) -> str:
     names = list(result.contestants)
     width = max(14, *(len(name) + 2 for name in names))
     lines = [
+        *warning_lines(result.warnings),
         *describe(result),
         "",
         "Win rate of the row against the column (games the row won and the column did not), "
@@ -240,6 +250,8 @@ def charts(result: Tournament) -> list[Chart]:
     ]
     if result.vs_field is not None:
         pages.append(Chart("03-field", field_chart(result)))
+    for page in pages:
+        flag(page.figure, warning_lines(result.warnings))
     return pages
 
 

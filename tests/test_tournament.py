@@ -188,6 +188,20 @@ def test_mixed_tables_seat_both_contestants_with_the_field(table_of_three) -> No
     assert record["field"] == "random" and len(record["vs_field"]) == 2
 
 
+def test_pairings_that_stall_at_the_cap_are_warned_about_first() -> None:
+    from balance import tournament_report
+
+    result = tournament(
+        GAME, 2, strategies=("random", "survivor"), games=40, seed=SEED, rules=[("round_cap", "2")]
+    )
+    assert len(result.warnings) == 1
+    assert result.warnings[0].startswith("random and survivor: ")
+    assert "stopped unfinished at the cap of 2 rounds" in result.warnings[0]
+    assert tournament_report.text(result).startswith("warning: random and survivor: ")
+    assert result.to_json()["warnings"] == list(result.warnings)
+    assert result.cell("random", "survivor")["neither"] >= 0.05 * 40
+
+
 # --- the command ----------------------------------------------------------------------------
 
 
