@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
@@ -163,7 +164,8 @@ def heat_map(result: Tournament) -> Figure:
     rates = result.square("rate").to_numpy(dtype=float)
     lows = result.square("low").to_numpy(dtype=float)
     highs = result.square("high").to_numpy(dtype=float)
-    ax.imshow(np.nan_to_num(rates, nan=0.5), cmap="Greys", vmin=0, vmax=1)
+    shades = matplotlib.colormaps["Greys"].with_extremes(bad="white")
+    ax.imshow(np.ma.masked_invalid(rates), cmap=shades, vmin=0, vmax=1)
     size = 9 if n <= 5 else 7
     for i in range(n):
         for j in range(n):
@@ -180,6 +182,7 @@ def heat_map(result: Tournament) -> Figure:
     ax.set_title("win rate of the row against the column")
     how = (
         f"{result.games:,} games a pair, half in each seat order, the same deals for every pair"
+        + (f"; strategies by seat {', '.join(result.strategies)}" if result.kind == "decks" else "")
         if result.players == 2
         else f"{result.games:,} games a pair at mixed tables of {result.players} (the other "
         f"seats: {result.field}), seats rotated"
