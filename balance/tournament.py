@@ -289,6 +289,12 @@ def tournament(
     field : with three or more players, the strategy of the seats no contestant holds
         (default random).
     games : games a pairing; with two players, half in each seat order (rounded up).
+
+    Returns
+    -------
+    :class:`Tournament`: every game played (``records``), the matrix, the ratings and,
+    with three or more players, each contestant alone against the field. Every set-up is
+    checked (a one-line :class:`BalanceError`) before the first game is played.
     """
     rules = list(rules)
     chosen = get_game(game)
