@@ -235,6 +235,7 @@ ERRORS = [
     (["--strategy", "random", "--strategy", "greedy", "--field", "nobody"], ["nobody"]),
     (["--strategy", "random", "--strategy", "greedy", "-g", "0"], ["games"]),
     (["--deck", "cannon-battery", "--deck", "boarding-party"], ["battle-of-thieves"]),
+    (["--strategy", "random", "--strategy", "examples/cautious.py:nobody"], ["nobody"]),
 ]
 
 
@@ -242,3 +243,20 @@ ERRORS = [
 def test_bad_input_is_one_line(monkeypatch, capsys, args, fragments) -> None:
     code, out, err = call_main(monkeypatch, capsys, "tournament", GAME, "-g", 10, *args)
     assert_one_line_error(code, out, err, *fragments)
+
+
+@pytest.mark.slow
+def test_a_strategy_file_is_a_contestant_like_any_other() -> None:
+    """A user's ``FILE.py:NAME`` joins the tournament (its engine compiles once)."""
+    example = Path(__file__).resolve().parents[1] / "examples" / "cautious.py"
+    result = tournament(
+        GAME, 3, strategies=(f"{example}:cautious", "greedy"), games=60, seed=SEED, threads=2
+    )
+    assert result.contestants == ("cautious", "greedy")
+    run = api.simulate(
+        GAME, 3, 60, SEED, (f"{example}:cautious", "random", "random"), rotate_seats=True
+    )
+    row = result.vs_field.set_index("contestant").loc["cautious"]
+    lineup = run.setup.lineup
+    seat = [[lineup.strategy_index(g, s) for s in range(3)].index(0) for g in range(60)]
+    assert row["wins"] == won_by_game(run)[np.arange(60), seat].sum()
