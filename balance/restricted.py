@@ -230,13 +230,12 @@ def restricted_play(
     until ``max_games`` (:mod:`balance.paired_precision`).
     """
     game = get_game(setup.game)
-    own = getattr(game, "value_cards", None)
-    if own is not None:  # a game that values cards its own way (a deck without the card)
+    if getattr(game, "blank_setups", None) is not None:  # a deck without the card
         if precision is not None:
             raise BalanceError(
                 f"--precision is not available for {game.id}'s card values yet; use --games"
             )
-        return own(setup, games, actions, threads, progress, on_compile)
+        return _blanked_play(setup, games, actions, threads, progress, on_compile)
     chosen = list(actions) or list(game.actions())
     for action in chosen:
         game.check_restricted([action])
@@ -337,6 +336,65 @@ def _restricted_play_until(
             "stopped_by": tracker.stopped_by,
             "anytime_valid": True,
         },
+    )
+
+
+def _blanked_play(
+    setup: Setup,
+    games: int,
+    cards: Sequence[str],
+    threads: int | None,
+    progress: bool,
+    on_compile: Callable[[str], None] | None,
+) -> Any:
+    """Restricted play for a game that takes a card out of a deck (``game.blank_setups``):
+    the deck's player's win in each game with a blank card in place of every copy of the
+    card, paired with its win in the same game with the real card; the game presents the
+    table (``game.card_values``)."""
+    game = get_game(setup.game)
+    check_run(games, threads, None)
+    blanked = game.blank_setups(setup, cards)
+
+    def play(each: Setup) -> RunResult:
+        return run_games(
+            each,
+            games,
+            threads=threads,
+            keep_records=False,
+            progress=progress,
+            on_compile=on_compile,
+        )
+
+    unrestricted = play(setup)
+    base = won_by_game(unrestricted)
+    partial = unrestricted.partial or not unrestricted.blocks
+    played = len(base)
+    rows = []
+    for seat, deck, name, each in blanked:
+        if partial:
+            break
+        result = play(each)
+        won = won_by_game(result)
+        partial = result.partial or not result.blocks
+        played = min(played, len(won))
+        rows.append((seat, deck, name, won[:, seat]))
+    if not rows:
+        raise Interrupted("interrupted before any card was valued")
+    differences = {}
+    paired = []
+    for seat, deck, name, wins in rows:
+        differences[seat, name] = wins[:played].astype(float) - base[:played, seat]
+        paired.append(
+            ({"seat": seat, "deck": deck, "card": name}, wins[:played], base[:played, seat])
+        )
+    return game.card_values(
+        setup,
+        value_table(paired),
+        played,
+        partial,
+        requested=games,
+        differences=differences,
+        warnings=restricted_warnings(unrestricted, {}, played),
     )
 
 
@@ -515,5 +573,5 @@ def _precision_json(value: Any) -> dict[str, Any]:
 def check_card_values(game_id: str) -> None:
     """A one-line error unless restricted play can value ``game_id``'s cards."""
     game = get_game(game_id)
-    if getattr(game, "value_cards", None) is None:
+    if getattr(game, "blank_setups", None) is None:
         game.check_restricted(list(game.actions())[:1])

@@ -1043,67 +1043,84 @@ def matchup_by_hand() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def test_matchup_writes_its_files(matchup_run) -> None:
+def test_matchup_is_the_tournament_of_the_decks(matchup_run) -> None:
+    """``balance matchup`` plays ``balance tournament --deck ...`` with GAMES in each seat
+    order, and writes the tournament's files."""
     out_text, out = matchup_run
     assert out_text.endswith(
-        f"\nsaved matchup.csv, matchup.json, the chart and matchup.pdf in {out}\n"
+        "\nsaved the games, matrix and ratings (Parquet), JSON, charts and tournament.pdf in "
+        f"{out}\n"
     )
     assert {p.name for p in out.iterdir()} == {
-        "matchup.csv",
-        "matchup.json",
-        "matchup.pdf",
+        "tournament.json",
+        "tournament-games.parquet",
+        "tournament-matrix.parquet",
+        "tournament-ratings.parquet",
+        "tournament.pdf",
         "00-title.png",
-        "01-matchup.png",
+        "01-matrix.png",
+        "02-ratings.png",
     }
-    for page in ("00-title", "01-matchup"):
+    for page in ("00-title", "01-matrix", "02-ratings"):
         assert (out / f"{page}.png").read_bytes().startswith(b"\x89PNG"), page
-    assert pdf_pages(out / "matchup.pdf") == 2
-    record = json.loads((out / "matchup.json").read_text())
-    assert record["decks"] == list(MATCHUP_DECKS)
-    assert record["games_per_seat_order"] == MATCHUP_GAMES
-    assert (record["seed"], record["strategies"], record["partial"]) == (SEED, ["random"], False)
-    pd.testing.assert_frame_equal(pd.DataFrame(record["pairs"]), pd.read_csv(out / "matchup.csv"))
+    assert pdf_pages(out / "tournament.pdf") == 3
+    record = json.loads((out / "tournament.json").read_text())
+    assert record["contestants"] == list(MATCHUP_DECKS)
+    assert (record["game"], record["players"], record["games"]) == (GAME_ID, 2, 2 * MATCHUP_GAMES)
+    assert (record["seed"], record["partial"]) == (SEED, False)
+    args = ["tournament", GAME_ID, *[x for d in MATCHUP_DECKS for x in ("--deck", d)]]
+    args += ["-g", 2 * MATCHUP_GAMES, "-s", SEED, "-t", 2, "--rule", f"turn_cap={MATCHUP_CAP}"]
+    assert json.loads(invoke(*args, "--json")) == record
 
 
 def test_matchup_rates_are_the_two_seat_orders_pooled(matchup_run) -> None:
     _, out = matchup_run
-    csv = pd.read_csv(out / "matchup.csv")
+    table = pd.read_parquet(out / "tournament-matrix.parquet")
     expected = matchup_by_hand()
-    assert len(csv) == 6
-    assert csv[["deck", "against"]].values.tolist() == expected[["deck", "against"]].values.tolist()
-    assert (csv["games"] == expected["games"]).all()
-    assert (csv["wins"] == expected["wins"]).all()
-    for column in ("rate", "low", "high", "first_rate", "second_rate"):
-        assert csv[column].to_numpy() == pytest.approx(expected[column].to_numpy()), column
+    assert len(table) == 6
+    pairs = table[["contestant", "against"]].values.tolist()
+    assert pairs == expected[["deck", "against"]].values.tolist()
+    assert (table["games"] == expected["games"]).all()
+    assert (table["wins"] == expected["wins"]).all()
+    for column in ("rate", "first_rate", "second_rate"):
+        assert table[column].to_numpy() == pytest.approx(expected[column].to_numpy()), column
+    # The pooled rate's interval: Wilson at the effective number of games, the two games
+    # of a deal (one in each seat order) one cluster.
+    for row, (deck, against) in zip(table.itertuples(), pairs, strict=True):
+        first = seat_wins((deck, against), MATCHUP_GAMES, SEED, turn_cap=MATCHUP_CAP)[:, 0]
+        second = seat_wins((against, deck), MATCHUP_GAMES, SEED, turn_cap=MATCHUP_CAP)[:, 1]
+        by_deal = first.astype(float) + second
+        _, low, high = share_interval(by_deal, np.full(MATCHUP_GAMES, 2.0))
+        assert [row.low, row.high] == pytest.approx([low, high], abs=1e-12)
     # Each seat order's rate has its Wilson interval over the games of that order.
-    assert (csv["games_per_seat_order"] == csv["games"] // 2).all()
+    assert (table["games_per_seat_order"] == table["games"] // 2).all()
     for order in ("first", "second"):
-        n = csv["games_per_seat_order"].to_numpy()
+        n = table["games_per_seat_order"].to_numpy()
         low, high = wilson_interval(np.rint(expected[f"{order}_rate"].to_numpy() * n), n)
-        assert csv[f"{order}_low"].to_numpy() == pytest.approx(low, abs=1e-9), order
-        assert csv[f"{order}_high"].to_numpy() == pytest.approx(high, abs=1e-9), order
+        assert table[f"{order}_low"].to_numpy() == pytest.approx(low, abs=1e-9), order
+        assert table[f"{order}_high"].to_numpy() == pytest.approx(high, abs=1e-9), order
     # The two rates of a pair sum to 1 minus the pair's capped games (wins for neither).
     assert expected["capped"].max() > 0  # the short cap makes the check bite
-    rates = csv.set_index(["deck", "against"])["rate"]
+    rates = table.set_index(["contestant", "against"])["rate"]
     capped = expected.set_index(["deck", "against"])["capped"]
     for (deck, against), rate in rates.items():
         assert rate + rates[against, deck] == pytest.approx(1 - capped[deck, against])
-    # Each pair's capped share, with its Wilson interval.
-    assert csv["capped"].to_numpy() == pytest.approx(expected["capped"] * expected["games"])
-    assert csv["capped_rate"].to_numpy() == pytest.approx(expected["capped"].to_numpy())
-    for row in csv.itertuples():
-        assert [row.capped_low, row.capped_high] == pytest.approx(
-            list(wilson_interval(row.capped, row.games))
-        )
+    assert table["neither"].to_numpy() == pytest.approx(expected["capped"] * expected["games"])
+    assert (table["both"] == 0).all()  # one ship sinks: a win is never shared
 
 
 def test_matchup_prints_the_matrix(matchup_run) -> None:
     text, out = matchup_run
+    # The short cap stops many games: a warning for each pair so stalled comes first.
+    warned = [line for line in text.splitlines() if line.startswith("warning: ")]
+    assert warned and text.startswith("\n".join(warned) + "\n")
+    assert all(f"stopped unfinished at the cap of {MATCHUP_CAP} turns" in w for w in warned)
+    text = text.split("\n", len(warned))[-1]
     assert text.startswith(
-        f"Battle of Thieves matchups: {MATCHUP_GAMES:,} games in each seat order of every "
-        f"pair (seed {SEED}; strategies random)."
+        f"Battle of Thieves tournament: 3 decks, 2 players, {2 * MATCHUP_GAMES:,} games a "
+        f"pairing (seed {SEED}).\nStrategies by seat: random."
     )
-    csv = pd.read_csv(out / "matchup.csv").set_index(["deck", "against"])
+    table = pd.read_parquet(out / "tournament-matrix.parquet").set_index(["contestant", "against"])
     lines = text.splitlines()
     header = next(k for k, line in enumerate(lines) if line.split() == list(MATCHUP_DECKS))
     for row, deck in zip(lines[header + 1 : header + 4], MATCHUP_DECKS, strict=True):
@@ -1116,26 +1133,38 @@ def test_matchup_prints_the_matrix(matchup_run) -> None:
             if against == deck:
                 assert cell == "-"
                 continue
-            figures = csv.loc[(deck, against), ["rate", "low", "high"]].to_numpy() * 100
+            figures = table.loc[(deck, against), ["rate", "low", "high"]].to_numpy() * 100
             assert [float(rate), float(low), float(high)] == pytest.approx(figures, abs=0.051)
+    # Each seat order's rate, its interval and its games, one line an ordered pair.
+    for (deck, against), row in table.iterrows():
+        expected = (
+            f"first {100 * row['first_rate']:5.1f}% [{100 * row['first_low']:4.1f}, "
+            f"{100 * row['first_high']:4.1f}]  second {100 * row['second_rate']:5.1f}% "
+            f"[{100 * row['second_low']:4.1f}, {100 * row['second_high']:4.1f}]  "
+            f"({MATCHUP_GAMES:,} games each)"
+        )
+        assert any(line.startswith(f"  {deck:<22} vs {against:<22} {expected}") for line in lines)
     # Then the share of each pair's games stopped by the cap, one line a pair.
-    start = lines.index("Games stopped by the turn cap, both seat orders (95% Wilson intervals):")
+    start = next(k for k, line in enumerate(lines) if line.startswith("Games neither won"))
+    assert lines[start].startswith(
+        f"Games neither won (stopped unfinished at the cap of {MATCHUP_CAP} turns"
+    )
     shown = lines[start + 1 : start + 4]
-    assert not lines[start + 4].strip()  # one line a pair, then the text ends
+    assert not lines[start + 4].strip()  # one line a pair, then the saved files
     for line, (deck, against) in zip(
         shown, [(CANNON, BOARDING), (CANNON, ISLAND), (BOARDING, ISLAND)], strict=True
     ):
-        row = csv.loc[(deck, against)]
-        low, high = 100 * row["capped_low"], 100 * row["capped_high"]
+        row = table.loc[(deck, against)]
+        low, high = wilson_interval(row["neither"], row["games"])
         assert line == (
-            f"  {deck} and {against}: stopped by the {MATCHUP_CAP}-turn cap (neither ship "
-            f"sank): {100 * row['capped_rate']:.1f}% [{low:.1f}%, {high:.1f}%] of "
-            f"{2 * MATCHUP_GAMES:,} games"
+            f"  {deck} and {against}: neither {row['neither'] / row['games']:.1%} "
+            f"[{low:.1%}, {high:.1%}] of {2 * MATCHUP_GAMES:,} games"
         )
 
 
 MATCHUP_ERRORS = [
     ([GAME_ID, "--deck", CANNON], ["at least two decks"]),
+    ([GAME_ID, "--deck", CANNON, "--deck", BOARDING, "--strategy", "nobody"], ["'nobody'"]),
     ([GAME_ID, "--deck", CANNON, "--deck", BOARDING, "--deck", CANNON], ["given twice", CANNON]),
     (["walk-the-plank", "--deck", CANNON, "--deck", BOARDING], ["Battle of Thieves", "walk"]),
     ([GAME_ID, "--deck", CANNON, "--deck", "nowhere"], ["deck 'nowhere'"]),
@@ -1617,41 +1646,6 @@ def test_summary_lines_print_drawn_per_game_with_its_interval() -> None:
     assert any(line.startswith("Cards (1,000 games), per game") for line in lines)
     row = next(line for line in lines if "Spyglass" in line)
     assert "played  1.50 [1.40, 1.60] of 2.25 [2.20, 2.30] drawn" in row
-
-
-def test_matchup_text_gives_each_seat_order_its_interval_and_games() -> None:
-    from balance.games.battle_of_thieves.decks import Matchup
-
-    first, second = wilson_interval(60, 100), wilson_interval(45, 100)
-    row = {
-        "deck": "a",
-        "against": "b",
-        "games": 200,
-        "wins": 105,
-        "rate": 0.525,
-        "low": 0.45,
-        "high": 0.6,
-        "first_rate": 0.6,
-        "first_low": float(first[0]),
-        "first_high": float(first[1]),
-        "second_rate": 0.45,
-        "second_low": float(second[0]),
-        "second_high": float(second[1]),
-        "games_per_seat_order": 100,
-        "capped": 0,
-        "capped_rate": 0.0,
-        "capped_low": 0.0,
-        "capped_high": float(wilson_interval(0, 200)[1]),
-    }
-    other = {**row, "deck": "b", "against": "a"}
-    matchup = Matchup(("a", "b"), pd.DataFrame([row, other]), 100, 0, ("random",), False)
-    text = matchup.text()
-    assert "By seat order (100 games each, 95% Wilson intervals)" in text
-    expected = (
-        f"first  60.0% [{100 * first[0]:4.1f}, {100 * first[1]:4.1f}]  second  45.0% "
-        f"[{100 * second[0]:4.1f}, {100 * second[1]:4.1f}]"
-    )
-    assert expected in text
 
 
 def test_card_value_text_never_prints_a_p_value_of_zero() -> None:

@@ -114,19 +114,20 @@ class BattleOfThieves(EngineGame):
     def check_restricted(self, names: Sequence[str]) -> None:
         engine.check_restricted(names)
 
-    def value_cards(
-        self,
-        setup: Setup,
-        games: int,
-        cards: Sequence[str] = (),
-        threads: int | None = None,
-        progress: bool = False,
-        on_compile: Any = None,
-    ) -> Any:
-        """Each card's value to its deck: the deck with the card replaced by a blank card."""
-        from balance.games.battle_of_thieves.decks import card_values
+    def blank_setups(self, setup: Setup, cards: Sequence[str] = ()) -> list[Any]:
+        """Restricted play takes a card out of a deck: for each card (or only ``cards``), the
+        set-up with every copy of it replaced by a blank card, as ``(seat, deck, card,
+        setup)``; :func:`balance.restricted.restricted_play` plays them."""
+        from balance.games.battle_of_thieves.decks import blank_setups
 
-        return card_values(setup, games, cards, threads, progress, on_compile)
+        return blank_setups(setup, cards)
+
+    def card_values(self, setup: Setup, table: Any, games: int, partial: bool, **extra: Any) -> Any:
+        """Each card's value to its deck, as text, chart and files present it
+        (:class:`~balance.games.battle_of_thieves.decks.CardValues`)."""
+        from balance.games.battle_of_thieves.decks import CardValues
+
+        return CardValues(setup, table, games, partial, **extra)
 
     def add_card_values(self, summary: dict[str, Any], values: Any) -> None:
         """Each card's value in the summary's ``cards`` (``restricted_play_delta``)."""

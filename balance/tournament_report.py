@@ -1,0 +1,277 @@
+"""A tournament as a designer reads it: text, charts (heat map, ratings, the field) and
+files (Parquet, JSON, PNG and PDF). Drawing only: every number comes from a
+:class:`balance.tournament.Tournament`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+
+from balance.caveats import warning_lines
+from balance.charts import (
+    Chart,
+    caption,
+    flag,
+    new_axes,
+    plot_intervals,
+    title_page,
+    write_charts,
+)
+from balance.errors import BalanceError
+from balance.formatting import rules_text
+from balance.games import get_game
+from balance.results import write_json
+from balance.stats import wilson_interval
+from balance.tournament import MATRIX_METHOD, RATING_METHOD, Tournament
+
+FILES = (
+    "tournament.json",
+    "tournament-games.parquet",
+    "tournament-matrix.parquet",
+    "tournament-ratings.parquet",
+)
+
+
+def describe(result: Tournament) -> list[str]:
+    """The header lines: what was played, how the seats went, what the numbers rest on."""
+    game = get_game(result.game)
+    noun = "decks" if result.kind == "decks" else "strategies"
+    lines = [
+        f"{game.title} tournament: {len(result.contestants)} {noun}, {result.players} players, "
+        f"{result.games:,} games a pairing (seed {result.seed})"
+        + (f"; interrupted: {result.requested:,} asked" if result.partial else "")
+        + ".",
+    ]
+    if result.kind == "decks":
+        lines.append(f"Strategies by seat: {', '.join(result.strategies)}.")
+    if result.players == 2:
+        lines.append(
+            f"Every pair plays each deal twice, once in each seat order ({result.games // 2:,} "
+            "deals); every pair meets the same deals (common random numbers)."
+        )
+    else:
+        lines.append(
+            f"Mixed tables: each pair of contestants with {result.players - 2} field "
+            f"player(s) ({result.field}); alone against the field: each contestant with "
+            f"{result.players - 1} field players. Seats rotated over every order round the "
+            "table; every pairing plays the same game indices (common random numbers)."
+        )
+    return lines
+
+
+def text(result: Tournament) -> str:
+    """The matrix, the ratings and (more than two players) the field, with intervals."""
+    names = list(result.contestants)
+    width = max(14, *(len(name) + 2 for name in names))
+    lines = [
+        *warning_lines(result.warnings),
+        *describe(result),
+        "",
+        "Win rate of the row against the column (games the row won and the column did not), "
+        f"{MATRIX_METHOD}:",
+        "",
+        " " * width + "".join(f"{name[:22]:>24}" for name in names),
+    ]
+    rates, lows, highs = result.square("rate"), result.square("low"), result.square("high")
+    for row in names:
+        cells = []
+        for column in names:
+            if row == column:
+                cells.append(f"{'-':>24}")
+                continue
+            rate, low, high = rates.at[row, column], lows.at[row, column], highs.at[row, column]
+            cells.append(f"{rate * 100:>8.1f}% [{low * 100:4.1f}, {high * 100:4.1f}]")
+        lines.append(f"{row[: width - 2]:<{width}}" + "".join(cells))
+    lines += [
+        "",
+        f"Ratings ({RATING_METHOD}):",
+    ]
+    if result.rating_note:
+        lines.append(f"  note: {result.rating_note}.")
+    for row in result.ratings.sort_values("rating", ascending=False).itertuples():
+        lines.append(
+            f"  {row.contestant[:30]:<32}{row.rating:+8.0f} [{row.low:+.0f}, {row.high:+.0f}]"
+            f"  from {row.decisive_games:,} decided games"
+        )
+    if result.players == 2:
+        lines += [
+            "",
+            "By seat order (95% Wilson intervals): the row playing first (seat 0), then second.",
+        ]
+        for row in result.matrix.itertuples():
+            lines.append(
+                f"  {row.contestant[:22]:<22} vs {row.against[:22]:<22} first "
+                f"{row.first_rate * 100:5.1f}% [{row.first_low * 100:4.1f}, "
+                f"{row.first_high * 100:4.1f}]  second {row.second_rate * 100:5.1f}% "
+                f"[{row.second_low * 100:4.1f}, {row.second_high * 100:4.1f}]  "
+                f"({row.games_per_seat_order:,} games each)"
+            )
+    if result.vs_field is not None:
+        lines += [
+            "",
+            f"Alone against the field ({result.field}), win rate with its 95% Wilson interval "
+            f"(a fair share is {1 / result.players:.1%}):",
+        ]
+        for row in result.vs_field.itertuples():
+            lines.append(
+                f"  {row.contestant[:30]:<32}{row.rate * 100:5.1f}% [{row.low * 100:4.1f}, "
+                f"{row.high * 100:4.1f}] of {row.games:,} games"
+            )
+    lines += ["", *neither_lines(result)]
+    return "\n".join(lines)
+
+
+def neither_lines(result: Tournament) -> list[str]:
+    """For each pair, the share of its games neither contestant won (a capped or drawn
+    game, or, with more players, a field player's win) and, where any game was, the share
+    both won (a shared win), each with its Wilson interval."""
+    game = get_game(result.game)
+    shared = bool(result.matrix["both"].any())
+    if result.players == 2:
+        cap = f" at the cap of {result.cap} {game.length_unit}" if result.cap else ""
+        head = f"Games neither won (stopped unfinished{cap}, or lost by both)"
+    else:
+        head = "Games of a mixed table neither of the pair won"
+    head += ", and games both won (a shared win)" if shared else ""
+    lines = [head + ", 95% Wilson intervals:"]
+    shown = set()
+    for row in result.matrix.itertuples():
+        key = frozenset((row.contestant, row.against))
+        if key in shown:
+            continue
+        shown.add(key)
+        line = f"  {row.contestant} and {row.against}: neither {_share(row.neither, row.games)}"
+        if shared:
+            line += f"; both {_share(row.both, row.games)}"
+        lines.append(line + f" of {row.games:,} games")
+    return lines
+
+
+def _share(count: int, games: int) -> str:
+    """``3.0% [2.4%, 3.9%]``: a count's share of ``games`` with its Wilson interval."""
+    low, high = wilson_interval(count, games)
+    return f"{count / games:.1%} [{float(low):.1%}, {float(high):.1%}]"
+
+
+def heat_map(result: Tournament) -> Figure:
+    """The matrix as a grey heat map, each cell's rate with its interval."""
+    names = list(result.contestants)
+    n = len(names)
+    figure, ax = new_axes(height=max(4.0, 0.9 * n + 2.5))
+    rates = result.square("rate").to_numpy(dtype=float)
+    lows = result.square("low").to_numpy(dtype=float)
+    highs = result.square("high").to_numpy(dtype=float)
+    shades = matplotlib.colormaps["Greys"].with_extremes(bad="white")
+    ax.imshow(np.ma.masked_invalid(rates), cmap=shades, vmin=0, vmax=1)
+    size = 9 if n <= 5 else 7
+    for i in range(n):
+        for j in range(n):
+            if i == j:
+                ax.text(j, i, "—", ha="center", va="center")
+                continue
+            shade = "white" if rates[i, j] > 0.6 else "black"
+            label = f"{rates[i, j]:.1%}\n[{lows[i, j]:.1%}, {highs[i, j]:.1%}]"
+            ax.text(j, i, label, ha="center", va="center", color=shade, fontsize=size)
+    ax.set_xticks(range(n), names, rotation=20, ha="right")
+    ax.set_yticks(range(n), names)
+    ax.set_xlabel("against this contestant")
+    ax.set_ylabel("win rate of this contestant")
+    ax.set_title("win rate of the row against the column")
+    how = (
+        f"{result.games:,} games a pair, half in each seat order, the same deals for every pair"
+        + (f"; strategies by seat {', '.join(result.strategies)}" if result.kind == "decks" else "")
+        if result.players == 2
+        else f"{result.games:,} games a pair at mixed tables of {result.players} (the other "
+        f"seats: {result.field}), seats rotated"
+    )
+    caption(
+        figure,
+        f"{how}. A cell is the share of the pair's games the row won and the column did not; "
+        f"{MATRIX_METHOD}. Games neither won (capped, drawn, or won by a field player) count "
+        "for neither, so a pair's two rates can sum to less than 100%.",
+    )
+    return figure
+
+
+def ratings_chart(result: Tournament) -> Figure:
+    """Each contestant's rating with its interval, strongest at the top."""
+    table = result.ratings.sort_values("rating", ascending=False, na_position="last")
+    note = (
+        (f"Note: {result.rating_note}. " if result.rating_note else "")
+        + f"{RATING_METHOD}. A gap of 100 points: the stronger wins about 64% of the games one "
+        f"of the two wins. Each rating rests on the decided games it played "
+        + ", ".join(f"{row.contestant} {row.decisive_games:,}" for row in table.itertuples())
+        + f" ({result.games:,} games a pairing)."
+    )
+    return plot_intervals(
+        list(table["contestant"]),
+        table["rating"],
+        table["low"],
+        table["high"],
+        title="Bradley-Terry ratings (Elo scale)",
+        xlabel="rating (Elo points, mean 0)",
+        note=note,
+    )
+
+
+def field_chart(result: Tournament) -> Figure:
+    """Each contestant's win rate alone against the field, with the fair share marked."""
+    assert result.vs_field is not None
+    table = result.vs_field
+    return plot_intervals(
+        list(table["contestant"]),
+        table["rate"],
+        table["low"],
+        table["high"],
+        title=f"win rate alone against the field ({result.field})",
+        xlabel="win rate",
+        zero=1 / result.players,
+        percent=True,
+        note=f"{result.games:,} games a contestant at tables of {result.players}, the other "
+        f"seats {result.field}, seats rotated over every order; 95% Wilson intervals. The "
+        f"dashed line is a fair share, 1/{result.players}.",
+    )
+
+
+def charts(result: Tournament) -> list[Chart]:
+    """Title page, heat map, ratings and (more than two players) the field."""
+    game = get_game(result.game)
+    lines = [
+        *describe(result),
+        f"contestants: {', '.join(result.contestants)}",
+        f"variants: {', '.join(result.variants) or 'none (base game)'}",
+    ]
+    if result.rules:
+        lines.append("rules: " + rules_text(result.rules))
+    pages = [
+        Chart("00-title", title_page(f"{game.title}: tournament", lines)),
+        Chart("01-matrix", heat_map(result)),
+        Chart("02-ratings", ratings_chart(result)),
+    ]
+    if result.vs_field is not None:
+        pages.append(Chart("03-field", field_chart(result)))
+    for page in pages:
+        flag(page.figure, warning_lines(result.warnings))
+    return pages
+
+
+def write(result: Tournament, out: Path) -> list[Path]:
+    """Every game as Parquet (``tournament-games.parquet``), the matrix and ratings as
+    Parquet, ``tournament.json`` (as ``--json`` prints it), the charts as PNG and
+    ``tournament.pdf``."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise BalanceError(f"--out {out} is a file, not a directory")
+    out.mkdir(parents=True, exist_ok=True)
+    result.records.to_parquet(out / "tournament-games.parquet", index=False)
+    result.matrix.to_parquet(out / "tournament-matrix.parquet", index=False)
+    result.ratings.to_parquet(out / "tournament-ratings.parquet", index=False)
+    written = [out / name for name in FILES]
+    if result.vs_field is not None:
+        result.vs_field.to_parquet(out / "tournament-field.parquet", index=False)
+        written.append(out / "tournament-field.parquet")
+    write_json(out / "tournament.json", result.to_json())
+    return [*written, *write_charts(charts(result), out, "tournament.pdf")]
