@@ -81,9 +81,18 @@ def _read_source(module: str) -> list[ListedStrategy] | None:
 
 
 def _literal_value(node: ast.expr, constants: dict[str, Any]) -> Any:
-    """A literal, a module-level literal by name, or ``dict(NAME)`` of one."""
+    """A literal, a module-level literal by name, ``dict(NAME)`` of one, or a dict that
+    unpacks one."""
     if isinstance(node, ast.Name) and node.id in constants:
         return constants[node.id]
+    if isinstance(node, ast.Dict):  # may unpack another: {**SHARED, "name": (...)}
+        out: dict[Any, Any] = {}
+        for key, value in zip(node.keys, node.values, strict=True):
+            if key is None:
+                out.update(_literal_value(value, constants))
+            else:
+                out[ast.literal_eval(key)] = _literal_value(value, constants)
+        return out
     if (
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Name)

@@ -80,7 +80,9 @@ def test_a_run_loads_only_its_own_game() -> None:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_listed_strategies_read_from_source_are_the_shipped_ones(game_id: str) -> None:
     game = get_game(game_id)
-    shipped = [ListedStrategy(s.name, s.description, s.params) for s in game.shipped]
+    shipped = [
+        ListedStrategy(s.name, s.description, s.params, dict(s.param_docs)) for s in game.shipped
+    ]
     assert _read_source(game.strategies_module) == shipped
     assert listed_strategies(game) == shipped
 
@@ -103,7 +105,7 @@ def test_strategies_written_otherwise_are_imported(tmp_path, monkeypatch) -> Non
             return {s.name: s for s in SHIPPED}
 
     assert _read_source("odd_strategies") is None
-    assert listed_strategies(Odd()) == [ListedStrategy("odd", "Plays oddly.", ())]
+    assert listed_strategies(Odd()) == [ListedStrategy("odd", "Plays oddly.", (), {})]
 
 
 @pytest.mark.parametrize("game_id", GAMES)
