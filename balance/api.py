@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -157,13 +158,18 @@ def simulate(
     progress: bool = False,
     keep_records: bool = True,
     on_compile: Callable[[str], None] | None = None,
+    debug: bool = False,
 ) -> Run:
     """Play ``games`` games and return them; with ``out``, also save them to that directory.
 
     ``restricted`` names cards that one seat of every game may never program
     (restricted play, see :mod:`balance.restricted` and :meth:`Lineup.restricted_seat`).
+    ``debug`` plays on the reference engine with a user's strategies as plain Python (a
+    ``print()`` or breakpoint in them works): the same games as the compiled run, slowly.
     """
     setup = make_setup(game, players, seed, strategies, variants, rules, rotate_seats, restricted)
+    if debug:
+        setup = dataclasses.replace(setup, debug=True)
     check_run(games, threads, batch)  # before an old run in ``out`` is replaced
     writer = RunWriter(Path(out), setup) if out is not None else None
     try:

@@ -12,6 +12,7 @@ import click
 
 from balance import __version__
 from balance.caveats import warning_lines
+from balance.cli_strategy import strategy_group
 from balance.errors import BalanceError, Interrupted
 from balance.formatting import index_text, interval, percent, rules_text
 from balance.games import get_game
@@ -171,6 +172,12 @@ Examples:
     help="Add each card's value by restricted play (as 'balance cards' gives it), GAMES "
     "paired games a card.",
 )
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="Play on the reference engine with your strategy as plain Python, so print() and "
+    "breakpoints in it work; the same games as without, a few hundred a second.",
+)
 def simulate(
     game: str,
     players: int,
@@ -185,6 +192,7 @@ def simulate(
     out: Path | None,
     as_json: bool,
     restricted_games: int | None,
+    debug: bool,
 ) -> None:
     """Play many games of GAME and summarise them."""
     from balance import api
@@ -206,6 +214,7 @@ def simulate(
         progress=sys.stderr.isatty(),
         keep_records=False,
         on_compile=_say_compiling,
+        debug=debug,
     )
     summary = run.summary()
     if restricted_games is not None and not run.result.partial:
@@ -672,6 +681,9 @@ def main() -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+
+
+cli.add_command(strategy_group)
 
 
 if __name__ == "__main__":
