@@ -221,17 +221,32 @@ def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
     decision = DECISIONS[int(error[nb.Error.DECISION])]
     value = int(error[nb.Error.VALUE])
     if decision == "program":
-        cards = [value // 10000, value // 100 % 100, value % 100]
-        what = f"programmed cards {cards}, not three distinct cards it may program"
+        cards = [
+            _card_name(value // 10000),
+            _card_name(value // 100 % 100),
+            _card_name(value % 100),
+        ]
+        what = (
+            f"programmed {', '.join(cards)}, not three different cards from its hand "
+            "(cards resting or forbidden to it may not be programmed)"
+        )
     elif decision == "choose":
         card = CARD_NAMES[int(error[nb.Error.CARD])]
-        what = f"chose option {value} of {card}, outside its options"
+        what = f"chose option {value} of {card}, outside its options (0 to count-1)"
     else:
-        what = f"chose Dolphin step {value}, outside its options"
+        what = (
+            f"chose Dolphin step {value}, outside its options (0 to count-1: a pirate "
+            "to push, or the last option to stop)"
+        )
     return (
         f"strategy {label!r} (seat {seat}) made an illegal {decision!r} decision "
         f"in game {game}: {what}"
     )
+
+
+def _card_name(card: int) -> str:
+    """A card by its name on the rules page, or what the strategy wrote if no card."""
+    return CARD_NAMES[card] if 0 <= card < N_CARDS else f"card number {card} (no such card)"
 
 
 # ---------------------------------------------------------------------------
