@@ -244,6 +244,35 @@ def test_a_second_run_of_an_unchanged_file_loads_the_game_loop(tmp_path: Path) -
 # --- --debug: the same games, the strategy as Python -----------------------------------------
 
 
+#: A Walk the Plank strategy that compiles alone in a second (the template's evaluator
+#: takes most of a minute): the fast tests' stand-in for its template.
+QUICK_WALK = """
+from balance.games.walk_the_plank.kit import below_nb, njit, random_program_nb
+from balance.strategy import Strategy
+
+
+@njit
+def program(obs, seat, available, params, rng, out):
+    random_program_nb(available, rng, out)
+
+
+@njit
+def choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
+    return count - 1 if obs[1][seat] > 2 else below_nb(rng, count)
+
+
+mine = Strategy("walk-the-plank", "mine", "Quick.", {"program": program, "choose": choose})
+"""
+
+
+def quick_file(game: str, tmp_path: Path) -> Path:
+    """A strategy file named ``mine`` for ``game``: its template, or for Walk the Plank a
+    strategy that compiles faster."""
+    path = tmp_path / "mine.py"
+    path.write_text(QUICK_WALK if game == "walk-the-plank" else template(game))
+    return path
+
+
 def reference_records(setup: Setup, games: int) -> list:
     game = get_game(setup.game)
     return [game.narrate(setup, g, lambda line: None) for g in range(games)]
@@ -253,8 +282,7 @@ def reference_records(setup: Setup, games: int) -> list:
 def test_debug_plays_the_same_games_as_the_compiled_functions(game: str, tmp_path: Path) -> None:
     # Fast counterpart of the compiled-run comparison: on the reference engine, the
     # template's functions as Python give the games its compiled functions give.
-    path = tmp_path / "mine.py"
-    path.write_text(template(game))
+    path = quick_file(game, tmp_path)
     players = 2 if game != "lifeboats" else 3
     setup = api.make_setup(
         game,
@@ -293,7 +321,10 @@ def test_debug_reports_a_float_answer_in_plain_words(tmp_path: Path) -> None:
 # --- balance strategy new / check ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    "game",
+    [pytest.param("walk-the-plank", marks=pytest.mark.slow), *GAMES[1:]],
+)
 def test_every_template_type_checks(game: str, tmp_path: Path) -> None:
     path = tmp_path / "mine.py"
     path.write_text(template(game))
@@ -304,7 +335,7 @@ def test_every_template_type_checks(game: str, tmp_path: Path) -> None:
 
 def test_strategy_new_prints_the_template(monkeypatch, capsys) -> None:
     assert invoke("strategy", "new", "lifeboats") == template("lifeboats")
-    code, out, err = call_main(monkeypatch, capsys, "strategy", "new", "chess")
+    code, _, err = call_main(monkeypatch, capsys, "strategy", "new", "chess")
     assert code == 2 and "unknown game 'chess'" in err
 
 
