@@ -78,7 +78,10 @@ def main() -> None:
             ("first run, user strategy", [*mine, "-g", str(options.games)]),
             ("second run, unchanged file", [*mine, "-g", str(options.games)]),
             ("shipped strategies only", [*table, "-g", str(options.games)]),
-            (f"--debug, {options.debug_games} games", [*mine, "-g", str(options.debug_games), "--debug"]),
+            (
+                f"--debug, {options.debug_games} games",
+                [*mine, "-g", str(options.debug_games), "--debug"],
+            ),
         ]
         print(f"{options.game}, {players} players, {options.games:,} games a run:")
         for name, args in runs:
