@@ -205,9 +205,15 @@ def _prepare(game: Game, setup: Setup, users: Sequence[Strategy]) -> None:
     except Exception as exc:
         if not users or not is_numba_error(exc):
             raise
-        strategy = users[0]
-        decision = next(iter(strategy.decisions))
-        raise compile_error(strategy, decision, strategy.decisions[decision].py_func, exc) from None
+        # The decision whose file numba names last (the innermost), else the first.
+        text = str(exc)
+        found = [
+            (text.rfind(function.py_func.__code__.co_filename), strategy, decision, function)
+            for strategy in users
+            for decision, function in strategy.decisions.items()
+        ]
+        _, strategy, decision, function = max(found, key=lambda item: item[0])
+        raise compile_error(strategy, decision, function.py_func, exc) from None
 
 
 def _ignore_ctrl_c_here() -> None:

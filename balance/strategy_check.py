@@ -304,7 +304,11 @@ class _Plain:
             if result is None:
                 kind = "nothing (None)"
             raise StrategyError(
-                self.strategy, self.decision, self.py_func, None, f"returned {kind}; {INDEX_WORDS}"
+                self.strategy,
+                self.decision,
+                self.py_func,
+                _lines(self.py_func).get("return"),
+                f"returned {kind}; {INDEX_WORDS}",
             )
         return result
 
