@@ -21,7 +21,6 @@ from balance.errors import BalanceError
 from balance.games import get_game, registry
 from balance.run import RunResult, run_games
 from balance.stats import wilson_interval
-from balance.strategy_check import check_decisions
 
 
 def template(game: str) -> str:
@@ -78,7 +77,8 @@ def check(
         chosen.id, players, strategies=[text] + ["random"] * (players - 1), rotate_seats=True
     )
     mine = setup.lineup.seats[0]
-    check_decisions(mine.strategy)
+    # The runner type-checks the decisions before it compiles the loop (a loop loaded
+    # from the cache passed that check when it was compiled).
     compiled = run_games(setup, games, threads=1, progress=False, on_compile=on_compile)
     kernel = chosen.engine.kernel_for(setup.lineup)
     loaded = compiled_from_cache(kernel)
