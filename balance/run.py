@@ -113,6 +113,8 @@ def run_games(
             on_compile("debug: playing on the reference engine, your strategies as Python...")
     elif not game.is_compiled(setup):
         result.compiled = True
+        for strategy in users:  # in seconds, before the minute the game loop takes
+            check_decisions(strategy)
         if on_compile:
             on_compile(
                 "compiling the game engine with your strategies (once per version of "
@@ -121,8 +123,6 @@ def run_games(
                 else "compiling the game engine (first run only; later runs load it "
                 "from the cache)..."
             )
-        for strategy in users:
-            check_decisions(strategy)
         _prepare(game, setup, users)
     else:
         _prepare(game, setup, users)
