@@ -203,8 +203,10 @@ def _prepare(game: Game, setup: Setup, users: Sequence[Strategy]) -> None:
     except BalanceError:
         raise
     except Exception as exc:
-        if not users or not is_numba_error(exc):
+        if not users:
             raise
+        if not is_numba_error(exc):  # the warm-up game (game 0) failed as it played
+            raise runtime_error(setup, 0, exc) from None
         # The decision whose file numba names last (the innermost), else the first.
         text = str(exc)
         found = [
