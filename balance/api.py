@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -165,6 +166,7 @@ def simulate(
     on_compile: Callable[[str], None] | None = None,
     precision: float | None = None,
     max_games: int | None = None,
+    debug: bool = False,
 ) -> Run:
     """Play ``games`` games and return them; with ``out``, also save them to that directory.
 
@@ -174,11 +176,15 @@ def simulate(
     seat's win rate and the balance index have a 95% anytime-valid interval at most H
     either side, or until ``max_games`` (10 million by default); see
     :mod:`balance.precision`.
+    ``debug`` plays on the reference engine with a user's strategies as plain Python (a
+    ``print()`` or breakpoint in them works): the same games as the compiled run, slowly.
     """
     from balance.precision import DEFAULT_MAX_GAMES, SeatTracker, check_precision, play_until
 
     setup = make_setup(game, players, seed, strategies, variants, rules, rotate_seats, restricted)
     tracker = None
+    if debug:
+        setup = dataclasses.replace(setup, debug=True)
     if precision is not None:
         max_games = DEFAULT_MAX_GAMES if max_games is None else max_games
         check_precision(precision, max_games)

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from balance.caveats import warning_lines
+from balance.cli_strategy import strategy_group
 from balance.errors import BalanceError, Interrupted
 from balance.formatting import index_text, interval, percent, rules_text
 from balance.games import get_game
@@ -80,7 +81,7 @@ def strategies(game: str) -> None:
             for line in param_lines(strategy):
                 click.echo(f"      {line}")
     click.echo("\nSet parameters with --strategy NAME:PARAM=VALUE,....")
-    click.echo("Your own: --strategy path/to/file.py:name (see docs/your-strategy.md).")
+    click.echo("Your own: --strategy path/to/file.py:name (see docs/strategies.md).")
 
 
 def _rule_pair(text: str) -> tuple[str, str]:
@@ -194,6 +195,12 @@ Examples:
     "paired games a card.",
 )
 @precision_options
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="Play on the reference engine with your strategy as plain Python, so print() and "
+    "breakpoints in it work; the same games as without, a few hundred a second.",
+)
 def simulate(
     game: str,
     players: int,
@@ -210,6 +217,7 @@ def simulate(
     restricted_games: int | None,
     precision: float | None,
     max_games: int | None,
+    debug: bool,
 ) -> None:
     """Play many games of GAME and summarise them (or, with --precision, play until every
     seat's win rate and the balance index are known that closely)."""
@@ -236,6 +244,7 @@ def simulate(
         on_compile=_say_compiling,
         precision=precision,
         max_games=max_games,
+        debug=debug,
     )
     summary = run.summary()
     if restricted_games is not None and not run.result.partial:
@@ -940,6 +949,9 @@ def main() -> None:
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)
         sys.exit(130)
+
+
+cli.add_command(strategy_group)
 
 
 if __name__ == "__main__":

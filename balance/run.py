@@ -9,6 +9,7 @@ games finished before the first unfinished block are kept and the run is marked 
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 import threading
@@ -23,7 +24,16 @@ from tqdm import tqdm
 
 from balance.errors import BalanceError
 from balance.games import get_game
-from balance.games.base import Block, Setup
+from balance.games.base import Block, Game, Setup
+from balance.strategy import Strategy
+from balance.strategy_check import (
+    check_decisions,
+    compile_error,
+    debug_lineup,
+    first_failing_game,
+    is_numba_error,
+    runtime_error,
+)
 
 #: Most games a single run may ask for.
 MAX_GAMES = 10**10
@@ -100,16 +110,30 @@ def run_games(
     threads = threads or default_threads()
     batch = batch or max(256, min(32_768, -(-games // (threads * 4))))
     result = RunResult(setup=setup, requested=games, threads=threads, keep_records=keep_records)
-    if not game.is_compiled(setup):
+    users = setup.lineup.user_strategies()
+    if setup.debug:
+        # Python strategies on the reference engine: nothing to compile.
+        setup = dataclasses.replace(setup, lineup=debug_lineup(setup.lineup))
+        result.setup = setup
+        threads = result.threads = 1  # a breakpoint in a strategy stops the only worker
+        if on_compile:
+            on_compile("debug: playing on the reference engine, your strategies as Python...")
+    elif not game.is_compiled(setup):
         result.compiled = True
+        for strategy in users:  # in seconds, before the minute the game loop takes
+            check_decisions(strategy)
         if on_compile:
             on_compile(
-                "compiling the game engine with your strategies (once per run)..."
-                if setup.lineup.user_strategies()
+                "compiling the game engine with your strategies (once per version of "
+                "your strategy files; later runs load it from the cache)..."
+                if users
                 else "compiling the game engine (first run only; later runs load it "
                 "from the cache)..."
             )
-    game.prepare(setup)
+        _prepare(game, setup, users)
+    else:
+        _prepare(game, setup, users)
+    play_block = game.reference_block if setup.debug else game.play_block
 
     finished: dict[int, Block] = {}
     failed: dict[int, BaseException] = {}
@@ -132,7 +156,7 @@ def run_games(
         start = next(queue, None)
         if start is not None:
             size = min(batch, end - start)
-            running[pool.submit(game.play_block, setup, start, size)] = start
+            running[pool.submit(play_block, setup, start, size)] = start
 
     with _deferred_interrupt() as interrupted:
         try:
@@ -177,10 +201,38 @@ def run_games(
             result.elapsed_s = time.perf_counter() - clock
     if failed and not stopped:  # a block after the stop does not belong to the run
         # The earliest failing game, whatever the order in which the threads noticed it.
-        raise failed[min(failed)]
+        start = min(failed)
+        error = failed[start]
+        if users and not isinstance(error, BalanceError) and not setup.debug:
+            size = min(batch, end - start)
+            index = first_failing_game(lambda a, k: game.play_block(setup, a, k), start, size)
+            raise runtime_error(setup, index, error) from None
+        raise error
     if interrupted():
         result.partial = True
     return result
+
+
+def _prepare(game: Game, setup: Setup, users: Sequence[Strategy]) -> None:
+    """Compile (or load) the game loop; numba failing on a user's code, in plain words."""
+    try:
+        game.prepare(setup)
+    except BalanceError:
+        raise
+    except Exception as exc:
+        if not users:
+            raise
+        if not is_numba_error(exc):  # the warm-up game (game 0) failed as it played
+            raise runtime_error(setup, 0, exc) from None
+        # The decision whose file numba names last (the innermost), else the first.
+        text = str(exc)
+        found = [
+            (text.rfind(function.py_func.__code__.co_filename), strategy, decision, function)
+            for strategy in users
+            for decision, function in strategy.decisions.items()
+        ]
+        _, strategy, decision, function = max(found, key=lambda item: item[0])
+        raise compile_error(strategy, decision, function.py_func, exc) from None
 
 
 def _ignore_ctrl_c_here() -> None:

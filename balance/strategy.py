@@ -8,12 +8,16 @@ dispatcher knows; a user's strategy file joins through a dispatcher generated fo
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
 import re
 import sys
+import traceback
+import weakref
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -146,24 +150,49 @@ def _parse_params(strategy: Strategy, text: str) -> tuple[float, ...]:
     return tuple(values[name] for name, _ in strategy.params)
 
 
+@dataclass(frozen=True)
+class Origin:
+    """Where a user's strategy came from.
+
+    Attributes
+    ----------
+    path : the strategy file, resolved.
+    digest : sha256 (hex) of the file's bytes when it was loaded.
+    module : the name it was imported under (``balance_user_<digest[:16]>``): the same
+        for the same file and content in every process, so that numba's on-disk cache
+        of a function that asks for one (``@njit(cache=True)``) finds its module again.
+    """
+
+    path: Path
+    digest: str
+    module: str
+
+
+#: The file each strategy loaded by :func:`load_strategy_file` came from, by identity.
+_ORIGINS: weakref.WeakKeyDictionary[Strategy, Origin] = weakref.WeakKeyDictionary()
+
+
+def strategy_origin(strategy: Strategy) -> Origin | None:
+    """The file a user's strategy was loaded from; None for one built in Python."""
+    return _ORIGINS.get(strategy)
+
+
 def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
-    """Import a user's strategy file and return its :class:`Strategy` called ``name``."""
+    """Import a user's strategy file and return its :class:`Strategy` called ``name``.
+
+    The file is imported once per process and content, under a module name made from
+    its path and content; a file that fails to import is reported in one line naming the
+    file, the line and the reason.
+    """
     if not path.is_file():
         raise BalanceError(f"strategy file {str(path)!r} does not exist")
-    module_name = f"balance_user_strategy_{abs(hash(path.resolve()))}"
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise BalanceError(f"strategy file {str(path)!r} cannot be loaded as Python")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except BalanceError:
-        raise
-    except Exception as exc:  # the user's code: report any failure in one line
-        raise BalanceError(
-            f"strategy file {str(path)!r} failed to load: {type(exc).__name__}: {exc}"
-        ) from None
+    path = path.resolve()
+    content = path.read_bytes()
+    digest = hashlib.sha256(str(path).encode() + b"\0" + content).hexdigest()
+    module_name = f"balance_user_{digest[:16]}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        module = _import_file(path, module_name)
     found = [v for v in vars(module).values() if isinstance(v, Strategy)]
     by_name = {s.name: s for s in found}
     if name in by_name:
@@ -177,4 +206,40 @@ def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
         )
     if strategy.game != game:
         raise BalanceError(f"strategy {name!r} in {str(path)!r} plays {strategy.game}, not {game}")
+    _ORIGINS[strategy] = Origin(path, hashlib.sha256(content).hexdigest(), module_name)
     return strategy
+
+
+def _import_file(path: Path, module_name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise BalanceError(f"strategy file {str(path)!r} cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BalanceError:
+        del sys.modules[module_name]
+        raise
+    except SyntaxError as exc:
+        del sys.modules[module_name]
+        raise BalanceError(
+            f"strategy file {path}, line {exc.lineno} failed to load: SyntaxError: {exc.msg}"
+        ) from None
+    except Exception as exc:  # the user's code: report any failure in one line
+        del sys.modules[module_name]
+        line = _line_in(exc, path)
+        where = f"{path}, line {line}" if line else str(path)
+        raise BalanceError(
+            f"strategy file {where} failed to load: {type(exc).__name__}: {exc}"
+        ) from None
+    return module
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    """The last line of ``path`` in the traceback of ``exc``, if any."""
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if Path(frame.filename) == path:
+            line = frame.lineno
+    return line

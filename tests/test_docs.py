@@ -51,7 +51,7 @@ def test_command_tour_lists_real_commands() -> None:
 
 
 def test_strategy_page_example_is_the_example_file() -> None:
-    page = (ROOT / "docs" / "your-strategy.md").read_text()
+    page = (ROOT / "docs" / "strategies.md").read_text()
     shown = page.split("This is `examples/cautious.py`:", 1)[1]
     code = re.search(r"```python\n(.*?)```", shown, re.S).group(1)
     assert code.strip() in (ROOT / "examples" / "cautious.py").read_text()

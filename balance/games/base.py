@@ -192,6 +192,8 @@ class Setup:
     rules: Any
     lineup: Lineup
     seed: int
+    #: Play on the reference engine, a user's strategies as plain Python (``--debug``).
+    debug: bool = False
 
 
 class Game(Protocol):
@@ -420,6 +422,10 @@ class EngineGame:
         """Compile (or load from the cache) the game loop before the clock starts."""
         self.engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
 
+    def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        """The block :meth:`play_block` plays, played by the reference engine."""
+        raise BalanceError(f"{self.id} cannot yet play on its reference engine (--debug)")
+
     #: The game's name in the first line of a narrated game.
     replay_title: str
     action_verb: str
@@ -440,6 +446,10 @@ class EngineGame:
         check_replay(record, checked, game_index)
         header = replay_header(self.replay_title, setup, game_index, self.action_verb)
         return "\n".join([*header, "", *lines])
+
+
+def quiet(line: str) -> None:
+    """A narrator that says nothing (the reference engine playing for records only)."""
 
 
 def check_player_count(game: str, players: Any, low: int, high: int) -> None:

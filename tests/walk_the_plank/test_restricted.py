@@ -498,7 +498,8 @@ def test_a_user_strategy_that_programs_a_forbidden_card_stops_the_run(tmp_path: 
         restricted_play(setup, 100, actions=["charge"], threads=1)
     assert str(caught.value) == (
         "strategy 'reckless' (seat 1) made an illegal 'program' decision in game 1: "
-        f"programmed cards [{CHARGE}, 0, 1], not three distinct cards it may program"
+        f"programmed {CARD_NAMES[CHARGE]}, {CARD_NAMES[0]}, {CARD_NAMES[1]}, not three "
+        "different cards from its hand (cards resting or forbidden to it may not be programmed)"
     )
 
 

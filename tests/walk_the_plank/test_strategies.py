@@ -424,7 +424,7 @@ def test_an_illegal_option_stops_the_run_naming_strategy_decision_and_game(moody
         run_games(setup, 200, threads=1, batch=200, progress=False)
     assert str(caught.value) == (
         f"strategy 'moody(mood=2)' (seat {seat}) made an illegal 'choose' decision in game "
-        f"{game}: chose option {count} of {CARD_NAMES[card]}, outside its options"
+        f"{game}: chose option {count} of {CARD_NAMES[card]}, outside its options (0 to count-1)"
     )
 
 
@@ -435,10 +435,11 @@ def test_a_program_that_repeats_a_card_stops_the_run(moody) -> None:
     assert game > 0
     with pytest.raises(BalanceError) as caught:
         run_games(setup, 200, threads=1, batch=200, progress=False)
-    repeated = [cards[0], cards[1], cards[0]]
+    repeated = ", ".join(CARD_NAMES[c] for c in (cards[0], cards[1], cards[0]))
     assert str(caught.value) == (
         f"strategy 'moody(mood=1)' (seat {seat}) made an illegal 'program' decision in game "
-        f"{game}: programmed cards {repeated}, not three distinct cards it may program"
+        f"{game}: programmed {repeated}, not three different cards from its hand (cards "
+        "resting or forbidden to it may not be programmed)"
     )
 
 

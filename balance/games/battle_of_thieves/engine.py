@@ -97,6 +97,16 @@ def content_arrays(content: Content) -> tuple[np.ndarray, ...]:
     return tuple(np.ascontiguousarray(a, dtype=np.int64) for a in content.arrays())
 
 
+def records_from_games(played: Sequence[GameRecord], first_game: int, players: int) -> Records:
+    """The reference engine's records of consecutive games as the compiled engine's arrays."""
+    records = empty_records(len(played), first_game)
+    for g, record in enumerate(played):
+        records.games[g] = record.games
+        records.seats[g] = record.seats
+        records.cards[g] = record.cards
+    return records
+
+
 # ---------------------------------------------------------------------------
 # Line-ups: which strategy plays which seat
 # ---------------------------------------------------------------------------

@@ -99,6 +99,30 @@ class Records:
         )
 
 
+def records_from_games(played: Sequence[GameRecord], first_game: int, players: int) -> Records:
+    """The reference engine's records of consecutive games as the compiled engine's arrays."""
+    g_count = len(played)
+    games = np.zeros((g_count, GameStat.SIZE), dtype=np.int32)
+    fell = np.full((g_count, moves_nb.MAX_FALLS), -1, dtype=np.int8)
+    seats = np.zeros((g_count, players, SeatStat.SIZE), dtype=np.int32)
+    actions = np.zeros((g_count, players, moves_nb.N_ACTIONS, ActionStat.SIZE), dtype=np.int32)
+    for g, record in enumerate(played):
+        games[g, GameStat.TURNS] = record.turns
+        games[g, GameStat.FINISHED] = record.finished
+        games[g, GameStat.ROUNDS] = record.rounds
+        games[g, GameStat.LAST_COLOUR] = record.last_colour
+        games[g, GameStat.FALLS] = len(record.fell)
+        fell[g, : len(record.fell)] = record.fell
+        seats[g, :, SeatStat.WON] = record.won
+        seats[g, :, SeatStat.COLOUR] = record.colour
+        seats[g, :, SeatStat.SCORE] = record.score
+        seats[g, :, SeatStat.TURNS] = record.turns_taken
+        actions[g, :, :, ActionStat.DONE] = record.done
+        actions[g, :, :, ActionStat.FELL_OWN] = record.fell_own
+        actions[g, :, :, ActionStat.FELL_OTHER] = record.fell_other
+    return Records(first_game=first_game, games=games, fell=fell, seats=seats, actions=actions)
+
+
 # ---------------------------------------------------------------------------
 # Line-ups: which strategy plays which seat
 # ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from balance.games.base import (
     Block,
     EngineGame,
     Setup,
+    quiet,
     strategy_column,
 )
 from balance.games.la_planche.reference import ACTIONS, play_game
@@ -77,6 +78,16 @@ class LaPlanche(EngineGame):
         records = engine.play_games(
             setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
         )
+        return self._block(records, first_game)
+
+    def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        """Games played by the reference engine (``--debug``): the same block as
+        :meth:`play_block` gives for the same strategies."""
+        played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
+        records = engine.records_from_games(played, first_game, setup.players)
+        return self._block(records, first_game)
+
+    def _block(self, records: engine.Records, first_game: int) -> Block:
         return Block(
             first_game=first_game,
             length=records.games[:, nb.GameStat.TURNS],

@@ -144,6 +144,24 @@ def empty_records(players: int, n_games: int, first_game: int = 0) -> Records:
     )
 
 
+def records_from_games(played: Sequence[GameRecord], first_game: int, players: int) -> Records:
+    """The reference engine's records of consecutive games as the compiled engine's arrays
+    (each record field is named after its slot: ``rounds`` is ``GameStat.ROUNDS``, a
+    seat's ``score`` is ``SeatStat.SCORE``, ``boat_lane`` is ``BoatStat.LANE``)."""
+    records = empty_records(players, len(played), first_game)
+    for g, record in enumerate(played):
+        for name, slot in GameStat._asdict().items():
+            if name != "SIZE":
+                records.games[g, slot] = getattr(record, name.lower())
+        for name, slot in SeatStat._asdict().items():
+            if name != "SIZE":
+                records.seats[g, :, slot] = getattr(record, name.lower())
+        for name, slot in BoatStat._asdict().items():
+            if name != "SIZE":
+                records.boats[g, :, slot] = getattr(record, f"boat_{name.lower()}")
+    return records
+
+
 # ---------------------------------------------------------------------------
 # Line-ups: which strategy plays which seat
 # ---------------------------------------------------------------------------

@@ -86,6 +86,30 @@ class Records:
         )
 
 
+def records_from_games(played: Sequence[GameRecord], first_game: int, players: int) -> Records:
+    """The reference engine's records of consecutive games as the compiled engine's arrays."""
+    g_count = len(played)
+    games = np.zeros((g_count, nb.GameStat.SIZE), dtype=np.int32)
+    cards = np.zeros((g_count, players, N_CARDS, nb.CardStat.SIZE), dtype=np.int16)
+    seats = np.zeros((g_count, players, 2), dtype=np.int8)
+    stat, card_stat = nb.GameStat, nb.CardStat
+    for g, record in enumerate(played):
+        games[g, stat.ROUNDS] = record.rounds
+        games[g, stat.FINISHED] = record.finished
+        games[g, stat.GHOST_SEAT] = record.ghost_seat
+        games[g, stat.DOLPHIN_FACE] = record.dolphin_face
+        games[g, stat.KRAKEN_CALM : stat.KRAKEN_KRAKEN + 1] = record.kraken_rolls
+        games[g, stat.KRAKEN_KILLED] = record.kraken_killed
+        seats[g, :, 0] = record.winners
+        seats[g, :, 1] = record.pirates_left
+        cards[g, :, :, card_stat.REVEALED] = record.revealed
+        cards[g, :, :, card_stat.EFFECT] = record.effect
+        cards[g, :, :, card_stat.KILLED_OWN] = record.killed_own
+        cards[g, :, :, card_stat.KILLED_OTHERS] = record.killed_others
+        cards[g, :, :, card_stat.SAVED] = record.saved
+    return Records(first_game=first_game, games=games, cards=cards, seats=seats)
+
+
 # ---------------------------------------------------------------------------
 # Line-ups: which strategy plays which seat
 # ---------------------------------------------------------------------------
@@ -197,17 +221,32 @@ def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
     decision = DECISIONS[int(error[nb.Error.DECISION])]
     value = int(error[nb.Error.VALUE])
     if decision == "program":
-        cards = [value // 10000, value // 100 % 100, value % 100]
-        what = f"programmed cards {cards}, not three distinct cards it may program"
+        cards = [
+            _card_name(value // 10000),
+            _card_name(value // 100 % 100),
+            _card_name(value % 100),
+        ]
+        what = (
+            f"programmed {', '.join(cards)}, not three different cards from its hand "
+            "(cards resting or forbidden to it may not be programmed)"
+        )
     elif decision == "choose":
         card = CARD_NAMES[int(error[nb.Error.CARD])]
-        what = f"chose option {value} of {card}, outside its options"
+        what = f"chose option {value} of {card}, outside its options (0 to count-1)"
     else:
-        what = f"chose Dolphin step {value}, outside its options"
+        what = (
+            f"chose Dolphin step {value}, outside its options (0 to count-1: a pirate "
+            "to push, or the last option to stop)"
+        )
     return (
         f"strategy {label!r} (seat {seat}) made an illegal {decision!r} decision "
         f"in game {game}: {what}"
     )
+
+
+def _card_name(card: int) -> str:
+    """A card by its name on the rules page, or what the strategy wrote if no card."""
+    return CARD_NAMES[card] if 0 <= card < N_CARDS else f"card number {card} (no such card)"
 
 
 # ---------------------------------------------------------------------------

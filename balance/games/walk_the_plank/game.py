@@ -14,6 +14,7 @@ from balance.games.base import (
     Block,
     EngineGame,
     Setup,
+    quiet,
     strategy_column,
 )
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
@@ -82,6 +83,16 @@ class WalkThePlank(EngineGame):
         records = engine.play_games(
             setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
         )
+        return self._block(records, first_game)
+
+    def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        """Games played by the reference engine (``--debug``): the same block as
+        :meth:`play_block` gives for the same strategies."""
+        played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
+        records = engine.records_from_games(played, first_game, setup.players)
+        return self._block(records, first_game)
+
+    def _block(self, records: engine.Records, first_game: int) -> Block:
         return Block(
             first_game=first_game,
             length=records.games[:, nb.GameStat.ROUNDS],

@@ -1,0 +1,381 @@
+"""A user's strategy checked before the game loop compiles, and its failures in plain words.
+
+Before the game loop is compiled with a user's strategy (a minute or so), each of its
+decision functions is compiled alone with the argument types the loop will pass
+(:func:`decision_types`, read off the reference engine playing a few games), so that a
+mistake in it is reported in seconds: the strategy, the decision, the file and line, and
+the reason (:func:`check_decisions`). A failure while the loop plays is traced to its
+game by playing halves of the block again (:func:`first_failing_game`), and that game is
+played again on the reference engine with the strategy as plain Python
+(:func:`debug_lineup`) to find the line.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+import inspect
+import re
+import textwrap
+import traceback
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numba
+from numba.core import errors as numba_errors
+from numba.core import types as nbtypes
+
+from balance.errors import BalanceError
+from balance.games import get_game
+from balance.games.base import Lineup, Setup
+from balance.strategy import SeatStrategy, Strategy, strategy_origin
+
+#: What a decision that returns a choice must return, in the words of an error.
+INDEX_WORDS = "return the index of an option, an integer from 0 to count-1"
+
+
+@dataclass(frozen=True)
+class DecisionType:
+    """The argument types a game loop passes to one decision, and what it expects back.
+
+    Attributes
+    ----------
+    arguments : the numba types of the arguments, in order.
+    names : the argument names, as the game's kit documents them.
+    returns : True if the decision returns an integer (an option's index), False if it
+        writes its answer into an array and returns nothing.
+    """
+
+    arguments: tuple[Any, ...]
+    names: tuple[str, ...]
+    returns: bool
+
+
+class _Recorder:
+    """A decision function that notes the types it is called with."""
+
+    def __init__(self, decision: str, function: Callable, seen: dict[str, Any]) -> None:
+        self.decision, self.function, self.seen = decision, function, seen
+        self.py_func = getattr(function, "py_func", function)
+
+    def __call__(self, *args: Any) -> Any:
+        result = self.function(*args)
+        if self.decision not in self.seen:
+            self.seen[self.decision] = (tuple(numba.typeof(a) for a in args), result is not None)
+        return result
+
+
+@functools.cache
+def decision_types(game_id: str) -> Mapping[str, DecisionType]:
+    """Each decision of ``game_id``: the types its functions receive, read off the
+    reference engine playing its uniform-random strategy through the compiled-strategy
+    bridge (the same packing the compiled loop's arguments have)."""
+    game = get_game(game_id)
+    random = game.strategies()["random"]
+    seen: dict[str, Any] = {}
+    recorder = Strategy(
+        game=game_id,
+        name="random",
+        description="",
+        decisions={d: _Recorder(d, f, seen) for d, f in random.decisions.items()},
+        params=random.params,
+    )
+    players = max(game.min_players, min(4, game.max_players))
+    seat = SeatStrategy(recorder, tuple(v for _, v in random.params))
+    lineup = Lineup((seat,) * players)
+    rule_sets = [game.default_rules()]
+    for variant in game.variants:
+        try:
+            rule_sets.append(game.make_rules([variant], []))
+        except BalanceError:
+            continue
+    for rules in rule_sets:
+        setup = Setup(game_id, players, rules, lineup, 0)
+        for index in range(20):
+            game.narrate(setup, index, _quiet)
+            if len(seen) == len(random.decisions):
+                break
+    arguments = game.engine.DISPATCH.arguments
+    return {
+        decision: DecisionType(
+            types, tuple(a.strip() for a in arguments[decision].split(",")), returns
+        )
+        for decision, (types, returns) in seen.items()
+    }
+
+
+def _quiet(line: str) -> None:
+    pass
+
+
+def check_decisions(strategy: Strategy) -> None:
+    """Compile each decision function of a user's ``strategy`` alone, with the types the
+    game loop passes, and check what it returns; a one-line :class:`BalanceError` (and a
+    second line quoting the source) naming the strategy, decision, file and line, if not.
+    """
+    expected = decision_types(strategy.game)
+    for decision, function in strategy.decisions.items():
+        if decision not in expected:
+            continue  # a decision the recording games never reached: the loop checks it
+        wanted = expected[decision]
+        py = function.py_func
+        count = len(inspect.signature(py).parameters)
+        if count != len(wanted.names):
+            raise StrategyError(
+                strategy,
+                decision,
+                py,
+                None,
+                f"takes {count} arguments; it must take {len(wanted.names)}: "
+                f"{', '.join(wanted.names)}",
+            )
+        try:
+            function.compile(wanted.arguments)
+        except Exception as exc:  # numba's typing and lowering errors, in plain words
+            raise compile_error(strategy, decision, py, exc) from None
+        result = function.overloads[wanted.arguments].signature.return_type
+        if wanted.returns and not isinstance(result, nbtypes.Integer):
+            raise StrategyError(
+                strategy,
+                decision,
+                py,
+                _lines(py).get("return"),
+                f"returns {_kind(result)}; {INDEX_WORDS}",
+            )
+
+
+def _kind(result: Any) -> str:
+    if isinstance(result, nbtypes.Float):
+        return "a float"
+    if isinstance(result, nbtypes.Boolean):
+        return "True or False"
+    if result == nbtypes.none:
+        return "nothing (None)"
+    if isinstance(result, nbtypes.Optional):
+        return "nothing (None) on some path"
+    return f"a {result}"
+
+
+class StrategyError(BalanceError):
+    """A user's strategy failed: its name, decision, file and line, and why."""
+
+    def __init__(
+        self,
+        strategy: Strategy,
+        decision: str,
+        py_func: Callable | None,
+        line: int | None,
+        reason: str,
+    ) -> None:
+        path, first = None, None
+        if py_func is not None:
+            path, first = py_func.__code__.co_filename, _lines(py_func).get("def")
+        else:
+            origin = strategy_origin(strategy)
+            path = str(origin.path) if origin else None
+        line = line or first
+        name = getattr(py_func, "__name__", decision)
+        where = f" ({path}, line {line})" if path and line else f" ({path})" if path else ""
+        text = f"strategy {strategy.name!r}, decision {decision!r}: {name}{where} {reason}"
+        quoted = _source_line(path, line)
+        if quoted:
+            text += f"\n    {quoted}"
+        super().__init__(text)
+
+
+def _source_line(path: str | None, line: int | None) -> str:
+    if not path or not line:
+        return ""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError:
+        return ""
+    return lines[line - 1].strip() if 0 < line <= len(lines) else ""
+
+
+def _lines(py_func: Callable) -> dict[str, int]:
+    """Line numbers in ``py_func``'s file: ``def`` (its ``def`` line), ``return`` (its
+    first ``return`` with a value) and ``name:X`` (the first line that uses name X)."""
+    try:
+        source, start = inspect.getsourcelines(py_func)
+        tree = ast.parse(textwrap.dedent("".join(source)))
+    except (OSError, TypeError, SyntaxError):
+        return {}
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        line = getattr(node, "lineno", None)
+        if line is None:
+            continue
+        line += start - 1
+        if isinstance(node, ast.FunctionDef) and "def" not in found:
+            found["def"] = line
+        elif isinstance(node, ast.Return) and node.value is not None:
+            found["return"] = min(found.get("return", line), line)
+        elif isinstance(node, ast.Name):
+            key = f"name:{node.id}"
+            found[key] = min(found.get(key, line), line)
+    return found
+
+
+_FILE_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def compile_error(
+    strategy: Strategy, decision: str, py_func: Callable, exc: BaseException
+) -> StrategyError:
+    """numba's error compiling ``py_func`` as one :class:`StrategyError`."""
+    text = _ANSI.sub("", str(exc))
+    path = py_func.__code__.co_filename
+    line = None
+    for match in _FILE_LINE.finditer(text):
+        if Path(match["file"]).resolve() == Path(path).resolve():
+            line = int(match["line"])
+    name = re.search(r"(?:Untyped global name|NameError: name) '(?P<name>\w+)'", text)
+    if line is None and name:
+        line = _lines(py_func).get(f"name:{name['name']}")
+    return StrategyError(
+        strategy, decision, py_func, line, f"does not compile: {plain_reason(text)}"
+    )
+
+
+def plain_reason(text: str) -> str:
+    """The reason in a numba error, in one line of plain words."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    skip = ("Failed in ", "During:", "File ", "Enable logging", "This error may")
+    useful = [ln for ln in lines if not ln.startswith(skip) and not ln.startswith("^")]
+    if not useful:
+        return text.strip().splitlines()[0] if text.strip() else "unknown error"
+    first = useful[0]
+    name = re.search(r"(?:Untyped global name|NameError: name) '(?P<name>\w+)'", first)
+    if name:
+        if "Cannot determine Numba type" in first and "NoneType" not in first:
+            what = re.search(r"type of <class '(?P<cls>[^']+)'>", first)
+            kind = what["cls"] if what else "Python object"
+            return f"uses {name['name']!r}, a {kind} that compiled code cannot use"
+        return f"uses the name {name['name']!r}, which is not defined"
+    call = re.search(r"No implementation of function (?P<fn>.+?) found for signature", first)
+    if call:
+        sig = next((ln.lstrip("> ") for ln in useful[1:] if ln.startswith(">>>")), "")
+        return f"compiled code cannot call {call['fn']} with these arguments: {sig}".rstrip(": ")
+    return re.sub(r"^(TypingError|NumbaError|LoweringError|UnsupportedError):\s*", "", first)
+
+
+def first_failing_game(play: Callable[[int, int], Any], start: int, size: int) -> int:
+    """The first game of ``start .. start + size - 1`` whose play raises, found by playing
+    halves of the block again (each game depends only on its index)."""
+    low, high = start, start + size  # the failure is in [low, high)
+    while high - low > 1:
+        middle = (low + high) // 2
+        try:
+            play(low, middle - low)
+        except BalanceError:
+            raise
+        except Exception:
+            high = middle
+        else:
+            low = middle
+    return low
+
+
+def debug_strategy(strategy: Strategy) -> Strategy:
+    """``strategy`` with each decision as plain Python (its ``py_func``), checked: an
+    answer that is not an integer stops the game with a :class:`StrategyError`."""
+    if strategy.code is not None:
+        return strategy
+    plain = {d: _Plain(strategy, d, f.py_func) for d, f in strategy.decisions.items()}
+    return replace(strategy, decisions=plain)
+
+
+class _Plain:
+    """A decision function called as Python, with its answer checked."""
+
+    def __init__(self, strategy: Strategy, decision: str, py_func: Callable) -> None:
+        self.strategy, self.decision, self.py_func = strategy, decision, py_func
+        expected = decision_types(strategy.game).get(decision)
+        self.returns = expected.returns if expected else None
+
+    def __call__(self, *args: Any) -> Any:
+        result = self.py_func(*args)
+        if self.returns and (isinstance(result, bool) or not _is_integer(result)):
+            kind = "a float" if isinstance(result, float) else f"{type(result).__name__}"
+            if result is None:
+                kind = "nothing (None)"
+            raise StrategyError(
+                self.strategy,
+                self.decision,
+                self.py_func,
+                _lines(self.py_func).get("return"),
+                f"returned {kind}; {INDEX_WORDS}",
+            )
+        return result
+
+
+def _is_integer(value: Any) -> bool:
+    import numpy as np
+
+    return isinstance(value, int | np.integer)
+
+
+def debug_lineup(lineup: Lineup) -> Lineup:
+    """``lineup`` with every user strategy's decisions as plain Python."""
+    users = {s: debug_strategy(s) for s in lineup.user_strategies()}
+    seats = tuple(
+        replace(seat, strategy=users.get(seat.strategy, seat.strategy)) for seat in lineup.seats
+    )
+    return replace(lineup, seats=seats)
+
+
+def runtime_error(setup: Setup, game_index: int, exc: BaseException) -> BalanceError:
+    """A failure of a user's strategy in game ``game_index``, replayed on the reference
+    engine with the strategies as Python to name the decision, file and line."""
+    game = get_game(setup.game)
+    debug = replace(setup, lineup=debug_lineup(setup.lineup))
+    try:
+        game.narrate(debug, game_index, _quiet)
+    except StrategyError as error:
+        return BalanceError(f"{error} (game {game_index})")
+    except Exception as error:  # the user's code, as Python: find its frame
+        found = _user_frame(error, setup.lineup)
+        if found is not None:
+            strategy, decision, py_func, line = found
+            return StrategyError(
+                strategy,
+                decision,
+                py_func,
+                line,
+                f"failed in game {game_index}: {type(error).__name__}: {error}",
+            )
+    return BalanceError(
+        f"a strategy failed in game {game_index}: {type(exc).__name__}: {exc} "
+        "(run with --debug to see where)"
+    )
+
+
+def _user_frame(error: BaseException, lineup: Lineup) -> tuple | None:
+    """The innermost frame of ``error``'s traceback in a user's decision function."""
+    functions = {}
+    for strategy in lineup.user_strategies():
+        for decision, function in strategy.decisions.items():
+            functions[function.py_func.__code__] = (strategy, decision, function.py_func)
+    found = None
+    tb = error.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if code in functions:
+            found = (*functions[code], tb.tb_lineno)
+        tb = tb.tb_next
+    if found is None:
+        # A helper of the user's file: the innermost frame in a user's file.
+        files = {c.co_filename: v for c, v in functions.items()}
+        for frame in traceback.extract_tb(error.__traceback__):
+            if frame.filename in files:
+                found = (*files[frame.filename], frame.lineno)
+    return found
+
+
+def is_numba_error(exc: BaseException) -> bool:
+    """Whether ``exc`` is numba failing to compile (rather than code failing as it runs)."""
+    return isinstance(exc, numba_errors.NumbaError)

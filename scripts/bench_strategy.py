@@ -1,0 +1,94 @@
+"""A user's strategy, first run against later runs: what the compile cache saves.
+
+Run from the project root:
+
+    python scripts/bench_strategy.py                          # Walk the Plank, 50,000 games
+    python scripts/bench_strategy.py --game la-planche --games 20000
+
+Each run is a fresh ``balance simulate`` process, as a designer's are: the game's template
+strategy (``balance strategy new``) against random, with an empty strategy cache
+(``BALANCE_CACHE_DIR`` in a temporary directory), then the same command again, then the
+same table with shipped strategies only; and ``--debug`` on a few hundred games. It prints
+the machine first, each run's wall-clock time and whether it compiled (the runner's
+"compiling ..." line on stderr).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from balance.strategy_tools import template
+
+
+def machine() -> str:
+    """The CPU, its cores, the OS and the versions that decide the figures."""
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (
+        f"{model}, {cores} cores, {platform.system()} {platform.machine()}; Python "
+        f"{platform.python_version()}, numba {numba.__version__}, numpy {np.__version__}"
+    )
+
+
+def timed(args: list[str], env: dict[str, str]) -> tuple[float, bool]:
+    """Wall-clock seconds of ``balance ARGS`` and whether it said it was compiling."""
+    clock = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-m", "balance.cli", *args], env=env, capture_output=True, text=True
+    )
+    elapsed = time.perf_counter() - clock
+    if done.returncode != 0:
+        raise SystemExit(f"balance {' '.join(args)} failed:\n{done.stderr}")
+    return elapsed, "compiling" in done.stderr
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", default="walk-the-plank")
+    parser.add_argument("--games", type=int, default=50_000)
+    parser.add_argument("--debug-games", type=int, default=300)
+    options = parser.parse_args()
+    players = "3" if options.game == "lifeboats" else "2"
+    print(f"Machine: {machine()}")
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "mine.py"
+        path.write_text(template(options.game))
+        env = dict(os.environ, BALANCE_CACHE_DIR=str(Path(directory) / "cache"))
+        table = ["simulate", options.game, "-p", players, "--rotate-seats"]
+        mine = [*table, "--strategy", f"{path}:mine", "--strategy", "random"]
+        runs = [
+            ("first run, user strategy", [*mine, "-g", str(options.games)]),
+            ("second run, unchanged file", [*mine, "-g", str(options.games)]),
+            ("shipped strategies only", [*table, "-g", str(options.games)]),
+            (
+                f"--debug, {options.debug_games} games",
+                [*mine, "-g", str(options.debug_games), "--debug"],
+            ),
+        ]
+        print(f"{options.game}, {players} players, {options.games:,} games a run:")
+        for name, args in runs:
+            seconds, compiled = timed(args, env)
+            what = "compiled" if compiled else "no compile"
+            print(f"  {name:<30} {seconds:7.1f} s  ({what})")
+
+
+if __name__ == "__main__":
+    main()

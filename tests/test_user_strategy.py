@@ -1,0 +1,356 @@
+"""A designer's own strategy: compiled once per version of its file, its mistakes reported in
+a few lines naming the decision, file and line, ``--debug`` playing it as Python on the
+reference engine with the same results, and ``balance strategy new/check``.
+
+The tests that compile a whole game loop with a user's strategy (a minute or more) are
+slow; each has a fast counterpart that checks the same thing without the game loop.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from balance import api
+from balance.dispatch import compiled_from_cache
+from balance.errors import BalanceError
+from balance.games import get_game
+from balance.games.base import Setup
+from balance.results import json_safe
+from balance.strategy import load_strategy_file, strategy_origin
+from balance.strategy_check import (
+    check_decisions,
+    debug_lineup,
+    first_failing_game,
+    runtime_error,
+)
+from balance.strategy_tools import template
+from tests.cli_helpers import call_main, invoke
+
+GAMES = ("walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves")
+
+#: A small La Planche strategy: its functions compile alone in about a second.
+PLAIN = """
+from balance.games.la_planche.kit import below_nb, njit
+from balance.strategy import Strategy
+
+
+@njit{options}
+def symbol(obs, seat, colour, first, second, params, rng):
+    return below_nb(rng, 2)
+
+
+@njit{options}
+def choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
+    {body}
+
+
+plain = Strategy("la-planche", "plain", "Random.", {{"symbol": symbol, "choose": choose}})
+"""
+
+
+def plain(tmp_path: Path, body: str = "return below_nb(rng, count)", options: str = "") -> Path:
+    path = tmp_path / "plain.py"
+    path.write_text(PLAIN.format(body=body, options=options))
+    return path
+
+
+@pytest.fixture(autouse=True)
+def cache_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Compiled user strategies go to a directory of the test's own."""
+    directory = tmp_path_factory.mktemp("balance-cache")
+    monkeypatch.setenv("BALANCE_CACHE_DIR", str(directory))
+    return directory
+
+
+def check_error(monkeypatch, capsys, path: Path, name: str, *fragments: str) -> str:
+    """``balance strategy check`` of a broken file: a short message and exit code 2."""
+    code, out, err = call_main(
+        monkeypatch, capsys, "strategy", "check", f"{path}:{name}", "--game", "la-planche"
+    )
+    assert code == 2, (code, err)
+    assert out == "" and "Traceback" not in err and err.startswith("error: ")
+    assert 1 <= err.count("\n") <= 4, err
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+    return err
+
+
+# --- each kind of mistake: a short message naming the decision, file and line -------------
+
+
+def test_a_syntax_error_names_the_file_and_line(monkeypatch, capsys, tmp_path: Path) -> None:
+    path = plain(tmp_path, body="return below_nb(rng, count))")
+    check_error(monkeypatch, capsys, path, "plain", f"{path.resolve()}, line 13", "SyntaxError")
+
+
+def test_an_undefined_name_names_decision_file_line_and_name(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
+    path = plain(tmp_path, body="return below_nb(rng, cuont)")
+    err = check_error(
+        monkeypatch,
+        capsys,
+        path,
+        "plain",
+        "strategy 'plain', decision 'choose'",
+        f"({path.resolve()}, line 13)",
+        "uses the name 'cuont', which is not defined",
+    )
+    assert err.splitlines()[1].strip() == "return below_nb(rng, cuont)"
+
+
+def test_a_float_answer_is_caught_before_the_game_loop_compiles(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
+    path = plain(tmp_path, body="return 0.5")
+    check_error(
+        monkeypatch,
+        capsys,
+        path,
+        "plain",
+        f"choose ({path.resolve()}, line 13) returns a float; return the index of an "
+        "option, an integer from 0 to count-1",
+    )
+
+
+def test_a_wrong_number_of_arguments_names_the_expected_ones(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
+    path = plain(tmp_path)
+    path.write_text(path.read_text().replace("count, params, rng):", "count, params):"))
+    check_error(
+        monkeypatch,
+        capsys,
+        path,
+        "plain",
+        "takes 8 arguments; it must take 9: obs, seat, colour, symbol, opt_a, opt_b, count, "
+        "params, rng",
+        "line 12",
+    )
+
+
+def test_the_first_failing_game_is_found_by_halving_the_block() -> None:
+    failing = {11, 12, 40}
+
+    def play(first: int, size: int) -> None:
+        if failing & set(range(first, first + size)):
+            raise ZeroDivisionError("division by zero")
+
+    assert first_failing_game(play, 0, 64) == 11
+    assert first_failing_game(play, 13, 51) == 40
+
+
+def test_a_run_time_exception_is_traced_to_its_line_in_python(tmp_path: Path) -> None:
+    # The compiled loop says only which exception; its game is played again as Python.
+    path = plain(tmp_path, body="return count // (count - count)")
+    setup = api.make_setup("la-planche", 2, 0, [f"{path}:plain", "random"])
+    error = runtime_error(setup, 3, ZeroDivisionError("division by zero"))
+    assert str(error).splitlines() == [
+        f"strategy 'plain', decision 'choose': choose ({path.resolve()}, line 13) failed in "
+        "game 3: ZeroDivisionError: integer division or modulo by zero",
+        "    return count // (count - count)",
+    ]
+
+
+@pytest.mark.slow
+def test_a_run_time_exception_in_the_compiled_loop_is_one_short_message(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
+    path = plain(tmp_path, body="return count // (count - count)")
+    code, _, err = call_main(
+        monkeypatch,
+        capsys,
+        "simulate",
+        "la-planche",
+        "-p",
+        "2",
+        "-g",
+        "50",
+        "--strategy",
+        f"{path}:plain",
+        "--strategy",
+        "random",
+    )
+    assert code == 2 and "Traceback" not in err
+    assert f"choose ({path.resolve()}, line 13) failed in game 0: ZeroDivisionError" in err
+
+
+def test_the_file_is_imported_under_a_name_fixed_by_its_content(tmp_path: Path) -> None:
+    path = plain(tmp_path)
+    first = strategy_origin(load_strategy_file(path, "plain", "la-planche"))
+    again = strategy_origin(load_strategy_file(path, "plain", "la-planche"))
+    assert first is not None and again is not None
+    assert first.module == again.module and first.module.startswith("balance_user_")
+    path.write_text(path.read_text().replace("Random.", "Random!"))
+    edited = strategy_origin(load_strategy_file(path, "plain", "la-planche"))
+    assert edited is not None and edited.module != first.module
+
+
+def test_cache_true_in_a_user_file_loads_again_without_a_crash(tmp_path: Path) -> None:
+    # numba's cache rebuilds a function by importing its module by name: a file imported
+    # under a new name each process crashed the second run. Loaded again (as a new
+    # process would, under the same name), the function comes from numba's cache.
+    import sys
+
+    path = plain(tmp_path, options="(cache=True)")
+    strategy = load_strategy_file(path, "plain", "la-planche")
+    check_decisions(strategy)
+    origin = strategy_origin(strategy)
+    assert origin is not None
+    del sys.modules[origin.module]  # as if this were the next process
+    again = load_strategy_file(path, "plain", "la-planche")
+    assert again is not strategy
+    check_decisions(again)
+    assert again.decisions["choose"].stats.cache_hits
+
+
+# --- compiled once per version of the file --------------------------------------------------
+
+
+def test_the_cache_key_follows_the_file_content(tmp_path: Path) -> None:
+    dispatch = get_game("la-planche").engine.DISPATCH
+    path = plain(tmp_path)
+    key = dispatch.cache_key([load_strategy_file(path, "plain", "la-planche")])
+    again = dispatch.cache_key([load_strategy_file(path, "plain", "la-planche")])
+    path.write_text(path.read_text() + "\n# edited\n")
+    edited = dispatch.cache_key([load_strategy_file(path, "plain", "la-planche")])
+    assert key is not None and key == again and edited != key
+    built = dataclasses.replace(load_strategy_file(path, "plain", "la-planche"))
+    assert dispatch.cache_key([built]) is None  # not from a file: compiled in memory
+
+
+@pytest.mark.slow
+def test_a_second_run_of_an_unchanged_file_loads_the_game_loop(tmp_path: Path) -> None:
+    path = plain(tmp_path)
+    strategies = [f"{path}:plain", "random"]
+    first = api.simulate("la-planche", 2, 200, strategies=strategies, threads=1)
+    assert first.result.compiled
+    dispatch = get_game("la-planche").engine.DISPATCH
+    dispatch.forget()  # the next run builds the loop again, as a new process would
+    second = api.simulate("la-planche", 2, 200, strategies=strategies, threads=1)
+    assert not second.result.compiled
+    kernel = dispatch.kernel_for(second.setup.lineup)
+    assert compiled_from_cache(kernel) is True
+    np.testing.assert_array_equal(
+        np.concatenate([b.won for b in first.result.blocks]),
+        np.concatenate([b.won for b in second.result.blocks]),
+    )
+
+
+# --- --debug: the same games, the strategy as Python -----------------------------------------
+
+
+#: A Walk the Plank strategy that compiles alone in a second (the template's evaluator
+#: takes most of a minute): the fast tests' stand-in for its template.
+QUICK_WALK = """
+from balance.games.walk_the_plank.kit import below_nb, njit, random_program_nb
+from balance.strategy import Strategy
+
+
+@njit
+def program(obs, seat, available, params, rng, out):
+    random_program_nb(available, rng, out)
+
+
+@njit
+def choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
+    return count - 1 if obs[1][seat] > 2 else below_nb(rng, count)
+
+
+mine = Strategy("walk-the-plank", "mine", "Quick.", {"program": program, "choose": choose})
+"""
+
+
+def quick_file(game: str, tmp_path: Path) -> Path:
+    """A strategy file named ``mine`` for ``game``: its template, or for Walk the Plank a
+    strategy that compiles faster."""
+    path = tmp_path / "mine.py"
+    path.write_text(QUICK_WALK if game == "walk-the-plank" else template(game))
+    return path
+
+
+def reference_records(setup: Setup, games: int) -> list:
+    game = get_game(setup.game)
+    return [game.narrate(setup, g, lambda line: None) for g in range(games)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_debug_plays_the_same_games_as_the_compiled_functions(game: str, tmp_path: Path) -> None:
+    # Fast counterpart of the compiled-run comparison: on the reference engine, the
+    # template's functions as Python give the games its compiled functions give.
+    path = quick_file(game, tmp_path)
+    players = 2 if game != "lifeboats" else 3
+    setup = api.make_setup(
+        game,
+        players,
+        5,
+        [f"{path}:mine", "random"][:players] + ["random"] * (players - 2),
+        rotate_seats=True,
+    )
+    debug = dataclasses.replace(setup, lineup=debug_lineup(setup.lineup))
+    assert reference_records(debug, 4) == reference_records(setup, 4)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_debug_run_equals_the_compiled_run(game: str, tmp_path: Path) -> None:
+    path = tmp_path / "mine.py"
+    path.write_text(template(game))
+    players = 2 if game != "lifeboats" else 3
+    strategies = [f"{path}:mine"] + ["random"] * (players - 1)
+    compiled = api.simulate(game, players, 60, seed=7, strategies=strategies, threads=1)
+    debug = api.simulate(game, players, 60, seed=7, strategies=strategies, debug=True)
+    for a, b in zip(compiled.result.blocks, debug.result.blocks, strict=True):
+        for name in ("won", "length", "finished"):
+            np.testing.assert_array_equal(getattr(a, name), getattr(b, name))
+        assert a.extra.keys() == b.extra.keys()
+        for name in a.extra:
+            np.testing.assert_array_equal(a.extra[name], b.extra[name], err_msg=name)
+    # The summaries too, but for their timings (NaN, for a card never played, as null).
+    timing = ("games_per_s", "elapsed_s")
+    without = [
+        json_safe({k: v for k, v in r.summary().items() if k not in timing})
+        for r in (compiled, debug)
+    ]
+    assert without[0] == without[1]
+
+
+def test_debug_reports_a_float_answer_in_plain_words(tmp_path: Path) -> None:
+    path = plain(tmp_path, body="return 0.5")
+    with pytest.raises(BalanceError, match=re.escape("returned a float; return the index")):
+        api.simulate("la-planche", 2, 5, strategies=[f"{path}:plain", "random"], debug=True)
+
+
+# --- balance strategy new / check ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "game",
+    [pytest.param("walk-the-plank", marks=pytest.mark.slow), *GAMES[1:]],
+)
+def test_every_template_type_checks(game: str, tmp_path: Path) -> None:
+    path = tmp_path / "mine.py"
+    path.write_text(template(game))
+    strategy = load_strategy_file(path, "mine", game)
+    get_game(game).check_strategy(strategy)
+    check_decisions(strategy)
+
+
+def test_strategy_new_prints_the_template(monkeypatch, capsys) -> None:
+    assert invoke("strategy", "new", "lifeboats") == template("lifeboats")
+    code, _, err = call_main(monkeypatch, capsys, "strategy", "new", "chess")
+    assert code == 2 and "unknown game 'chess'" in err
+
+
+@pytest.mark.slow
+def test_strategy_check_says_ok(monkeypatch, capsys, tmp_path: Path) -> None:
+    path = tmp_path / "mine.py"
+    path.write_text(template("la-planche"))
+    out = invoke("strategy", "check", f"{path}:mine", "--game", "la-planche")
+    assert out.startswith("ok: mine compiles, and plays 100 games against random")
+    assert re.search(r"won \d+ of 100 games \(\d+%, 95% interval \d+% to \d+%", out)
