@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from balance.games import registry
+from balance.games import MODULES
 
 
 @click.group(
@@ -45,7 +45,7 @@ and exits 2.
 """,
 )
 @click.argument("strategy")
-@click.option("--game", "game", required=True, help=f"The game it plays: {', '.join(registry())}.")
+@click.option("--game", "game", required=True, help=f"The game it plays: {', '.join(MODULES)}.")
 @click.option(
     "-g", "--games", "n_games", type=int, default=100, show_default=True, help="Games to play."
 )

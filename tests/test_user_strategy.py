@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cli_helpers import call_main, invoke
 
 from balance import api
 from balance.dispatch import compiled_from_cache
@@ -29,7 +30,6 @@ from balance.strategy_check import (
     runtime_error,
 )
 from balance.strategy_tools import template
-from tests.cli_helpers import call_main, invoke
 
 GAMES = ("walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves")
 
