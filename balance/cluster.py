@@ -9,7 +9,8 @@ the game's engine once before the first task.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
 from typing import TYPE_CHECKING, Any
 
 from balance.errors import BalanceError
@@ -51,40 +52,59 @@ def _one_numba_thread() -> int:
     return 1
 
 
+def _threads(client: Any) -> int:
+    """Worker threads of the cluster (at least one)."""
+    return max(1, sum(client.nthreads().values()))
+
+
 def run_dask(
     address: str, setup: Setup
-) -> Callable[[Sequence[Task], Callable[[Task, Tally], None], Callable[[], bool]], None]:
+) -> Callable[[Iterable[Task], Callable[[Task, Tally], None], Callable[[], bool]], None]:
     """A sweep backend that plays tasks on the Dask cluster at ``address``."""
     client = connect(address)
 
     def run(
-        tasks: Sequence[Task], on_result: Callable[[Task, Tally], None], stop: Callable[[], bool]
+        tasks: Iterable[Task], on_result: Callable[[Task, Tally], None], stop: Callable[[], bool]
     ) -> None:
         from distributed import as_completed
 
+        futures: dict[Any, Task] = {}
+
+        def submit(task: Task) -> Any:
+            future = client.submit(
+                play_tally,
+                task.setup,
+                task.start,
+                task.size,
+                task.baseline,
+                pure=False,
+                retries=RETRIES,
+            )
+            futures[future] = task
+            return future
+
         try:
-            if tasks:
-                client.run(_one_numba_thread)
-                client.run(warm, setup)  # compile or load the engine once per worker
-            futures = {
-                client.submit(
-                    play_tally,
-                    task.setup,
-                    task.start,
-                    task.size,
-                    task.baseline,
-                    pure=False,
-                    retries=RETRIES,
-                ): task
-                for task in tasks
-            }
-            pending = as_completed(futures, loop=client.loop)
+            queue = iter(tasks)
+            first = next(queue, None)
+            if first is None:
+                return
+            client.run(_one_numba_thread)
+            client.run(warm, setup)  # compile or load the engine once per worker
+            # A list is handed out whole; a stream (--precision: a point's later blocks
+            # may not be needed) a few tasks a worker thread ahead.
+            ahead = None if isinstance(tasks, Sequence) else 4 * _threads(client)
+            pending = as_completed(
+                [submit(first), *(submit(t) for t in islice(queue, ahead))], loop=client.loop
+            )
             for future in pending:
-                on_result(futures[future], future.result())
+                on_result(futures.pop(future), future.result())
                 if stop():
                     for other in futures:
                         other.cancel()
                     break
+                following = next(queue, None)
+                if following is not None:
+                    pending.add(submit(following))
         finally:
             client.close()
 

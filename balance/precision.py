@@ -8,8 +8,8 @@ the same games, figures and stop whatever the number of threads.
 
 :func:`play_until` is the loop; a *tracker* says what is followed and when it is enough.
 :class:`SeatTracker` follows the seats' win rates and the balance index
-(``balance simulate --precision``); a sweep can call ``play_until(setup,
-SeatTracker(setup.players, H), max_games)`` at each of its points.
+(``balance simulate --precision``); ``balance sweep --precision`` feeds one a point with
+its blocks' tallies (:meth:`SeatTracker.update_counts`), in game order.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+import numpy as np
 
 from balance.confseq import BettingCS, gap_interval
 from balance.errors import BalanceError
@@ -138,9 +140,19 @@ class SeatTracker(PrecisionTracker):
         return (self.seats, self.joint)
 
     def update(self, block: Block) -> None:
-        won = block.won.astype(float)
-        self.seats.update(won)
-        self.joint.update(won)
+        won = np.asarray(block.won, dtype=float)
+        self.update_counts(won.shape[0], won.sum(axis=0))
+
+    def update_counts(self, games: int, wins: np.ndarray) -> None:
+        """Add a block of ``games`` games from each seat's wins in it, ``(players,)``.
+
+        A win is 0 or 1, so a block's sum and sum of squares are both its count of wins:
+        a sweep feeds its blocks' tallies here and stops where ``simulate`` would.
+        """
+        if games:
+            wins = np.asarray(wins, dtype=float)
+            self.seats.update_sums(games, wins, wins)
+            self.joint.update_sums(games, wins, wins)
 
     def figures(self) -> list[Figure]:
         rate = self.seats.estimate

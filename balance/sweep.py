@@ -51,6 +51,8 @@ from balance.metrics import (
     length_summary,
     paired_difference,
 )
+from balance.precision import BLOCK as PRECISION_BLOCK
+from balance.precision import DEFAULT_MAX_GAMES, SeatTracker, check_precision
 from balance.results import json_safe, write_json
 from balance.run import _deferred_interrupt, _ignore_ctrl_c_here, check_run, default_threads
 from balance.stats import mean_interval, wilson_interval
@@ -122,6 +124,8 @@ class SweepResult:
     partial: bool = False
     baseline: dict[str, str] = field(default_factory=dict)
     played_games: int = 0
+    precision: float | None = None
+    max_games: int | None = None
 
     @property
     def games_per_s(self) -> float:
@@ -143,10 +147,19 @@ class SweepResult:
                 "partial": self.partial,
                 "baseline": self.baseline or None,
                 "targets": [t.text for t in self.targets],
+                "precision": self.precision,
+                "max_games": self.max_games,
                 "interval_method": "95%: Wilson for rates, Student t for mean lengths, "
                 "simultaneous intervals of the seat differences for the balance index "
                 "(as balance simulate); paired differences from the baseline as balance "
-                "compare, Holm's correction over every difference of the sweep",
+                "compare, Holm's correction over every difference of the sweep"
+                + (
+                    "; with --precision, the seat win rates and the balance index have 95% "
+                    "anytime-valid intervals (confidence sequences, as balance simulate "
+                    "--precision)"
+                    if self.precision is not None
+                    else ""
+                ),
                 "points": self.points,
             }
         )
@@ -173,11 +186,20 @@ class SweepResult:
         win rate and the share of games finished, for a report's title page)."""
         game = get_game(self.game)
         swept = [a for a in self.axes if len(a.values) > 1 or a.kind != PLAYERS]
+        if self.precision is None:
+            each = (
+                f"{self.games:,} games each (game indices 0..{self.games - 1:,} of seed "
+                f"{self.seed} at every point)"
+            )
+        else:
+            each = (
+                f"each played until +/-{self.precision:g} or {self.max_games:,} games "
+                f"(game indices from 0 of seed {self.seed} at every point)"
+            )
         lines = [
             f"{self.game}: {len(self.points):,} points ({self.design}"
             + (f", {self.requested_points:,} asked; interrupted" if self.partial else "")
-            + f"), {self.games:,} games each (game indices 0..{self.games - 1:,} of seed "
-            f"{self.seed} at every point), "
+            + f"), {each}, "
             + (
                 f"{self.backend}, {self.elapsed_s:.1f} s, {self.games_per_s:,.0f} games/s"
                 if self.played_games
@@ -187,11 +209,15 @@ class SweepResult:
             "Each figure: value [95% interval] over the point's games; balance index = 1 - the "
             "largest gap between two seats' win rates.",
         ]
+        if self.precision is not None:
+            lines += precision_sweep_lines(self)
         names = [a.name for a in swept] or [PLAYERS]
         widths = {name: max(len(name), 6) for name in names}
         header = "  ".join(f"{name:<{widths[name]}}" for name in names)
         header += f"  {'balance index':<24}  {'length (' + game.length_unit + ')':<24}"
         header += "" if narrow else f"  {'seat 0 wins':<22}  finished"
+        if self.precision is not None:
+            header += f"  {'games':>10}  stopped by"
         lines.append("")
         lines.append(header)
         for point in self.points[:limit]:
@@ -208,6 +234,11 @@ class SweepResult:
                     if narrow
                     else f"  {_pct(seat0['rate'], seat0['ci95']):<22}  "
                     f"{m['finished_rate']['value']:.1%}"
+                )
+                + (
+                    f"  {point['games']:>10,}  {point['stopped_by']}"
+                    if self.precision is not None
+                    else ""
                 )
             )
         if len(self.points) > limit:
@@ -255,6 +286,46 @@ class SweepResult:
             else:
                 lines.append("No point passes every target.")
         return "\n".join(lines)
+
+
+def precision_sweep_lines(result: SweepResult) -> list[str]:
+    """How the points of a ``--precision`` sweep stopped, for the text output."""
+    h = result.precision
+    games = [p["games"] for p in result.points]
+    capped = sum(p["stopped_by"] == "max_games" for p in result.points)
+    lines = [
+        f"Each point played blocks of games until every seat win rate and the balance index "
+        f"were within +/-{h:g}: {min(games, default=0):,} to {max(games, default=0):,} games a "
+        f"point; {capped} of {len(games)} stopped at --max-games first.",
+        "Seat win rates and balance index: 95% anytime-valid intervals "
+        "(confidence sequences); other intervals are fixed-n.",
+    ]
+    return lines
+
+
+def anytime_of(tracker: SeatTracker) -> dict[str, Any]:
+    """A stopped point's anytime-valid intervals and stop, as a point's JSON keeps them."""
+    figures = tracker.figures()
+    return {
+        "seat_ci95": [[f.low, f.high] for f in figures[:-1]],
+        "balance_index_ci95": [figures[-1].low, figures[-1].high],
+        "stopped_by": tracker.stopped_by,
+        "widest_half_width": max(f.half_width for f in figures),
+    }
+
+
+def _apply_anytime(entry: dict[str, Any], anytime: Mapping[str, Any]) -> None:
+    """Put a point's anytime-valid intervals in place of its fixed-n ones."""
+    metrics = entry["metrics"]
+    for row, ci in zip(metrics["seat_win_rate"], anytime["seat_ci95"], strict=True):
+        row["ci95"] = [float(ci[0]), float(ci[1])]
+    index = metrics["balance_index"]
+    if index["value"] == index["value"]:
+        index["ci95"] = [float(v) for v in anytime["balance_index_ci95"]]
+    entry["anytime_valid"] = True
+    entry["anytime_figures"] = ["seat_win_rate", "balance_index"]
+    entry["stopped_by"] = anytime["stopped_by"]
+    entry["widest_half_width"] = float(anytime["widest_half_width"])
 
 
 def _short(value: Any) -> str:
@@ -576,7 +647,8 @@ def _setup_for(
 # --- playing -----------------------------------------------------------------------
 
 
-Backend = Callable[[Sequence[Task], Callable[[Task, Tally], None], Callable[[], bool]], None]
+#: Plays tasks (a list, or with --precision a stream that skips stopped points' blocks).
+Backend = Callable[[Iterable[Task], Callable[[Task, Tally], None], Callable[[], bool]], None]
 
 
 def run_local(threads: int | None) -> Backend:
@@ -584,7 +656,7 @@ def run_local(threads: int | None) -> Backend:
     release the GIL), handing each tally back on the calling thread."""
 
     def run(
-        tasks: Sequence[Task], on_result: Callable[[Task, Tally], None], stop: Callable[[], bool]
+        tasks: Iterable[Task], on_result: Callable[[Task, Tally], None], stop: Callable[[], bool]
     ) -> None:
         workers = threads or default_threads()
         queue = iter(tasks)
@@ -618,34 +690,70 @@ def run_local(threads: int | None) -> Backend:
 
 
 class _Points:
-    """Collects tallies per point in game order and finishes a point when it is whole."""
+    """Collects tallies per point in game order and finishes a point when it is whole,
+    or, with trackers (``--precision``), when its tracker is done with the games so far."""
 
-    def __init__(self, games: int, on_point: Callable[[int, Tally], None]) -> None:
+    def __init__(
+        self,
+        games: int,
+        on_point: Callable[[int, Tally], None],
+        trackers: Mapping[int, SeatTracker] | None = None,
+    ) -> None:
         self.games = games
         self.on_point = on_point
+        self.trackers = trackers or {}
         self.waiting: dict[int, dict[int, Tally]] = {}
         self.folded: dict[int, Tally] = {}
         self.next_start: dict[int, int] = {}
+        self.closed: set[int] = set()
         self.lock = threading.Lock()
 
-    def add(self, task: Task, tally: Tally) -> None:
+    def is_closed(self, point: int) -> bool:
+        """True once ``point`` has finished (its later blocks are not needed)."""
         with self.lock:
+            return point in self.closed
+
+    def add(self, task: Task, tally: Tally) -> None:
+        finished = False
+        with self.lock:
+            if task.point in self.closed:  # played before the stop was known: not kept
+                return
             waiting = self.waiting.setdefault(task.point, {})
             waiting[task.start] = tally
             start = self.next_start.get(task.point, 0)
+            tracker = self.trackers.get(task.point)
             # Folded strictly in game order: games 0 .. start - 1 are in ``folded``, so a
-            # rule that stops a point early (precision reached) reads a prefix of games.
+            # point stopped early (precision reached) holds a prefix of the games, decided
+            # on whole blocks whatever the order in which they were played.
             while start in waiting:
                 block = waiting.pop(start)
                 previous = self.folded.get(task.point)
                 self.folded[task.point] = block if previous is None else merge([previous, block])
                 start += block.games
+                if tracker is not None:
+                    tracker.update_counts(block.games, _wins(block))
+                    if tracker.done():
+                        finished = True
+                        break
+                if start >= self.games:
+                    finished = True
+                    break
             self.next_start[task.point] = start
-            if start >= self.games:
+            if finished:
+                if tracker is not None:
+                    tracker.finish()
                 done = self.folded.pop(task.point)
                 self.waiting.pop(task.point, None)
-        if start >= self.games:
+                self.closed.add(task.point)
+        if finished:
             self.on_point(task.point, done)
+
+
+def _wins(tally: Tally) -> np.ndarray:
+    """Each seat's wins in a tally's games, float ``(players,)``."""
+    core = tally.groups[CORE]
+    index = [core.columns.index(c) for c in tally.won_columns]
+    return (core.rows[:, index] * core.counts[:, None]).sum(axis=0)
 
 
 def sweep(
@@ -670,6 +778,8 @@ def sweep(
     yes: bool = False,
     progress: bool = False,
     on_compile: Callable[[str], None] | None = None,
+    precision: float | None = None,
+    max_games: int | None = None,
 ) -> SweepResult:
     """Play every point of a design on the same games and report each point's figures.
 
@@ -694,11 +804,23 @@ def sweep(
     out : write ``sweep.parquet``, ``sweep.csv``, ``sweep.json``, ``manifest.json``, the
         charts (PNG) and ``sweep.pdf`` here; each point's tally is kept under ``points/``
         as it finishes, so that ``resume`` plays only the missing points.
+    precision : play each point block by block (``block`` games, default
+        :data:`balance.precision.BLOCK`, in game order) until its seat win rates and
+        balance index have 95% anytime-valid intervals at most this far either side,
+        or ``max_games`` (default :data:`balance.precision.DEFAULT_MAX_GAMES`); ``games``
+        is then ignored. A point stops where ``balance simulate --precision`` with its
+        rules, seed and block size would.
 
     Returns
     -------
     SweepResult, with the tidy table (``.table``) and the verdicts (``.verdicts``).
     """
+    if precision is not None:
+        max_games = DEFAULT_MAX_GAMES if max_games is None else max_games
+        check_precision(precision, max_games)
+        games = max_games
+    elif max_games is not None:
+        raise BalanceError("--max-games goes with --precision; without it, use --games")
     plan = plan_sweep(
         game,
         players,
@@ -718,29 +840,53 @@ def sweep(
         raise BalanceError(f"--block must be from 1 to 10000000 games, not {block}")
     if threads is not None and not 1 <= threads <= 1024:
         raise BalanceError(f"threads must be from 1 to 1024, not {threads}")
-    block = block or DEFAULT_BLOCK
+    block = block or (PRECISION_BLOCK if precision is not None else DEFAULT_BLOCK)
+    if precision is not None:
+        plan.spec["precision"] = precision
+        plan.spec["max_games"] = max_games
+        plan.spec["block"] = block  # the stop, hence the games, depends on it
     address = scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
     out_dir = Path(out) if out is not None else None
     done: dict[int, Tally] = {}
+    anytime: dict[int, dict[str, Any]] = {}
     if out_dir is not None:
         done = _prepare_out(out_dir, plan.spec, resume)
+        if precision is not None:
+            anytime = {p: _load_anytime(out_dir, p) for p in done}
     elif resume:
         raise BalanceError("--resume needs the --out directory of the sweep to resume")
 
-    tasks = [
-        Task(point, start, min(block, games - start), setup, base)
-        for point, (setup, base) in enumerate(zip(plan.setups, plan.baselines, strict=True))
-        if point not in done
-        for start in range(0, games, block)
-    ]
+    trackers = {
+        point: SeatTracker(setup.players, precision)
+        for point, setup in enumerate(plan.setups)
+        if precision is not None and point not in done
+    }
     finished: dict[int, Tally] = dict(done)
 
     def on_point(point: int, tally: Tally) -> None:
         finished[point] = tally
+        if point in trackers:
+            anytime[point] = anytime_of(trackers[point])
         if out_dir is not None:
+            if point in anytime:
+                write_json(out_dir / POINTS_DIR / f"{point:05d}.json", anytime[point])
             _save_tally(out_dir / POINTS_DIR / f"{point:05d}.npz", tally)
 
-    collector = _Points(games, on_point)
+    collector = _Points(games, on_point, trackers)
+    todo = [p for p in range(len(plan.setups)) if p not in done]
+
+    def stream() -> Iterable[Task]:
+        """Every point's tasks in game order; a point's are no longer handed out once it
+        has stopped (``--precision``)."""
+        for point in todo:
+            setup, base = plan.setups[point], plan.baselines[point]
+            for start in range(0, games, block):
+                if collector.is_closed(point):
+                    break
+                yield Task(point, start, min(block, games - start), setup, base)
+
+    tasks: Sequence[Task] | Iterable[Task]
+    tasks = stream() if precision is not None else list(stream())
     if address:
         from balance.cluster import run_dask
 
@@ -749,14 +895,14 @@ def sweep(
     else:
         backend_name = "local"
         backend = run_local(threads)
-    if tasks and not address:
+    if todo and not address:
         chosen = get_game(plan.game)
         if on_compile and not chosen.is_compiled(plan.setups[0]):
             on_compile(
                 "compiling the game engine (first run only; later runs load it from the cache)..."
             )
         chosen.prepare(plan.setups[0])
-    bar = _progress(len(tasks) * 1, progress)
+    bar = _progress(len(tasks) if isinstance(tasks, list) else None, progress)
     clock = time.perf_counter()
     with _deferred_interrupt() as interrupted:
         try:
@@ -767,7 +913,7 @@ def sweep(
             bar.close()
     elapsed = time.perf_counter() - clock
     played = sum(finished[p].games for p in finished if p not in done)
-    result = build_result(plan, finished, parsed_targets, backend_name, elapsed)
+    result = build_result(plan, finished, parsed_targets, backend_name, elapsed, anytime)
     result.played_games = played
     result.partial = len(finished) < len(plan.values)
     if out_dir is not None:
@@ -779,7 +925,7 @@ def sweep(
     return result
 
 
-def _progress(total: int, show: bool) -> Any:
+def _progress(total: int | None, show: bool) -> Any:
     from tqdm import tqdm
 
     return tqdm(total=total, unit="task", delay=2.0, disable=not show, leave=False)
@@ -791,8 +937,15 @@ def build_result(
     targets: Sequence[Target],
     backend: str,
     elapsed: float,
+    anytime: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> SweepResult:
-    """Every finished point's figures, differences (Holm over the sweep) and verdicts."""
+    """Every finished point's figures, differences (Holm over the sweep) and verdicts.
+
+    ``anytime``: a ``--precision`` sweep's anytime-valid intervals and stop of each point
+    (:func:`anytime_of`), which replace the fixed-n intervals of the seats' win rates
+    and the balance index (the targets are then decided on them).
+    """
+    precision = plan.spec.get("precision")
     points: list[dict[str, Any]] = []
     for index in sorted(finished):
         tally = finished[index]
@@ -809,6 +962,8 @@ def build_result(
             "games": tally.games,
             "metrics": point_metrics(tally, setup.players),
         }
+        if precision is not None and anytime is not None and index in anytime:
+            _apply_anytime(entry, anytime[index])
         if plan.baselines[index] is not None:
             entry["difference"] = point_differences(tally)
         points.append(entry)
@@ -845,6 +1000,8 @@ def build_result(
         targets=list(targets),
         requested_points=len(plan.values),
         baseline=dict(plan.spec["baseline"]),
+        precision=precision,
+        max_games=plan.spec.get("max_games"),
     )
 
 
@@ -964,6 +1121,15 @@ def _save_tally(path: Path, tally: Tally) -> None:
     partial.replace(path)  # a point on disk is whole
 
 
+def _load_anytime(out_dir: Path, point: int) -> dict[str, Any]:
+    """A resumed ``--precision`` point's anytime-valid intervals and stop."""
+    path = out_dir / POINTS_DIR / f"{point:05d}.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as error:
+        raise BalanceError(f"--resume: cannot read {path}: {error}") from None
+
+
 def _load_tally(path: Path) -> Tally:
     with np.load(path) as data:
         meta = json.loads(str(data["meta"]))
@@ -1038,7 +1204,7 @@ def keep_point_runs(result: SweepResult, out: str | Path, threads: int | None = 
         simulate(
             result.game,
             players=point["players"],
-            games=result.games,
+            games=point["games"],
             seed=result.seed,
             strategies=spec["strategies"],
             variants=variants,

@@ -303,6 +303,16 @@ def sweep_charts(result: SweepResult) -> list[Chart]:
         "95% intervals: Wilson for rates, Student t for means, simultaneous intervals of "
         "the seat differences for the balance index."
     )
+    if result.precision is not None:
+        played = [p["games"] for p in result.points]
+        base_note = (
+            f"Each point played until its seat win rates and balance index were within "
+            f"+/-{result.precision:g} (or {result.max_games:,} games): {min(played):,} to "
+            f"{max(played):,} games a point (game indices from 0 of seed {result.seed}); "
+            f"{len(result.points)} points ({result.design}). 95% intervals: anytime-valid "
+            "(confidence sequences) for the seat win rates and the balance index; Wilson "
+            "for other rates, Student t for means."
+        )
     targets = "; ".join(t.text for t in result.targets)
     pages = [
         Chart(

@@ -21,6 +21,7 @@ Examples:
   balance sweep walk-the-plank --axis plank_max=3..8 --axis pirates_per_player=1..4 \\
       --axis "rest=none;charge;charge,run" --design lhs --points 40 --json
   balance sweep walk-the-plank --axis plank_max=3..6 --scheduler tcp://10.0.0.5:8786
+  balance sweep walk-the-plank --axis plank_max=3..6 --precision 0.01
 \b
 An axis is NAME=V1,V2,... (NAME=A;B when a value holds commas), NAME=LO..HI (every
 whole number), or variant=base,kraken,ghost+dolphin. docs/sweeps.md explains the charts.
@@ -86,6 +87,22 @@ whole number), or variant=base,kraken,ghost+dolphin. docs/sweeps.md explains the
 )
 @click.option("--yes", is_flag=True, help="Play a grid of more than 10,000 points.")
 @click.option("--json", "as_json", is_flag=True, help="Print the sweep as JSON only.")
+@click.option(
+    "--precision",
+    type=float,
+    default=None,
+    metavar="H",
+    help="Play each point block by block until its seat win rates and balance index have "
+    "95% anytime-valid intervals at most H either side; replaces --games. "
+    "See docs/precision.md.",
+)
+@click.option(
+    "--max-games",
+    type=int,
+    default=None,
+    help="With --precision: a point stops here even if not yet precise enough "
+    "(default 10,000,000).",
+)
 def sweep(
     game: str,
     players: str | None,
@@ -108,6 +125,8 @@ def sweep(
     keep_runs: bool,
     yes: bool,
     as_json: bool,
+    precision: float | None,
+    max_games: int | None,
 ) -> None:
     """Play GAME at every point of a design of rules and report where it is fair."""
     from balance.cli import _rule_pairs, _say_compiling
@@ -116,6 +135,8 @@ def sweep(
 
     if keep_runs and out is None:
         raise BalanceError("--keep-runs needs --out")
+    if max_games is not None and precision is None:
+        raise BalanceError("--max-games goes with --precision; without it, use --games")
     result = run_sweep(
         game,
         players=players,
@@ -137,6 +158,8 @@ def sweep(
         yes=yes,
         progress=sys.stderr.isatty(),
         on_compile=_say_compiling,
+        precision=precision,
+        max_games=max_games,
     )
     if keep_runs and out is not None and not result.partial:
         keep_point_runs(result, out, threads=threads)

@@ -71,8 +71,15 @@ def test_dask_backend_in_process_gives_the_local_results() -> None:
         n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
     ) as local_cluster:
         remote = sweep(GAME, **ARGS, block=150, scheduler=local_cluster.scheduler_address)
+        # --precision: tasks handed out a few at a time, each point stopped on whole blocks.
+        stopped = sweep(
+            GAME, players=[3], axes=["plank_max=3,4"], precision=0.04,
+            scheduler=local_cluster.scheduler_address,
+        )  # fmt: skip
     assert remote.backend == "dask"
     pd.testing.assert_frame_equal(remote.table, local_table())
+    local = sweep(GAME, players=[3], axes=["plank_max=3,4"], precision=0.04, threads=1)
+    assert stopped.points == local.points and local.points[0]["anytime_valid"]
 
 
 @pytest.mark.slow
@@ -87,8 +94,15 @@ def test_local_cluster_of_worker_processes_gives_the_local_results() -> None:
         env={"NUMBA_NUM_THREADS": "1"},
     ) as local_cluster:
         remote = sweep(GAME, **ARGS, block=150, scheduler=local_cluster.scheduler_address)
+        # --precision: tasks handed out a few at a time, each point stopped on whole blocks.
+        stopped = sweep(
+            GAME, players=[3], axes=["plank_max=3,4"], precision=0.04,
+            scheduler=local_cluster.scheduler_address,
+        )  # fmt: skip
     assert remote.backend == "dask"
     pd.testing.assert_frame_equal(remote.table, local_table())
+    local = sweep(GAME, players=[3], axes=["plank_max=3,4"], precision=0.04, threads=1)
+    assert stopped.points == local.points and local.points[0]["anytime_valid"]
 
 
 class DaskProcesses:

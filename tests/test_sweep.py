@@ -356,3 +356,91 @@ def test_own_figures_of_battle_of_thieves_include_win_reasons_and_their_differen
     assert reasons and "seat_win_rate" in metrics and len(metrics["seat_win_rate"]) == 2
     assert set(reasons) <= set(result.points[1]["difference"])
     assert result.points[0]["difference"][reasons[0]]["value"] == 0.0
+
+
+# --- --precision: each point played until its intervals are narrow enough -------------
+
+
+def _simulated(plank_max: str, precision: float, max_games: int | None = None) -> dict:
+    """``balance simulate --precision`` of one point, as its JSON summary."""
+    run = api.simulate(
+        GAME,
+        players=4,
+        rules=[("plank_max", plank_max)],
+        precision=precision,
+        max_games=max_games,
+        keep_records=False,
+        threads=1,
+    )
+    return run.summary()
+
+
+@pytest.mark.parametrize(("precision", "max_games"), [(0.03, None), (0.01, 5000)])
+def test_precision_point_stops_where_simulate_does(precision, max_games) -> None:
+    result = sweep(
+        GAME,
+        players=[4],
+        axes=["plank_max=3,5"],
+        precision=precision,
+        max_games=max_games,
+        threads=2,
+    )
+    assert result.precision == precision and len(result.points) == 2
+    for point in result.points:
+        alone = _simulated(point["rules"]["plank_max"], precision, max_games)
+        assert point["anytime_valid"] and point["games"] == alone["games"]
+        assert point["stopped_by"] == alone["stopped_by"]
+        metrics = point["metrics"]
+        assert metrics["balance_index"]["ci95"] == alone["balance_index_ci95"]
+        assert [r["ci95"] for r in metrics["seat_win_rate"]] == [
+            r["ci95"] for r in alone["seat_win_rate"]
+        ]
+        assert point["widest_half_width"] == pytest.approx(alone["widest_half_width"])
+        if max_games is None:  # several blocks of 4,096, each interval within +/-H
+            assert point["games"] > 4096 and point["games"] % 4096 == 0
+            assert point["widest_half_width"] <= precision
+        else:  # stopped by the cap, in the middle of the second block
+            assert point["games"] == max_games and point["stopped_by"] == "max_games"
+            assert point["widest_half_width"] > precision
+
+
+def test_precision_sweep_is_the_same_on_any_number_of_threads(tmp_path) -> None:
+    one = sweep(GAME, players=[3], axes=["plank_max=3,4"], precision=0.04, threads=1)
+    two = sweep(GAME, players=[3], axes=["plank_max=3,4"], precision=0.04, threads=2)
+    assert one.points == two.points
+    # Resumed from --out, the points read back keep their anytime-valid intervals.
+    out = tmp_path / "sweep"
+    sweep(GAME, players=[3], axes=["plank_max=3,4"], precision=0.04, out=out, charts=False)
+    (out / "points" / "00001.npz").unlink()
+    again = sweep(
+        GAME, players=[3], axes=["plank_max=3,4"], precision=0.04, out=out, resume=True,
+        charts=False,
+    )  # fmt: skip
+    assert again.points == one.points
+
+
+def test_precision_sweep_json_and_text_say_anytime_valid() -> None:
+    args = ["sweep", GAME, "--players", 3, "--axis", "plank_max=3,4", "--precision", 0.05]
+    data = json.loads(invoke(*args, "--max-games", 8000, "--json"))
+    assert data["precision"] == 0.05 and data["max_games"] == 8000
+    for point in data["points"]:
+        assert point["anytime_valid"] is True and point["stopped_by"]
+        assert 0 < point["games"] <= 8000
+    text = invoke(*args)
+    assert "95% anytime-valid intervals" in text and "stopped by" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--precision", 0.7], "--precision is the half-width"),
+        (["--precision", 0], "--precision is the half-width"),
+        (["--max-games", 5000], "--max-games goes with --precision"),
+        (["--precision", 0.05, "--max-games", 0], "--max-games must be from 1"),
+    ],
+)
+def test_bad_precision_is_one_line_as_in_simulate(monkeypatch, capsys, args, fragment) -> None:
+    code, out, err = call_main(monkeypatch, capsys, "sweep", GAME, "--axis", "plank_max=3,4", *args)
+    assert_one_line_error(code, out, err, fragment)
+    code, out, err = call_main(monkeypatch, capsys, "simulate", GAME, *args)
+    assert_one_line_error(code, out, err, fragment)
