@@ -8,8 +8,11 @@ games split between two processes, so that every worker loads them from the cach
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -19,6 +22,23 @@ WARM = (
     "from balance import api\nfor game in {games!r}:\n    api.simulate(game, None, 20, threads=1)"
 )
 GROUPS = (("walk-the-plank", "la-planche"), ("battle-of-thieves", "lifeboats"))
+
+
+_MADE_CACHE = pytest.StashKey[str]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Game loops compiled with a user's strategy go to one cache for the session (shared
+    by its workers, which inherit the variable), never to the user's own cache."""
+    if "BALANCE_CACHE_DIR" not in os.environ:
+        os.environ["BALANCE_CACHE_DIR"] = tempfile.mkdtemp(prefix="balance-test-cache-")
+        config.stash[_MADE_CACHE] = os.environ["BALANCE_CACHE_DIR"]
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    made = config.stash.get(_MADE_CACHE, None)
+    if made is not None:  # the process that made it, after its workers have finished
+        shutil.rmtree(made, ignore_errors=True)
 
 
 @pytest.hookimpl(tryfirst=True)
