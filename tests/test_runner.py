@@ -367,7 +367,14 @@ def test_ctrl_c_stops_between_blocks_and_keeps_a_whole_prefix(
             handed.append(-1)  # the sink itself is not cut short
 
     monkeypatch.setattr(GAME, "play_block", play_block)
-    result = run(uniform_setup(), 100_000, threads=2, batch=100, sinks=[sink])
+    # A process started in the background by a shell inherits Ctrl-C ignored; the run must
+    # give back whatever handler it found, so the test starts from Python's usual one.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        result = run(uniform_setup(), 100_000, threads=2, batch=100, sinks=[sink])
+        after = signal.getsignal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert result.partial
     starts = [block.first_game for block in result.blocks]
     # A whole prefix, in order: blocks 0 and 100, then those of blocks 200-500 that were
@@ -377,7 +384,7 @@ def test_ctrl_c_stops_between_blocks_and_keeps_a_whole_prefix(
     assert handed == [0, 100, -1, *starts[2:]]
     assert max(played) <= 500
     assert result.games == 100 * len(starts)
-    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert after is signal.default_int_handler
 
 
 def test_an_error_names_the_earliest_failing_game(monkeypatch: pytest.MonkeyPatch) -> None:
