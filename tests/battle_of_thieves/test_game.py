@@ -1579,6 +1579,7 @@ def test_a_strategy_parameter_is_used(runs) -> None:
     assert summary["seat_win_rate"] == base["seat_win_rate"]
 
 
+@pytest.mark.slow  # compiles the game loop with a user file (its mechanism: test_user_strategy.py)
 def test_a_users_strategy_file(tmp_path: Path) -> None:
     path = tmp_path / "mine.py"
     path.write_text(USER_STRATEGY)

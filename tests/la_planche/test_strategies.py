@@ -129,6 +129,7 @@ def moody(tmp_path_factory):
     return load_strategy_file(path, "moody", "la-planche")
 
 
+@pytest.mark.slow  # compiles the game loop with a user file (its mechanism: test_user_strategy.py)
 def test_a_user_strategy_joins_the_compiled_loop(moody) -> None:
     calm = Lineup((SeatStrategy(moody, (0.0,)), SeatStrategy(random_strategy, ())), rotate=True)
     plain = Lineup((SeatStrategy(random_strategy, ()), SeatStrategy(random_strategy, ())))
