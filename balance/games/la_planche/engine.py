@@ -120,6 +120,10 @@ def records_from_games(played: Sequence[GameRecord], first_game: int, players: i
         actions[g, :, :, ActionStat.DONE] = record.done
         actions[g, :, :, ActionStat.FELL_OWN] = record.fell_own
         actions[g, :, :, ActionStat.FELL_OTHER] = record.fell_other
+        actions[g, :, :, ActionStat.OFFERED] = record.offered
+        actions[g, :, :, ActionStat.CHOSEN] = record.chosen
+        points = GameStat.COLOUR_POINTS
+        games[g, points : points + N_COLOURS] = record.colour_points
     return Records(first_game=first_game, games=games, fell=fell, seats=seats, actions=actions)
 
 

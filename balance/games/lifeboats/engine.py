@@ -151,8 +151,10 @@ def records_from_games(played: Sequence[GameRecord], first_game: int, players: i
     records = empty_records(players, len(played), first_game)
     for g, record in enumerate(played):
         for name, slot in GameStat._asdict().items():
-            if name != "SIZE":
+            if name not in ("SIZE", "HATS_ROUND"):
                 records.games[g, slot] = getattr(record, name.lower())
+        hats = GameStat.HATS_ROUND  # one slot a round: the record's list
+        records.games[g, hats : hats + HAT_ROUNDS] = record.hats_by_round
         for name, slot in SeatStat._asdict().items():
             if name != "SIZE":
                 records.seats[g, :, slot] = getattr(record, name.lower())
