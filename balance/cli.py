@@ -168,6 +168,12 @@ def precision_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+def check_max_games(precision: float | None, max_games: int | None) -> None:
+    """``--max-games`` only bounds a run that plays until ``--precision``."""
+    if max_games is not None and precision is None:
+        raise BalanceError("--max-games goes with --precision; without it, use --games")
+
+
 @cli.command(
     epilog="""
 \b
@@ -225,8 +231,7 @@ def simulate(
 
     if restricted_games is not None:
         api.check_card_values(game)
-    if max_games is not None and precision is None:
-        raise BalanceError("--max-games goes with --precision; without it, use --games")
+    check_max_games(precision, max_games)
 
     run = api.simulate(
         game,
@@ -374,8 +379,7 @@ def cards(
         rotate_seats,
     )
     check_card_values(game)
-    if max_games is not None and precision is None:
-        raise BalanceError("--max-games goes with --precision; without it, use --games")
+    check_max_games(precision, max_games)
     value = restricted_play(
         setup,
         n_games,
@@ -444,8 +448,7 @@ def compare(
     """Play variants of GAME on the same games and test their paired differences."""
     from balance.compare import compare as run_comparison
 
-    if max_games is not None and precision is None:
-        raise BalanceError("--max-games goes with --precision; without it, use --games")
+    check_max_games(precision, max_games)
     comparison = run_comparison(
         game,
         players=players,

@@ -135,8 +135,6 @@ def sweep(
 
     if keep_runs and out is None:
         raise BalanceError("--keep-runs needs --out")
-    if max_games is not None and precision is None:
-        raise BalanceError("--max-games goes with --precision; without it, use --games")
     result = run_sweep(
         game,
         players=players,
