@@ -45,6 +45,9 @@ class Strategy:
     code : the game's dispatcher code for a shipped strategy; None for a user's strategy.
     param_docs : parameter name -> ``(range, meaning)``: the values that make sense and
         what the parameter does (every shipped strategy documents every parameter).
+    param_choices : parameter name -> ``{word: value}``: words a parameter also accepts
+        on the command line, e.g. a search player's ``rollout=greedy`` for the code of
+        the strategy its playouts use; the label shows the word back.
     """
 
     game: str
@@ -54,6 +57,7 @@ class Strategy:
     params: tuple[tuple[str, float], ...] = ()
     code: int | None = None
     param_docs: Mapping[str, tuple[str, str]] = field(default_factory=dict, repr=False)
+    param_choices: Mapping[str, Mapping[str, float]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PARAMS:
@@ -63,6 +67,12 @@ class Strategy:
         if unknown:
             raise BalanceError(
                 f"strategy {self.name!r}: documents parameters it does not take: "
+                + ", ".join(unknown)
+            )
+        unknown = sorted(set(self.param_choices) - names)
+        if unknown:
+            raise BalanceError(
+                f"strategy {self.name!r}: names values of parameters it does not take: "
                 + ", ".join(unknown)
             )
 
@@ -94,7 +104,7 @@ class SeatStrategy:
     def label(self) -> str:
         """Name with any parameter that differs from its default, e.g. ``weighted(leader=2)``."""
         changed = [
-            f"{name}={_number(value)}"
+            f"{name}={_word(self.strategy, name, value)}"
             for (name, default), value in zip(self.strategy.params, self.values, strict=True)
             if value != default
         ]
@@ -109,6 +119,14 @@ class SeatStrategy:
 
 def _number(value: float) -> str:
     return f"{value:g}"
+
+
+def _word(strategy: Strategy, name: str, value: float) -> str:
+    """A parameter's value as the command line spells it: its word if it has one."""
+    for word, number in strategy.param_choices.get(name, {}).items():
+        if number == value:
+            return word
+    return _number(value)
 
 
 def parse_strategy(text: str, shipped: Mapping[str, Strategy], game: str) -> SeatStrategy:
@@ -139,11 +157,16 @@ def _parse_params(strategy: Strategy, text: str) -> tuple[float, ...]:
             raise BalanceError(
                 f"strategy {strategy.name!r}: bad parameter {part!r}; parameters: {known}"
             )
+        choices = strategy.param_choices.get(key, {})
+        if raw.strip() in choices:
+            values[key] = float(choices[raw.strip()])
+            continue
         try:
             values[key] = float(raw)
         except ValueError:
+            words = f" or one of {', '.join(choices)}" if choices else ""
             raise BalanceError(
-                f"strategy {strategy.name!r}: parameter {key!r} needs a number, not {raw!r}"
+                f"strategy {strategy.name!r}: parameter {key!r} needs a number{words}, not {raw!r}"
             ) from None
         if not np.isfinite(values[key]):
             raise BalanceError(f"strategy {strategy.name!r}: parameter {key!r} must be finite")

@@ -384,3 +384,29 @@ def test_saved_seats_table_where_seats_share_a_strategy(tmp_path: Path) -> None:
     assert len(seats) == 128 and set(seats["strategy"].astype(str)) == {"random"}
     assert seats["won"].dtype == np.bool_
     assert seats["won"].sum() == round(sum(r["rate"] * 64 for r in run.summary()["seat_win_rate"]))
+
+
+def test_a_parameter_takes_a_word_and_the_label_shows_it_back() -> None:
+    """A parameter with named values (a search player's rollout strategy) reads a word
+    or a number, shows the word in the label, and names its words when given neither."""
+    from balance.errors import BalanceError
+    from balance.strategy import Strategy, parse_strategy
+
+    searcher = Strategy(
+        "walk-the-plank",
+        "searcher",
+        "test strategy",
+        {},
+        params=(("playouts", 8.0), ("rollout", 0.0)),
+        code=99,
+        param_choices={"rollout": {"random": 0.0, "greedy": 3.0}},
+    )
+    shipped = {"searcher": searcher}
+    seat = parse_strategy("searcher:rollout=greedy,playouts=4", shipped, "walk-the-plank")
+    assert seat.values == (4.0, 3.0)
+    assert seat.label == "searcher(playouts=4,rollout=greedy)"
+    assert parse_strategy("searcher:rollout=3", shipped, "walk-the-plank").values == (8.0, 3.0)
+    with pytest.raises(BalanceError, match="number or one of random, greedy, not 'best'"):
+        parse_strategy("searcher:rollout=best", shipped, "walk-the-plank")
+    with pytest.raises(BalanceError, match="does not take: depth"):
+        Strategy("walk-the-plank", "x", "x", {}, param_choices={"depth": {"a": 1.0}})
