@@ -48,6 +48,8 @@ class Strategy:
     param_choices : parameter name -> ``{word: value}``: words a parameter also accepts
         on the command line, e.g. a search player's ``rollout=greedy`` for the code of
         the strategy its playouts use; the label shows the word back.
+    param_bounds : parameter name -> ``(lowest, highest)``: values outside are refused
+        when the command line gives them (a search player's budget of 0, say).
     """
 
     game: str
@@ -58,6 +60,7 @@ class Strategy:
     code: int | None = None
     param_docs: Mapping[str, tuple[str, str]] = field(default_factory=dict, repr=False)
     param_choices: Mapping[str, Mapping[str, float]] = field(default_factory=dict, repr=False)
+    param_bounds: Mapping[str, tuple[float, float]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PARAMS:
@@ -69,7 +72,7 @@ class Strategy:
                 f"strategy {self.name!r}: documents parameters it does not take: "
                 + ", ".join(unknown)
             )
-        unknown = sorted(set(self.param_choices) - names)
+        unknown = sorted((set(self.param_choices) | set(self.param_bounds)) - names)
         if unknown:
             raise BalanceError(
                 f"strategy {self.name!r}: names values of parameters it does not take: "
@@ -170,6 +173,13 @@ def _parse_params(strategy: Strategy, text: str) -> tuple[float, ...]:
             ) from None
         if not np.isfinite(values[key]):
             raise BalanceError(f"strategy {strategy.name!r}: parameter {key!r} must be finite")
+        if key in strategy.param_bounds:
+            low, high = strategy.param_bounds[key]
+            if not low <= values[key] <= high:
+                raise BalanceError(
+                    f"strategy {strategy.name!r}: parameter {key!r} must be from "
+                    f"{_number(low)} to {_number(high)}, not {raw.strip()}"
+                )
     return tuple(values[name] for name, _ in strategy.params)
 
 

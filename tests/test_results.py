@@ -400,6 +400,7 @@ def test_a_parameter_takes_a_word_and_the_label_shows_it_back() -> None:
         params=(("playouts", 8.0), ("rollout", 0.0)),
         code=99,
         param_choices={"rollout": {"random": 0.0, "greedy": 3.0}},
+        param_bounds={"playouts": (1, 4096)},
     )
     shipped = {"searcher": searcher}
     seat = parse_strategy("searcher:rollout=greedy,playouts=4", shipped, "walk-the-plank")
@@ -408,5 +409,7 @@ def test_a_parameter_takes_a_word_and_the_label_shows_it_back() -> None:
     assert parse_strategy("searcher:rollout=3", shipped, "walk-the-plank").values == (8.0, 3.0)
     with pytest.raises(BalanceError, match="number or one of random, greedy, not 'best'"):
         parse_strategy("searcher:rollout=best", shipped, "walk-the-plank")
+    with pytest.raises(BalanceError, match="'playouts' must be from 1 to 4096, not 0"):
+        parse_strategy("searcher:playouts=0", shipped, "walk-the-plank")
     with pytest.raises(BalanceError, match="does not take: depth"):
         Strategy("walk-the-plank", "x", "x", {}, param_choices={"depth": {"a": 1.0}})
