@@ -11,21 +11,28 @@ It measures, on this machine:
 1. one ``simulate`` of 4-player uniform-random Walk the Plank, 60 x G games, all cores;
 2. a local sweep of a 60-point grid (plank_max 3..8 x pirates_per_player 1..5 x base or
    Kraken), G games a point, all cores: its games per second as a share of (1);
-3. the cost of a sweep task beyond playing its games (tallying the outcomes), per block
+3. the same 60 points' games played with nothing else (each point's blocks straight
+   from the engine, on a pool of as many threads): the sweep's own cost is the gap
+   between (2) and (3), while (1) plays different games (the default rules' games are
+   shorter than the grid's average), so (2) / (1) mixes the sweep's cost with the
+   games' cost;
+4. the cost of a sweep task beyond playing its games (tallying the outcomes), per block
    size;
-4. Dask's own cost per task on a 2-worker LocalCluster (worker processes, one thread
+5. Dask's own cost per task on a 2-worker LocalCluster (worker processes, one thread
    each): the time per no-op task when many are submitted at once.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from balance.api import make_setup, simulate
 from balance.games import get_game
 from balance.run import default_threads
-from balance.sweep import sweep
+from balance.sweep import DEFAULT_BLOCK, sweep
 from balance.sweep_tally import play_tally
 
 AXES = ["plank_max=3..8", "pirates_per_player=1..5", "variant=base,kraken"]
@@ -41,15 +48,48 @@ def best(function, repeat: int) -> float:
     return min(times)
 
 
+def grid_setups() -> list:
+    """The 60 points of :data:`AXES` as setups."""
+    return [
+        make_setup(
+            "walk-the-plank",
+            4,
+            rules={"plank_max": plank, "pirates_per_player": pirates},
+            variants=[] if variant == "base" else [variant],
+        )
+        for plank, pirates, variant in itertools.product(range(3, 9), range(1, 6), AXES_VARIANTS)
+    ]
+
+
+AXES_VARIANTS = ("base", "kraken")
+
+
+def play_only(setups: list, games: int, block: int, threads: int) -> None:
+    """Every point's games, block by block, on ``threads`` threads, with nothing else."""
+    game = get_game("walk-the-plank")
+    for setup in setups:
+        game.prepare(setup)
+    tasks = [(s, start) for s in setups for start in range(0, games, block)]
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(lambda t: game.play_block(t[0], t[1], min(block, games - t[1])), tasks))
+
+
 def throughput(games: int, repeat: int) -> None:
     total = 60 * games
+    threads = default_threads()
     sweep("walk-the-plank", players=[4], axes=AXES, games=200)  # compile or load once
+    setups = grid_setups()
     one = best(lambda: simulate("walk-the-plank", 4, total, keep_records=False).summary(), repeat)
     many = best(lambda: sweep("walk-the-plank", players=[4], axes=AXES, games=games), repeat)
+    same = best(lambda: play_only(setups, games, min(games, DEFAULT_BLOCK), threads), repeat)
     print(
-        f"simulate, {total:,} games: {total / one:,.0f} games/s; "
+        f"simulate (default rules), {total:,} games: {total / one:,.0f} games/s; "
         f"sweep, 60 points x {games:,} games: {total / many:,.0f} games/s "
-        f"= {one / many:.0%} of simulate ({default_threads()} threads, best of {repeat})"
+        f"= {one / many:.0%} of simulate ({threads} threads, best of {repeat})"
+    )
+    print(
+        f"the sweep's games played with nothing else: {total / same:,.0f} games/s; "
+        f"the sweep runs at {same / many:.0%} of that (its own cost: counting and figures)"
     )
 
 
