@@ -28,6 +28,7 @@ text, charts and files from what :func:`skill` returns.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -57,9 +58,8 @@ LADDER_SEARCH = "ismcts"
 DEFAULT_BUDGETS = (4, 6, 8)
 #: Largest budget exponent (2^20 iterations a decision).
 MAX_BUDGET = 20
-#: A rung beats the rung below by a margin when its rate is at least this multiple of
-#: the fair share (55% with two players, 27.5% with four).
-MARGIN = 1.1
+#: The head-to-head share a rung must reach against the rung below, whatever the players.
+SHARE_MARGIN = 0.55
 #: Family-wise error rate of the skill-depth tests (Holm over the rungs).
 ALPHA = 0.05
 #: Probability with which the strongest rung must be ahead for "games to tell".
@@ -70,12 +70,17 @@ TELL_LIMIT = 10**8
 METHODS = {
     "rates": "95% Wilson intervals; two players: at the effective number of games (the two "
     "games of a deal, one in each seat order, are one cluster)",
-    "skill_depth": "one-sided score test of each rung's rate against the rung below versus "
-    "the fair share 1/N (statsmodels proportions_ztest), Holm over the rungs at 5% "
-    "(statsmodels multipletests); a rung counts when it is significant and its rate is at "
-    "least 1.1/N",
-    "games_to_tell": "smallest n with P(Binomial(n, rate) > n/N) >= 0.95 at the estimated "
-    "rate; its interval is the same n at the two ends of the rate's 95% interval",
+    "share": "head to head: the rung's share of the games that separate it from one seat "
+    "of the other strategy (one of the two won, the other did not); 95% Wilson intervals at "
+    "the effective number of games",
+    "skill_depth": "one-sided score test of each rung's head-to-head share against the rung "
+    "below versus 1/2 (statsmodels proportions_ztest), Holm over the rungs at 5% "
+    "(statsmodels multipletests); a rung counts when it is significant and its share is at "
+    "least 55%",
+    "games_to_tell": "smallest n with P(S_n > 0) >= 0.95, S_n the rung's games ahead of one "
+    "seat of the other strategy after n games (+1 a game it won and that seat did not, -1 "
+    "the reverse), at the estimated rates; exact to 4,000 games, normal beyond; its "
+    "interval takes the ends of the share's 95% interval",
     "balance": "every seat played by the rung: seat win rates (Wilson), balance index "
     "(simultaneous intervals of the seat gaps), mean length (Student t)",
 }
@@ -83,9 +88,20 @@ METHODS = {
 
 @dataclass(frozen=True)
 class Match:
-    """One rung against one other strategy: ``rate`` (95% ``low``, ``high``) of ``games``
-    games, the fair share, the effective number of games its interval and test rest on,
-    and the one-sided p-value of ``rate > fair_share``."""
+    """One rung against one other strategy, over ``games`` games.
+
+    ``rate`` (95% ``low``, ``high``): the share of games the rung won (two players: and
+    the other did not), compared with the fair share ``1/N``.
+
+    ``ahead`` and ``behind``: the rung's rate of beating, and of being beaten by, one
+    seat of the other strategy at the same table (two players: the other player; more:
+    a field seat, averaged over the field's seats): games one of the two won and the
+    other did not. ``share`` (``share_low``, ``share_high``): ``ahead / (ahead +
+    behind)``, the rung's share of the games that separate it from the other player,
+    fair at 1/2 whatever the game's shared wins or games nobody wins; its 95% interval
+    is Wilson's at ``effective`` games (clustered by deal), and ``p_value`` is the
+    one-sided score test of ``share > 1/2``.
+    """
 
     rung: str
     against: str
@@ -95,18 +111,13 @@ class Match:
     low: float
     high: float
     fair_share: float
+    ahead: float
+    behind: float
+    share: float
+    share_low: float
+    share_high: float
     effective: float
     p_value: float
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"rate", "ci95", "games", "wins", "fair_share"}``."""
-        return {
-            "rate": self.rate,
-            "ci95": [self.low, self.high],
-            "games": self.games,
-            "wins": self.wins,
-            "fair_share": self.fair_share,
-        }
 
 
 @dataclass(frozen=True)
@@ -186,6 +197,8 @@ class Skill:
                         "ci95": [float(match["low"]), float(match["high"])],
                         "games": int(match["games"]),
                         "against": str(match["against"]),
+                        "share": float(match["share"]),
+                        "share_ci95": [float(match["share_low"]), float(match["share_high"])],
                     }
                 else:
                     entry[role] = None
@@ -242,12 +255,6 @@ class Skill:
 # --- statistics ---------------------------------------------------------------------------
 
 
-def threshold(players: int) -> float:
-    """The rate a rung must reach against the rung below to count in the skill depth:
-    ``1.1 / players`` (55% with two players)."""
-    return MARGIN / players
-
-
 def effective_games(numerators: np.ndarray, denominators: np.ndarray) -> float:
     """The effective number of games of a share whose games come in clusters.
 
@@ -296,15 +303,16 @@ def holm(p_values: Sequence[float], alpha: float = ALPHA) -> tuple[np.ndarray, n
 
 
 def skill_depth(
-    rates: Sequence[float], p_values: Sequence[float], players: int, alpha: float = ALPHA
+    shares: Sequence[float], p_values: Sequence[float], alpha: float = ALPHA
 ) -> tuple[int, np.ndarray, np.ndarray]:
-    """How many rungs beat the rung below: significant after Holm over the rungs, and at a
-    rate of at least :func:`threshold`.
+    """How many rungs beat the rung below: the head-to-head share significantly above one
+    half after Holm over the rungs, and at least :data:`SHARE_MARGIN` (55%).
 
     Parameters
     ----------
-    rates : ``(R,)`` each rung's rate against the rung below (rungs above the first).
-    p_values : ``(R,)`` their one-sided p-values against the fair share.
+    shares : ``(R,)`` each rung's head-to-head share against the rung below (the rungs
+        above the first).
+    p_values : ``(R,)`` their one-sided p-values of ``share > 1/2``.
 
     Returns
     -------
@@ -312,49 +320,71 @@ def skill_depth(
     Holm-adjusted p-values ``(R,)``.
     """
     rejected, adjusted = holm(p_values, alpha)
-    beats = rejected & (np.asarray(rates, dtype=float) >= threshold(players) - 1e-12)
+    beats = rejected & (np.asarray(shares, dtype=float) >= SHARE_MARGIN - 1e-12)
     return int(beats.sum()), beats, adjusted
 
 
-def games_to_tell(
-    rate: float, fair_share: float, probability: float = TELL, limit: int = TELL_LIMIT
-) -> int | None:
-    """The smallest ``n`` with ``P(Binomial(n, rate) > fair_share * n) >= probability``:
-    how many games a player who wins ``rate`` of its games needs to have won more than a
-    fair share of them with that probability.
+#: Games to tell is summed exactly up to this many games, then by the normal
+#: approximation (with a continuity correction), which is then accurate to well under a
+#: game in a hundred.
+EXACT_GAMES = 4_000
 
-    None when ``rate`` is not above ``fair_share`` (no number of games will do), or when
-    no ``n`` up to ``limit`` does.
+
+def games_to_tell(
+    ahead: float, behind: float, probability: float = TELL, limit: int = TELL_LIMIT
+) -> int | None:
+    """The smallest ``n`` with ``P(S_n > 0) >= probability``, ``S_n`` the sum of ``n``
+    independent games that each add 1 (the player won and its opponent did not, with
+    probability ``ahead``), subtract 1 (``behind``) or add 0: how many games a player
+    needs to have won more of them than its opponent, with that probability.
+
+    With no game won by neither or both (``ahead + behind = 1``) this is the smallest
+    ``n`` with ``P(Binomial(n, ahead) > n / 2) >= probability``.
+
+    None when ``ahead`` is not above ``behind`` (no number of games will do), or when no
+    ``n`` up to ``limit`` does.
     """
-    if not rate > fair_share:
+    if not ahead > behind:
         return None
-    start, size = 1, 1024
-    while start <= limit:
-        n = np.arange(start, min(start + size, limit + 1), dtype=np.int64)
-        needed = np.floor(fair_share * n + 1e-9)  # more than a fair share: at least needed + 1
-        chance = stats.binom.sf(needed, n, rate)
-        hit = np.flatnonzero(chance >= probability)
-        if hit.size:
-            return int(n[hit[0]])
-        start, size = int(n[-1]) + 1, size * 4
-    return None
+    tie = 1.0 - ahead - behind
+    dist = np.ones(1)  # P(S_n = k) for k = -n .. n
+    for n in range(1, min(EXACT_GAMES, limit) + 1):
+        grown = np.zeros(dist.size + 2)
+        grown[2:] += ahead * dist
+        grown[1:-1] += tie * dist
+        grown[:-2] += behind * dist
+        dist = grown
+        if dist[n + 1 :].sum() >= probability:
+            return n
+    mean = ahead - behind
+    sd = math.sqrt(ahead + behind - mean**2)
+    z = float(stats.norm.ppf(probability))
+    # P(S_n >= 1) ~ P(Z > (0.5 - n mean) / (sd sqrt(n))) >= probability: n mean - z sd
+    # sqrt(n) >= 0.5, a quadratic in sqrt(n).
+    root = (z * sd + math.sqrt((z * sd) ** 2 + 2 * mean)) / (2 * mean)
+    n = max(EXACT_GAMES + 1, math.ceil(root**2))
+    return n if n <= limit else None
 
 
 def tell_record(match: Match | None) -> dict[str, Any] | None:
-    """Games to tell from one match: ``{"games", "ci95", "rate", "rate_ci95",
-    "fair_share", "against", "games_played"}``; ``games`` and the ends of ``ci95`` are
-    None (JSON null) where no number of games will do. None without a match."""
+    """Games to tell from one match: ``{"games", "ci95", "ahead", "behind", "share",
+    "share_ci95", "against", "games_played"}``; ``games`` and the ends of ``ci95`` are
+    None (JSON null) where no number of games will do. The interval takes the ends of
+    the share's 95% interval at the same rate of games that separate the two. None
+    without a match."""
     if match is None:
         return None
+    separate = match.ahead + match.behind
     return {
-        "games": games_to_tell(match.rate, match.fair_share),
+        "games": games_to_tell(match.ahead, match.behind),
         "ci95": [
-            games_to_tell(match.high, match.fair_share),
-            games_to_tell(match.low, match.fair_share),
+            games_to_tell(separate * match.share_high, separate * (1 - match.share_high)),
+            games_to_tell(separate * match.share_low, separate * (1 - match.share_low)),
         ],
-        "rate": match.rate,
-        "rate_ci95": [match.low, match.high],
-        "fair_share": match.fair_share,
+        "ahead": match.ahead,
+        "behind": match.behind,
+        "share": match.share,
+        "share_ci95": [match.share_low, match.share_high],
         "against": match.against,
         "games_played": match.games,
     }
@@ -563,7 +593,7 @@ def skill(
         )
     matches = pd.DataFrame(rows)
     below = matches[matches["role"] == "vs_below"]
-    depth, beats, adjusted = skill_depth(below["rate"], below["p_value"], players)
+    depth, beats, adjusted = skill_depth(below["share"], below["p_value"])
     rung_rows = []
     for i, name in enumerate(labels):
         entry: dict[str, Any] = {"rung": name, "kind": kinds[i]}
@@ -571,7 +601,7 @@ def skill(
             ("vs_below", match(name, labels[i - 1])[0] if i else None),
             ("vs_random", vs_random[name]),
         ):
-            for column in ("rate", "low", "high"):
+            for column in ("rate", "low", "high", "share", "share_low", "share_high"):
                 entry[f"{role}_{column}"] = getattr(found, column) if found else np.nan
             entry[f"{role}_games"] = found.games if found else 0
         entry["p_value"] = float(below["p_value"].iloc[i - 1]) if i else np.nan
@@ -601,7 +631,7 @@ def skill(
         balance=pd.DataFrame(balance_rows),
         seats=pd.DataFrame(seat_rows),
         skill_depth=depth,
-        threshold=threshold(players),
+        threshold=SHARE_MARGIN,
         games_to_tell={
             "vs_random": tell_record(vs_random[strongest] if strongest != random_label else None),
             "vs_best_heuristic": tell_record(tell_best),
@@ -650,30 +680,50 @@ def _play_match(
     results = [run(pairing.setup, per_run) for pairing in pairings]
     played = min(result.games for result in results)
     records = _records(pairings, results, [a, b], played)
-    mine = records["pairing"] == 0
+    mine = (records["pairing"] == 0).to_numpy()
+    rung_seat = np.where(mine, records["first_seat"], records["second_seat"])
+    won = np.concatenate(
+        [
+            np.concatenate([block.won for block in sorted(r.blocks, key=lambda x: x.first_game)])[
+                :played
+            ]
+            for r in results
+        ]
+    ).astype(bool)  # (G, N), the games in the order of ``records``
+    rows = np.arange(len(won))
+    rung_won = won[rows, rung_seat]
+    others_won = won.sum(axis=1) - rung_won  # seats of the other strategy that won
+    other_rate = others_won / (players - 1)  # a seat of it, on average
     frame = pd.DataFrame(
         {
             "game": records["game"],
-            "rung_seat": np.where(mine, records["first_seat"], records["second_seat"]),
-            "rung_won": np.where(mine, records["first_won"], records["second_won"]),
-            "other_won": np.where(mine, records["second_won"], records["first_won"]),
+            "rung_seat": rung_seat,
+            "rung_won": rung_won,
+            "others_won": others_won,
             "finished": records["finished"],
             "length": records["length"],
         }
     )
-    if players > 2:
-        frame["other_won"] = False  # the field: several seats, none of them the rung
-    beat = (frame["rung_won"] & ~frame["other_won"]).to_numpy()
+    beat = rung_won & (others_won == 0) if players == 2 else rung_won
+    ahead = rung_won * (1 - other_rate)  # beat one seat of the other strategy
+    behind = ~rung_won * other_rate  # beaten by it
     n = len(beat)
-    if players == 2:
-        _, cluster = np.unique(frame["game"].to_numpy(), return_inverse=True)
-        numerators = np.bincount(cluster, weights=beat.astype(float))
-        denominators = np.bincount(cluster).astype(float)
-        effective = effective_games(numerators, denominators)
-    else:
-        effective = float(n)
+    _, cluster = np.unique(frame["game"].to_numpy(), return_inverse=True)
+
+    def by_cluster(values: np.ndarray) -> np.ndarray:
+        return np.bincount(cluster, weights=np.asarray(values, dtype=float))
+
+    size = by_cluster(np.ones(n))
+    rate_effective = effective_games(by_cluster(beat), size)
     rate = float(beat.mean())
-    low, high = wilson_interval(rate * effective, effective)
+    low, high = wilson_interval(rate * rate_effective, rate_effective)
+    separated = by_cluster(ahead + behind)
+    if separated.sum() > 0:
+        share = float(ahead.sum() / separated.sum())
+        effective = effective_games(by_cluster(ahead), separated)
+        share_low, share_high = (float(x) for x in wilson_interval(share * effective, effective))
+    else:  # no game separated the two
+        share, effective, share_low, share_high = 0.5, 0.0, 0.0, 1.0
     found = Match(
         rung=a,
         against=b,
@@ -683,8 +733,13 @@ def _play_match(
         low=float(low),
         high=float(high),
         fair_share=fair,
+        ahead=float(ahead.mean()),
+        behind=float(behind.mean()),
+        share=share,
+        share_low=share_low,
+        share_high=share_high,
         effective=effective,
-        p_value=score_p_value(rate, effective, fair),
+        p_value=score_p_value(share, effective, 0.5),
     )
     return found, frame
 
@@ -742,6 +797,9 @@ def _warnings(
     return tuple(found)
 
 
-def describe_threshold(players: int) -> str:
-    """The threshold in words: ``55% (1.1 x the fair share 1/2)``."""
-    return f"{threshold(players):.1%} (1.1 x the fair share 1/{players})"
+def describe_threshold() -> str:
+    """The skill depth's margin in words."""
+    return (
+        f"a head-to-head share of at least {SHARE_MARGIN:.0%} (the share of the games that "
+        "separate the two: one won, the other did not)"
+    )

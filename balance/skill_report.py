@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from matplotlib.figure import Figure
 
 from balance.caveats import warning_lines
@@ -80,53 +79,53 @@ def _tell_text(record: dict[str, Any] | None, strongest: str, what: str) -> str:
         return "never" if value is None else f"{value:,}"
 
     noun = "game" if games == 1 else "games"
-    rate = _pct(record["rate"], *record["rate_ci95"]).strip()
+    share = _pct(record["share"], *record["share_ci95"]).strip()
+    basis = (
+        f"ahead in {record['ahead']:.1%} of {record['games_played']:,} games, behind in "
+        f"{record['behind']:.1%}; head to head {share}"
+    )
     if games is None:
-        return (
-            f"  {what} ({record['against']}): never; {strongest} wins {rate} of "
-            f"{record['games_played']:,} games, not above the fair share "
-            f"{record['fair_share']:.1%}"
-        )
+        return f"  {what} ({record['against']}): never; {strongest} is not ahead ({basis})"
     return (
-        f"  {what} ({record['against']}): {count(games)} {noun} [{count(low)}, {count(high)}] "
-        f"(wins {rate} of {record['games_played']:,} games, fair share "
-        f"{record['fair_share']:.1%})"
+        f"  {what} ({record['against']}): {count(games)} {noun} "
+        f"[{count(low)}, {count(high)}] ({basis})"
     )
 
 
 def text(result: Skill) -> str:
     """The ladder, the skill depth, games to tell and balance by rung, with intervals."""
-    n = result.players
-    width = max(16, *(len(name) + 2 for name in result.names))
     lines = [
         *warning_lines(result.warnings),
         *describe(result),
         "",
-        f"Win rate of each rung (fair share {result.fair_share:.1%}; {rate_method(result)}):",
-        "",
-        f"{'rung':<{width}}{'vs the rung below':>26}{'vs random':>26}  beats below",
+        "Each rung against the rung below and against random: its win rate (compare with the "
+        f"fair share {result.fair_share:.1%}) and its head-to-head share (the games that "
+        "separate it from one seat of the other: one won, the other did not; fair at 50%); "
+        f"{rate_method(result)}:",
     ]
     for row in result.rungs.itertuples():
-        below = (
-            _pct(row.vs_below_rate, row.vs_below_low, row.vs_below_high)
-            if row.vs_below_games
-            else "-"
-        )
-        verdict = ""
-        if row.vs_below_games:
-            verdict = f"{'yes' if row.beats_below else 'no':<4}(Holm p {row.p_holm:.2g})"
-        lines.append(
-            f"{row.rung[: width - 2]:<{width}}{below:>26}"
-            f"{_pct(row.vs_random_rate, row.vs_random_low, row.vs_random_high):>26}  {verdict}"
-        )
+        lines.append(f"  {row.rung}")
+        for role, name in (("vs_below", "vs the rung below"), ("vs_random", "vs random")):
+            if not getattr(row, f"{role}_games"):
+                continue
+            rate = _pct(*(getattr(row, f"{role}_{c}") for c in ("rate", "low", "high")))
+            share = _pct(
+                *(getattr(row, f"{role}_{c}") for c in ("share", "share_low", "share_high"))
+            )
+            line = f"    {name:<18} win rate {rate}  head to head {share}"
+            if role == "vs_below":
+                p = "<1e-15" if row.p_holm < 1e-15 else f"{row.p_holm:.2g}"
+                line += f"  beats it: {'yes' if row.beats_below else 'no'} (Holm p {p})"
+            lines.append(line)
     lines += [
         "",
         f"Skill depth: {result.skill_depth} of {len(result.names) - 1} rungs beat the rung "
-        f"below significantly (one-sided, Holm over the rungs at {ALPHA:.0%}) at a rate of at "
-        f"least {describe_threshold(n)}.",
+        f"below significantly (one-sided, Holm over the rungs at {ALPHA:.0%}) with "
+        f"{describe_threshold()}.",
         "",
-        f"Games to tell: games {result.strongest} needs to have won more than a fair share "
-        f"with {TELL:.0%} probability, [interval from the rate's 95% interval]:",
+        f"Games to tell: games {result.strongest} needs to be ahead (more games won than one "
+        f"seat of the other) with {TELL:.0%} probability, [interval from the head-to-head "
+        "share's 95% interval]:",
         _tell_text(result.games_to_tell["vs_random"], result.strongest, "against random"),
         _tell_text(
             result.games_to_tell["vs_best_heuristic"],
@@ -160,10 +159,10 @@ def text(result: Skill) -> str:
 
 
 def ladder_chart(result: Skill) -> Figure:
-    """Each rung's rate against the rung below and against random, with intervals; the
-    fair share dashed, the skill-depth threshold dotted."""
+    """Each rung's win rate against the rung below and against random, with intervals;
+    the fair share dashed."""
     table = result.rungs
-    figure = plot_grouped(
+    return plot_grouped(
         list(table["rung"]),
         {
             "against the rung below": (
@@ -187,17 +186,46 @@ def ladder_chart(result: Skill) -> Figure:
             "every match. A rate is the share of games the rung won and the other did not. "
             if result.players == 2
             else f"the rung in one seat, the other strategy in the other {result.players - 1}, "
-            "seats rotated, the same game indices for every match. "
+            "seats rotated, the same game indices for every match. A rate is the share of "
+            "games the rung won. "
         )
-        + f"{rate_method(result)}. Dashed: the fair share 1/{result.players}; dotted: "
-        f"{describe_threshold(result.players)}, the rate a rung needs (and significance after "
-        f"Holm) to count in the skill depth, here {result.skill_depth}. The first rung has no "
-        "rung below.",
+        + f"{rate_method(result)}. Dashed: the fair share 1/{result.players} (games won by "
+        "several players, or by nobody, move an equal player's rate off it: compare with the "
+        "first rung against random). The first rung has no rung below.",
+    )
+
+
+def share_chart(result: Skill) -> Figure:
+    """Each rung's head-to-head share against the rung below and against random, with
+    intervals; one half dashed, the skill depth's margin dotted."""
+    table = result.rungs
+    figure = plot_grouped(
+        list(table["rung"]),
+        {
+            "against the rung below": (
+                table["vs_below_share"],
+                table["vs_below_share_low"],
+                table["vs_below_share_high"],
+            ),
+            "against random": (
+                table["vs_random_share"],
+                table["vs_random_share_low"],
+                table["vs_random_share_high"],
+            ),
+        },
+        title="the skill ladder: head to head",
+        ylabel="share of the games that separate the two",
+        xlabel="rung (weakest first)",
+        reference=0.5,
+        note=f"{result.games:,} games a match. Head to head: of the games that separate the "
+        "rung from one seat of the other strategy (one won, the other did not), the share the "
+        f"rung won; {rate_method(result)}. Dashed: 50%, equal players; dotted: "
+        f"{result.threshold:.0%}, the share a rung needs against the rung below (and "
+        f"significance after Holm) to count in the skill depth, here {result.skill_depth}.",
     )
     axes = figure.axes[0]
     axes.axhline(result.threshold, color="black", ls=":", lw=1)
-    top = np.nanmax(table[["vs_below_high", "vs_random_high"]].to_numpy(dtype=float))
-    axes.set_ylim(0, max(1.3 * top, 1.3 * result.threshold))
+    axes.set_ylim(0, 1.3)
     return figure
 
 
@@ -254,7 +282,8 @@ def length_chart(result: Skill) -> Figure:
 
 
 def charts(result: Skill) -> list[Chart]:
-    """Title page, the ladder, seat win rates, balance index and length by rung."""
+    """Title page, the ladder (win rates, head to head), seat win rates, balance index
+    and length by rung."""
     game = get_game(result.game)
     lines = [
         *describe(result),
@@ -268,9 +297,10 @@ def charts(result: Skill) -> list[Chart]:
     pages = [
         Chart("00-title", title_page(f"{game.title}: skill ladder", lines)),
         Chart("01-ladder", ladder_chart(result)),
-        Chart("02-seats", seats_chart(result)),
-        Chart("03-balance-index", balance_chart(result)),
-        Chart("04-length", length_chart(result)),
+        Chart("02-head-to-head", share_chart(result)),
+        Chart("03-seats", seats_chart(result)),
+        Chart("04-balance-index", balance_chart(result)),
+        Chart("05-length", length_chart(result)),
     ]
     for page in pages:
         flag(page.figure, warning_lines(result.warnings))

@@ -19,6 +19,8 @@ from balance.errors import BalanceError
 from balance.games import get_game
 from balance.skill import (
     DEFAULT_BUDGETS,
+    EXACT_GAMES,
+    SHARE_MARGIN,
     effective_games,
     games_to_tell,
     holm,
@@ -26,7 +28,6 @@ from balance.skill import (
     score_p_value,
     skill,
     skill_depth,
-    threshold,
 )
 from balance.skill_cli import DEFAULT_BUDGET_TEXT
 from balance.stats import share_interval, wilson_interval
@@ -37,14 +38,21 @@ SEED = 11
 # --- statistics ---------------------------------------------------------------------------
 
 
-def brute_games_to_tell(rate: float, fair: float, probability: float = 0.95) -> int:
-    """The smallest n with P(Binomial(n, rate) > fair * n) >= probability, summed by hand."""
+def brute_games_to_tell(ahead: float, behind: float, probability: float = 0.95) -> int:
+    """The smallest n with P(more games ahead than behind) >= probability, summed by hand
+    over every number of games ahead (a) and behind (b) of n (the rest neither)."""
+    tie = 1 - ahead - behind
     n = 1
     while True:
         chance = sum(
-            math.comb(n, k) * rate**k * (1 - rate) ** (n - k)
-            for k in range(n + 1)
-            if k > fair * n + 1e-12
+            math.factorial(n)
+            / (math.factorial(a) * math.factorial(b) * math.factorial(n - a - b))
+            * ahead**a
+            * behind**b
+            * tie ** (n - a - b)
+            for a in range(n + 1)
+            for b in range(n + 1 - a)
+            if a > b
         )
         if chance >= probability:
             return n
@@ -52,26 +60,32 @@ def brute_games_to_tell(rate: float, fair: float, probability: float = 0.95) -> 
 
 
 @pytest.mark.parametrize(
-    ("rate", "fair"), [(0.75, 0.5), (0.6, 0.5), (0.9, 0.5), (0.4, 0.25), (0.5, 1 / 3)]
+    ("ahead", "behind"), [(0.75, 0.25), (0.5, 0.2), (0.3, 0.1), (0.6, 0.1), (0.45, 0.15)]
 )
-def test_games_to_tell_is_the_smallest_count_by_the_binomial(rate: float, fair: float) -> None:
-    assert games_to_tell(rate, fair) == brute_games_to_tell(rate, fair)
+def test_games_to_tell_sums_every_way_to_be_ahead(ahead: float, behind: float) -> None:
+    assert games_to_tell(ahead, behind) == brute_games_to_tell(ahead, behind)
 
 
-def test_games_to_tell_by_hand() -> None:
-    # 75% against a fair share of 50%: P(X > n/2) for n = 1, 2, ... is .75, .5625,
+def test_without_ties_games_to_tell_is_the_binomial_majority() -> None:
+    # 75% against 25%: P(Binomial(n, .75) > n / 2) for n = 1, 2, ... is .75, .5625,
     # .84375, .738, .896, .831, .929, .886, then at n = 9: P(X >= 5) = .9511.
-    assert games_to_tell(0.75, 0.5) == 9
+    assert games_to_tell(0.75, 0.25) == 9
     assert stats.binom.sf(4, 9, 0.75) == pytest.approx(0.9510726928710938)
     assert stats.binom.sf(3, 7, 0.75) == pytest.approx(0.929443359375)
-    assert games_to_tell(0.99, 0.5) == 1  # one game, won with probability .99
-    assert games_to_tell(1.0, 0.25) == 1
-    assert games_to_tell(0.5, 0.5) is None and games_to_tell(0.2, 0.25) is None
+    for rate in (0.55, 0.62, 0.9):
+        n = games_to_tell(rate, 1 - rate)
+        assert stats.binom.sf(n // 2, n, rate) >= 0.95
+        assert all(stats.binom.sf(m // 2, m, rate) < 0.95 for m in range(1, n))
+    assert games_to_tell(0.99, 0.01) == 1 and games_to_tell(1.0, 0.0) == 1
+    assert games_to_tell(0.5, 0.5) is None and games_to_tell(0.2, 0.3) is None
 
 
-def test_threshold_is_a_tenth_above_the_fair_share() -> None:
-    assert threshold(2) == pytest.approx(0.55)
-    assert threshold(4) == pytest.approx(0.275)
+def test_beyond_the_exact_sums_games_to_tell_is_the_normal_approximation() -> None:
+    n = games_to_tell(0.51, 0.49)
+    assert n > EXACT_GAMES
+    # P(S_n >= 1) with S_n = 2 X - n, X ~ Binomial(n, .51): the binomial itself
+    assert stats.binom.sf(n // 2, n, 0.51) == pytest.approx(0.95, abs=2e-3)
+    assert games_to_tell(0.52, 0.48) < n
 
 
 def test_score_p_value_is_the_one_sided_score_test() -> None:
@@ -92,12 +106,11 @@ def test_holm_by_hand() -> None:
 
 
 def test_skill_depth_needs_holm_and_the_margin() -> None:
-    depth, beats, _ = skill_depth([0.6, 0.52, 0.7], [0.01, 0.001, 0.02], players=2)
+    depth, beats, _ = skill_depth([0.6, 0.52, 0.7], [0.01, 0.001, 0.02])
     assert beats.tolist() == [True, False, True] and depth == 2  # 52% is below 55%
-    depth, beats, _ = skill_depth([0.6, 0.7], [0.03, 0.04], players=2)
+    depth, beats, _ = skill_depth([0.6, 0.7], [0.03, 0.04])
     assert depth == 0 and not beats.any()  # large enough, not significant after Holm
-    depth, _, _ = skill_depth([0.30, 0.26], [1e-6, 1e-6], players=4)
-    assert depth == 1  # 27.5% with four players
+    assert SHARE_MARGIN == 0.55
 
 
 def test_effective_games_give_the_share_interval() -> None:
@@ -156,7 +169,7 @@ def test_rungs_table_and_depth_agree(two_player) -> None:
     rungs = two_player.rungs
     assert rungs.loc[0, "vs_below_games"] == 0 and math.isnan(rungs.loc[0, "p_holm"])
     below = rungs.iloc[1:]
-    depth, beats, adjusted = skill_depth(below["vs_below_rate"], below["p_value"], 2)
+    depth, beats, adjusted = skill_depth(below["vs_below_share"], below["p_value"])
     assert two_player.skill_depth == depth and below["beats_below"].tolist() == beats.tolist()
     assert below["p_holm"].tolist() == pytest.approx(adjusted.tolist())
     assert (
@@ -178,8 +191,10 @@ def test_the_json_has_the_documented_shape(two_player) -> None:
     assert set(record["rungs"][2]["vs_below"]) >= {"rate", "ci95"}
     assert set(record["games_to_tell"]) == {"vs_random", "vs_best_heuristic"}
     tell = record["games_to_tell"]["vs_random"]
-    rate = two_player.matches.set_index(["rung", "role"]).loc[("greedy", "vs_random"), "rate"]
-    assert tell["games"] == games_to_tell(rate, 0.5)
+    match = two_player.matches.set_index(["rung", "role"]).loc[("greedy", "vs_random")]
+    assert tell["games"] == games_to_tell(match["ahead"], match["behind"])
+    # two players: ahead is the win rate (won, the other did not)
+    assert match["ahead"] == pytest.approx(match["rate"])
     # greedy is the strongest rung; the best heuristic by its rate against random is
     # aggressor or greedy: a match against it is played only if it is not greedy itself
     best = record["best_heuristic"]
@@ -208,19 +223,23 @@ def test_four_players_each_rung_alone_against_a_field(tmp_path: Path) -> None:
         rotate_seats=True,
     )
     seats = run.seats
-    rate = seats[seats["strategy"] == "aggressor"]["won"].mean()
-    assert result.matches.set_index(["rung", "role"]).loc[("aggressor", "vs_below"), "rate"] == (
-        pytest.approx(rate)
-    )
+    mine = seats[seats["strategy"] == "aggressor"].set_index("game")["won"].sort_index()
+    field = seats[seats["strategy"] != "aggressor"].groupby("game")["won"].mean().sort_index()
+    match = result.matches.set_index(["rung", "role"]).loc[("aggressor", "vs_below")]
+    assert match["rate"] == pytest.approx(mine.mean())
+    # ahead of one field seat: won while that seat did not, averaged over the field
+    assert match["ahead"] == pytest.approx((mine * (1 - field)).mean())
+    assert match["behind"] == pytest.approx((~mine * field).mean())
+    assert match["share"] == pytest.approx(match["ahead"] / (match["ahead"] + match["behind"]))
     games = result.records[result.records["match"] == 1]
     assert games["rung_seat"].value_counts().tolist() == [12, 12, 12, 12]  # every seat in turn
-    assert result.threshold == pytest.approx(0.275)
+    assert result.threshold == pytest.approx(0.55)
     written = skill_report.write(result, tmp_path)
     assert all(path.exists() for path in written)
-    assert pdf_pages(tmp_path / "skill.pdf") == 5
+    assert pdf_pages(tmp_path / "skill.pdf") == 6
     assert (tmp_path / "01-ladder.png").stat().st_size > 0
     text = skill_report.text(result)
-    assert "Skill depth:" in text and "27.5%" in text and "Games to tell" in text
+    assert "Skill depth:" in text and "head to head" in text and "Games to tell" in text
 
 
 def test_the_default_ladder_orders_the_heuristics_by_their_rate_against_random() -> None:
