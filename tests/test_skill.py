@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages
 from scipy import stats
@@ -212,7 +213,7 @@ def test_balance_by_rung_is_a_table_of_the_rung(two_player) -> None:
     assert seats["rate"].tolist() == pytest.approx([s["rate"] for s in summary["seat_win_rate"]])
 
 
-def test_four_players_each_rung_alone_against_a_field(tmp_path: Path) -> None:
+def test_four_players_each_rung_alone_against_a_field() -> None:
     result = skill(GAME, 4, rungs=["random", "aggressor"], games=48, seed=SEED, threads=1)
     run = api.simulate(
         GAME,
@@ -234,12 +235,22 @@ def test_four_players_each_rung_alone_against_a_field(tmp_path: Path) -> None:
     games = result.records[result.records["match"] == 1]
     assert games["rung_seat"].value_counts().tolist() == [12, 12, 12, 12]  # every seat in turn
     assert result.threshold == pytest.approx(0.55)
-    written = skill_report.write(result, tmp_path)
-    assert all(path.exists() for path in written)
-    assert pdf_pages(tmp_path / "skill.pdf") == 6
-    assert (tmp_path / "01-ladder.png").stat().st_size > 0
     text = skill_report.text(result)
     assert "Skill depth:" in text and "head to head" in text and "Games to tell" in text
+    assert "alone against a field" in text
+
+
+def test_the_report_writes_tables_json_charts_and_a_pdf(two_player, tmp_path: Path) -> None:
+    written = skill_report.write(two_player, tmp_path)
+    assert all(path.exists() for path in written)
+    assert pdf_pages(tmp_path / "skill.pdf") == 6
+    names = {path.name for path in written}
+    assert {"01-ladder.png", "02-head-to-head.png", "05-length.png", "skill.json"} <= names
+    assert json.loads((tmp_path / "skill.json").read_text())["skill_depth"] == (
+        two_player.skill_depth
+    )
+    rungs = pd.read_parquet(tmp_path / "skill-rungs.parquet")
+    assert rungs["rung"].tolist() == list(two_player.names)
 
 
 def test_the_default_ladder_orders_the_heuristics_by_their_rate_against_random() -> None:
