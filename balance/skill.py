@@ -125,17 +125,18 @@ class Skill:
     """What a ladder played, and its statistics.
 
     ``rungs``: one row a rung, weakest first: ``rung`` (label), ``kind`` (``random``,
-    ``heuristic``, ``search`` or ``given``), ``vs_below_*`` and ``vs_random_*`` (``rate``,
-    ``low``, ``high``, ``games``; NaN below the first rung), ``p_value`` and ``p_holm``
-    (one-sided, against the fair share; Holm over the rungs), ``beats_below`` (the rung
-    counts in the skill depth).
+    ``search`` for ``mc`` and ``ismcts``, else ``heuristic``, a user's file included);
+    ``vs_below_*`` and ``vs_random_*``: ``rate``, ``low``, ``high``, ``share``,
+    ``share_low``, ``share_high`` (see :class:`Match`; NaN below the first rung) and
+    ``games``; ``p_value`` and ``p_holm`` (one-sided, of the head-to-head share against
+    one half; Holm over the rungs), ``beats_below`` (the rung counts in the skill depth).
 
     ``matches``: one row a match played (``rung``, ``against``, ``role``: ``vs_below``,
     ``vs_random`` or ``vs_best_heuristic``, then as :class:`Match`).
 
     ``records``: one row a game of every match: ``match`` (its index in ``matches``),
-    ``game`` (game index: the deal), ``rung_seat``, ``rung_won``, ``other_won``,
-    ``finished``, ``length``.
+    ``game`` (game index: the deal), ``rung_seat``, ``rung_won``, ``others_won`` (seats
+    of the other strategy that won), ``finished``, ``length``.
 
     ``balance``: one row a rung: ``rung``, ``games``, ``balance_index`` with ``bi_low``/
     ``bi_high``, ``length`` (mean) with ``length_low``/``length_high``,
@@ -497,11 +498,7 @@ def skill(
     if len(set(labels)) != len(labels):
         raise BalanceError(f"a rung is given twice: {', '.join(labels)}")
     random_label = label("random")
-    kinds = (
-        ["given"] * len(texts)
-        if given
-        else [_kind(setup([text]).lineup.seats[0].strategy.name) for text in texts]
-    )
+    kinds = [_kind(setup([text]).lineup.seats[0].strategy.name) for text in texts]
 
     said: set[str] = set()
 
@@ -667,7 +664,7 @@ def _play_match(
 ) -> tuple[Match, pd.DataFrame]:
     """Play ``a`` against ``b``: two players head to head in both seat orders, more
     players ``a`` alone against a field of ``b``, seats rotated. Returns the match and
-    one row a game (``game``, ``rung_seat``, ``rung_won``, ``other_won``, ``finished``,
+    one row a game (``game``, ``rung_seat``, ``rung_won``, ``others_won``, ``finished``,
     ``length``)."""
     fair = 1 / players
     if players == 2:

@@ -185,6 +185,7 @@ def test_the_json_has_the_documented_shape(two_player) -> None:
     assert record["game"] == GAME and record["players"] == 2
     assert [r["name"] for r in record["rungs"]] == ["random", "aggressor", "greedy"]
     assert record["rungs"][0]["vs_below"] is None
+    assert [r["kind"] for r in record["rungs"]] == ["random", "heuristic", "heuristic"]
     for rung in record["rungs"]:
         assert set(rung["vs_random"]) >= {"rate", "ci95"}
         low, high = rung["vs_random"]["ci95"]
