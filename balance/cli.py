@@ -929,6 +929,15 @@ def _add_sweep() -> None:
 _add_sweep()
 
 
+def _add_skill() -> None:
+    from balance.skill_cli import skill
+
+    cli.add_command(skill)
+
+
+_add_skill()
+
+
 def main() -> None:
     """Entry point: user errors become one line on stderr and exit code 2."""
     try:

@@ -10,6 +10,7 @@ Run from the project root:
     python scripts/bench.py --compare old.json       # measure, then print new / old ratios
     python scripts/bench.py --compare old.json new.json   # compare two records, no run
     python scripts/bench.py --sweep                  # a sweep against simulate, Dask's task cost
+    python scripts/bench.py --search --skill         # search players; a skill ladder's time
 
 It prints the machine it ran on first, so that figures from different machines are
 never compared blindly; every JSON record carries the machine, the versions and the
@@ -532,7 +533,30 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--sweep", action="store_true", help="measure balance sweep instead (bench_sweep.py)"
     )
+    parser.add_argument(
+        "--search",
+        action="store_true",
+        help="measure the search players instead (bench_search.py); with --skill, the ladder too",
+    )
+    parser.add_argument(
+        "--skill",
+        action="store_true",
+        help="time a five-rung skill ladder of 4-player Walk the Plank (bench_search.py)",
+    )
     args = parser.parse_args(argv)
+    if args.search or args.skill:
+        import bench_search  # beside this script
+
+        ctx = context(args.quick)
+        print(machine_line(ctx))
+        found = bench_search.measure(
+            quick=args.quick, games=args.game, skill=args.skill, search=args.search
+        )
+        if args.json:
+            args.json.parent.mkdir(parents=True, exist_ok=True)
+            args.json.write_text(json.dumps([{**r, **ctx} for r in found], indent=1) + "\n")
+            print(f"wrote {len(found)} records to {args.json}")
+        return
     if args.sweep:
         import bench_sweep  # beside this script
 

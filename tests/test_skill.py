@@ -1,0 +1,336 @@
+"""``balance skill``: the ladder's matches (seats rotated, common random numbers) against
+independent runs, the statistics of skill depth and games to tell against hand-computed
+cases, the JSON, the files and charts, and one-line errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages
+from scipy import stats
+
+from balance import api, skill_report
+from balance.errors import BalanceError
+from balance.games import get_game
+from balance.skill import (
+    DEFAULT_BUDGETS,
+    EXACT_GAMES,
+    SHARE_MARGIN,
+    effective_games,
+    games_to_tell,
+    holm,
+    parse_budgets,
+    score_p_value,
+    skill,
+    skill_depth,
+)
+from balance.skill_cli import DEFAULT_BUDGET_TEXT
+from balance.stats import share_interval, wilson_interval
+
+GAME = "walk-the-plank"
+SEED = 11
+
+# --- statistics ---------------------------------------------------------------------------
+
+
+def brute_games_to_tell(ahead: float, behind: float, probability: float = 0.95) -> int:
+    """The smallest n with P(more games ahead than behind) >= probability, summed by hand
+    over every number of games ahead (a) and behind (b) of n (the rest neither)."""
+    tie = 1 - ahead - behind
+    n = 1
+    while True:
+        chance = sum(
+            math.factorial(n)
+            / (math.factorial(a) * math.factorial(b) * math.factorial(n - a - b))
+            * ahead**a
+            * behind**b
+            * tie ** (n - a - b)
+            for a in range(n + 1)
+            for b in range(n + 1 - a)
+            if a > b
+        )
+        if chance >= probability:
+            return n
+        n += 1
+
+
+@pytest.mark.parametrize(
+    ("ahead", "behind"), [(0.75, 0.25), (0.5, 0.2), (0.3, 0.1), (0.6, 0.1), (0.45, 0.15)]
+)
+def test_games_to_tell_sums_every_way_to_be_ahead(ahead: float, behind: float) -> None:
+    assert games_to_tell(ahead, behind) == brute_games_to_tell(ahead, behind)
+
+
+def test_without_ties_games_to_tell_is_the_binomial_majority() -> None:
+    # 75% against 25%: P(Binomial(n, .75) > n / 2) for n = 1, 2, ... is .75, .5625,
+    # .84375, .738, .896, .831, .929, .886, then at n = 9: P(X >= 5) = .9511.
+    assert games_to_tell(0.75, 0.25) == 9
+    assert stats.binom.sf(4, 9, 0.75) == pytest.approx(0.9510726928710938)
+    assert stats.binom.sf(3, 7, 0.75) == pytest.approx(0.929443359375)
+    for rate in (0.55, 0.62, 0.9):
+        n = games_to_tell(rate, 1 - rate)
+        assert stats.binom.sf(n // 2, n, rate) >= 0.95
+        assert all(stats.binom.sf(m // 2, m, rate) < 0.95 for m in range(1, n))
+    assert games_to_tell(0.99, 0.01) == 1 and games_to_tell(1.0, 0.0) == 1
+    assert games_to_tell(0.5, 0.5) is None and games_to_tell(0.2, 0.3) is None
+
+
+def test_beyond_the_exact_sums_games_to_tell_is_the_normal_approximation() -> None:
+    n = games_to_tell(0.51, 0.49)
+    assert n > EXACT_GAMES
+    # P(S_n >= 1) with S_n = 2 X - n, X ~ Binomial(n, .51): the binomial itself
+    assert stats.binom.sf(n // 2, n, 0.51) == pytest.approx(0.95, abs=2e-3)
+    assert games_to_tell(0.52, 0.48) < n
+
+
+def test_score_p_value_is_the_one_sided_score_test() -> None:
+    # 60 of 100 against 50%: z = 0.1 / sqrt(0.25 / 100) = 2.
+    assert score_p_value(0.6, 100, 0.5) == pytest.approx(stats.norm.sf(2.0))
+    assert score_p_value(0.4, 100, 0.5) == pytest.approx(stats.norm.sf(-2.0))
+    # four players: 35 of 200 against 25%: z = 0.1 / sqrt(0.25 * 0.75 / 200)
+    z = 0.1 / math.sqrt(0.25 * 0.75 / 200)
+    assert score_p_value(0.35, 200, 0.25) == pytest.approx(stats.norm.sf(z))
+
+
+def test_holm_by_hand() -> None:
+    rejected, adjusted = holm([0.01, 0.001, 0.02])
+    assert adjusted.tolist() == pytest.approx([0.02, 0.003, 0.02])
+    assert rejected.tolist() == [True, True, True]
+    rejected, adjusted = holm([0.03, 0.04])  # each below 5% alone, neither after Holm
+    assert adjusted.tolist() == pytest.approx([0.06, 0.06]) and not rejected.any()
+
+
+def test_skill_depth_needs_holm_and_the_margin() -> None:
+    depth, beats, _ = skill_depth([0.6, 0.52, 0.7], [0.01, 0.001, 0.02])
+    assert beats.tolist() == [True, False, True] and depth == 2  # 52% is below 55%
+    depth, beats, _ = skill_depth([0.6, 0.7], [0.03, 0.04])
+    assert depth == 0 and not beats.any()  # large enough, not significant after Holm
+    assert SHARE_MARGIN == 0.55
+
+
+def test_effective_games_give_the_share_interval() -> None:
+    rng = np.random.default_rng(3)
+    wins = rng.integers(0, 3, size=400)  # a deal's two games: 0, 1 or 2 wins, clustered
+    trials = np.full(400, 2)
+    share, low, high = share_interval(wins, trials)
+    effective = effective_games(wins, trials)
+    assert 0 < effective <= 800
+    w_low, w_high = wilson_interval(share * effective, effective)
+    assert (float(w_low), float(w_high)) == pytest.approx((low, high))
+
+
+def test_budgets_are_checked_exponents() -> None:
+    assert parse_budgets(DEFAULT_BUDGET_TEXT) == DEFAULT_BUDGETS
+    assert parse_budgets("8, 4") == (4, 8)
+    for bad in ("0", "-2", "4,x", "", "4,4", "21"):
+        with pytest.raises(BalanceError):
+            parse_budgets(bad)
+
+
+# --- the ladder ---------------------------------------------------------------------------
+
+
+def beat_rate_two_players(a: str, b: str, games: int) -> float:
+    """Share of the games ``a`` won and ``b`` did not, from two independent simulate
+    runs (one in each seat order) of the same seed."""
+    first = api.simulate(GAME, 2, games, SEED, strategies=[a, b])
+    second = api.simulate(GAME, 2, games, SEED, strategies=[b, a])
+    won_a = np.concatenate([first.result.blocks[0].won[:, 0], second.result.blocks[0].won[:, 1]])
+    won_b = np.concatenate([first.result.blocks[0].won[:, 1], second.result.blocks[0].won[:, 0]])
+    return float((won_a & ~won_b).mean())
+
+
+@pytest.fixture(scope="module")
+def two_player() -> object:
+    return skill(GAME, 2, rungs=["random", "aggressor", "greedy"], games=60, seed=SEED, threads=1)
+
+
+def test_two_player_matches_are_both_seat_orders_of_the_same_deals(two_player) -> None:
+    result = two_player
+    assert result.names == ("random", "aggressor", "greedy")
+    matches = result.matches.set_index(["rung", "role"])
+    assert matches.loc[("greedy", "vs_below"), "rate"] == pytest.approx(
+        beat_rate_two_players("greedy", "aggressor", 30)
+    )
+    assert matches.loc[("aggressor", "vs_random"), "rate"] == pytest.approx(
+        beat_rate_two_players("aggressor", "random", 30)
+    )
+    games = result.records[result.records["match"] == 0]
+    assert len(games) == 60 and games["game"].value_counts().eq(2).all()  # two seat orders
+    assert sorted(games["rung_seat"].value_counts().tolist()) == [30, 30]
+
+
+def test_rungs_table_and_depth_agree(two_player) -> None:
+    rungs = two_player.rungs
+    assert rungs.loc[0, "vs_below_games"] == 0 and math.isnan(rungs.loc[0, "p_holm"])
+    below = rungs.iloc[1:]
+    depth, beats, adjusted = skill_depth(below["vs_below_share"], below["p_value"])
+    assert two_player.skill_depth == depth and below["beats_below"].tolist() == beats.tolist()
+    assert below["p_holm"].tolist() == pytest.approx(adjusted.tolist())
+    assert (
+        (rungs["vs_random_low"] <= rungs["vs_random_rate"])
+        & (rungs["vs_random_rate"] <= rungs["vs_random_high"])
+    ).all()
+
+
+def test_the_json_has_the_documented_shape(two_player) -> None:
+    record = json.loads(json.dumps(two_player.to_json()))
+    assert {"game", "players", "rungs", "skill_depth", "games_to_tell"} <= set(record)
+    assert record["game"] == GAME and record["players"] == 2
+    assert [r["name"] for r in record["rungs"]] == ["random", "aggressor", "greedy"]
+    assert record["rungs"][0]["vs_below"] is None
+    assert [r["kind"] for r in record["rungs"]] == ["random", "heuristic", "heuristic"]
+    for rung in record["rungs"]:
+        assert set(rung["vs_random"]) >= {"rate", "ci95"}
+        low, high = rung["vs_random"]["ci95"]
+        assert low <= rung["vs_random"]["rate"] <= high
+    assert set(record["rungs"][2]["vs_below"]) >= {"rate", "ci95"}
+    assert set(record["games_to_tell"]) == {"vs_random", "vs_best_heuristic"}
+    tell = record["games_to_tell"]["vs_random"]
+    match = two_player.matches.set_index(["rung", "role"]).loc[("greedy", "vs_random")]
+    assert tell["games"] == games_to_tell(match["ahead"], match["behind"])
+    # two players: ahead is the win rate (won, the other did not)
+    assert match["ahead"] == pytest.approx(match["rate"])
+    # greedy is the strongest rung; the best heuristic by its rate against random is
+    # aggressor or greedy: a match against it is played only if it is not greedy itself
+    best = record["best_heuristic"]
+    assert (record["games_to_tell"]["vs_best_heuristic"] is None) == (best == "greedy")
+    assert len(record["balance_by_rung"]) == 3
+
+
+def test_balance_by_rung_is_a_table_of_the_rung(two_player) -> None:
+    run = api.simulate(GAME, 2, 60, SEED, strategies=["aggressor"])
+    summary = run.summary()
+    row = two_player.balance.set_index("rung").loc["aggressor"]
+    assert row["length"] == pytest.approx(summary["length_mean"])
+    assert row["balance_index"] == pytest.approx(summary["balance_index"])
+    seats = two_player.seats[two_player.seats["rung"] == "aggressor"]
+    assert seats["rate"].tolist() == pytest.approx([s["rate"] for s in summary["seat_win_rate"]])
+
+
+def test_four_players_each_rung_alone_against_a_field() -> None:
+    result = skill(GAME, 4, rungs=["random", "aggressor"], games=48, seed=SEED, threads=1)
+    run = api.simulate(
+        GAME,
+        4,
+        48,
+        SEED,
+        strategies=["aggressor", "random", "random", "random"],
+        rotate_seats=True,
+    )
+    seats = run.seats
+    mine = seats[seats["strategy"] == "aggressor"].set_index("game")["won"].sort_index()
+    field = seats[seats["strategy"] != "aggressor"].groupby("game")["won"].mean().sort_index()
+    match = result.matches.set_index(["rung", "role"]).loc[("aggressor", "vs_below")]
+    assert match["rate"] == pytest.approx(mine.mean())
+    # ahead of one field seat: won while that seat did not, averaged over the field
+    assert match["ahead"] == pytest.approx((mine * (1 - field)).mean())
+    assert match["behind"] == pytest.approx((~mine * field).mean())
+    assert match["share"] == pytest.approx(match["ahead"] / (match["ahead"] + match["behind"]))
+    games = result.records[result.records["match"] == 1]
+    assert games["rung_seat"].value_counts().tolist() == [12, 12, 12, 12]  # every seat in turn
+    assert result.threshold == pytest.approx(0.55)
+    text = skill_report.text(result)
+    assert "Skill depth:" in text and "head to head" in text and "Games to tell" in text
+    assert "alone against a field" in text
+
+
+def test_the_report_writes_tables_json_charts_and_a_pdf(two_player, tmp_path: Path) -> None:
+    written = skill_report.write(two_player, tmp_path)
+    assert all(path.exists() for path in written)
+    assert pdf_pages(tmp_path / "skill.pdf") == 6
+    names = {path.name for path in written}
+    assert {"01-ladder.png", "02-head-to-head.png", "05-length.png", "skill.json"} <= names
+    assert json.loads((tmp_path / "skill.json").read_text())["skill_depth"] == (
+        two_player.skill_depth
+    )
+    rungs = pd.read_parquet(tmp_path / "skill-rungs.parquet")
+    assert rungs["rung"].tolist() == list(two_player.names)
+
+
+def test_the_default_ladder_orders_the_heuristics_by_their_rate_against_random() -> None:
+    result = skill(GAME, 2, games=40, seed=SEED, threads=1)
+    shipped = [
+        name for name in get_game(GAME).strategies() if name not in ("random", "mc", "ismcts")
+    ]
+    assert result.names[0] == "random" and sorted(result.names[1:]) == sorted(shipped)
+    against_random = result.rungs["vs_random_rate"].iloc[1:].tolist()
+    assert against_random == sorted(against_random)
+    assert result.best_heuristic == result.names[-1]
+    if "ismcts" not in get_game(GAME).strategies():
+        assert any("no search player" in note for note in result.notes)
+
+
+def test_search_rungs_climb_the_budgets_with_the_best_heuristic_as_rollout(monkeypatch) -> None:
+    """A stand-in for a search player (greedy's code under the name ismcts, with its
+    parameters) checks how the default ladder names its search rungs."""
+    game = get_game(GAME)
+    shipped = dict(game.strategies())
+    if "ismcts" not in shipped:
+        words = {name: float(i) for i, name in enumerate(shipped)}
+        shipped["ismcts"] = dataclasses.replace(
+            shipped["greedy"],
+            name="ismcts",
+            params=(("iterations", 64.0), ("rollout", 0.0)),
+            param_docs={},
+            param_choices={"rollout": words},
+            param_bounds={"iterations": (1.0, 2.0**20)},
+        )
+        monkeypatch.setattr(type(game), "strategies", lambda self: shipped)
+    result = skill(GAME, 2, budgets=(2, 3), games=20, seed=SEED, threads=1)
+    search = result.rungs[result.rungs["kind"] == "search"]["rung"].tolist()
+    best = result.best_heuristic
+    assert len(search) == 2 and result.names[-2:] == tuple(search)
+    assert "iterations=4" in search[0] and "iterations=8" in search[1]
+    assert all(f"rollout={best}" in name for name in search)
+    assert result.games_to_tell["vs_best_heuristic"]["against"] == best
+
+
+# --- the command --------------------------------------------------------------------------
+
+
+def test_the_command_prints_the_ladder_and_json(tmp_path: Path) -> None:
+    out = invoke(
+        "skill",
+        GAME,
+        "-p",
+        "2",
+        "--rung",
+        "random",
+        "--rung",
+        "greedy",
+        "-g",
+        "20",
+        "-t",
+        "1",
+        "--json",
+    )
+    record = json.loads(out)
+    assert record["players"] == 2 and [r["name"] for r in record["rungs"]] == ["random", "greedy"]
+    text = invoke("skill", GAME, "-p", "2", "--rung", "random", "--rung", "greedy", "-g", "20")
+    assert "Skill depth" in text and "Balance by rung" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--rung", "random", "--rung", "nosuch"], "unknown strategy 'nosuch'"),
+        (["--rung", "random", "--rung", "weighted:nosuch=1"], "bad parameter"),
+        (["--rung", "random"], "at least two rungs"),
+        (["--budgets", "0"], "budget exponent"),
+        (["--budgets", "-3"], "budget exponent"),
+        (["--budgets", "four"], "--budgets"),
+        (["--rung", "random", "--rung", "greedy", "--games", "0"], "games must be"),
+        (["--rung", "random", "--rung", "random"], "given twice"),
+        (["-p", "9"], "player"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, args, fragment) -> None:
+    code, out, err = call_main(monkeypatch, capsys, "skill", GAME, *args)
+    assert_one_line_error(code, out, err, fragment)
