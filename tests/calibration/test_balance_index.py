@@ -6,8 +6,11 @@ Near a tie the largest gap is biased upward by the noise (two truly equal seats 
 every case here; the difference's holds at least its 95% near a tie but is
 conservative there: the cases marked ``xfail(strict=True)`` are the measured
 over-coverage, and fail as soon as the interval is calibrated (then the mark must go).
-A difference that holds its coverage is also checked on its own, at least 95%, so that
-a narrower interval cannot trade the band for undercoverage.
+A difference that holds its coverage is also checked on its own, at least 93%, so that
+a narrower interval cannot trade the band for undercoverage, also between a tie and a
+clear gap (one or two standard errors of the gap from a tie), where intervals
+calibrated at the tie itself fail: a bootstrap of the difference from the tie that
+moment selection picks covered 71-84% there (400 runs; docs/reports.md).
 """
 
 from __future__ import annotations
@@ -81,8 +84,10 @@ FOUR_SEATS = pytest.param(
     marks=too_wide("97.75% over 400 runs, 99.15% over 2,000"),
 )
 #: More cases for the long suite: ``(base, variant, share of games alike, games)``.
-#: Unpaired runs (no game alike), the tie on the base's side, three seats, and 10,000
-#: games, where 51/49 is two standard errors of the gap from a tie and 50.5/49.5 one.
+#: Unpaired runs (no game alike), the tie on the base's side, three seats, variants
+#: between a tie and a clear gap (52/48 and 51.5/48.5 are 1.3 and 0.9 standard errors of
+#: the gap from a tie over 1,000 games), and 10,000 games, where 51/49 is two standard
+#: errors of the gap from a tie, 50.8/49.2 1.6 and 50.5/49.5 one.
 MORE_DIFFERENCE_CASES = [
     pytest.param(
         [0.5, 0.5],
@@ -116,7 +121,31 @@ MORE_DIFFERENCE_CASES = [
         id="three equal seats to 36/33/31",
         marks=too_wide("98.90% over 2,000 runs"),
     ),
+    pytest.param(
+        [0.5, 0.5],
+        [0.52, 0.48],
+        0.7,
+        GAMES,
+        id="50/50 to 52/48",
+        marks=too_wide("97.80% over 2,000 runs"),
+    ),
+    pytest.param(
+        [0.5, 0.5],
+        [0.515, 0.485],
+        0.7,
+        GAMES,
+        id="50/50 to 51.5/48.5",
+        marks=too_wide("98.65% over 2,000 runs"),
+    ),
     pytest.param([0.5, 0.5], [0.51, 0.49], 0.7, 10_000, id="50/50 to 51/49 over 10,000 games"),
+    pytest.param(
+        [0.5, 0.5],
+        [0.508, 0.492],
+        0.7,
+        10_000,
+        id="50/50 to 50.8/49.2 over 10,000 games",
+        marks=too_wide("98.25% over 2,000 runs"),
+    ),
     pytest.param(
         [0.5, 0.5],
         [0.505, 0.495],
@@ -180,6 +209,10 @@ NEAR_TIE = [
     ([0.5, 0.5], [0.51, 0.49]),
     ([0.5, 0.5], [0.53, 0.47]),
     pytest.param([0.25] * 4, [0.28, 0.25, 0.25, 0.22], marks=pytest.mark.slow),
+    # Between a tie and a clear gap, where an interval calibrated at the tie under-covers
+    # (a bootstrap from the tie that moment selection picks: 72% against 52/48).
+    pytest.param([0.5, 0.5], [0.52, 0.48], marks=pytest.mark.slow, id="between 52/48"),
+    pytest.param([0.5, 0.5], [0.515, 0.485], marks=pytest.mark.slow, id="between 51.5/48.5"),
 ]
 
 
