@@ -176,6 +176,9 @@ def simulate(
     seat's win rate and the balance index have a 95% anytime-valid interval at most H
     either side, or until ``max_games`` (10 million by default); see
     :mod:`balance.precision`.
+    ``keep_records`` False keeps no records in memory, only the running sums the summary
+    needs (:mod:`balance.moments`): memory does not grow with games (``out`` still saves
+    every record, block by block).
     ``debug`` plays on the reference engine with a user's strategies as plain Python (a
     ``print()`` or breakpoint in them works): the same games as the compiled run, slowly.
     """
@@ -205,6 +208,7 @@ def simulate(
                 keep_records=keep_records,
                 progress=progress,
                 on_compile=on_compile,
+                sums_only=not keep_records,
             )
             tracker.finish()
         else:
@@ -217,6 +221,7 @@ def simulate(
                 keep_records=keep_records,
                 progress=progress,
                 on_compile=on_compile,
+                sums_only=not keep_records,
             )
     except BalanceError as error:
         if writer is not None:  # keep what was played, marked as stopped by the error

@@ -203,6 +203,60 @@ class WalkThePlank(EngineGame):
             }
         return extra
 
+    def sum_columns(
+        self, block: Block, setup: Setup
+    ) -> tuple[list[str], np.ndarray, dict[str, np.ndarray]]:
+        """What :meth:`summarize_sums` reads of a block, one row a game: each card's
+        reveals and reveals with an effect (all seats), whether a ghost played; and a
+        histogram of the dolphin die's faces.
+
+        Returns
+        -------
+        ``(columns, values, counts)``: names ``(k,)``, int ``(G, k)`` and histograms.
+        """
+        cards = self.slim(block).extra["cards"]
+        stat = nb.CardStat
+        columns = [f"revealed_{c}" for c in range(N_CARDS)] + [
+            f"effect_{c}" for c in range(N_CARDS)
+        ]
+        parts = [cards[:, :, stat.REVEALED], cards[:, :, stat.EFFECT]]
+        games = block.extra["games"]
+        counts: dict[str, np.ndarray] = {}
+        if setup.rules.ghost:
+            columns.append("ghost")
+            parts.append((games[:, nb.GameStat.GHOST_SEAT] >= 0)[:, None])
+        if setup.rules.dolphin:
+            faces = games[:, nb.GameStat.DOLPHIN_FACE].astype(np.int64)
+            counts["dolphin"] = np.bincount(faces[faces >= 0], minlength=len(DOLPHIN_FACES))
+        values = np.concatenate([np.asarray(p, dtype=np.int64) for p in parts], axis=1)
+        return columns, values, counts
+
+    def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
+        """:meth:`summarize` from a run's running sums (:class:`balance.moments.RunSums`)."""
+        if not sums.games:
+            return {"cards": {}}
+        summary: dict[str, Any] = {}
+        for c, name in enumerate(CARD_NAMES):
+            mean, mean_low, mean_high = sums.mean_interval(f"revealed_{c}")
+            rate, low, high = sums.share_interval(f"effect_{c}", f"revealed_{c}")
+            summary[name] = {
+                "reveals_per_game": mean,
+                "reveals_per_game_ci95": [mean_low, mean_high],
+                "effect_rate": rate,
+                "effect_rate_ci95": [low, high],
+            }
+        extra: dict[str, Any] = {"cards": summary, "rest": list(setup.rules.rest)}
+        if setup.rules.ghost:
+            count = sums.sum("ghost")
+            low, high = wilson_interval(count, sums.games)
+            extra["ghost_rate"] = {"rate": count / sums.games, "ci95": [float(low), float(high)]}
+        if setup.rules.dolphin:
+            faces = sums.count("dolphin")
+            extra["dolphin_faces"] = {
+                face: int(faces[k]) if k < faces.size else 0 for k, face in enumerate(DOLPHIN_FACES)
+            }
+        return extra
+
     def actions(self) -> tuple[str, ...]:
         """The cards, in card order: what restricted play may forbid."""
         return tuple(CARD_NAMES)
