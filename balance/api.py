@@ -11,10 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from balance.errors import BalanceError
 from balance.games import get_game
@@ -23,6 +20,15 @@ from balance.results import RunWriter, manifest_for
 from balance.run import RunResult, check_run, run_games
 from balance.strategy import parse_strategy
 from balance.summary import summarize
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+else:  # loaded when records are read: a run that keeps none needs neither
+    from balance.lazy import LazyModule
+
+    pd = LazyModule("pandas")
+    pa = LazyModule("pyarrow")
 
 
 def make_setup(

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy import stats
-from statsmodels.stats.multitest import multipletests
 
+from balance.lazy import LazyModule
 from balance.stats import (
     LEVEL,
     curve_from_counts,
@@ -24,11 +23,19 @@ from balance.stats import (
     mean_interval,
     mean_interval_from_sums,
     median_from_curve,
+    normal_quantile,
     restricted_mean,
     restricted_mean_from_counts,
     share_interval,
     wilson_interval,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy import stats
+else:  # loaded when a table is built or a test made: a run's summary needs neither
+    pd = LazyModule("pandas")
+    stats = LazyModule("scipy.stats")
 
 
 def seat_win_rates(seats: pd.DataFrame) -> pd.DataFrame:
@@ -291,6 +298,8 @@ def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> tuple[np.ndarra
     significant = np.zeros(p.shape, dtype=bool)
     known = ~np.isnan(p)
     if known.any():
+        from statsmodels.stats.multitest import multipletests
+
         reject, corrected, _, _ = multipletests(p[known], alpha=alpha, method="holm")
         adjusted[known] = corrected
         significant[known] = reject
@@ -542,7 +551,7 @@ class _GapFamily:
         self.d = gap @ rates
         cov_d = gap @ covariance @ gap.T
         self.se = np.sqrt(np.clip(np.diag(cov_d), 0.0, None))
-        self.z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+        self.z = normal_quantile(0.5 + LEVEL / 2)
         chosen = _possible_largest(gap, rates, covariance, float(np.sqrt(np.log(games))))
         chosen = chosen[self.se[chosen] > 0]
         self.critical = self.z

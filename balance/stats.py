@@ -12,9 +12,20 @@ from balance.lazy import LazyModule
 # scipy and statsmodels load when a statistic is first computed, not when a command that
 # computes none (``balance games``) starts.
 stats = LazyModule("scipy.stats")
-proportion = LazyModule("statsmodels.stats.proportion")
+special = LazyModule("scipy.special")
 
 LEVEL = 0.95
+
+
+def normal_quantile(p: float) -> float:
+    """The standard normal distribution's ``p`` quantile (``scipy.stats.norm.ppf``)."""
+    return float(special.ndtri(p))
+
+
+def t_quantile(p: float, df: float) -> float:
+    """Student's t distribution's ``p`` quantile at ``df`` degrees of freedom
+    (``scipy.stats.t.ppf``)."""
+    return float(special.stdtrit(df, p))
 
 
 def wilson_interval(
@@ -28,7 +39,14 @@ def wilson_interval(
     trials = np.asarray(trials, dtype=float)
     safe = np.where(trials > 0, trials, 1.0)
     counted = np.where(trials > 0, successes, 0.0)
-    low, high = proportion.proportion_confint(counted, safe, alpha=1 - level, method="wilson")
+    # statsmodels' proportion_confint(method="wilson"), term for term (tests/test_stats.py
+    # checks the two agree), without importing statsmodels and scipy.stats at start-up.
+    crit = -float(special.ndtri((1 - level) / 2))
+    share = counted / safe
+    denom = 1 + crit**2 / safe
+    center = (share + crit**2 / (2 * safe)) / denom
+    dist = crit * np.sqrt(share * (1.0 - share) / safe + crit**2 / (4.0 * safe**2)) / denom
+    low, high = np.clip(center - dist, 0, 1), np.clip(center + dist, 0, 1)
     # Exact at the edges: no successes means a lower bound of 0, all successes an upper of 1.
     low = np.where((trials > 0) & (counted > 0), low, 0.0)
     high = np.where((trials > 0) & (counted < trials), high, 1.0)
@@ -44,7 +62,7 @@ def mean_interval(values: np.ndarray, level: float = LEVEL) -> tuple[float, floa
     if values.size < 2:
         return mean, float("nan"), float("nan")
     sem = float(values.std(ddof=1)) / np.sqrt(values.size)
-    half = float(stats.t.ppf(0.5 + level / 2, values.size - 1) * sem)
+    half = float(t_quantile(0.5 + level / 2, values.size - 1) * sem)
     return mean, mean - half, mean + half
 
 
@@ -69,7 +87,7 @@ def ratio_interval(
         return ratio, float("nan"), float("nan")
     residual = y - ratio * x
     variance = games / (games - 1) * float((residual**2).sum()) / total**2
-    half = float(stats.norm.ppf(0.5 + level / 2) * np.sqrt(variance))
+    half = float(normal_quantile(0.5 + level / 2) * np.sqrt(variance))
     return ratio, ratio - half, ratio + half
 
 
@@ -88,7 +106,7 @@ def mean_interval_from_sums(
         return mean, float("nan"), float("nan")
     variance = (games * squares - total * total) / (games * (games - 1))
     sem = float(np.sqrt(max(variance, 0.0))) / np.sqrt(games)
-    half = float(stats.t.ppf(0.5 + level / 2, games - 1) * sem)
+    half = float(t_quantile(0.5 + level / 2, games - 1) * sem)
     return mean, mean - half, mean + half
 
 
@@ -105,7 +123,7 @@ def ratio_interval_from_sums(
         return ratio, float("nan"), float("nan")
     residual = (syy * sx * sx - 2 * sy * sx * sxy + sy * sy * sxx) / (sx * sx)
     variance = games / (games - 1) * max(float(residual), 0.0) / float(sx) ** 2
-    half = float(stats.norm.ppf(0.5 + level / 2) * np.sqrt(variance))
+    half = float(normal_quantile(0.5 + level / 2) * np.sqrt(variance))
     return ratio, ratio - half, ratio + half
 
 
@@ -146,7 +164,7 @@ def share_from_ratio(
     if share != share or ratio_low != ratio_low:
         return share, ratio_low, ratio_high
     trials = float(trials)
-    z = float(stats.norm.ppf(0.5 + level / 2))
+    z = float(normal_quantile(0.5 + level / 2))
     variance = ((ratio_high - ratio_low) / (2 * z)) ** 2
     binomial = share * (1 - share) / trials
     effective = trials
@@ -257,7 +275,7 @@ def median_from_curve(
     ``(max(L) + 1,)`` (:func:`still_running_curve`)."""
     if running.size == 0:
         return float("nan"), float("nan"), float("nan")
-    z = float(stats.norm.ppf(0.5 + level / 2))
+    z = float(normal_quantile(0.5 + level / 2))
     # Points (r + 1/2, running after r) for r = -1 .. longest; nothing ended before 0.
     a = np.concatenate([[1.0], running[:-1]])  # each segment's start, at r - 1/2
     b = running  # and its end, at r + 1/2
@@ -359,7 +377,7 @@ def restricted_mean_from_counts(
     beyond = np.cumsum(area[::-1])[::-1]  # A_t: area from t to the limit
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(n > ended, beyond**2 * ended / (n * (n - ended)), 0.0)
-    half = float(stats.norm.ppf(0.5 + level / 2) * np.sqrt(terms.sum()))
+    half = float(normal_quantile(0.5 + level / 2) * np.sqrt(terms.sum()))
     return mean, mean - half, mean + half
 
 
