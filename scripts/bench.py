@@ -15,7 +15,8 @@ It prints the machine it ran on first, so that figures from different machines a
 never compared blindly; every JSON record carries the machine, the versions and the
 commit. Compilation is done (or loaded from the cache) before timing. Besides the
 engines, it times two whole commands in a fresh interpreter: start-up (``balance games``)
-and a million-game ``balance simulate``.
+and a million-game ``balance simulate``; and the peak memory and time of a run that saves
+nothing and of one that saves (``--out``), at two numbers of games (``--no-memory`` skips).
 """
 
 from __future__ import annotations
@@ -105,6 +106,12 @@ COMMANDS = (
     "balance games",
     "balance simulate walk-the-plank -p 5 -g 1000000",
 )
+
+#: Runs whose peak memory and time are measured in a fresh interpreter, without and with
+#: saving (``--out``): games, and the games of ``--quick``. A run that saves nothing keeps
+#: running sums only, so its peak should not grow with the games.
+MEMORY_RUN = "balance simulate walk-the-plank -p 5 --json -g"
+MEMORY_GAMES = ((1_000_000, 3_000_000), (100_000, 300_000))
 
 #: What identifies a measurement across runs (the rest is its result and context).
 KEY = ("kind", "engine", "game", "players", "strategies", "variants", "threads", "command")
@@ -332,6 +339,68 @@ def command_records(ctx: Mapping[str, Any], repeat: int, quick: bool) -> Iterabl
         )
 
 
+def measure_child(program: Sequence[str]) -> tuple[float, float, float]:
+    """Run ``program`` to its end: ``(wall seconds, CPU seconds, peak resident MB)`` of
+    that process alone (``os.wait4``'s resource usage; Linux counts ru_maxrss in KB)."""
+    clock = time.perf_counter()
+    child = subprocess.Popen(program, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(child.pid, 0)
+    wall = time.perf_counter() - clock
+    child.returncode = os.waitstatus_to_exitcode(status)
+    error = child.stderr.read().decode() if child.stderr else ""
+    if child.returncode != 0:
+        raise SystemExit(f"error: {' '.join(program[3:])} failed: {error.strip()[-300:]}")
+    scale = 1024 * 1024 if sys.platform == "darwin" else 1024
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / scale
+
+
+def memory_records(ctx: Mapping[str, Any], quick: bool) -> Iterable[dict[str, Any]]:
+    """Peak memory and time of a run that saves nothing and of one that saves its records
+    (``--out``), at two numbers of games, each in a fresh interpreter (compiled)."""
+    import tempfile
+
+    base = [sys.executable, "-c", "from balance.cli import main; main()"]
+    for games in MEMORY_GAMES[1 if quick else 0]:
+        with tempfile.TemporaryDirectory(prefix="balance-bench-") as where:
+            for saving in (False, True):
+                args = [*MEMORY_RUN.split()[1:], str(games)]
+                args += ["--out", str(Path(where) / "run")] if saving else []
+                wall, cpu, peak = measure_child([*base, *args])
+                saved = sum(p.stat().st_size for p in (Path(where) / "run").glob("*"))
+                yield record(
+                    ctx,
+                    "memory",
+                    None,
+                    command=f"{MEMORY_RUN} {games}" + (" --out DIR" if saving else ""),
+                    games=games,
+                    saving=saving,
+                    seconds=wall,
+                    cpu_seconds=cpu,
+                    peak_mb=peak,
+                    saved_mb=saved / 1e6 if saving else 0.0,
+                )
+
+
+def save_costs(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per number of games, what saving (``--out``) adds to the same run: wall time and
+    CPU time, as a share of the run that saves nothing."""
+    runs = {(r["games"], r["saving"]): r for r in records if r["kind"] == "memory"}
+    costs = []
+    for (games, saving), saved in sorted(runs.items()):
+        plain = runs.get((games, False))
+        if not saving or plain is None:
+            continue
+        costs.append(
+            {
+                "games": games,
+                "wall": saved["seconds"] / plain["seconds"] - 1.0,
+                "cpu": saved["cpu_seconds"] / plain["cpu_seconds"] - 1.0,
+                "saved_mb": saved["saved_mb"],
+            }
+        )
+    return costs
+
+
 # --- text, Markdown and comparison ---------------------------------------------------------
 
 
@@ -339,6 +408,11 @@ def row_text(r: Mapping[str, Any]) -> str:
     """One measurement as a line of the printed table."""
     if r["kind"] == "command":
         return f"{'command':<10} {r['command']:<97} {r['seconds']:>10.2f} s"
+    if r["kind"] == "memory":
+        return (
+            f"{'memory':<10} {r['command']:<71} {r['peak_mb']:>8,.0f} MB peak "
+            f"{r['seconds']:>7.2f} s {r['cpu_seconds']:>7.2f} s CPU"
+        )
     return (
         f"{r['engine']:<10} {r['game']:<17} {r['players']:>7} {r['strategies']:<34} "
         f"{r['variants']:<36} {r['threads']:>7} {r['games_per_s']:>12,.0f}"
@@ -385,6 +459,17 @@ loads only its own game.
 The first run on a new machine compiles each game's engine (about 30 s a game;
 Lifeboats and Battle of Thieves, with their heuristics, about a minute); later runs load
 it from numba's cache. `balance` says when it compiles.
+"""
+
+
+MEMORY_NOTES = """
+Peak memory is the largest resident set of the whole process (Python, numba, the libraries
+and the blocks of games in flight). A run that saves nothing keeps running sums only
+(counts, sums, sums of squares and cross-products, length histograms: see
+docs/memory.md), so its peak does not grow with the games; one that saves writes a Parquet
+row group of each table per block as blocks arrive. Saving costs CPU time: encoding and
+compressing 60 rows a game (5 players, 10 cards) takes about as long as playing the game,
+which on 2 busy cores shows as wall time too.
 """
 
 
@@ -437,6 +522,27 @@ def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
         lines += ["", "| command (fresh interpreter, compiled) | wall time |", "|---|---:|"]
         for r in commands:
             lines.append(f"| `{r['command']}` | {r['seconds']:.2f} s |")
+    memory = [r for r in records if r["kind"] == "memory"]
+    if memory:
+        lines += [
+            "",
+            "## Memory and the cost of saving",
+            "",
+            "| command (fresh interpreter, compiled) | peak memory | wall time | CPU time |",
+            "|---|---:|---:|---:|",
+        ]
+        for r in memory:
+            lines.append(
+                f"| `{r['command']}` | {r['peak_mb']:,.0f} MB | {r['seconds']:.2f} s | "
+                f"{r['cpu_seconds']:.2f} s |"
+            )
+        lines += ["", "| games | saving adds (wall) | saving adds (CPU) | Parquet written |"]
+        lines.append("|---:|---:|---:|---:|")
+        for c in save_costs(records):
+            lines.append(
+                f"| {c['games']:,} | {c['wall']:+.0%} | {c['cpu']:+.0%} | {c['saved_mb']:,.0f} MB |"
+            )
+        lines.append(MEMORY_NOTES)
     lines.append(NOTES)
     return "\n".join(lines)
 
@@ -460,7 +566,12 @@ def comparison(old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]
         if o is None:
             continue
         matched += 1
-        if r["kind"] == "command":
+        if r["kind"] == "memory":
+            name = f"peak memory: {r['command']}"
+            old_v, new_v = o["peak_mb"], r["peak_mb"]
+            ratio = old_v / new_v if new_v > 0 else math.nan
+            shown = f"{old_v:>9,.0f} MB {new_v:>9,.0f} MB"
+        elif r["kind"] == "command":
             name = f"command: {r['command']}"
             old_v, new_v = o["seconds"], r["seconds"]
             ratio = old_v / new_v if new_v > 0 else math.nan
@@ -503,6 +614,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="*", help="player counts (default: per game)")
     parser.add_argument("--threads", type=int, nargs="*", help="thread counts (default: 1, all)")
     parser.add_argument("--no-commands", action="store_true", help="skip the command timings")
+    parser.add_argument(
+        "--no-memory", action="store_true", help="skip peak memory and the cost of saving"
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the records here")
     parser.add_argument(
         "--from",
@@ -569,6 +683,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         for r in command_records(ctx, repeat, args.quick):
             print(row_text(r), flush=True)
             records.append(r)
+    if not args.no_memory:
+        for r in memory_records(ctx, args.quick):
+            print(row_text(r), flush=True)
+            records.append(r)
+        for c in save_costs(records):
+            print(
+                f"{'saving':<10} --out adds {c['wall']:+.0%} wall, {c['cpu']:+.0%} CPU at "
+                f"{c['games']:,} games ({c['saved_mb']:,.0f} MB of Parquet)"
+            )
     finish(args, records, old)
 
 
