@@ -339,19 +339,47 @@ def command_records(ctx: Mapping[str, Any], repeat: int, quick: bool) -> Iterabl
         )
 
 
-def measure_child(program: Sequence[str]) -> tuple[float, float, float]:
-    """Run ``program`` to its end: ``(wall seconds, CPU seconds, peak resident MB)`` of
-    that process alone (``os.wait4``'s resource usage; Linux counts ru_maxrss in KB)."""
-    clock = time.perf_counter()
-    child = subprocess.Popen(program, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - clock
-    child.returncode = os.waitstatus_to_exitcode(status)
-    error = child.stderr.read().decode() if child.stderr else ""
-    if child.returncode != 0:
-        raise SystemExit(f"error: {' '.join(program[3:])} failed: {error.strip()[-300:]}")
-    scale = 1024 * 1024 if sys.platform == "darwin" else 1024
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / scale
+#: Put before a measured child's code: at exit it writes its peak resident memory (Linux's
+#: VmHWM, in KB) to the file named by ``BENCH_PEAK``. The resource usage ``wait4`` gives
+#: would not do: a child's ru_maxrss starts at its parent's size when it was spawned.
+PEAK_PREFIX = """
+import atexit, os
+def _peak():
+    with open("/proc/self/status") as status:
+        kb = next(line.split()[1] for line in status if line.startswith("VmHWM"))
+    with open(os.environ["BENCH_PEAK"], "w") as out:
+        out.write(kb)
+if os.path.exists("/proc/self/status"):
+    atexit.register(_peak)
+"""
+
+
+def measure_child(code: str, args: Sequence[str] = ()) -> tuple[float, float, float]:
+    """Run ``python -c code args`` to its end: ``(wall seconds, CPU seconds, peak resident
+    MB)`` of that process alone (its own peak where /proc tells it, else ru_maxrss)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="balance-bench-") as where:
+        peak_file = Path(where) / "peak"
+        env = dict(os.environ, BENCH_PEAK=str(peak_file))
+        program = [sys.executable, "-c", PEAK_PREFIX + code, *args]
+        with tempfile.TemporaryFile() as errors:
+            clock = time.perf_counter()
+            with subprocess.Popen(
+                program, stdout=subprocess.DEVNULL, stderr=errors, env=env
+            ) as child:
+                _, status, usage = os.wait4(child.pid, 0)
+                wall = time.perf_counter() - clock
+                child.returncode = os.waitstatus_to_exitcode(status)
+            errors.seek(0)
+            error = errors.read().decode(errors="replace")
+        if child.returncode != 0:
+            raise SystemExit(f"error: {' '.join(args)} failed: {error.strip()[-300:]}")
+        if peak_file.exists():
+            peak = int(peak_file.read_text()) / 1024
+        else:  # no /proc: ru_maxrss, KB on Linux and bytes on macOS
+            peak = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+    return wall, usage.ru_utime + usage.ru_stime, peak
 
 
 def memory_records(ctx: Mapping[str, Any], quick: bool) -> Iterable[dict[str, Any]]:
@@ -359,13 +387,12 @@ def memory_records(ctx: Mapping[str, Any], quick: bool) -> Iterable[dict[str, An
     (``--out``), at two numbers of games, each in a fresh interpreter (compiled)."""
     import tempfile
 
-    base = [sys.executable, "-c", "from balance.cli import main; main()"]
     for games in MEMORY_GAMES[1 if quick else 0]:
         with tempfile.TemporaryDirectory(prefix="balance-bench-") as where:
             for saving in (False, True):
                 args = [*MEMORY_RUN.split()[1:], str(games)]
                 args += ["--out", str(Path(where) / "run")] if saving else []
-                wall, cpu, peak = measure_child([*base, *args])
+                wall, cpu, peak = measure_child("from balance.cli import main; main()", args)
                 saved = sum(p.stat().st_size for p in (Path(where) / "run").glob("*"))
                 yield record(
                     ctx,
