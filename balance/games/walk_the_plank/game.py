@@ -34,6 +34,8 @@ else:  # loaded when a game is played or its records read, not when balance star
     pa = LazyModule("pyarrow")
 
 engine = LazyModule("balance.games.walk_the_plank.engine")
+#: The dolphin die's face of each recorded code, None (code -1) when it was not rolled.
+_FACE_OR_NONE = np.array([*DOLPHIN_FACES, None], dtype=object)
 nb = LazyModule("balance.games.walk_the_plank.engine_nb")
 
 
@@ -115,8 +117,7 @@ class WalkThePlank(EngineGame):
                 "winners": block.won.sum(axis=1).astype(np.int8),
                 "ghost_seat": games[:, stat.GHOST_SEAT].astype(np.int8),
                 "dolphin_face": pa.array(
-                    [DOLPHIN_FACES[f] if f >= 0 else None for f in games[:, stat.DOLPHIN_FACE]],
-                    type=pa.string(),
+                    _FACE_OR_NONE[games[:, stat.DOLPHIN_FACE]], type=pa.string()
                 ).dictionary_encode(),
                 "kraken_calm": games[:, stat.KRAKEN_CALM].astype(np.int16),
                 "kraken_wave": games[:, stat.KRAKEN_WAVE].astype(np.int16),
@@ -134,7 +135,8 @@ class WalkThePlank(EngineGame):
                 "pirates_left": seats[:, :, 1].ravel().astype(np.int8),
             }
         )
-        cards = block.extra["cards"]
+        # One copy with the statistic first: each column below is then contiguous.
+        per_stat = np.moveaxis(block.extra["cards"], -1, 0).reshape(nb.CardStat.SIZE, -1)
         card_stat = nb.CardStat
         cards_table = pa.table(
             {
@@ -144,11 +146,11 @@ class WalkThePlank(EngineGame):
                     pa.array(np.tile(np.arange(N_CARDS, dtype=np.int32), g_count * n)),
                     pa.array(list(CARD_NAMES)),
                 ),
-                "revealed": cards[..., card_stat.REVEALED].ravel(),
-                "effect": cards[..., card_stat.EFFECT].ravel(),
-                "killed_own": cards[..., card_stat.KILLED_OWN].ravel(),
-                "killed_others": cards[..., card_stat.KILLED_OTHERS].ravel(),
-                "saved": cards[..., card_stat.SAVED].ravel(),
+                "revealed": per_stat[card_stat.REVEALED],
+                "effect": per_stat[card_stat.EFFECT],
+                "killed_own": per_stat[card_stat.KILLED_OWN],
+                "killed_others": per_stat[card_stat.KILLED_OTHERS],
+                "saved": per_stat[card_stat.SAVED],
             }
         )
         return {"games": games_table, "seats": seats_table, "cards": cards_table}
