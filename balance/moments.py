@@ -72,18 +72,20 @@ class RunSums:
         Parameters
         ----------
         games : the block's games ``G``.
-        values : whole numbers ``(G, k)``, one row a game, one column a name of ``columns``.
+        values : whole numbers ``(G, k)`` (float64 best: no copy), one row a game, one
+            column a name of ``columns``.
         counts : histograms by name (int ``(m,)``, from ``np.bincount``).
         """
-        values = np.asarray(values)
+        values = np.asarray(values, dtype=np.float64)
         if values.shape != (games, len(columns)):
             raise ValueError(f"values must be ({games}, {len(columns)}), not {values.shape}")
-        as_float = values.astype(np.float64)
-        # Whole numbers: BLAS products are exact while a block's sums stay below 2**53.
-        if games and float(np.abs(as_float).max()) ** 2 * games >= 2.0**53:
+        # Whole numbers: BLAS products are exact while every partial sum stays below
+        # 2**53, which the largest sum of squares bounds (Cauchy-Schwarz).
+        cross_f = values.T @ values
+        if games and float(np.abs(np.diag(cross_f)).max(initial=0.0)) >= 2.0**53:
             raise ValueError("a block's values are too large to sum exactly")
-        total = np.rint(as_float.sum(axis=0)).astype(np.int64)
-        cross = np.rint(as_float.T @ as_float).astype(np.int64)
+        total = np.rint(values.sum(axis=0)).astype(np.int64)
+        cross = np.rint(cross_f).astype(np.int64)
         return cls(
             tuple(columns),
             int(games),
@@ -190,7 +192,7 @@ def block_sums(setup: Setup, block: Block) -> RunSums:
     lengths = np.rint(np.asarray(block.length)).astype(np.int64)
     ended, stopped = length_counts(lengths, block.finished)
     columns = [f"won_{s}" for s in range(n)]
-    parts = [won.astype(np.int64)]
+    parts: list[np.ndarray] = [won]
     if setup.lineup.mixed:
         plays, wins = strategy_seats(setup, block.first_game, won)
         columns += [f"plays_{k}" for k in range(plays.shape[1])]
@@ -198,14 +200,15 @@ def block_sums(setup: Setup, block: Block) -> RunSums:
         parts += [plays, wins]
     own_columns, own_values, own_counts = game.sum_columns(block, setup)
     columns += list(own_columns)
-    parts.append(np.asarray(own_values, dtype=np.int64).reshape(g, len(own_columns)))
+    parts.append(np.asarray(own_values).reshape(g, len(own_columns)))
     counts = {
         "length_ended": ended,
         "length_stopped": stopped,
         "winners": np.bincount(won.sum(axis=1), minlength=3).astype(np.int64),
         **own_counts,
     }
-    return RunSums.of_block(g, np.concatenate(parts, axis=1), columns, counts)
+    values = np.concatenate(parts, axis=1, dtype=np.float64, casting="same_kind")
+    return RunSums.of_block(g, values, columns, counts)
 
 
 def strategy_seats(setup: Setup, first_game: int, won: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -214,7 +214,8 @@ class WalkThePlank(EngineGame):
 
         Returns
         -------
-        ``(columns, values, counts)``: names ``(k,)``, int ``(G, k)`` and histograms.
+        ``(columns, values, counts)``: names ``(k,)``, whole numbers as float64 ``(G, k)``
+        and histograms.
         """
         cards = self.slim(block).extra["cards"]
         stat = nb.CardStat
@@ -230,7 +231,7 @@ class WalkThePlank(EngineGame):
         if setup.rules.dolphin:
             faces = games[:, nb.GameStat.DOLPHIN_FACE].astype(np.int64)
             counts["dolphin"] = np.bincount(faces[faces >= 0], minlength=len(DOLPHIN_FACES))
-        values = np.concatenate([np.asarray(p, dtype=np.int64) for p in parts], axis=1)
+        values = np.concatenate(parts, axis=1, dtype=np.float64, casting="same_kind")
         return columns, values, counts
 
     def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
