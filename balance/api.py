@@ -11,10 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
-import pyarrow as pa
+from typing import TYPE_CHECKING, Any
 
 from balance.errors import BalanceError
 from balance.games import get_game
@@ -23,6 +20,15 @@ from balance.results import RunWriter, manifest_for
 from balance.run import RunResult, check_run, run_games
 from balance.strategy import parse_strategy
 from balance.summary import summarize
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+else:  # loaded when records are read: a run that keeps none needs neither
+    from balance.lazy import LazyModule
+
+    pd = LazyModule("pandas")
+    pa = LazyModule("pyarrow")
 
 
 def make_setup(
@@ -176,6 +182,9 @@ def simulate(
     seat's win rate and the balance index have a 95% anytime-valid interval at most H
     either side, or until ``max_games`` (10 million by default); see
     :mod:`balance.precision`.
+    ``keep_records`` False keeps no records in memory, only the running sums the summary
+    needs (:mod:`balance.moments`): memory does not grow with games (``out`` still saves
+    every record, block by block).
     ``debug`` plays on the reference engine with a user's strategies as plain Python (a
     ``print()`` or breakpoint in them works): the same games as the compiled run, slowly.
     """
@@ -205,6 +214,7 @@ def simulate(
                 keep_records=keep_records,
                 progress=progress,
                 on_compile=on_compile,
+                sums_only=not keep_records,
             )
             tracker.finish()
         else:
@@ -217,6 +227,7 @@ def simulate(
                 keep_records=keep_records,
                 progress=progress,
                 on_compile=on_compile,
+                sums_only=not keep_records,
             )
     except BalanceError as error:
         if writer is not None:  # keep what was played, marked as stopped by the error

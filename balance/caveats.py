@@ -49,12 +49,25 @@ def no_winner_warning(won: np.ndarray) -> str | None:
     won : bool ``(G, n)``, which seats won each game.
     """
     won = np.asarray(won, dtype=bool)
-    if won.shape[0] == 0 or won.any():
+    return _no_winner(int(won.shape[0]), bool(won.any()))
+
+
+def _no_winner(games: int, any_win: bool) -> str | None:
+    if games == 0 or any_win:
         return None
     return (
-        f"none of the {won.shape[0]:,} games had a winner: the win rates cannot tell the "
+        f"none of the {games:,} games had a winner: the win rates cannot tell the "
         "seats apart and the balance index is not a number (n/a)"
     )
+
+
+def run_warnings_from_counts(
+    games: int, unfinished: int, wins: int, cap: int | None, unit: str
+) -> list[str]:
+    """:func:`run_warnings` from counts: ``games``, those ``unfinished`` and the seats'
+    ``wins`` summed over games (a run that keeps no records)."""
+    found = [capped_warning(unfinished, games, cap, unit), _no_winner(games, wins > 0)]
+    return [text for text in found if text is not None]
 
 
 def run_warnings(

@@ -11,20 +11,31 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
-from scipy import stats
-from statsmodels.stats.multitest import multipletests
 
+from balance.lazy import LazyModule
 from balance.stats import (
     LEVEL,
+    curve_from_counts,
     length_median,
     mean_interval,
+    mean_interval_from_sums,
+    median_from_curve,
+    normal_quantile,
     restricted_mean,
+    restricted_mean_from_counts,
     share_interval,
     wilson_interval,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from scipy import stats
+else:  # loaded when a table is built or a test made: a run's summary needs neither
+    pd = LazyModule("pandas")
+    stats = LazyModule("scipy.stats")
 
 
 def seat_win_rates(seats: pd.DataFrame) -> pd.DataFrame:
@@ -187,6 +198,47 @@ def length_summary(lengths: np.ndarray, finished: np.ndarray) -> dict:
     }
 
 
+def length_summary_from_counts(ended: np.ndarray, stopped: np.ndarray) -> dict:
+    """:func:`length_summary` from the histograms of the lengths
+    (:func:`balance.stats.length_counts`): ``ended`` counts the finished games of each
+    length ``0 .. m - 1``, ``stopped`` all games (int ``(m,)``, its last bin not empty).
+
+    The mean and its Student-t interval come from the sums of the lengths and of their
+    squares, in exact integer arithmetic.
+    """
+    stopped = np.asarray(stopped, dtype=np.int64)
+    ended = np.asarray(ended, dtype=np.int64)
+    games = int(stopped.sum())
+    length = np.arange(stopped.size, dtype=np.int64)
+    total = sum(int(c) * int(v) for c, v in zip(stopped, length, strict=True) if c)
+    squares = sum(int(c) * int(v) ** 2 for c, v in zip(stopped, length, strict=True) if c)
+    mean, mean_low, mean_high = mean_interval_from_sums(games, total, squares)
+    running, variance, _ = curve_from_counts(ended, stopped)
+    median, median_low, median_high = median_from_curve(running, variance)
+    limit = stopped.size - 1 if games else 0
+    restricted, restricted_low, restricted_high = restricted_mean_from_counts(ended, stopped, limit)
+    unfinished = games - int(ended.sum())
+    sd = float("nan")
+    if games > 1:
+        sd = float(np.sqrt(max((games * squares - total * total) / (games * (games - 1)), 0)))
+    return {
+        "games": games,
+        "unfinished": unfinished,
+        "mean_is_lower_bound": unfinished > 0,
+        "mean": mean,
+        "mean_low": mean_low,
+        "mean_high": mean_high,
+        "sd": sd,
+        "median": median,
+        "median_low": median_low,
+        "median_high": median_high,
+        "restricted_mean": restricted,
+        "restricted_low": restricted_low,
+        "restricted_high": restricted_high,
+        "restricted_to": limit,
+    }
+
+
 def length_text(figures: dict, unit: str) -> str:
     """One line of :func:`length_summary`'s figures, for a chart title or a caption."""
     games = figures["games"]
@@ -246,6 +298,8 @@ def holm(p_values: Sequence[float], alpha: float = 1 - LEVEL) -> tuple[np.ndarra
     significant = np.zeros(p.shape, dtype=bool)
     known = ~np.isnan(p)
     if known.any():
+        from statsmodels.stats.multitest import multipletests
+
         reject, corrected, _, _ = multipletests(p[known], alpha=alpha, method="holm")
         adjusted[known] = corrected
         significant[known] = reject
@@ -279,12 +333,36 @@ def balance_index_interval(won: np.ndarray, draws: int = 20_000, seed: int = 0) 
     """
     won = np.asarray(won, dtype=float)
     games, n = won.shape
-    value = balance_index(won.mean(axis=0)) if games else float("nan")
+    rates = won.mean(axis=0) if games else np.full(n, np.nan)
+    covariance = np.atleast_2d(np.cov(won, rowvar=False)) if games >= 2 else None
+    return balance_index_from_moments(games, rates, covariance, draws, seed)
+
+
+def balance_index_from_moments(
+    games: int,
+    rates: np.ndarray,
+    covariance: np.ndarray | None,
+    draws: int = 20_000,
+    seed: int = 0,
+) -> dict:
+    """:func:`balance_index_interval` from the seats' win rates and the covariance of
+    their per-game win indicators (all a run that keeps no records has of them).
+
+    Parameters
+    ----------
+    games : games ``G``.
+    rates : float ``(n,)``, each seat's win rate.
+    covariance : float ``(n, n)``, the sample covariance (``ddof=1``) of the per-game
+        win indicators; None below two games.
+    """
+    rates = np.asarray(rates, dtype=float)
+    n = rates.size
+    value = balance_index(rates) if games else float("nan")
     if value != value:  # no game had a winner: nothing to compare
         return {"value": value, "low": np.nan, "high": np.nan, "games": games}
     if n < 2:
         return {"value": value, "low": np.nan, "high": np.nan, "games": games}
-    family = _GapFamily(won, draws, seed)
+    family = _GapFamily(games, rates, covariance, draws, seed)
     if family.critical is None:
         return {"value": value, "low": np.nan, "high": np.nan, "games": games}
     low_gap, high_gap = family.gap_bounds()
@@ -461,18 +539,24 @@ class _GapFamily:
     from a tie a single pair is selected and both bounds miss 2.5% each.
     """
 
-    def __init__(self, won: np.ndarray, draws: int, seed: int) -> None:
-        games, n = won.shape
+    def __init__(
+        self,
+        games: int,
+        rates: np.ndarray,
+        covariance: np.ndarray | None,
+        draws: int,
+        seed: int,
+    ) -> None:
+        n = rates.size
         self.critical: float | None = None
-        if games < 2:
+        if games < 2 or covariance is None:
             return
-        covariance = np.atleast_2d(np.cov(won, rowvar=False)) / games
-        rates = won.mean(axis=0)
+        covariance = np.asarray(covariance, dtype=float) / games
         gap = _ordered_gaps(n)
         self.d = gap @ rates
         cov_d = gap @ covariance @ gap.T
         self.se = np.sqrt(np.clip(np.diag(cov_d), 0.0, None))
-        self.z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+        self.z = normal_quantile(0.5 + LEVEL / 2)
         chosen = _possible_largest(gap, rates, covariance, float(np.sqrt(np.log(games))))
         chosen = chosen[self.se[chosen] > 0]
         self.critical = self.z

@@ -180,10 +180,12 @@ def play_until(
     keep_records: bool = False,
     progress: bool = False,
     on_compile: Callable[[str], None] | None = None,
+    sums_only: bool = False,
 ) -> RunResult:
     """Play blocks of :data:`BLOCK` games of ``setup`` until ``tracker.done()`` or
     ``max_games``; ``tracker.update`` sees every block kept, in game order.
 
+    ``sums_only`` keeps running sums instead of slim blocks (:func:`balance.run.run_games`).
     ``result.requested`` is ``max_games``; the run is not partial when the tracker
     stopped it.
     """
@@ -197,6 +199,7 @@ def play_until(
         progress=progress,
         on_compile=on_compile,
         stop=tracker.done,
+        sums_only=sums_only,
     )
 
 

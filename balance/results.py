@@ -13,13 +13,10 @@ import math
 import platform
 import time
 from collections.abc import Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING, Any
 
 from balance import __version__
 from balance.errors import BalanceError
@@ -27,13 +24,24 @@ from balance.games import get_game
 from balance.games.base import SEATINGS, Block, Lineup, Setup
 from balance.strategy import SeatStrategy, load_strategy_file
 
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+else:  # loaded when a run is saved or read back, not by a run that saves nothing
+    from balance.lazy import LazyModule
+
+    pa = LazyModule("pyarrow")
+    pq = LazyModule("pyarrow.parquet")
+
 MANIFEST = "manifest.json"
 SUMMARY = "summary.json"
 FORMAT = 1
 
 
 class RunWriter:
-    """Appends blocks to the run's Parquet files; :meth:`close` writes the manifest."""
+    """Appends blocks to the run's Parquet files, a row group a block as blocks arrive;
+    :meth:`close` waits for the last and writes the manifest."""
 
     def __init__(self, directory: Path, setup: Setup) -> None:
         self.directory = Path(directory)
@@ -49,20 +57,40 @@ class RunWriter:
                 old.unlink(missing_ok=True)
             (self.directory / MANIFEST).unlink()
         self.writers: dict[str, pq.ParquetWriter] = {}
+        # One thread a table: the tables of a block are encoded side by side (pyarrow
+        # releases the GIL), each file's row groups in game order, while the next block's
+        # tables are built; at most one block waits to be written, so memory stays flat.
+        self._threads: dict[str, ThreadPoolExecutor] = {}
+        self._pending: list[Future[None]] = []
         self.games = 0
 
     def __call__(self, block: Block) -> None:
-        for name, table in self.game.tables(block, self.setup).items():
+        tables = self.game.tables(block, self.setup)
+        self._wait()
+        for name, table in tables.items():
             if name not in self.writers:
                 self.writers[name] = pq.ParquetWriter(
                     self.directory / f"{name}.parquet", table.schema, compression="zstd"
                 )
-            self.writers[name].write_table(table)
+                self._threads[name] = ThreadPoolExecutor(1, thread_name_prefix="parquet")
+            write = self.writers[name].write_table
+            self._pending.append(self._threads[name].submit(write, table))
         self.games += block.size
 
+    def _wait(self) -> None:
+        """Wait for the previous block's row groups; a failed write raises here."""
+        pending, self._pending = self._pending, []
+        for future in pending:
+            future.result()
+
     def close(self, manifest: Mapping[str, Any], summary: Mapping[str, Any] | None) -> None:
-        for writer in self.writers.values():
-            writer.close()
+        try:
+            self._wait()
+        finally:
+            for thread in self._threads.values():
+                thread.shutdown(wait=True)
+            for writer in self.writers.values():
+                writer.close()
         manifest = dict(manifest, games=self.games, tables=sorted(self.writers))
         write_json(self.directory / MANIFEST, manifest)
         if summary is not None:

@@ -25,6 +25,7 @@ from tqdm import tqdm
 from balance.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Block, Game, Setup
+from balance.moments import RunSums, block_sums, supports_sums
 from balance.strategy import Strategy
 from balance.strategy_check import (
     check_decisions,
@@ -53,10 +54,14 @@ class RunResult:
     compiled: bool = False
     partial: bool = False
     keep_records: bool = True  # False: blocks hold only what the summary reads
+    #: A run that kept running sums only (no blocks): what its summary reads.
+    sums: RunSums | None = None
 
     @property
     def games(self) -> int:
         """Games played (all of them unless the run was interrupted)."""
+        if self.sums is not None:
+            return self.sums.games
         return sum(block.size for block in self.blocks)
 
     @property
@@ -89,6 +94,7 @@ def run_games(
     on_compile: Callable[[str], None] | None = None,
     stop: Callable[[], bool] | None = None,
     first_game: int = 0,
+    sums_only: bool = False,
 ) -> RunResult:
     """Play games ``first_game .. first_game + games - 1`` of ``setup`` (from 0 unless
     told: a run that grows block by block goes on where it stopped).
@@ -104,6 +110,10 @@ def run_games(
         True the run ends there (games after that block are not kept, whatever the
         threads had already played), so a stop decided on the blocks is the same for any
         number of threads as long as the batch is.
+    sums_only : with ``keep_records`` False, keep no blocks at all but the running sums
+        every summary figure needs (``result.sums``, :mod:`balance.moments`), so memory
+        does not grow with games; each block is reduced on the thread that played it.
+        A game that cannot summarise from sums keeps its slim blocks instead.
     """
     check_run(games, threads, batch)
     game = get_game(setup.game)
@@ -134,8 +144,13 @@ def run_games(
     else:
         _prepare(game, setup, users)
     play_block = game.reference_block if setup.debug else game.play_block
+    reduce = sums_only and not keep_records and supports_sums(game)
 
-    finished: dict[int, Block] = {}
+    def play(start: int, size: int) -> tuple[Block, RunSums | None]:
+        block = play_block(setup, start, size)
+        return block, block_sums(setup, block) if reduce else None
+
+    finished: dict[int, tuple[Block, RunSums | None]] = {}
     failed: dict[int, BaseException] = {}
     if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
         raise BalanceError(f"first_game must be a whole number from 0, not {first_game!r}")
@@ -149,14 +164,14 @@ def run_games(
     pool = ThreadPoolExecutor(
         max_workers=threads, thread_name_prefix="balance", initializer=_ignore_ctrl_c_here
     )
-    running: dict[Future[Block], int] = {}
+    running: dict[Future[tuple[Block, RunSums | None]], int] = {}
     stopped = False
 
     def submit_next() -> None:
         start = next(queue, None)
         if start is not None:
             size = min(batch, end - start)
-            running[pool.submit(play_block, setup, start, size)] = start
+            running[pool.submit(play, start, size)] = start
 
     with _deferred_interrupt() as interrupted:
         try:
@@ -171,13 +186,18 @@ def run_games(
                         failed[start] = error
                         continue
                     finished[start] = future.result()
-                    bar.update(finished[start].size)
+                    bar.update(finished[start][0].size)
                     if not failed and not interrupted() and not stopped:
                         submit_next()
                 while not stopped and next_start in finished:
-                    block = finished.pop(next_start)
+                    block, sums = finished.pop(next_start)
                     # Counted first: a block any sink has seen belongs to the run.
-                    result.blocks.append(block if keep_records else game.slim(block))
+                    if sums is None:
+                        result.blocks.append(block if keep_records else game.slim(block))
+                    elif result.sums is None:
+                        result.sums = sums
+                    else:
+                        result.sums.merge(sums)
                     next_start += block.size
                     for sink in sinks:
                         sink(block)

@@ -12,9 +12,20 @@ from balance.lazy import LazyModule
 # scipy and statsmodels load when a statistic is first computed, not when a command that
 # computes none (``balance games``) starts.
 stats = LazyModule("scipy.stats")
-proportion = LazyModule("statsmodels.stats.proportion")
+special = LazyModule("scipy.special")
 
 LEVEL = 0.95
+
+
+def normal_quantile(p: float) -> float:
+    """The standard normal distribution's ``p`` quantile (``scipy.stats.norm.ppf``)."""
+    return float(special.ndtri(p))
+
+
+def t_quantile(p: float, df: float) -> float:
+    """Student's t distribution's ``p`` quantile at ``df`` degrees of freedom
+    (``scipy.stats.t.ppf``)."""
+    return float(special.stdtrit(df, p))
 
 
 def wilson_interval(
@@ -28,7 +39,14 @@ def wilson_interval(
     trials = np.asarray(trials, dtype=float)
     safe = np.where(trials > 0, trials, 1.0)
     counted = np.where(trials > 0, successes, 0.0)
-    low, high = proportion.proportion_confint(counted, safe, alpha=1 - level, method="wilson")
+    # statsmodels' proportion_confint(method="wilson"), term for term (tests/test_stats.py
+    # checks the two agree), without importing statsmodels and scipy.stats at start-up.
+    crit = -float(special.ndtri((1 - level) / 2))
+    share = counted / safe
+    denom = 1 + crit**2 / safe
+    center = (share + crit**2 / (2 * safe)) / denom
+    dist = crit * np.sqrt(share * (1.0 - share) / safe + crit**2 / (4.0 * safe**2)) / denom
+    low, high = np.clip(center - dist, 0, 1), np.clip(center + dist, 0, 1)
     # Exact at the edges: no successes means a lower bound of 0, all successes an upper of 1.
     low = np.where((trials > 0) & (counted > 0), low, 0.0)
     high = np.where((trials > 0) & (counted < trials), high, 1.0)
@@ -44,7 +62,7 @@ def mean_interval(values: np.ndarray, level: float = LEVEL) -> tuple[float, floa
     if values.size < 2:
         return mean, float("nan"), float("nan")
     sem = float(values.std(ddof=1)) / np.sqrt(values.size)
-    half = float(stats.t.ppf(0.5 + level / 2, values.size - 1) * sem)
+    half = float(t_quantile(0.5 + level / 2, values.size - 1) * sem)
     return mean, mean - half, mean + half
 
 
@@ -69,7 +87,43 @@ def ratio_interval(
         return ratio, float("nan"), float("nan")
     residual = y - ratio * x
     variance = games / (games - 1) * float((residual**2).sum()) / total**2
-    half = float(stats.norm.ppf(0.5 + level / 2) * np.sqrt(variance))
+    half = float(normal_quantile(0.5 + level / 2) * np.sqrt(variance))
+    return ratio, ratio - half, ratio + half
+
+
+def mean_interval_from_sums(
+    games: int, total: int, squares: int, level: float = LEVEL
+) -> tuple[float, float, float]:
+    """Mean with a Student-t interval from ``games`` values' sum and sum of squares.
+
+    The variance ``(G sum(x^2) - sum(x)^2) / (G (G - 1))`` is computed in exact integer
+    arithmetic when the sums are whole numbers. NaN bounds below two games.
+    """
+    if games == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = total / games
+    if games < 2:
+        return mean, float("nan"), float("nan")
+    variance = (games * squares - total * total) / (games * (games - 1))
+    sem = float(np.sqrt(max(variance, 0.0))) / np.sqrt(games)
+    half = float(t_quantile(0.5 + level / 2, games - 1) * sem)
+    return mean, mean - half, mean + half
+
+
+def ratio_interval_from_sums(
+    games: int, sy: int, sx: int, syy: int, sxy: int, sxx: int, level: float = LEVEL
+) -> tuple[float, float, float]:
+    """:func:`balance.stats.ratio_interval` from sums over games of ``y``, ``x``, ``y^2``,
+    ``xy`` and ``x^2``: the residuals' sum of squares ``sum((y - r x)^2)`` is
+    ``(syy sx^2 - 2 sy sx sxy + sy^2 sxx) / sx^2``, exact for whole numbers."""
+    if sx <= 0:
+        return float("nan"), float("nan"), float("nan")
+    ratio = sy / sx
+    if games < 2:
+        return ratio, float("nan"), float("nan")
+    residual = (syy * sx * sx - 2 * sy * sx * sxy + sy * sy * sxx) / (sx * sx)
+    variance = games / (games - 1) * max(float(residual), 0.0) / float(sx) ** 2
+    half = float(normal_quantile(0.5 + level / 2) * np.sqrt(variance))
     return ratio, ratio - half, ratio + half
 
 
@@ -99,10 +153,18 @@ def share_interval(
     y = np.asarray(numerators, dtype=float)
     x = np.asarray(denominators, dtype=float)
     share, ratio_low, ratio_high = ratio_interval(y, x, level)
+    return share_from_ratio(share, ratio_low, ratio_high, float(x.sum()), level)
+
+
+def share_from_ratio(
+    share: float, ratio_low: float, ratio_high: float, trials: float, level: float = LEVEL
+) -> tuple[float, float, float]:
+    """:func:`share_interval` from the share's delta-method interval (:func:`ratio_interval`)
+    and its number of trials: Wilson's interval at the effective number of trials."""
     if share != share or ratio_low != ratio_low:
         return share, ratio_low, ratio_high
-    trials = float(x.sum())
-    z = float(stats.norm.ppf(0.5 + level / 2))
+    trials = float(trials)
+    z = float(normal_quantile(0.5 + level / 2))
     variance = ((ratio_high - ratio_low) / (2 * z)) ** 2
     binomial = share * (1 - share) / trials
     effective = trials
@@ -141,10 +203,37 @@ def still_running_curve(
         return empty, empty, np.zeros(0, dtype=np.int64)
     if lengths.min() < 0:
         raise ValueError("game lengths cannot be negative")
-    longest = int(lengths.max())
-    ended = np.bincount(lengths[finished], minlength=longest + 1)
-    stopped = np.bincount(lengths, minlength=longest + 1)
-    at_risk = lengths.size - np.concatenate([[0], np.cumsum(stopped)[:-1]])
+    ended, stopped = length_counts(lengths, finished)
+    return curve_from_counts(ended, stopped)
+
+
+def length_counts(lengths: np.ndarray, finished: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Histograms of game lengths: ``(ended, stopped)``, int64 ``(max(L) + 1,)``, the
+    finished games and all games that stopped at each length ``0 .. max(L)``."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    finished = np.asarray(finished, dtype=bool)
+    longest = int(lengths.max()) if lengths.size else -1
+    ended = np.bincount(lengths[finished], minlength=longest + 1).astype(np.int64)
+    stopped = np.bincount(lengths, minlength=longest + 1).astype(np.int64)
+    return ended, stopped
+
+
+def curve_from_counts(
+    ended: np.ndarray, stopped: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`still_running_curve` from the histograms :func:`length_counts` gives.
+
+    Parameters
+    ----------
+    ended, stopped : int ``(m,)``, finished games and all games of each length
+        ``0 .. m - 1`` (the last bin not empty).
+    """
+    stopped = np.asarray(stopped, dtype=np.int64)
+    ended = _fit(ended, stopped.size)
+    if stopped.size == 0:
+        empty = np.zeros(0)
+        return empty, empty, np.zeros(0, dtype=np.int64)
+    at_risk = int(stopped.sum()) - np.concatenate([[0], np.cumsum(stopped)[:-1]])
     with np.errstate(divide="ignore", invalid="ignore"):
         hazard = np.where(at_risk > 0, ended / np.maximum(at_risk, 1), 0.0)
         running = np.cumprod(1.0 - hazard)
@@ -176,9 +265,17 @@ def length_median(
     the interval reaches beyond the longest length seen.
     """
     running, variance, _ = still_running_curve(lengths, finished)
+    return median_from_curve(running, variance, level)
+
+
+def median_from_curve(
+    running: np.ndarray, variance: np.ndarray, level: float = LEVEL
+) -> tuple[float, float, float]:
+    """:func:`length_median` from the still-running curve and its variance, each
+    ``(max(L) + 1,)`` (:func:`still_running_curve`)."""
     if running.size == 0:
         return float("nan"), float("nan"), float("nan")
-    z = float(stats.norm.ppf(0.5 + level / 2))
+    z = float(normal_quantile(0.5 + level / 2))
     # Points (r + 1/2, running after r) for r = -1 .. longest; nothing ended before 0.
     a = np.concatenate([[1.0], running[:-1]])  # each segment's start, at r - 1/2
     b = running  # and its end, at r + 1/2
@@ -249,10 +346,23 @@ def restricted_mean(
     """
     lengths = np.asarray(lengths, dtype=np.int64)
     finished = np.asarray(finished, dtype=bool)
-    running, _, at_risk = still_running_curve(lengths, finished)
+    if lengths.size and lengths.min() < 0:
+        raise ValueError("game lengths cannot be negative")
+    ended, stopped = length_counts(lengths, finished)
+    return restricted_mean_from_counts(ended, stopped, limit, level)
+
+
+def restricted_mean_from_counts(
+    ended: np.ndarray, stopped: np.ndarray, limit: int | None = None, level: float = LEVEL
+) -> tuple[float, float, float]:
+    """:func:`restricted_mean` from the histograms :func:`length_counts` gives."""
+    stopped = np.asarray(stopped, dtype=np.int64)
+    ended = _fit(ended, stopped.size)
+    running, _, at_risk = curve_from_counts(ended, stopped)
     if running.size == 0:
         return float("nan"), float("nan"), float("nan")
-    limit = int(lengths.max()) if limit is None else int(limit)
+    games = int(stopped.sum())
+    limit = stopped.size - 1 if limit is None else int(limit)
     if limit < 0:
         raise ValueError("the limit of a restricted mean cannot be negative")
     if limit > running.size and running[-1] > 0:
@@ -260,12 +370,18 @@ def restricted_mean(
     extra = max(0, limit - running.size)
     area = np.concatenate([running, np.zeros(extra)])[:limit]  # after r = 0 .. limit - 1
     mean = float(area.sum())
-    if lengths.size < 2:
+    if games < 2:
         return mean, float("nan"), float("nan")
-    ended = np.bincount(lengths[finished], minlength=running.size + extra)[:limit]
+    ended = np.concatenate([ended, np.zeros(extra, dtype=np.int64)])[:limit]
     n = np.concatenate([at_risk, np.zeros(extra, dtype=np.int64)])[:limit].astype(float)
     beyond = np.cumsum(area[::-1])[::-1]  # A_t: area from t to the limit
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(n > ended, beyond**2 * ended / (n * (n - ended)), 0.0)
-    half = float(stats.norm.ppf(0.5 + level / 2) * np.sqrt(terms.sum()))
+    half = float(normal_quantile(0.5 + level / 2) * np.sqrt(terms.sum()))
     return mean, mean - half, mean + half
+
+
+def _fit(counts: np.ndarray, size: int) -> np.ndarray:
+    """A histogram cut or padded with zeros to ``size`` bins, int64."""
+    counts = np.asarray(counts, dtype=np.int64)[:size]
+    return np.concatenate([counts, np.zeros(size - counts.size, dtype=np.int64)])

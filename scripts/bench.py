@@ -16,7 +16,8 @@ It prints the machine it ran on first, so that figures from different machines a
 never compared blindly; every JSON record carries the machine, the versions and the
 commit. Compilation is done (or loaded from the cache) before timing. Besides the
 engines, it times two whole commands in a fresh interpreter: start-up (``balance games``)
-and a million-game ``balance simulate``.
+and a million-game ``balance simulate``; and the peak memory and time of a run that saves
+nothing and of one that saves (``--out``), at two numbers of games (``--no-memory`` skips).
 """
 
 from __future__ import annotations
@@ -106,6 +107,12 @@ COMMANDS = (
     "balance games",
     "balance simulate walk-the-plank -p 5 -g 1000000",
 )
+
+#: Runs whose peak memory and time are measured in a fresh interpreter, without and with
+#: saving (``--out``): games, and the games of ``--quick``. A run that saves nothing keeps
+#: running sums only, so its peak should not grow with the games.
+MEMORY_RUN = "balance simulate walk-the-plank -p 5 --json -g"
+MEMORY_GAMES = ((1_000_000, 3_000_000), (100_000, 300_000))
 
 #: What identifies a measurement across runs (the rest is its result and context).
 KEY = ("kind", "engine", "game", "players", "strategies", "variants", "threads", "command")
@@ -333,6 +340,95 @@ def command_records(ctx: Mapping[str, Any], repeat: int, quick: bool) -> Iterabl
         )
 
 
+#: Put before a measured child's code: at exit it writes its peak resident memory (Linux's
+#: VmHWM, in KB) to the file named by ``BENCH_PEAK``. The resource usage ``wait4`` gives
+#: would not do: a child's ru_maxrss starts at its parent's size when it was spawned.
+PEAK_PREFIX = """
+import atexit, os
+def _peak():
+    with open("/proc/self/status") as status:
+        kb = next(line.split()[1] for line in status if line.startswith("VmHWM"))
+    with open(os.environ["BENCH_PEAK"], "w") as out:
+        out.write(kb)
+if os.path.exists("/proc/self/status"):
+    atexit.register(_peak)
+"""
+
+
+def measure_child(code: str, args: Sequence[str] = ()) -> tuple[float, float, float]:
+    """Run ``python -c code args`` to its end: ``(wall seconds, CPU seconds, peak resident
+    MB)`` of that process alone (its own peak where /proc tells it, else ru_maxrss)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="balance-bench-") as where:
+        peak_file = Path(where) / "peak"
+        env = dict(os.environ, BENCH_PEAK=str(peak_file))
+        program = [sys.executable, "-c", PEAK_PREFIX + code, *args]
+        with tempfile.TemporaryFile() as errors:
+            clock = time.perf_counter()
+            with subprocess.Popen(
+                program, stdout=subprocess.DEVNULL, stderr=errors, env=env
+            ) as child:
+                _, status, usage = os.wait4(child.pid, 0)
+                wall = time.perf_counter() - clock
+                child.returncode = os.waitstatus_to_exitcode(status)
+            errors.seek(0)
+            error = errors.read().decode(errors="replace")
+        if child.returncode != 0:
+            raise SystemExit(f"error: {' '.join(args)} failed: {error.strip()[-300:]}")
+        if peak_file.exists():
+            peak = int(peak_file.read_text()) / 1024
+        else:  # no /proc: ru_maxrss, KB on Linux and bytes on macOS
+            peak = usage.ru_maxrss / (1024 * 1024 if sys.platform == "darwin" else 1024)
+    return wall, usage.ru_utime + usage.ru_stime, peak
+
+
+def memory_records(ctx: Mapping[str, Any], quick: bool) -> Iterable[dict[str, Any]]:
+    """Peak memory and time of a run that saves nothing and of one that saves its records
+    (``--out``), at two numbers of games, each in a fresh interpreter (compiled)."""
+    import tempfile
+
+    for games in MEMORY_GAMES[1 if quick else 0]:
+        with tempfile.TemporaryDirectory(prefix="balance-bench-") as where:
+            for saving in (False, True):
+                args = [*MEMORY_RUN.split()[1:], str(games)]
+                args += ["--out", str(Path(where) / "run")] if saving else []
+                wall, cpu, peak = measure_child("from balance.cli import main; main()", args)
+                saved = sum(p.stat().st_size for p in (Path(where) / "run").glob("*"))
+                yield record(
+                    ctx,
+                    "memory",
+                    None,
+                    command=f"{MEMORY_RUN} {games}" + (" --out DIR" if saving else ""),
+                    games=games,
+                    saving=saving,
+                    seconds=wall,
+                    cpu_seconds=cpu,
+                    peak_mb=peak,
+                    saved_mb=saved / 1e6 if saving else 0.0,
+                )
+
+
+def save_costs(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per number of games, what saving (``--out``) adds to the same run: wall time and
+    CPU time, as a share of the run that saves nothing."""
+    runs = {(r["games"], r["saving"]): r for r in records if r["kind"] == "memory"}
+    costs = []
+    for (games, saving), saved in sorted(runs.items()):
+        plain = runs.get((games, False))
+        if not saving or plain is None:
+            continue
+        costs.append(
+            {
+                "games": games,
+                "wall": saved["seconds"] / plain["seconds"] - 1.0,
+                "cpu": saved["cpu_seconds"] / plain["cpu_seconds"] - 1.0,
+                "saved_mb": saved["saved_mb"],
+            }
+        )
+    return costs
+
+
 # --- text, Markdown and comparison ---------------------------------------------------------
 
 
@@ -340,6 +436,11 @@ def row_text(r: Mapping[str, Any]) -> str:
     """One measurement as a line of the printed table."""
     if r["kind"] == "command":
         return f"{'command':<10} {r['command']:<97} {r['seconds']:>10.2f} s"
+    if r["kind"] == "memory":
+        return (
+            f"{'memory':<10} {r['command']:<71} {r['peak_mb']:>8,.0f} MB peak "
+            f"{r['seconds']:>7.2f} s {r['cpu_seconds']:>7.2f} s CPU"
+        )
     return (
         f"{r['engine']:<10} {r['game']:<17} {r['players']:>7} {r['strategies']:<34} "
         f"{r['variants']:<36} {r['threads']:>7} {r['games_per_s']:>12,.0f}"
@@ -386,6 +487,17 @@ loads only its own game.
 The first run on a new machine compiles each game's engine (about 30 s a game;
 Lifeboats and Battle of Thieves, with their heuristics, about a minute); later runs load
 it from numba's cache. `balance` says when it compiles.
+"""
+
+
+MEMORY_NOTES = """
+Peak memory is the largest resident set of the whole process (Python, numba, the libraries
+and the blocks of games in flight). A run that saves nothing keeps running sums only
+(counts, sums, sums of squares and cross-products, length histograms: see
+docs/memory.md), so its peak does not grow with the games; one that saves writes a Parquet
+row group of each table per block as blocks arrive. Saving costs CPU time: encoding and
+compressing 60 rows a game (5 players, 10 cards) takes about as long as playing the game,
+which on 2 busy cores shows as wall time too.
 """
 
 
@@ -438,6 +550,27 @@ def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
         lines += ["", "| command (fresh interpreter, compiled) | wall time |", "|---|---:|"]
         for r in commands:
             lines.append(f"| `{r['command']}` | {r['seconds']:.2f} s |")
+    memory = [r for r in records if r["kind"] == "memory"]
+    if memory:
+        lines += [
+            "",
+            "## Memory and the cost of saving",
+            "",
+            "| command (fresh interpreter, compiled) | peak memory | wall time | CPU time |",
+            "|---|---:|---:|---:|",
+        ]
+        for r in memory:
+            lines.append(
+                f"| `{r['command']}` | {r['peak_mb']:,.0f} MB | {r['seconds']:.2f} s | "
+                f"{r['cpu_seconds']:.2f} s |"
+            )
+        lines += ["", "| games | saving adds (wall) | saving adds (CPU) | Parquet written |"]
+        lines.append("|---:|---:|---:|---:|")
+        for c in save_costs(records):
+            lines.append(
+                f"| {c['games']:,} | {c['wall']:+.0%} | {c['cpu']:+.0%} | {c['saved_mb']:,.0f} MB |"
+            )
+        lines.append(MEMORY_NOTES)
     lines.append(NOTES)
     return "\n".join(lines)
 
@@ -461,7 +594,12 @@ def comparison(old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]
         if o is None:
             continue
         matched += 1
-        if r["kind"] == "command":
+        if r["kind"] == "memory":
+            name = f"peak memory: {r['command']}"
+            old_v, new_v = o["peak_mb"], r["peak_mb"]
+            ratio = old_v / new_v if new_v > 0 else math.nan
+            shown = f"{old_v:>9,.0f} MB {new_v:>9,.0f} MB"
+        elif r["kind"] == "command":
             name = f"command: {r['command']}"
             old_v, new_v = o["seconds"], r["seconds"]
             ratio = old_v / new_v if new_v > 0 else math.nan
@@ -504,6 +642,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--players", type=int, nargs="*", help="player counts (default: per game)")
     parser.add_argument("--threads", type=int, nargs="*", help="thread counts (default: 1, all)")
     parser.add_argument("--no-commands", action="store_true", help="skip the command timings")
+    parser.add_argument(
+        "--no-memory", action="store_true", help="skip peak memory and the cost of saving"
+    )
     parser.add_argument("--json", type=Path, metavar="FILE", help="write the records here")
     parser.add_argument(
         "--from",
@@ -593,6 +734,15 @@ def main(argv: Sequence[str] | None = None) -> None:
         for r in command_records(ctx, repeat, args.quick):
             print(row_text(r), flush=True)
             records.append(r)
+    if not args.no_memory:
+        for r in memory_records(ctx, args.quick):
+            print(row_text(r), flush=True)
+            records.append(r)
+        for c in save_costs(records):
+            print(
+                f"{'saving':<10} --out adds {c['wall']:+.0%} wall, {c['cpu']:+.0%} CPU at "
+                f"{c['games']:,} games ({c['saved_mb']:,.0f} MB of Parquet)"
+            )
     finish(args, records, old)
 
 

@@ -118,3 +118,49 @@ def test_a_file_that_holds_no_records_is_one_line_error(tmp_path: Path, content:
     path.write_text(content)
     with pytest.raises(SystemExit, match=r"^error: .*old.json"):
         bench.load(path)
+
+
+def memory_record(ctx: dict[str, Any], games: int, saving: bool, seconds: float, cpu: float):
+    return bench.record(
+        ctx,
+        "memory",
+        None,
+        command=f"{bench.MEMORY_RUN} {games}" + (" --out DIR" if saving else ""),
+        games=games,
+        saving=saving,
+        seconds=seconds,
+        cpu_seconds=cpu,
+        peak_mb=300.0,
+        saved_mb=20.0 if saving else 0.0,
+    )
+
+
+def test_memory_rows_give_the_cost_of_saving() -> None:
+    ctx = context()
+    records = [
+        memory_record(ctx, 1000, False, 2.0, 3.0),
+        memory_record(ctx, 1000, True, 2.5, 4.5),
+        memory_record(ctx, 3000, False, 4.0, 6.0),
+    ]
+    (cost,) = bench.save_costs(records)  # no saving run at 3,000 games: no cost there
+    assert cost["games"] == 1000 and cost["wall"] == pytest.approx(0.25)
+    assert cost["cpu"] == pytest.approx(0.5)
+    page = bench.markdown(records)
+    assert "## Memory and the cost of saving" in page
+    assert f"| `{bench.MEMORY_RUN} 1000 --out DIR` | 300 MB | 2.50 s | 4.50 s |" in page
+    assert "| 1,000 | +25% | +50% | 20 MB |" in page
+    assert "peak memory" in bench.comparison(records, records)
+    json.dumps(records)
+
+
+def test_peak_memory_is_that_of_the_child_alone() -> None:
+    import numpy as np
+
+    ballast = np.ones(40_000_000)  # this process is 320 MB larger than its children
+    grow = "import numpy as np; a = np.ones(20_000_000); print(a.sum())"  # 160 MB
+    wall, cpu, peak = bench.measure_child(grow)
+    small = bench.measure_child("import numpy")[2]
+    assert small + 140 < peak < small + 200 and wall > 0 and cpu > 0
+    assert ballast.sum() == 40_000_000
+    with pytest.raises(SystemExit, match="failed"):
+        bench.measure_child("1/0")

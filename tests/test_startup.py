@@ -77,6 +77,14 @@ def test_a_run_loads_only_its_own_game() -> None:
     assert "balance.games.la_planche.engine_nb" in modules  # it did play
 
 
+def test_a_run_that_saves_nothing_loads_no_table_or_test_library() -> None:
+    # Running sums and their intervals need numpy and scipy.special only.
+    modules = imported_by("simulate", "walk-the-plank", "-p", "3", "-g", "50", "-t", "1")
+    assert "balance.games.walk_the_plank.engine_nb" in modules  # it did play
+    loaded = {m.split(".")[0] for m in modules} | {m for m in modules if m.startswith("scipy.")}
+    assert not loaded & {"pandas", "pyarrow", "statsmodels", "matplotlib", "scipy.stats"}
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_listed_strategies_read_from_source_are_the_shipped_ones(game_id: str) -> None:
     game = get_game(game_id)

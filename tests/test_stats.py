@@ -179,12 +179,29 @@ def declared_dependencies() -> set[str]:
     return names
 
 
-def test_statsmodels_used_by_stats_is_a_declared_dependency() -> None:
-    from balance import stats
+def test_wilson_interval_is_statsmodels_wilson_term_for_term() -> None:
+    from statsmodels.stats.proportion import proportion_confint
 
-    # Wilson's interval comes from statsmodels (imported when first used).
-    assert stats.proportion.proportion_confint.__module__.startswith("statsmodels.")
-    assert "statsmodels" in declared_dependencies()
+    trials = np.array([1, 2, 7, 20, 263, 10_000, 3_000_000])
+    for level in (0.95, 0.9, 0.99):
+        for share in (0.0, 0.003, 0.31, 0.5, 0.97, 1.0):
+            wins = np.rint(trials * share)
+            low, high = wilson_interval(wins, trials, level)
+            ref_low, ref_high = proportion_confint(wins, trials, 1 - level, method="wilson")
+            inside = (wins > 0) & (wins < trials)  # balance pins the edges at 0 and 1
+            np.testing.assert_allclose(low[inside], ref_low[inside], rtol=1e-14, atol=0)
+            np.testing.assert_allclose(high[inside], ref_high[inside], rtol=1e-14, atol=0)
+            assert np.all(low[wins == 0] == 0) and np.all(high[wins == trials] == 1)
+    assert "statsmodels" in declared_dependencies()  # Holm's correction and the oracle
+
+
+def test_quantiles_are_scipy_stats_quantiles() -> None:
+    from balance.stats import normal_quantile, t_quantile
+
+    for p in (0.025, 0.5, 0.95, 0.975, 0.995):
+        assert normal_quantile(p) == stats.norm.ppf(p)
+        for df in (1, 2, 9, 999, 10**8):
+            assert t_quantile(p, df) == stats.t.ppf(p, df)
 
 
 def test_share_interval_stays_within_zero_and_one() -> None:

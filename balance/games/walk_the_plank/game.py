@@ -34,6 +34,8 @@ else:  # loaded when a game is played or its records read, not when balance star
     pa = LazyModule("pyarrow")
 
 engine = LazyModule("balance.games.walk_the_plank.engine")
+#: The dolphin die's face of each recorded code, None (code -1) when it was not rolled.
+_FACE_OR_NONE = np.array([*DOLPHIN_FACES, None], dtype=object)
 nb = LazyModule("balance.games.walk_the_plank.engine_nb")
 
 
@@ -115,8 +117,7 @@ class WalkThePlank(EngineGame):
                 "winners": block.won.sum(axis=1).astype(np.int8),
                 "ghost_seat": games[:, stat.GHOST_SEAT].astype(np.int8),
                 "dolphin_face": pa.array(
-                    [DOLPHIN_FACES[f] if f >= 0 else None for f in games[:, stat.DOLPHIN_FACE]],
-                    type=pa.string(),
+                    _FACE_OR_NONE[games[:, stat.DOLPHIN_FACE]], type=pa.string()
                 ).dictionary_encode(),
                 "kraken_calm": games[:, stat.KRAKEN_CALM].astype(np.int16),
                 "kraken_wave": games[:, stat.KRAKEN_WAVE].astype(np.int16),
@@ -134,7 +135,8 @@ class WalkThePlank(EngineGame):
                 "pirates_left": seats[:, :, 1].ravel().astype(np.int8),
             }
         )
-        cards = block.extra["cards"]
+        # One copy with the statistic first: each column below is then contiguous.
+        per_stat = np.moveaxis(block.extra["cards"], -1, 0).reshape(nb.CardStat.SIZE, -1)
         card_stat = nb.CardStat
         cards_table = pa.table(
             {
@@ -144,11 +146,11 @@ class WalkThePlank(EngineGame):
                     pa.array(np.tile(np.arange(N_CARDS, dtype=np.int32), g_count * n)),
                     pa.array(list(CARD_NAMES)),
                 ),
-                "revealed": cards[..., card_stat.REVEALED].ravel(),
-                "effect": cards[..., card_stat.EFFECT].ravel(),
-                "killed_own": cards[..., card_stat.KILLED_OWN].ravel(),
-                "killed_others": cards[..., card_stat.KILLED_OTHERS].ravel(),
-                "saved": cards[..., card_stat.SAVED].ravel(),
+                "revealed": per_stat[card_stat.REVEALED],
+                "effect": per_stat[card_stat.EFFECT],
+                "killed_own": per_stat[card_stat.KILLED_OWN],
+                "killed_others": per_stat[card_stat.KILLED_OTHERS],
+                "saved": per_stat[card_stat.SAVED],
             }
         )
         return {"games": games_table, "seats": seats_table, "cards": cards_table}
@@ -200,6 +202,61 @@ class WalkThePlank(EngineGame):
             )
             extra["dolphin_faces"] = {
                 face: int((dolphin == k).sum()) for k, face in enumerate(DOLPHIN_FACES)
+            }
+        return extra
+
+    def sum_columns(
+        self, block: Block, setup: Setup
+    ) -> tuple[list[str], np.ndarray, dict[str, np.ndarray]]:
+        """What :meth:`summarize_sums` reads of a block, one row a game: each card's
+        reveals and reveals with an effect (all seats), whether a ghost played; and a
+        histogram of the dolphin die's faces.
+
+        Returns
+        -------
+        ``(columns, values, counts)``: names ``(k,)``, whole numbers as float64 ``(G, k)``
+        and histograms.
+        """
+        cards = self.slim(block).extra["cards"]
+        stat = nb.CardStat
+        columns = [f"revealed_{c}" for c in range(N_CARDS)] + [
+            f"effect_{c}" for c in range(N_CARDS)
+        ]
+        parts = [cards[:, :, stat.REVEALED], cards[:, :, stat.EFFECT]]
+        games = block.extra["games"]
+        counts: dict[str, np.ndarray] = {}
+        if setup.rules.ghost:
+            columns.append("ghost")
+            parts.append((games[:, nb.GameStat.GHOST_SEAT] >= 0)[:, None])
+        if setup.rules.dolphin:
+            faces = games[:, nb.GameStat.DOLPHIN_FACE].astype(np.int64)
+            counts["dolphin"] = np.bincount(faces[faces >= 0], minlength=len(DOLPHIN_FACES))
+        values = np.concatenate(parts, axis=1, dtype=np.float64, casting="same_kind")
+        return columns, values, counts
+
+    def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
+        """:meth:`summarize` from a run's running sums (:class:`balance.moments.RunSums`)."""
+        if not sums.games:
+            return {"cards": {}}
+        summary: dict[str, Any] = {}
+        for c, name in enumerate(CARD_NAMES):
+            mean, mean_low, mean_high = sums.mean_interval(f"revealed_{c}")
+            rate, low, high = sums.share_interval(f"effect_{c}", f"revealed_{c}")
+            summary[name] = {
+                "reveals_per_game": mean,
+                "reveals_per_game_ci95": [mean_low, mean_high],
+                "effect_rate": rate,
+                "effect_rate_ci95": [low, high],
+            }
+        extra: dict[str, Any] = {"cards": summary, "rest": list(setup.rules.rest)}
+        if setup.rules.ghost:
+            count = sums.sum("ghost")
+            low, high = wilson_interval(count, sums.games)
+            extra["ghost_rate"] = {"rate": count / sums.games, "ci95": [float(low), float(high)]}
+        if setup.rules.dolphin:
+            faces = sums.count("dolphin")
+            extra["dolphin_faces"] = {
+                face: int(faces[k]) if k < faces.size else 0 for k, face in enumerate(DOLPHIN_FACES)
             }
         return extra
 
