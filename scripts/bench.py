@@ -15,7 +15,10 @@ It prints the machine it ran on first, so that figures from different machines a
 never compared blindly; every JSON record carries the machine, the versions and the
 commit. Compilation is done (or loaded from the cache) before timing. Besides the
 engines, it times two whole commands in a fresh interpreter: start-up (``balance games``)
-and a million-game ``balance simulate``.
+and a million-game ``balance simulate``. With Walk the Plank at 5 players it also plays
+the same uniform-random games with ``scripts/wtp_fast.py`` (a minimal implementation of
+the rules written only for speed) in turns with balance, and prints balance's share of
+its speed.
 """
 
 from __future__ import annotations
@@ -105,6 +108,11 @@ COMMANDS = (
     "balance games",
     "balance simulate walk-the-plank -p 5 -g 1000000",
 )
+
+#: The yardstick: balance's Walk the Plank against ``scripts/wtp_fast.py``, a minimal
+#: single-file implementation of the same rules, on the same games per measurement.
+YARDSTICK_PLAYERS = 5
+YARDSTICK_GAMES = 1_000_000
 
 #: What identifies a measurement across runs (the rest is its result and context).
 KEY = ("kind", "engine", "game", "players", "strategies", "variants", "threads", "command")
@@ -307,6 +315,60 @@ def engine_records(
             )
 
 
+def load_yardstick() -> Any:
+    """``scripts/wtp_fast.py`` as a module (beside this script; the library never uses it)."""
+    import importlib.util
+
+    if "wtp_fast" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("wtp_fast", ROOT / "scripts" / "wtp_fast.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["wtp_fast"] = module  # numba finds compiled functions' module by name
+        spec.loader.exec_module(module)
+    return sys.modules["wtp_fast"]
+
+
+def yardstick_records(
+    ctx: Mapping[str, Any], scale: float, repeat: int, players: int = YARDSTICK_PLAYERS
+) -> Iterable[dict[str, Any]]:
+    """Balance against the yardstick: uniform-random Walk the Plank, base rules, one thread.
+
+    Balance plays through the runner as ``balance simulate --threads 1`` does (records kept
+    as a plain simulate keeps them: per game, and the per-card counts its summary prints);
+    ``scripts/wtp_fast.py`` plays the same number of games with none of that. The two take
+    turns, ``repeat`` times each, so that both meet the same load; each rate is the best of
+    its turns, and the ratio is balance's over the yardstick's.
+    """
+    from balance.api import make_setup
+    from balance.games import get_game
+
+    fast = load_yardstick()
+    setup = make_setup("walk-the-plank", players, 1, ["random"] * players, (), ())
+    get_game("walk-the-plank").prepare(setup)
+    fast.play(players, 10)  # compile, or load from numba's cache
+    games = max(200, int(YARDSTICK_GAMES * scale))
+    ours, theirs = [], []
+    for _ in range(repeat):
+        ours.append(best_rate(setup, games, 1, 1))
+        theirs.append(fast.games_per_s(players, games, repeat=1))
+    yield record(
+        ctx,
+        "yardstick",
+        max(ours),
+        engine="compiled",
+        game="walk-the-plank",
+        players=players,
+        strategies="random",
+        variants="base",
+        threads=1,
+        games=games,
+        repeats=repeat,
+        yardstick="scripts/wtp_fast.py",
+        yardstick_games_per_s=max(theirs),
+        ratio=max(ours) / max(theirs),
+    )
+
+
 def command_records(ctx: Mapping[str, Any], repeat: int, quick: bool) -> Iterable[dict[str, Any]]:
     """Wall time of whole commands, each in a fresh interpreter (best of ``repeat``)."""
     for command in COMMANDS:
@@ -339,6 +401,13 @@ def row_text(r: Mapping[str, Any]) -> str:
     """One measurement as a line of the printed table."""
     if r["kind"] == "command":
         return f"{'command':<10} {r['command']:<97} {r['seconds']:>10.2f} s"
+    if r["kind"] == "yardstick":
+        return (
+            f"{'yardstick':<10} {r['game']} {r['players']}p {r['strategies']} {r['variants']}, "
+            f"{r['threads']} thread, {r['games']:,} games: balance {r['games_per_s']:,.0f} "
+            f"games/s, {r['yardstick']} {r['yardstick_games_per_s']:,.0f} games/s, "
+            f"ratio {r['ratio']:.2f}"
+        )
     return (
         f"{r['engine']:<10} {r['game']:<17} {r['players']:>7} {r['strategies']:<34} "
         f"{r['variants']:<36} {r['threads']:>7} {r['games_per_s']:>12,.0f}"
@@ -381,6 +450,14 @@ compiled engines play the same games, record for record, a few hundred times fas
 The "command" rows are whole commands in a fresh interpreter, start-up included, with the
 engine already compiled: `balance games` imports no engine, and a `balance simulate`
 loads only its own game.
+
+The yardstick row plays uniform-random Walk the Plank (base rules) twice in turns:
+through balance's runner on one thread, recording what `balance simulate` records, and
+with `scripts/wtp_fast.py`, a minimal single-file implementation of the same rules
+written only for speed (a random stream in four local words, the board in one 64-bit
+word, no per-game or per-card records beyond winners and length; the test suite checks
+that its win rates and game lengths agree with balance's). The ratio says how close
+balance comes to the speed the rules allow on this machine.
 
 The first run on a new machine compiles each game's engine (about 30 s a game;
 Lifeboats and Battle of Thieves, with their heuristics, about a minute); later runs load
@@ -431,6 +508,22 @@ def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
             lines.append(
                 f"| {r['game']} | {r['engine']} | {r['players']} | {strategy} | {variants} | "
                 f"{r['threads']} | {r['games']:,} | {r['games_per_s']:,.0f} |"
+            )
+    yardsticks = [r for r in records if r["kind"] == "yardstick"]
+    if yardsticks:
+        lines += [
+            "",
+            "Against the yardstick, `scripts/wtp_fast.py` (see below), in turns in one run:",
+            "",
+            "| game | players | strategy | variants | threads | games | balance games/s "
+            "| yardstick games/s | ratio |",
+            "|---|---:|---|---|---:|---:|---:|---:|---:|",
+        ]
+        for r in yardsticks:
+            lines.append(
+                f"| {r['game']} | {r['players']} | {r['strategies']} | {r['variants']} | "
+                f"{r['threads']} | {r['games']:,} | {r['games_per_s']:,.0f} | "
+                f"{r['yardstick_games_per_s']:,.0f} | {r['ratio']:.2f} |"
             )
     commands = [r for r in records if r["kind"] == "command"]
     if commands:
@@ -565,6 +658,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     for r in engine_records(ctx, games, args.players, threads_list, scale, repeat):
         print(row_text(r), flush=True)
         records.append(r)
+    if "walk-the-plank" in games and YARDSTICK_PLAYERS in (args.players or [YARDSTICK_PLAYERS]):
+        for r in yardstick_records(ctx, scale, repeat):
+            print(row_text(r), flush=True)
+            records.append(r)
     if not args.no_commands:
         for r in command_records(ctx, repeat, args.quick):
             print(row_text(r), flush=True)

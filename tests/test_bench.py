@@ -118,3 +118,17 @@ def test_a_file_that_holds_no_records_is_one_line_error(tmp_path: Path, content:
     path.write_text(content)
     with pytest.raises(SystemExit, match=r"^error: .*old.json"):
         bench.load(path)
+
+
+def test_the_yardstick_row_plays_both_in_turns_and_keeps_the_ratio(tmp_path: Path) -> None:
+    ctx = bench.context(quick=True)
+    (r,) = bench.yardstick_records(ctx, 0.0, 1, players=3)
+    assert r["kind"] == "yardstick" and r["games"] == 200 and r["threads"] == 1
+    assert r["games_per_s"] > 0 and r["yardstick_games_per_s"] > 0
+    assert r["ratio"] == pytest.approx(r["games_per_s"] / r["yardstick_games_per_s"])
+    assert "scripts/wtp_fast.py" in bench.row_text(r) and "ratio" in bench.row_text(r)
+    json.dumps(r)
+    page = bench.markdown([r])
+    assert "| balance games/s | yardstick games/s | ratio |" in page
+    assert f"| {r['ratio']:.2f} |" in page
+    assert "1 measurements in both runs" in bench.comparison([r], [r])
