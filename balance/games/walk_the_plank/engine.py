@@ -23,6 +23,7 @@ from balance.games.walk_the_plank.bridge import pack_position, unpack_position
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS, card_mask
 from balance.games.walk_the_plank.reference import CardOutcome, GameRecord, Position
 from balance.games.walk_the_plank.rules import WalkThePlankRules
+from balance.random_nb import seed_stream_nb
 from balance.strategies.walk_the_plank import random as random_strategy
 from balance.strategy import MAX_PARAMS, SeatStrategy, Strategy
 
@@ -290,7 +291,7 @@ def resolve_card(
     n = pos.players
     rng = np.zeros((n + 1, 4), dtype=np.uint64)
     for stream in range(n + 1):
-        nb.seed_stream_nb(rng[stream], 0, 0, stream)
+        seed_stream_nb(rng[stream], 0, 0, stream)
     outcome = np.zeros(moves_nb.Outcome.SIZE, dtype=np.int64)
     scratch = (
         outcome,

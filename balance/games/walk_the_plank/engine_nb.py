@@ -41,7 +41,7 @@ from balance.games.walk_the_plank.moves_nb import (
     seats_with_pirates_nb,
 )
 from balance.games.walk_the_plank.rules import Rule
-from balance.random_nb import below_nb, seed_stream_nb
+from balance.random_nb import below_nb, game_key_nb, run_key_nb, seed_stream_keyed_nb
 from balance.strategies.walk_the_plank import (
     aggressor_choose,
     aggressor_program,
@@ -494,16 +494,19 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
     obs = (pirates, living, state, resting, shown, rules, n, scratch_tile, scratch_arg)
     scratch = (outcome, fallen, moved)
     error[:] = -1
+    run_key = run_key_nb(seed)
 
     for g in range(games.shape[0]):
         game = first_game + g
         row = seats_of[game % seats_of.shape[0]]
-        for s in range(n):
-            seat_codes[s] = codes[row[s]]
-            for k in range(MAX_PARAMS):
-                seat_params[s, k] = params[row[s], k]
+        if g == 0 or seats_of.shape[0] > 1:  # one row: the same table every game
+            for s in range(n):
+                seat_codes[s] = codes[row[s]]
+                for k in range(MAX_PARAMS):
+                    seat_params[s, k] = params[row[s], k]
+        game_key = game_key_nb(run_key, game)
         for stream in range(n + 1):
-            seed_stream_nb(rng[stream], seed, game, stream)
+            seed_stream_keyed_nb(rng[stream], game_key, stream)
         start_position_nb(pirates, living, state, rules, n)
         for s in range(n):
             resting[s] = 0
