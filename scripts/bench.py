@@ -18,6 +18,9 @@ commit. Compilation is done (or loaded from the cache) before timing. Besides th
 engines, it times two whole commands in a fresh interpreter: start-up (``balance games``)
 and a million-game ``balance simulate``; and the peak memory and time of a run that saves
 nothing and of one that saves (``--out``), at two numbers of games (``--no-memory`` skips).
+With Walk the Plank at 5 players it also plays the same uniform-random games with
+``scripts/wtp_fast.py`` (a minimal implementation of the rules written only for speed) in
+turns with balance, and prints balance's share of its speed.
 """
 
 from __future__ import annotations
@@ -113,6 +116,11 @@ COMMANDS = (
 #: running sums only, so its peak should not grow with the games.
 MEMORY_RUN = "balance simulate walk-the-plank -p 5 --json -g"
 MEMORY_GAMES = ((1_000_000, 3_000_000), (100_000, 300_000))
+
+#: The yardstick: balance's Walk the Plank against ``scripts/wtp_fast.py``, a minimal
+#: single-file implementation of the same rules, on the same games per measurement.
+YARDSTICK_PLAYERS = 5
+YARDSTICK_GAMES = 1_000_000
 
 #: What identifies a measurement across runs (the rest is its result and context).
 KEY = ("kind", "engine", "game", "players", "strategies", "variants", "threads", "command")
@@ -315,6 +323,72 @@ def engine_records(
             )
 
 
+def load_yardstick() -> Any:
+    """``scripts/wtp_fast.py`` as a module (beside this script; the library never uses it)."""
+    import importlib.util
+
+    if "wtp_fast" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("wtp_fast", ROOT / "scripts" / "wtp_fast.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["wtp_fast"] = module  # numba finds compiled functions' module by name
+        spec.loader.exec_module(module)
+    return sys.modules["wtp_fast"]
+
+
+def yardstick_records(
+    ctx: Mapping[str, Any], scale: float, repeat: int, players: int = YARDSTICK_PLAYERS
+) -> Iterable[dict[str, Any]]:
+    """Balance against the yardstick: uniform-random Walk the Plank, base rules, one thread.
+
+    Balance plays through the runner as ``balance simulate --threads 1`` does (records kept
+    as a plain simulate keeps them: per game, and the per-card counts its summary prints);
+    ``scripts/wtp_fast.py`` plays the same number of games with none of that. The two take
+    turns, ``repeat`` times each, so that both meet the same load; each rate is the best of
+    its turns, and the ratio is balance's over the yardstick's (``cpu_ratio``: the same
+    from processor time, which other work on the machine disturbs less).
+    """
+    from balance.api import make_setup
+    from balance.games import get_game
+
+    fast = load_yardstick()
+    setup = make_setup("walk-the-plank", players, 1, ["random"] * players, (), ())
+    get_game("walk-the-plank").prepare(setup)
+    fast.play(players, 10)  # compile, or load from numba's cache
+    games = max(200, int(YARDSTICK_GAMES * scale))
+    from balance.run import run_games
+
+    ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
+    for _ in range(repeat):
+        cpu = time.process_time()
+        result = run_games(setup, games, threads=1, progress=False, keep_records=False)
+        ours_cpu.append(games / (time.process_time() - cpu))
+        ours.append(games / result.elapsed_s)
+        cpu, clock = time.process_time(), time.perf_counter()
+        fast.play(players, games)
+        theirs_cpu.append(games / (time.process_time() - cpu))
+        theirs.append(games / (time.perf_counter() - clock))
+    yield record(
+        ctx,
+        "yardstick",
+        max(ours),
+        engine="compiled",
+        game="walk-the-plank",
+        players=players,
+        strategies="random",
+        variants="base",
+        threads=1,
+        games=games,
+        repeats=repeat,
+        yardstick="scripts/wtp_fast.py",
+        yardstick_games_per_s=max(theirs),
+        ratio=max(ours) / max(theirs),
+        # The same per second of processor time: steadier than the wall clock on a
+        # machine busy with other work, which takes turns on the cores.
+        cpu_ratio=max(ours_cpu) / max(theirs_cpu),
+    )
+
+
 def command_records(ctx: Mapping[str, Any], repeat: int, quick: bool) -> Iterable[dict[str, Any]]:
     """Wall time of whole commands, each in a fresh interpreter (best of ``repeat``)."""
     for command in COMMANDS:
@@ -441,6 +515,14 @@ def row_text(r: Mapping[str, Any]) -> str:
             f"{'memory':<10} {r['command']:<71} {r['peak_mb']:>8,.0f} MB peak "
             f"{r['seconds']:>7.2f} s {r['cpu_seconds']:>7.2f} s CPU"
         )
+    if r["kind"] == "yardstick":
+        return (
+            f"{'yardstick':<10} {r['game']} {r['players']}p {r['strategies']} {r['variants']}, "
+            f"{r['threads']} thread, {r['games']:,} games: balance {r['games_per_s']:,.0f} "
+            f"games/s, {r['yardstick']} {r['yardstick_games_per_s']:,.0f} games/s, "
+            f"ratio {r['ratio']:.2f}"
+            + (f" (processor time: {r['cpu_ratio']:.2f})" if "cpu_ratio" in r else "")
+        )
     return (
         f"{r['engine']:<10} {r['game']:<17} {r['players']:>7} {r['strategies']:<34} "
         f"{r['variants']:<36} {r['threads']:>7} {r['games_per_s']:>12,.0f}"
@@ -483,6 +565,16 @@ compiled engines play the same games, record for record, a few hundred times fas
 The "command" rows are whole commands in a fresh interpreter, start-up included, with the
 engine already compiled: `balance games` imports no engine, and a `balance simulate`
 loads only its own game.
+
+The yardstick row plays uniform-random Walk the Plank (base rules) twice in turns:
+through balance's runner on one thread, recording what `balance simulate` records, and
+with `scripts/wtp_fast.py`, a minimal single-file implementation of the same rules
+written only for speed (a random stream in four local words, the board in one 64-bit
+word, no per-game or per-card records beyond winners and length; the test suite checks
+that its win rates and game lengths agree with balance's). The ratio says how close
+balance comes to the speed the rules allow on this machine; its processor-time twin
+divides games by the processor time each spent, which other work on a busy machine
+disturbs less than the wall clock.
 
 The first run on a new machine compiles each game's engine (about 30 s a game;
 Lifeboats and Battle of Thieves, with their heuristics, about a minute); later runs load
@@ -545,6 +637,23 @@ def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
                 f"| {r['game']} | {r['engine']} | {r['players']} | {strategy} | {variants} | "
                 f"{r['threads']} | {r['games']:,} | {r['games_per_s']:,.0f} |"
             )
+    yardsticks = [r for r in records if r["kind"] == "yardstick"]
+    if yardsticks:
+        lines += [
+            "",
+            "Against the yardstick, `scripts/wtp_fast.py` (see below), in turns in one run:",
+            "",
+            "| game | players | strategy | variants | threads | games | balance games/s "
+            "| yardstick games/s | ratio | ratio, processor time |",
+            "|---|---:|---|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for r in yardsticks:
+            lines.append(
+                f"| {r['game']} | {r['players']} | {r['strategies']} | {r['variants']} | "
+                f"{r['threads']} | {r['games']:,} | {r['games_per_s']:,.0f} | "
+                f"{r['yardstick_games_per_s']:,.0f} | {r['ratio']:.2f} | "
+                + (f"{r['cpu_ratio']:.2f} |" if "cpu_ratio" in r else "– |")
+            )
     commands = [r for r in records if r["kind"] == "command"]
     if commands:
         lines += ["", "| command (fresh interpreter, compiled) | wall time |", "|---|---:|"]
@@ -579,13 +688,18 @@ def key_of(r: Mapping[str, Any]) -> tuple[Any, ...]:
     return tuple(r.get(name) for name in KEY)
 
 
+def _without_load(machine: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in machine.items() if k != "load"}
+
+
 def comparison(old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]]) -> str:
     """Each measurement in both runs: old, new and new / old (above 1: faster now)."""
     before = {key_of(r): r for r in old}
     lines = []
     if old and new:
         lines += [f"old: {machine_line(old[0])}", f"new: {machine_line(new[0])}"]
-        if old[0]["machine"] != new[0]["machine"]:
+        # The load average is the run's weather, not the machine.
+        if _without_load(old[0]["machine"]) != _without_load(new[0]["machine"]):
             lines.append("warning: different machines; the ratios compare machines too")
     lines.append(f"{'measurement':<90} {'old':>12} {'new':>12} {'speed-up':>9}")
     matched = 0
@@ -606,7 +720,8 @@ def comparison(old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]
             shown = f"{old_v:>10.2f} s {new_v:>10.2f} s"
         else:
             name = (
-                f"{r['engine']} {r['game']} {r['players']}p {r['strategies']} "
+                ("yardstick: " if r["kind"] == "yardstick" else "")
+                + f"{r['engine']} {r['game']} {r['players']}p {r['strategies']} "
                 f"{r['variants']} {r['threads']}t"
             )
             old_v, new_v = o["games_per_s"], r["games_per_s"]
@@ -730,6 +845,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     for r in engine_records(ctx, games, args.players, threads_list, scale, repeat):
         print(row_text(r), flush=True)
         records.append(r)
+    if "walk-the-plank" in games and YARDSTICK_PLAYERS in (args.players or [YARDSTICK_PLAYERS]):
+        for r in yardstick_records(ctx, scale, repeat):
+            print(row_text(r), flush=True)
+            records.append(r)
     if not args.no_commands:
         for r in command_records(ctx, repeat, args.quick):
             print(row_text(r), flush=True)

@@ -99,6 +99,9 @@ def test_comparison_prints_speed_ups_of_matching_measurements() -> None:
     assert "2 measurements in both runs (1 only in the new, 0 only in the old)" in text
     assert "different machines" not in text
     assert "different machines" in bench.comparison(old, [engine_record(context("Other"), 1.0)])
+    busy = context()
+    busy["machine"]["load"] = 7.5
+    assert "different machines" not in bench.comparison(old, [engine_record(busy, 1.0)])
 
 
 def test_compare_two_files_from_the_command_line(tmp_path: Path, capsys) -> None:
@@ -164,3 +167,19 @@ def test_peak_memory_is_that_of_the_child_alone() -> None:
     assert ballast.sum() == 40_000_000
     with pytest.raises(SystemExit, match="failed"):
         bench.measure_child("1/0")
+
+
+def test_the_yardstick_row_plays_both_in_turns_and_keeps_the_ratio(tmp_path: Path) -> None:
+    ctx = bench.context(quick=True)
+    (r,) = bench.yardstick_records(ctx, 0.0, 1, players=3)
+    assert r["kind"] == "yardstick" and r["games"] == 200 and r["threads"] == 1
+    assert r["games_per_s"] > 0 and r["yardstick_games_per_s"] > 0
+    assert r["ratio"] == pytest.approx(r["games_per_s"] / r["yardstick_games_per_s"])
+    assert r["cpu_ratio"] > 0
+    assert "scripts/wtp_fast.py" in bench.row_text(r) and "ratio" in bench.row_text(r)
+    json.dumps(r)
+    page = bench.markdown([r])
+    assert "| balance games/s | yardstick games/s | ratio | ratio, processor time |" in page
+    assert f"| {r['ratio']:.2f} | {r['cpu_ratio']:.2f} |" in page
+    compared = bench.comparison([r], [r])
+    assert "1 measurements in both runs" in compared and "yardstick: compiled" in compared

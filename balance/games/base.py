@@ -261,6 +261,12 @@ class Game(Protocol):
 
     def play_block(self, setup: Setup, first_game: int, size: int) -> Block: ...
 
+    def play_slim_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        """The :meth:`slim` form of :meth:`play_block`'s block, for a run that keeps no
+        records and saves none (:class:`EngineGame` slims the whole block; a game whose
+        engine can record only the slim form plays it faster)."""
+        ...
+
     def tables(self, block: Block, setup: Setup) -> Mapping[str, Any]:
         """Per-game records as pyarrow tables, by table name."""
         ...
@@ -413,6 +419,12 @@ class EngineGame:
 
     def check_strategy(self, strategy: Strategy) -> None:
         self.engine.check_strategy(strategy)
+
+    def play_slim_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        """The :meth:`slim` form of :meth:`play_block`'s block, for a run that keeps no
+        records and saves none; a game whose engine can record only that form overrides
+        this to play faster."""
+        return self.slim(self.play_block(setup, first_game, size))  # type: ignore[attr-defined]
 
     def is_compiled(self, setup: Setup) -> bool:
         """Whether the game loop for this line-up is compiled or cached on disk."""

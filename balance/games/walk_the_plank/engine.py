@@ -23,6 +23,7 @@ from balance.games.walk_the_plank.bridge import pack_position, unpack_position
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS, card_mask
 from balance.games.walk_the_plank.reference import CardOutcome, GameRecord, Position
 from balance.games.walk_the_plank.rules import WalkThePlankRules
+from balance.random_nb import seed_stream_nb
 from balance.strategies.walk_the_plank import random as random_strategy
 from balance.strategy import MAX_PARAMS, SeatStrategy, Strategy
 
@@ -180,17 +181,22 @@ def play_games(
     n_games: int,
     first_game: int = 0,
     lineup: Lineup | None = None,
+    per_seat_cards: bool = True,
 ) -> Records:
     """Play ``n_games`` games, indices ``first_game ..``, in compiled code.
 
     Every seat plays uniform-random unless ``lineup`` says otherwise. Releases the GIL
-    while it plays, so blocks can run on several threads at once.
+    while it plays, so blocks can run on several threads at once. With
+    ``per_seat_cards=False`` the records' ``cards`` hold only what a summary reads:
+    int16 ``(G, 10, 2)``, per card the reveals and the reveals with an effect, summed
+    over the seats (a tenth of the memory; such records have no :meth:`~Records.game_record`).
     """
     check_players(players)
     lineup = lineup or uniform_lineup(players)
     check_block(players, n_games, first_game, seed, lineup, check_strategy)
     games = np.zeros((n_games, nb.GameStat.SIZE), dtype=np.int32)
-    cards = np.zeros((n_games, players, N_CARDS, nb.CardStat.SIZE), dtype=np.int16)
+    shape = (players, N_CARDS, nb.CardStat.SIZE) if per_seat_cards else (1, N_CARDS, 2)
+    cards = np.zeros((n_games, *shape), dtype=np.int16)
     seats = np.zeros((n_games, players, 2), dtype=np.int8)
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     codes, params, seats_of = kernel_inputs(lineup)
@@ -211,6 +217,8 @@ def play_games(
     if error[nb.Error.GAME] >= 0:
         raise BalanceError(_illegal_choice_message(lineup, error))
     assert done == n_games
+    if not per_seat_cards:
+        cards = cards[:, 0]
     return Records(first_game=first_game, games=games, cards=cards, seats=seats)
 
 
@@ -283,7 +291,7 @@ def resolve_card(
     n = pos.players
     rng = np.zeros((n + 1, 4), dtype=np.uint64)
     for stream in range(n + 1):
-        nb.seed_stream_nb(rng[stream], 0, 0, stream)
+        seed_stream_nb(rng[stream], 0, 0, stream)
     outcome = np.zeros(moves_nb.Outcome.SIZE, dtype=np.int64)
     scratch = (
         outcome,

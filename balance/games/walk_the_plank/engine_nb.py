@@ -41,7 +41,7 @@ from balance.games.walk_the_plank.moves_nb import (
     seats_with_pirates_nb,
 )
 from balance.games.walk_the_plank.rules import Rule
-from balance.random_nb import below_nb, seed_stream_nb
+from balance.random_nb import below_nb, game_key_nb, run_key_nb, seed_stream_keyed_nb
 from balance.strategies.walk_the_plank import (
     aggressor_choose,
     aggressor_program,
@@ -434,7 +434,9 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, ca
         in each seat (columns ``0..n-1``) and the mask of cards each seat may never
         program (columns ``n..2n-1``, restricted play; 0 for none).
     games : int32 ``(G, GameStat.SIZE)``, per-game record, written here.
-    cards : int16 ``(G, n, 10, CardStat.SIZE)``, per seat and card, written here.
+    cards : int16 ``(G, n, 10, CardStat.SIZE)``, per seat and card, written here; or, for
+        a run that keeps only what its summary reads, int16 ``(G, 1, 10, 2)``: per card,
+        reveals and reveals with an effect, summed over the seats.
     seats : int8 ``(G, n, 2)``, per seat: won (0/1) and pirates left, written here.
     error : int64 ``(Error.SIZE,)``: stays ``GAME = -1`` unless a strategy made an illegal
         choice; then it names the game, seat, decision and value, and play stops.
@@ -467,7 +469,7 @@ def play_games_nb(n, rules, codes, params, seats_of, seed, first_game, games, ca
         np.zeros(0, dtype=np.int64),  # no_script
         np.zeros(n * N_CARDS * CardStat.SIZE, dtype=np.int16),  # tally
     )
-    flat_cards = cards.reshape(cards.shape[0], n * N_CARDS * CardStat.SIZE)
+    flat_cards = cards.reshape(cards.shape[0], cards.shape[1] * cards.shape[2] * cards.shape[3])
     return _play_nb(
         n, rules, codes, params, seats_of, seed, first_game, games, flat_cards, seats, error, work
     )
@@ -478,9 +480,10 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
     """The game loop of :func:`play_games_nb`, over the buffers in ``work``.
 
     Compiled without numba's runtime: nothing here (or in a shipped strategy it calls)
-    may allocate an array. ``cards`` comes flattened to ``(G, n * 10 * CardStat.SIZE)``; a
-    game counts into the small ``tally`` (which stays in cache) and copies it out at its
-    end, rather than adding into a fresh row of the large record for every card.
+    may allocate an array. ``cards`` comes flattened to ``(G, n * 10 * CardStat.SIZE)``
+    (or ``(G, 10 * 2)``: reveals and effects per card, summed over seats); a game counts
+    into the small ``tally`` (which stays in cache) and copies it out at its end, rather
+    than adding into a fresh row of the large record for every card.
     """
     pirates, living, state, rng, resting, rested, shown, programs = work[:8]
     outcome, fallen, moved, opt_tile, opt_arg, scratch_tile, scratch_arg = work[8:15]
@@ -491,16 +494,19 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
     obs = (pirates, living, state, resting, shown, rules, n, scratch_tile, scratch_arg)
     scratch = (outcome, fallen, moved)
     error[:] = -1
+    run_key = run_key_nb(seed)
 
     for g in range(games.shape[0]):
         game = first_game + g
         row = seats_of[game % seats_of.shape[0]]
-        for s in range(n):
-            seat_codes[s] = codes[row[s]]
-            for k in range(MAX_PARAMS):
-                seat_params[s, k] = params[row[s], k]
+        if g == 0 or seats_of.shape[0] > 1:  # one row: the same table every game
+            for s in range(n):
+                seat_codes[s] = codes[row[s]]
+                for k in range(MAX_PARAMS):
+                    seat_params[s, k] = params[row[s], k]
+        game_key = game_key_nb(run_key, game)
         for stream in range(n + 1):
-            seed_stream_nb(rng[stream], seed, game, stream)
+            seed_stream_keyed_nb(rng[stream], game_key, stream)
         start_position_nb(pirates, living, state, rules, n)
         for s in range(n):
             resting[s] = 0
@@ -618,9 +624,22 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                 break
             state[State.ROUND] += 1
 
-        for i in range(tally.shape[0]):
-            cards[g, i] = tally[i]
-            tally[i] = 0
+        if cards.shape[1] == tally.shape[0]:
+            for i in range(tally.shape[0]):
+                cards[g, i] = tally[i]
+                tally[i] = 0
+        else:  # what a summary reads: per card, reveals and effects of all seats
+            for c in range(N_CARDS):
+                revealed = 0
+                effect = 0
+                for s in range(n):
+                    at = (s * N_CARDS + c) * CardStat.SIZE
+                    revealed += tally[at + CardStat.REVEALED]
+                    effect += tally[at + CardStat.EFFECT]
+                cards[g, 2 * c] = revealed
+                cards[g, 2 * c + 1] = effect
+            for i in range(tally.shape[0]):
+                tally[i] = 0
         games[g, GameStat.ROUNDS] = state[State.ROUND]
         games[g, GameStat.FINISHED] = finished
         games[g, GameStat.GHOST_SEAT] = state[State.GHOST_SEAT]

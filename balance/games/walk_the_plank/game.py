@@ -87,6 +87,27 @@ class WalkThePlank(EngineGame):
         )
         return self._block(records, first_game)
 
+    def play_slim_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        """:meth:`slim` of :meth:`play_block`'s block, recorded so by the engine: per card,
+        only the reveals and effects of all seats (what the summary prints)."""
+        records = engine.play_games(
+            setup.rules,
+            setup.players,
+            setup.seed,
+            size,
+            first_game,
+            setup.lineup,
+            per_seat_cards=False,
+        )
+        games = records.games
+        return Block(
+            first_game=first_game,
+            length=games[:, nb.GameStat.ROUNDS],
+            finished=games[:, nb.GameStat.FINISHED].astype(bool),
+            won=records.seats[:, :, 0].astype(bool),
+            extra={"games": games, "cards": records.cards.astype(np.int32)},
+        )
+
     def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
         """Games played by the reference engine (``--debug``): the same block as
         :meth:`play_block` gives for the same strategies."""

@@ -82,8 +82,9 @@ __all__ = [
 def _card_tables() -> tuple[np.ndarray, np.ndarray]:
     """Popcount and k-th set bit of every 10-bit card mask, looked up instead of counted."""
     masks = np.arange(1 << N_CARDS)
-    count = np.array([bin(m).count("1") for m in masks], dtype=np.int64)
-    kth = np.full((1 << N_CARDS, N_CARDS), -1, dtype=np.int64)
+    # int8: the tables (11 KB) stay in the processor's fastest cache beside a game's state.
+    count = np.array([bin(m).count("1") for m in masks], dtype=np.int8)
+    kth = np.full((1 << N_CARDS, N_CARDS), -1, dtype=np.int8)
     for m in masks:
         cards = [c for c in range(N_CARDS) if m >> c & 1]
         kth[m, : len(cards)] = cards
@@ -96,21 +97,21 @@ CARD_COUNT, KTH_CARD = _card_tables()
 @njit(inline="always", cache=True)
 def card_count_nb(mask):
     """How many cards the bit mask ``mask`` holds."""
-    return CARD_COUNT[mask]
+    return np.int64(CARD_COUNT[mask])
 
 
 @njit(inline="always", cache=True)
 def kth_card_nb(mask, k):
     """The ``k``-th card (0-based, in card order) whose bit is set in ``mask``; -1 if none."""
-    return KTH_CARD[mask, k]
+    return np.int64(KTH_CARD[mask, k])
 
 
 @njit(inline="always", cache=True)
 def random_program_nb(available, rng, out):
     """A uniformly random ordered triple of distinct cards from the bit mask ``available``."""
-    m = CARD_COUNT[available]
+    m = np.int64(CARD_COUNT[available])
     for slot in range(3):
-        card = KTH_CARD[available, below_nb(rng, m - slot)]
+        card = np.int64(KTH_CARD[available, below_nb(rng, m - slot)])
         out[slot] = card
         available &= ~(1 << card)
 
