@@ -199,7 +199,7 @@ ismcts = Strategy(
     params=(("iterations", 256.0), ("rollout", 0.0), ("c", 0.7)),
     param_docs={
         "iterations": (
-            "1 to 1048576",
+            "1 to 65536",
             "iterations per decision: each guesses the hidden colours and the spinner, "
             "descends the tree, adds one node and plays out to the end",
         ),
@@ -210,7 +210,7 @@ ismcts = Strategy(
         ),
     },
     param_choices={"rollout": _ROLLOUTS},
-    param_bounds={"iterations": (1.0, 1048576.0), "rollout": (0.0, 2.0), "c": (0.0, 100.0)},
+    param_bounds={"iterations": (1.0, 65536.0), "rollout": (0.0, 2.0), "c": (0.0, 100.0)},
 )
 
 SHIPPED = (random, protector, detective, mc, ismcts)
