@@ -5,6 +5,7 @@ the first time):
 
     python scripts/bench_search_la_planche.py               # the budgets of docs/la-planche.md
     python scripts/bench_search_la_planche.py --quick       # fewer positions and games
+    python scripts/bench_search_la_planche.py --no-games    # decisions only (no game loop)
 
 Decisions: the ``choose`` decision of each player, timed on the same positions (turn 1
 to 20 of seeded uniform-random 4-player games, the options of a symbol with at least two).
@@ -93,6 +94,9 @@ def games_per_second(label: str, games: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer positions and games")
+    parser.add_argument(
+        "--no-games", action="store_true", help="time decisions only (compiles no game loop)"
+    )
     args = parser.parse_args()
     cases = positions(20 if args.quick else 100)
     print("| player | budget | decisions/s | games/s (4 players, 1 search seat) |")
@@ -100,10 +104,13 @@ def main() -> None:
     for strategy, name in ((mc, "playouts"), (ismcts, "iterations")):
         for budget in BUDGETS[strategy.name]:
             rate = decisions_per_second(strategy, budget, cases)
-            games = max(4, int((10 if args.quick else 40) * 256 / budget))
-            speed = games_per_second(f"{strategy.name}:{name}={budget}", games)
+            speed = "not timed"
+            if not args.no_games:
+                games = max(4, int((10 if args.quick else 40) * 256 / budget))
+                label = f"{strategy.name}:{name}={budget}"
+                speed = f"{games_per_second(label, games):,.1f}"
             print(
-                f"| `{strategy.name}:{name}={budget}` | {budget} | {rate:,.0f} | {speed:,.1f} |",
+                f"| `{strategy.name}:{name}={budget}` | {budget} | {rate:,.0f} | {speed} |",
                 flush=True,
             )
 

@@ -265,3 +265,17 @@ def test_a_run_with_search_players_agrees_with_the_reference_and_any_thread_coun
     for g in range(6):
         expected = play_game(rules, 3, 21, g, make_player=lineup_player_factory(lineup, rules, g))
         assert compiled.game_record(g) == expected
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rounds", [False, True], ids=["single", "rounds"])
+def test_search_players_agree_with_the_reference_over_more_games(rounds: bool) -> None:
+    strategies = ["mc:playouts=3,rollout=detective", "ismcts:iterations=24", "protector", "random"]
+    shipped = {s.name: s for s in (random_strategy, protector, detective, mc, ismcts)}
+    seats = tuple(parse_strategy(s, shipped, "la-planche") for s in strategies)
+    lineup = Lineup(seats, rotate=True)
+    rules = LaPlancheRules(rounds=rounds)
+    compiled = play_games(rules, 4, 23, 24, lineup=lineup)
+    for g in range(24):
+        expected = play_game(rules, 4, 23, g, make_player=lineup_player_factory(lineup, rules, g))
+        assert compiled.game_record(g) == expected, f"game {g} differs"
