@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from balance.strategies.la_planche import detective, ismcts, mc, protector
 from balance.strategies.la_planche import random as random_strategy
+from cli_helpers import assert_one_line_error, call_main
 
 from balance.api import simulate
 from balance.errors import BalanceError
@@ -238,6 +239,23 @@ def test_bad_search_parameters_are_one_line_errors(text: str) -> None:
     with pytest.raises(BalanceError) as error:
         parse_strategy(text, shipped, "la-planche")
     assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "fragment"),
+    [
+        ("mc:playouts=0", "from 1 to 65536"),
+        ("ismcts:iterations=0", "from 1 to 65536"),
+        ("ismcts:rollout=mc", "one of random, protector, detective"),
+    ],
+)
+def test_the_command_refuses_a_bad_search_player_in_one_line(
+    monkeypatch, capsys, text: str, fragment: str
+) -> None:
+    code, out, err = call_main(
+        monkeypatch, capsys, "simulate", "la-planche", "-p", "3", "--strategy", text, "-g", "5"
+    )
+    assert_one_line_error(code, out, err, fragment)
 
 
 def test_a_run_with_search_players_agrees_with_the_reference_and_any_thread_count() -> None:
