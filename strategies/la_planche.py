@@ -150,4 +150,67 @@ detective = Strategy(
     },
 )
 
-SHIPPED = (random, protector, detective)
+# --- search players: flat Monte Carlo and information-set MCTS ---------------------------
+# Their decisions live in the game's search module, which plays positions on through the
+# engine that imports the functions above: it is imported here, once they are defined.
+# They carry no code: the loop that can call them is compiled only for a run that seats
+# one (docs/la-planche.md, "Search players").
+
+from balance.games.la_planche.search_nb import (  # noqa: E402
+    ismcts_choose_nb,
+    ismcts_symbol_nb,
+    mc_choose_nb,
+    mc_symbol_nb,
+)
+
+#: The strategies a search player's playouts may use, by the word ``rollout=`` takes.
+_ROLLOUTS = {"random": 0.0, "protector": 1.0, "detective": 2.0}
+_ROLLOUT_DOC = (
+    "random, protector or detective",
+    "the strategy that plays every seat in the playouts (with its default parameters); "
+    "random is the fastest",
+)
+
+mc = Strategy(
+    GAME,
+    "mc",
+    "Flat Monte Carlo search: tries every option of its turn in playouts from positions "
+    "where the colours it cannot see are guessed at random, and plays the option that won "
+    "most often.",
+    _decisions(mc_symbol_nb, mc_choose_nb),
+    params=(("playouts", 16.0), ("rollout", 0.0)),
+    param_docs={
+        "playouts": (
+            "1 to 65536",
+            "playouts per option of a turn, each from a fresh guess of the hidden colours",
+        ),
+        "rollout": _ROLLOUT_DOC,
+    },
+    param_choices={"rollout": _ROLLOUTS},
+    param_bounds={"playouts": (1.0, 65536.0), "rollout": (0.0, 2.0)},
+)
+ismcts = Strategy(
+    GAME,
+    "ismcts",
+    "Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012): grows "
+    "a tree of the options of every seat's turns over positions where the colours it "
+    "cannot see are guessed at random, and plays its most visited option.",
+    _decisions(ismcts_symbol_nb, ismcts_choose_nb),
+    params=(("iterations", 256.0), ("rollout", 0.0), ("c", 0.7)),
+    param_docs={
+        "iterations": (
+            "1 to 65536",
+            "iterations per decision: each guesses the hidden colours and the spinner, "
+            "descends the tree, adds one node and plays out to the end",
+        ),
+        "rollout": _ROLLOUT_DOC,
+        "c": (
+            "0 and up",
+            "exploration constant of UCB1 (results are win shares in [0, 1])",
+        ),
+    },
+    param_choices={"rollout": _ROLLOUTS},
+    param_bounds={"iterations": (1.0, 65536.0), "rollout": (0.0, 2.0), "c": (0.0, 100.0)},
+)
+
+SHIPPED = (random, protector, detective, mc, ismcts)

@@ -88,7 +88,7 @@ def test_listings_name_la_planche() -> None:
         "round_cap",
     ]
     strategies = re.findall(r"^(\w+)$", invoke("strategies", GAME_ID), re.MULTILINE)
-    assert strategies == ["random", "protector", "detective"]
+    assert strategies == ["random", "protector", "detective", "mc", "ismcts"]
 
 
 # --- simulate --json for 2, 3 and 4 players --------------------------------------------------
