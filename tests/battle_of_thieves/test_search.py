@@ -318,3 +318,16 @@ def test_the_search_codes_are_the_strategies_codes() -> None:
     assert (mc.code, ismcts.code) == search_nb.SEARCH_CODES
     assert set(search_nb.ROLLOUT_CODES) == {int(v) for v in mc.param_choices["rollout"].values()}
     assert engine.rollout_params().shape[0] == len(search_nb.ROLLOUT_CODES)
+
+
+def test_the_reference_engine_plays_a_search_players_games_as_the_search_loop() -> None:
+    """As ``--debug`` and ``replay`` play them: the reference engine asking the compiled
+    search at each decision, on the same streams."""
+    from balance.games.base import player_factory
+
+    rules = BattleRules()
+    lineup = Lineup((seat("mc:playouts=1"), seat("ismcts:iterations=2")))
+    played = engine.play_games(rules, 2, 4, 1, first_game=2, lineup=lineup)
+    make = player_factory(lineup, 2, reference.RandomPlayer, compiled_player)
+    expected = reference.play_game(rules, rules.content(), 4, 2, make_player=make)
+    assert played.game_record(0) == expected
