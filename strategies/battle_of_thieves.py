@@ -223,7 +223,7 @@ def search_decide(view, options, count, seat, params, rng):
 #: The strategies a search player's playouts may use, by the word ``rollout=`` takes.
 ROLLOUTS = {"random": 0.0, "cannoneer": 1.0, "boarder": 2.0, "bailer": 3.0, "finisher": 4.0}
 _ROLLOUT = (
-    "random, cannoneer, boarder, bailer or finisher",
+    "random (0), cannoneer (1), boarder (2), bailer (3) or finisher (4)",
     "the strategy both seats play in its playouts, with its default parameters",
 )
 
