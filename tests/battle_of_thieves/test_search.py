@@ -9,6 +9,7 @@ the same games whatever the thread count.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 
 import numpy as np
@@ -32,8 +33,8 @@ from balance.games.battle_of_thieves.rules import BattleRules
 from balance.random_ref import Stream
 from balance.strategy import SeatStrategy, parse_strategy
 
-from .conftest import RULES, card, dice
-from .test_strategies import SETTINGS, at_sea, sampled_positions
+from .conftest import CONTENT, RULES, card, dice
+from .test_strategies import SETTINGS, at_sea
 
 GAME = "battle-of-thieves"
 SHIPPED = {s.name: s for s in (mc, ismcts, random_strategy)}
@@ -106,6 +107,23 @@ def test_many_games_split_at_any_step_play_on_as_the_reference_engine_plays_them
 # --- determinization -----------------------------------------------------------------------
 
 
+@functools.cache
+def positions() -> tuple[Position, ...]:
+    """Every other decision point (two options or more) of game turns 4, 8, ... of six
+    random games."""
+    found: list[Position] = []
+
+    class Sampler(reference.RandomPlayer):
+        def choose(self, pos: Position, options) -> int:  # type: ignore[no-untyped-def]
+            if pos.turn % 4 == 0:
+                found.append(pos.copy())
+            return super().choose(pos, options)
+
+    for game in range(6):
+        reference.play_game(RULES, CONTENT, 1, game, make_player=lambda s, st: Sampler(st))
+    return tuple(found[::2])
+
+
 def determinized(pos: Position, seed: int) -> tuple[tuple[np.ndarray, ...], int]:
     arrays = pack_position(pos)
     out = tuple(a.copy() for a in arrays)
@@ -115,7 +133,8 @@ def determinized(pos: Position, seed: int) -> tuple[tuple[np.ndarray, ...], int]
 
 
 def test_a_determinization_keeps_what_the_seat_has_seen() -> None:
-    for pos in sampled_positions()[::5]:
+    assert len(positions()) > 20
+    for pos in positions():
         me, enemy = pos.player, 1 - pos.player
         before, after = determinized(pos, pos.turn)
         side = before[0]
@@ -212,7 +231,7 @@ def test_a_search_player_never_plays_the_card_that_loses_at_once(text: str) -> N
 
 
 def test_search_answers_are_legal_and_depend_only_on_the_stream() -> None:
-    for pos in sampled_positions()[::60]:
+    for pos in positions()[::8]:
         options = reference.legal_options(pos)
         if len(options) < 2:
             continue
@@ -232,12 +251,12 @@ def test_search_games_are_the_same_whatever_the_thread_count() -> None:
     setup = make_setup(
         GAME,
         2,
-        strategies=["mc:playouts=2", "ismcts:iterations=8,rollout=random"],
+        strategies=["mc:playouts=1", "ismcts:iterations=4,rollout=random"],
         rotate_seats=True,
         seed=5,
     )
-    one = run_games(setup, 6, threads=1, progress=False, batch=2)
-    two = run_games(setup, 6, threads=2, progress=False, batch=3)
+    one = run_games(setup, 4, threads=1, progress=False, batch=1)
+    two = run_games(setup, 4, threads=2, progress=False, batch=2)
 
     def games(run):
         return (
