@@ -205,4 +205,62 @@ finisher = Strategy(
     },
 )
 
-SHIPPED = (random, cannoneer, boarder, bailer, finisher)
+
+# --- search players: they play the game on from the position (search_nb) ------------------
+# A search player needs the whole position to fill in what its seat cannot see, and
+# buffers for its playouts, which a view does not give: the game loop that seats them,
+# balance.games.battle_of_thieves.search_nb.play_games_search_nb, calls the search itself
+# (and the reference engine's replay calls search_nb.search_choice_nb). Their ``decide``
+# below is only what a loop without search asks: -1, an illegal answer that stops the run
+# with an error naming the player.
+
+
+@njit(inline="always", cache=True)
+def search_decide(view, options, count, seat, params, rng):
+    return -1
+
+
+#: The strategies a search player's playouts may use, by the word ``rollout=`` takes.
+ROLLOUTS = {"random": 0.0, "cannoneer": 1.0, "boarder": 2.0, "bailer": 3.0, "finisher": 4.0}
+_ROLLOUT = (
+    "random (0), cannoneer (1), boarder (2), bailer (3) or finisher (4)",
+    "the strategy both seats play in its playouts, with its default parameters",
+)
+
+mc = Strategy(
+    GAME,
+    "mc",
+    "Flat Monte Carlo with determinization: plays each legal option in playouts games, "
+    "each from a fresh guess at the enemy's hand and both decks' order, played to the end "
+    "by the rollout strategy in both seats, and picks the option that won most.",
+    {"decide": search_decide},
+    params=(("playouts", 16.0), ("rollout", 0.0)),
+    code=5,
+    param_docs={
+        "playouts": ("1..65536", "playouts per legal option at each decision"),
+        "rollout": _ROLLOUT,
+    },
+    param_choices={"rollout": ROLLOUTS},
+    param_bounds={"playouts": (1.0, 65536.0), "rollout": (0.0, 4.0)},
+)
+
+ismcts = Strategy(
+    GAME,
+    "ismcts",
+    "Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse 2012): "
+    "iterations playouts, each from a fresh guess at the hidden cards, grow one tree of "
+    "both seats' options chosen by UCB1 with availability counts; plays its root option "
+    "visited most.",
+    {"decide": search_decide},
+    params=(("iterations", 256.0), ("rollout", 0.0), ("c", 0.7)),
+    code=6,
+    param_docs={
+        "iterations": ("1..65536", "playouts (and tree nodes) at each decision"),
+        "rollout": _ROLLOUT,
+        "c": ("0 and up", "UCB1's exploration constant (results are in 0..1)"),
+    },
+    param_choices={"rollout": ROLLOUTS},
+    param_bounds={"iterations": (1.0, 65536.0), "rollout": (0.0, 4.0), "c": (0.0, 100.0)},
+)
+
+SHIPPED = (random, cannoneer, boarder, bailer, finisher, mc, ismcts)

@@ -43,7 +43,7 @@ GAMES = 1000
 SEED = 7
 DEFAULTS = BattleRules()
 RULE_NAMES = [f.name for f in dataclasses.fields(BattleRules)]
-STRATEGIES = ["random", "cannoneer", "boarder", "bailer", "finisher"]
+STRATEGIES = ["random", "cannoneer", "boarder", "bailer", "finisher", "mc", "ismcts"]
 REASONS = ["cap", "water", "original sin"]
 SINS = ["Luxure", "Gourmandise", "Envie", "Avarice", "Paresse", "Colère", "Orgueil"]
 #: The per-seat records the docs list under "by seat, means per game with intervals".

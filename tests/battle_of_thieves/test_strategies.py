@@ -23,8 +23,8 @@ import itertools
 
 import numpy as np
 import pytest
+from balance.strategies.battle_of_thieves import SHIPPED as ALL_SHIPPED
 from balance.strategies.battle_of_thieves import (
-    SHIPPED,
     bailer,
     boarder,
     cannoneer,
@@ -98,6 +98,9 @@ from .conftest import (
 from .test_agreement import RICH
 
 HEURISTICS = (cannoneer, boarder, bailer)
+#: The strategies that decide from their view (the search players, which search the whole
+#: position, are tested in test_search.py).
+SHIPPED = tuple(s for s in ALL_SHIPPED if s.code in nb.SHIPPED_CODES)
 Option = tuple[int, int, int, int]
 END: Option = (END_TURN, -1, -1, -1)
 
@@ -242,10 +245,11 @@ def at_sea(
 
 
 def test_shipped_strategies_have_codes_params_and_one_decision() -> None:
-    assert [s.name for s in SHIPPED] == ["random", "cannoneer", "boarder", "bailer", "finisher"]
-    assert [s.code for s in SHIPPED] == [0, 1, 2, 3, 4]
-    assert set(nb.SHIPPED_CODES) == {s.code for s in SHIPPED}
-    for strategy in SHIPPED:
+    names = ["random", "cannoneer", "boarder", "bailer", "finisher", "mc", "ismcts"]
+    assert [s.name for s in ALL_SHIPPED] == names
+    assert [s.code for s in ALL_SHIPPED] == [0, 1, 2, 3, 4, 5, 6]
+    assert set(nb.SHIPPED_CODES) == {s.code for s in SHIPPED} == {0, 1, 2, 3, 4}
+    for strategy in ALL_SHIPPED:
         assert strategy.game == "battle-of-thieves"
         assert set(strategy.decisions) == {"decide"}
         assert len(strategy.params) <= MAX_PARAMS

@@ -364,6 +364,7 @@ class CompiledStrategy:
         self.name = seat.label
         self.function = seat.strategy.decisions["decide"]
         self.params = seat.vector()
+        self.code = seat.strategy.code
         self.stream = stream
         self._packed = _Packed()
         self._deck_view = np.zeros((PLAYERS, DECK_SIZE), dtype=np.int64)
@@ -380,9 +381,25 @@ class CompiledStrategy:
         table = np.zeros((MAX_OPTIONS, 4), dtype=np.int64)
         table[: len(options)] = options
         rng = np.array(self.stream.state, dtype=np.uint64)
-        result = self.function((*view, rules, content), table, len(options), seat, self.params, rng)
+        if self.code in _search_codes():  # searches the whole position (search_nb)
+            from balance.games.battle_of_thieves import engine, search_nb
+
+            result = search_nb.search_choice_nb(
+                self.code, arrays, content, rules, table, len(options), seat, self.params, rng,
+                engine.rollout_params(),
+            )  # fmt: skip
+        else:
+            result = self.function(
+                (*view, rules, content), table, len(options), seat, self.params, rng
+            )
         self.stream.state = [int(x) for x in rng]
         return int(result)
+
+
+def _search_codes() -> tuple[int, ...]:
+    from balance.games.battle_of_thieves.search_nb import SEARCH_CODES
+
+    return SEARCH_CODES
 
 
 def compiled_player(chosen: SeatStrategy, stream: Stream) -> CompiledStrategy:

@@ -135,9 +135,41 @@ def kernel_for(lineup: Lineup) -> Callable:
     """The compiled game loop that can call every strategy of ``lineup``.
 
     Shipped strategies use the loop cached on disk. A user's strategies join through a
-    dispatcher generated for them, and the loop is compiled anew once per process.
+    dispatcher generated for them, and the loop is compiled anew once per process. A
+    line-up with a search player (``mc``, ``ismcts``) plays in the search loop of
+    :mod:`.search_nb`, compiled only for such runs.
     """
+    if searches(lineup):
+        if lineup.user_strategies():
+            raise BalanceError(
+                f"{GAME}: the search players (mc, ismcts) cannot share a run with a "
+                "strategy file's strategies"
+            )
+        from balance.games.battle_of_thieves.search_nb import play_games_search_nb
+
+        return play_games_search_nb
     return DISPATCH.kernel_for(lineup)
+
+
+def searches(lineup: Lineup) -> bool:
+    """Whether ``lineup`` seats a search player (``mc``, ``ismcts``)."""
+    from balance.games.battle_of_thieves.search_nb import SEARCH_CODES
+
+    return any(seat.strategy.code in SEARCH_CODES for seat in lineup.seats)
+
+
+def rollout_params() -> np.ndarray:
+    """float64 ``(5, MAX_PARAMS)``: the default parameters of each strategy a search
+    player's playouts may play, by code (random, cannoneer, boarder, bailer, finisher)."""
+    from balance.strategies.battle_of_thieves import SHIPPED
+
+    by_code = {s.code: s for s in SHIPPED}
+    return np.stack(
+        [
+            SeatStrategy(by_code[c], tuple(v for _, v in by_code[c].params)).vector()
+            for c in range(5)
+        ]
+    )
 
 
 def check_strategy(strategy: Strategy) -> None:
@@ -182,6 +214,7 @@ def play_games(
         records.seats,
         records.cards,
         error,
+        *([rollout_params()] if searches(lineup) else []),
     )
     if error[nb.Error.SEAT] >= 0:
         raise BalanceError(_illegal_choice_message(lineup, error))
