@@ -23,6 +23,7 @@ class ListedStrategy(NamedTuple):
     description: str
     params: tuple[tuple[str, float], ...]
     param_docs: dict[str, tuple[str, str]]
+    param_choices: dict[str, dict[str, float]]
 
 
 def listed_strategies(game: Any) -> list[ListedStrategy]:
@@ -38,7 +39,13 @@ def listed_strategies(game: Any) -> list[ListedStrategy]:
         if listed is not None:
             return listed
     return [
-        ListedStrategy(s.name, s.description, tuple(s.params), dict(s.param_docs))
+        ListedStrategy(
+            s.name,
+            s.description,
+            tuple(s.params),
+            dict(s.param_docs),
+            {k: dict(v) for k, v in s.param_choices.items()},
+        )
         for s in game.strategies().values()
     ]
 
@@ -124,4 +131,12 @@ def _literal_strategy(call: ast.Call, constants: dict[str, Any]) -> ListedStrate
         params = tuple((str(key), float(value)) for key, value in params)
     except (TypeError, ValueError):
         return None
-    return ListedStrategy(name, description, params, param_docs)
+    try:
+        given_choices = given.get("param_choices")
+        chosen = _literal_value(given_choices, constants) if given_choices is not None else {}
+        choices = {
+            str(k): {str(w): float(x) for w, x in dict(v).items()} for k, v in chosen.items()
+        }
+    except (KeyError, ValueError, TypeError, SyntaxError, AttributeError):
+        return None  # words not written as literals: the imported strategies say them
+    return ListedStrategy(name, description, params, param_docs, choices)

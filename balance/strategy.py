@@ -86,7 +86,9 @@ def param_lines(strategy: Strategy | ListedStrategy) -> list[str]:
     lines = []
     for name, default in strategy.params:
         allowed, meaning = strategy.param_docs.get(name, ("", ""))
-        line = f"{name} = {_number(default)}"
+        words = getattr(strategy, "param_choices", {}).get(name, {})
+        said = next((w for w, v in words.items() if v == default), _number(default))
+        line = f"{name} = {said}"
         if allowed:
             line += f"  ({allowed})"
         if meaning:

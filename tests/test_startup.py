@@ -89,7 +89,14 @@ def test_a_run_that_saves_nothing_loads_no_table_or_test_library() -> None:
 def test_listed_strategies_read_from_source_are_the_shipped_ones(game_id: str) -> None:
     game = get_game(game_id)
     shipped = [
-        ListedStrategy(s.name, s.description, s.params, dict(s.param_docs)) for s in game.shipped
+        ListedStrategy(
+            s.name,
+            s.description,
+            s.params,
+            dict(s.param_docs),
+            {k: dict(v) for k, v in s.param_choices.items()},
+        )
+        for s in game.shipped
     ]
     assert _read_source(game.strategies_module) == shipped
     assert listed_strategies(game) == shipped
@@ -113,7 +120,7 @@ def test_strategies_written_otherwise_are_imported(tmp_path, monkeypatch) -> Non
             return {s.name: s for s in SHIPPED}
 
     assert _read_source("odd_strategies") is None
-    assert listed_strategies(Odd()) == [ListedStrategy("odd", "Plays oddly.", (), {})]
+    assert listed_strategies(Odd()) == [ListedStrategy("odd", "Plays oddly.", (), {}, {})]
 
 
 @pytest.mark.parametrize("game_id", GAMES)
