@@ -553,7 +553,7 @@ def filled_chances(obs) -> np.ndarray:
     )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(st.lists(decisions(), min_size=2, max_size=4))
 def test_cached_chances_and_vote_values_equal_the_direct_ones(sequence) -> None:
     # One set of buffers goes through several positions, as the game loop's does: the
