@@ -593,6 +593,20 @@ which on 2 busy cores shows as wall time too.
 """
 
 
+#: The line of ``docs/performance.md`` from which ``--markdown`` keeps the page as it is:
+#: sections measured by hand (with their own date and load) below the generated tables.
+KEEP_MARK = "<!-- bench.py --markdown keeps everything below this line -->"
+
+
+def kept_sections(path: Path) -> str:
+    """What ``path`` holds from :data:`KEEP_MARK` on (the mark included), or nothing."""
+    if not path.is_file():
+        return ""
+    text = path.read_text()
+    at = text.find(KEEP_MARK)
+    return "" if at < 0 else "\n" + text[at:]
+
+
 def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
     """``docs/performance.md``: the machine, date and versions, then the tables."""
     if not records:
@@ -876,7 +890,7 @@ def finish(
         args.json.write_text(json.dumps(records, indent=1) + "\n")
         print(f"wrote {len(records)} records to {args.json}")
     if args.markdown:
-        args.markdown.write_text(markdown(records, args.note))
+        args.markdown.write_text(markdown(records, args.note) + kept_sections(args.markdown))
         print(f"wrote {args.markdown}")
     if old is not None:
         print(comparison(old, records))

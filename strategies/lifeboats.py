@@ -36,18 +36,20 @@ from balance.games.lifeboats.kit import (
     best_seat_nb,
     enter_gain_nb,
     fill_chances_nb,
+    fill_own_values_nb,
     has_hat_nb,
     is_ballot_nb,
     lane_value_nb,
     leave_loss_nb,
     lose_pawn_nb,
     njit,
+    own_of_nb,
     own_value_nb,
     pawn_points_nb,
     predict_tally_nb,
     predicted_outcome_nb,
     predicted_sinking_nb,
-    rival_mean_nb,
+    rival_mean_of_nb,
     stake_nb,
     steps_left_nb,
     vote_kind_nb,
@@ -78,6 +80,8 @@ def _steward_values(obs, seat, kind, options, count, spite, spread):
     values, crew, state = obs[6], obs[1], obs[3]
     fill_chances_nb(obs, kind)
     vote = vote_kind_nb(kind)
+    if vote in (LEAK_VOTE, MOVE_VOTE):
+        fill_own_values_nb(obs, kind, options, count)
     for k in range(count):
         code = options[k]
         value = 0.0
@@ -92,9 +96,7 @@ def _steward_values(obs, seat, kind, options, count, spite, spread):
         elif vote == OVERBOARD_VOTE:
             value = -1.0 if code == seat else float(weight_nb(obs, code, state[State.BOAT]))
         elif is_ballot_nb(vote):  # leak or move: own expected points, less spite for rivals'
-            value = own_value_nb(obs, seat, kind, code) - spite * rival_mean_nb(
-                obs, seat, kind, code
-            )
+            value = own_of_nb(obs, seat, k) - spite * rival_mean_of_nb(obs, seat, k)
         elif kind == SWIM_OUT:
             boat, pawn = code // 2, code % 2
             value = best_entry_nb(obs, seat, pawn, boat) - leave_loss_nb(
@@ -151,6 +153,8 @@ def _swimmer_values(obs, seat, kind, options, count):
     values, state = obs[6], obs[3]
     fill_chances_nb(obs, kind)
     vote = vote_kind_nb(kind)
+    if vote in (LEAK_VOTE, MOVE_VOTE):
+        fill_own_values_nb(obs, kind, options, count)
     for k in range(count):
         code = options[k]
         value = 0.0
@@ -163,15 +167,15 @@ def _swimmer_values(obs, seat, kind, options, count):
             value = pawn_points_nb(obs, boat, code % 2) + values[CHANCE_AFTER + boat]
         elif vote == LEAK_VOTE:
             if stake_nb(obs, seat, code) == 0.0:
-                value = 1000.0 - rival_mean_nb(obs, seat, kind, code)
+                value = 1000.0 - rival_mean_of_nb(obs, seat, k)
             else:
-                value = own_value_nb(obs, seat, kind, code)
+                value = own_of_nb(obs, seat, k)
         elif vote == MOVE_VOTE:
             stake = stake_nb(obs, seat, code)
             if stake > 0.0:
                 value = 1000.0 - 100.0 * steps_left_nb(obs, code) + stake
             else:
-                value = -rival_mean_nb(obs, seat, kind, code)
+                value = -rival_mean_of_nb(obs, seat, k)
         elif vote == OVERBOARD_VOTE:
             value = -1.0 if code == seat else float(weight_nb(obs, code, state[State.BOAT]))
         elif kind == SWIM_OUT:

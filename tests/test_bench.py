@@ -183,3 +183,14 @@ def test_the_yardstick_row_plays_both_in_turns_and_keeps_the_ratio(tmp_path: Pat
     assert f"| {r['ratio']:.2f} | {r['cpu_ratio']:.2f} |" in page
     compared = bench.comparison([r], [r])
     assert "1 measurements in both runs" in compared and "yardstick: compiled" in compared
+
+
+def test_markdown_keeps_the_hand_written_sections_below_the_mark(tmp_path: Path) -> None:
+    page = tmp_path / "performance.md"
+    assert bench.kept_sections(page) == ""
+    page.write_text("# old tables\n\n" + bench.KEEP_MARK + "\n\n## By hand\n\nkept\n")
+    kept = bench.kept_sections(page)
+    assert kept.startswith("\n" + bench.KEEP_MARK) and kept.endswith("## By hand\n\nkept\n")
+    assert "old tables" not in kept
+    page.write_text("# no mark\n")
+    assert bench.kept_sections(page) == ""

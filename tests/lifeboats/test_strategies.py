@@ -518,6 +518,84 @@ def test_every_answer_is_a_legal_index(decision, strategy) -> None:
         assert kind == LEAK_VOTE
 
 
+# --- the landing-chance cache and the table of a vote's values ------------------------------
+
+
+def direct_chances(obs, kind: int) -> np.ndarray:
+    """The chance tables :func:`kit.fill_chances_nb` must fill, worked out boat by boat with
+    :func:`kit.boat_chance_nb` (no cache): ``(3, MAX_BOATS)`` now, after, with one fewer."""
+    boats, n = obs[0], int(obs[3][State.PLAYERS])
+    vote = kit.vote_kind_nb(kind)
+    tables = np.zeros((3, MAX_BOATS))
+    for b in range(n + 1):
+        tables[0, b] = kit.boat_chance_nb(obs, b, 0, 0, 0)
+        if vote == MOVE_VOTE:
+            landing = kit.steps_left_nb(obs, b) <= 1
+            tables[1, b] = 1.0 if landing else kit.boat_chance_nb(obs, b, 0, 0, 1)
+        elif vote in (LEAK_VOTE, OVERBOARD_VOTE):
+            full = 1 if boats[b, Boat.FREE] <= 0 else 0
+            tables[1, b] = kit.boat_chance_nb(obs, b, -full, 1, 0)
+        else:
+            tables[1, b] = kit.boat_chance_nb(obs, b, 1, 0, 0)
+        if kind == SWIM_OUT:
+            tables[2, b] = kit.boat_chance_nb(obs, b, -1, 0, 0)
+    return tables
+
+
+def filled_chances(obs) -> np.ndarray:
+    scratch = obs[6]
+    return np.stack(
+        [
+            scratch[kit.CHANCE : kit.CHANCE + MAX_BOATS],
+            scratch[kit.CHANCE_AFTER : kit.CHANCE_AFTER + MAX_BOATS],
+            scratch[kit.CHANCE_LESS : kit.CHANCE_LESS + MAX_BOATS],
+        ]
+    )
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(decisions(), min_size=2, max_size=4))
+def test_cached_chances_and_vote_values_equal_the_direct_ones(sequence) -> None:
+    # One set of buffers goes through several positions, as the game loop's does: the
+    # cache must never serve a chance of an earlier position (nor its table of values).
+    shared = sequence[0][0]
+    for obs, _seat, kind, options, _ in sequence:
+        for mine, theirs in zip(shared[:5], obs[:5], strict=True):
+            mine[...] = theirs
+        kit.fill_chances_nb(shared, kind)
+        assert np.array_equal(filled_chances(shared), direct_chances(obs, kind))
+        kit.fill_chances_nb(obs, kind)  # fresh buffers: the same tables
+        assert np.array_equal(filled_chances(obs), filled_chances(shared))
+        buffer = np.zeros(MAX_OPTIONS, dtype=np.int64)
+        buffer[: len(options)] = options
+        kit.fill_own_values_nb(shared, kind, buffer, len(options))
+        n = int(obs[3][State.PLAYERS])
+        for q in range(n):
+            for k, code in enumerate(options):
+                assert kit.own_of_nb(shared, q, k) == kit.own_value_nb(shared, q, kind, code)
+            for k, code in enumerate(options):
+                expected = kit.rival_mean_nb(shared, q, kind, code)
+                assert kit.rival_mean_of_nb(shared, q, k) == expected
+
+
+@pytest.mark.parametrize("strategy", HEURISTICS, ids=lambda s: s.name)
+def test_a_decision_after_a_leak_reads_the_new_chances(strategy) -> None:
+    # The same buffers before and after boat 0 takes two more leaks (now full, at risk):
+    # every option's value must be what fresh buffers give, not what the cache held.
+    crew = {(0, 0): (1, 1), (0, 1): (0, 1), (1, 1): (0, 2), (2, 2): (0, 2)}
+    shared = build(crew=crew, leaks={0: 1})
+    for leaks in (1, 3, 1):
+        fresh = build(crew=crew, leaks={0: leaks})
+        for mine, theirs in zip(shared[:5], fresh[:5], strict=True):
+            mine[...] = theirs
+        for kind in (SWIM_OUT, LEAK_VOTE, MOVE_VOTE):
+            count = len(legal(fresh, 0, kind))
+            answers = [ask(strategy, obs, 0, kind) for obs in (shared, fresh)]
+            assert answers[0] == answers[1]
+            values = [obs[6][kit.VALUES : kit.VALUES + count] for obs in (shared, fresh)]
+            assert np.array_equal(values[0], values[1]), (leaks, kind)
+
+
 # --- in the compiled engine --------------------------------------------------------------
 
 

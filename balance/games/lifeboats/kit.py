@@ -17,19 +17,25 @@ up to a minute to compile) and without numba's reference counting (``_nrt=False`
 nothing here allocates, and counting the references of ``obs``'s seven arrays at every
 call made the heuristics three times slower).
 
-Landing chances are worked out once per decision into the float scratch buffer
+Landing chances are filled in once per decision into the float scratch buffer
 ``obs[6]`` (:func:`fill_chances_nb`); the helpers then only read them. The buffer's
 slots: option values ``[VALUES, VALUES + MAX_OPTIONS)``, a predicted tally ``[TALLY, ...)``
 and three per-boat tables (:data:`CHANCE`, :data:`CHANCE_AFTER`, :data:`CHANCE_LESS`).
-Nothing here allocates.
+From :data:`CACHE` on, both scratch buffers belong to the kit: each boat's chances are
+kept there with the part of the position they depend on, and worked out again only when
+that part changes (a leak, a move, a pawn in or out), so the voters of one ballot and the
+decisions between two events share one estimate; :func:`fill_own_values_nb` fills there
+a vote's values to every seat in one pass. Nothing here allocates.
 
 Option values are compared by :func:`best_index_nb`: the highest wins and ties between
 equally good options are broken by a draw from the seat's own stream, so that no strategy
 leans on the order of the options.
 
-The small readers (a stake, a vote's weight) are inlined into their callers; the larger
-helpers are compiled once and called, which keeps a strategy's first compilation to
-seconds (inlining them all took up to a minute a strategy).
+The small readers (a stake, a vote's weight, a pawn's gain or loss in a boat) are inlined
+into their callers: a call passes ``obs``'s seven arrays, which costs more than such a
+helper's work, and the heuristics ask them for every option. The larger helpers are
+compiled once and called, which keeps a strategy's first compilation to seconds
+(inlining them all took up to a minute a strategy).
 """
 
 import math
@@ -48,11 +54,13 @@ from balance.games.lifeboats.layout import (
     LOSE_PAWN,
     MAX_BOATS,
     MAX_OPTIONS,
+    MAX_PLAYERS,
     MOVE_VOTE,
     OFFICER,
     OVERBOARD_VOTE,
     PLACE,
     SAILOR,
+    SCRATCH,
     SWIM_IN,
     SWIM_OUT,
     Boat,
@@ -64,6 +72,7 @@ from balance.random_nb import below_nb
 
 __all__ = [
     "AFLOAT",
+    "CACHE",
     "CHANCE",
     "CHANCE_AFTER",
     "CHANCE_LESS",
@@ -78,6 +87,7 @@ __all__ = [
     "NEVER",
     "OFFICER",
     "OVERBOARD_VOTE",
+    "OWN",
     "PLACE",
     "SAILOR",
     "SWIM_IN",
@@ -97,6 +107,7 @@ __all__ = [
     "cheapest_nb",
     "enter_gain_nb",
     "fill_chances_nb",
+    "fill_own_values_nb",
     "has_hat_nb",
     "is_ballot_nb",
     "lane_value_nb",
@@ -106,19 +117,21 @@ __all__ = [
     "lose_pawn_nb",
     "move_gain_nb",
     "njit",
+    "own_of_nb",
     "own_value_nb",
     "pawn_points_nb",
     "predict_tally_nb",
     "predicted_outcome_nb",
     "predicted_sinking_nb",
     "rival_mean_nb",
+    "rival_mean_of_nb",
     "stake_nb",
     "steps_left_nb",
     "vote_kind_nb",
     "weight_nb",
 ]
 
-#: Slots of the float scratch buffer ``obs[6]`` (64 entries).
+#: Slots of the float scratch buffer ``obs[6]`` (below :data:`CACHE`).
 VALUES = 0  # one value per option
 TALLY = 16  # a predicted ballot: votes per option
 CHANCE = 32  # per boat: estimated landing chance now
@@ -127,10 +140,23 @@ CHANCE_LESS = 48  # per boat: with one pawn fewer (a swimmer leaving it)
 #: The value of an option a strategy will not take (a hat it keeps).
 NEVER = -1e300
 
-# What CHANCE_AFTER holds.
-_AFTER_LEAK = 0
-_AFTER_MOVE = 1
-_AFTER_PAWN = 2
+#: The kit's landing-chance cache: slots ``[CACHE, SCRATCH)`` of both scratch buffers (a
+#: strategy writes only below CACHE). ``obs[6][CACHE + 5 * b + c]``: boat ``b``'s chance
+#: now, after a leak, after a move, with a pawn more, with a pawn fewer (c = 0..4);
+#: ``obs[5]`` from CACHE: a tag, what every boat's chance shares, and each boat's key.
+CACHE = 64
+_NOW, _LEAK, _MOVE, _MORE, _FEWER = 0, 1, 2, 3, 4
+_CHANCES = 5
+_MAGIC = 0x4C1FEB0A7  # marks the keys as written (a new buffer holds zeros)
+_TAG = CACHE
+_SHARED = CACHE + 1  # players, leak markers left, steps left on the water, seats, track
+_BOAT_KEYS = CACHE + 6
+_KEYED = (Boat.STATE, Boat.PAWNS, Boat.LEAKS, Boat.FREE, Boat.STEPS)
+_KEY_FIELDS = len(_KEYED)
+_RATED = CACHE + _CHANCES * MAX_BOATS  # obs[6]: a predicted voter's rating of each option
+#: obs[6][OWN + q * MAX_OPTIONS + k]: what option k of a vote is worth to seat q
+#: (:func:`fill_own_values_nb`).
+OWN = _RATED + MAX_OPTIONS
 
 
 # --- reading the position ------------------------------------------------------------
@@ -166,7 +192,7 @@ def weight_nb(obs, seat, boat):
     return 2 * crew[boat, seat, OFFICER] + crew[boat, seat, SAILOR]
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def cheapest_nb(obs, seat, boat):
     """Points of ``seat``'s least valuable pawn aboard ``boat`` (0.0 if it has none)."""
     crew = obs[1]
@@ -305,45 +331,116 @@ def leak_sinks_nb(obs, boat):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
+def _chance_nb(obs, boat, total, pawns_delta, leaks_delta, steps_delta):
+    """:func:`boat_chance_nb` for a boat afloat, given ``total``: the steps left on the
+    water over all boats afloat (what :func:`_rate_nb` sums)."""
+    boats, state, rules = obs[0], obs[3], obs[4]
+    pawns = boats[boat, Boat.PAWNS] + pawns_delta
+    leaks = boats[boat, Boat.LEAKS] + leaks_delta
+    free = rules[Rule.SEATS] - pawns - leaks
+    steps = steps_left_nb(obs, boat) - steps_delta
+    leaks_left = state[State.LEAKS_LEFT] - leaks_delta
+    rest = total - steps_delta
+    rate = 1.0 if rest <= 0 else min(1.0, leaks_left / rest)
+    return chance_raw_nb(pawns, leaks, max(free, 0), steps, leaks_left, rate)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _cache_chances_nb(obs):
+    """Bring the landing-chance cache (``obs[5][CACHE:]`` keys, ``obs[6][CACHE:]`` values)
+    up to date with the position, and return nothing.
+
+    A boat's five chances (:data:`_NOW`, after a leak, after a move, with one pawn more
+    and one fewer) depend only on its own row of ``boats`` (fate, pawns, leaks, free
+    seats, steps) and on what every boat shares (players, leak markers left, steps left
+    on the water, seats per boat, track length). They are worked out again only for the
+    boats whose row, or all boats when what they share, differs from the key stored with
+    them: a vote's voters, and the decisions between two events, share one estimate.
+    """
+    boats, state, rules, keys, cached = obs[0], obs[3], obs[4], obs[5], obs[6]
+    n = state[State.PLAYERS]
+    total = 0
+    for b in range(n + 1):
+        if boats[b, Boat.STATE] == AFLOAT:
+            total += max(steps_left_nb(obs, b), 0)
+    fresh = (
+        keys[_TAG] != _MAGIC
+        or keys[_SHARED] != n
+        or keys[_SHARED + 1] != state[State.LEAKS_LEFT]
+        or keys[_SHARED + 2] != total
+        or keys[_SHARED + 3] != rules[Rule.SEATS]
+        or keys[_SHARED + 4] != rules[Rule.TRACK]
+    )
+    if fresh:
+        keys[_TAG] = _MAGIC
+        keys[_SHARED] = n
+        keys[_SHARED + 1] = state[State.LEAKS_LEFT]
+        keys[_SHARED + 2] = total
+        keys[_SHARED + 3] = rules[Rule.SEATS]
+        keys[_SHARED + 4] = rules[Rule.TRACK]
+    for b in range(n + 1):
+        key = _BOAT_KEYS + _KEY_FIELDS * b
+        same = not fresh
+        for f in range(_KEY_FIELDS):
+            if keys[key + f] != boats[b, _KEYED[f]]:
+                same = False
+                keys[key + f] = boats[b, _KEYED[f]]
+        if same:
+            continue
+        slot = CACHE + _CHANCES * b
+        fate = boats[b, Boat.STATE]
+        if fate != AFLOAT:
+            value = 1.0 if fate == LANDED else 0.0
+            for c in range(_CHANCES):
+                cached[slot + c] = value
+            if steps_left_nb(obs, b) <= 1:
+                cached[slot + _MOVE] = 1.0  # as for a boat afloat (no vote moves it)
+            continue
+        full = 1 if boats[b, Boat.FREE] <= 0 else 0
+        cached[slot + _NOW] = _chance_nb(obs, b, total, 0, 0, 0)
+        cached[slot + _LEAK] = _chance_nb(obs, b, total, -full, 1, 0)
+        if steps_left_nb(obs, b) <= 1:
+            cached[slot + _MOVE] = 1.0  # it lands
+        else:
+            cached[slot + _MOVE] = _chance_nb(obs, b, total, 0, 0, 1)
+        cached[slot + _MORE] = _chance_nb(obs, b, total, 1, 0, 0)
+        cached[slot + _FEWER] = _chance_nb(obs, b, total, -1, 0, 0)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
 def fill_chances_nb(obs, kind):
     """Fill the per-boat chance tables of ``obs[6]`` for a decision of ``kind``.
 
     :data:`CHANCE`: now. :data:`CHANCE_AFTER`: after a leak (leak and overboard votes),
     a move (move votes) or one more pawn (placing, swimming). :data:`CHANCE_LESS`: with
-    one pawn fewer (swimming out).
+    one pawn fewer (swimming out). Each is :func:`boat_chance_nb` of the boat, read from
+    the kit's cache (worked out again only for the boats the position has changed).
     """
-    boats, scratch, state = obs[0], obs[6], obs[3]
-    n = state[State.PLAYERS]
+    scratch = obs[6]
+    n = obs[3][State.PLAYERS]
     vote = vote_kind_nb(kind)
-    after = _AFTER_PAWN
+    after = _MORE
     if vote == MOVE_VOTE:
-        after = _AFTER_MOVE
+        after = _MOVE
     elif is_ballot_nb(vote):  # leak or overboard
-        after = _AFTER_LEAK
+        after = _LEAK
+    _cache_chances_nb(obs)
     for b in range(MAX_BOATS):
         scratch[CHANCE + b] = 0.0
         scratch[CHANCE_AFTER + b] = 0.0
         scratch[CHANCE_LESS + b] = 0.0
     for b in range(n + 1):
-        scratch[CHANCE + b] = boat_chance_nb(obs, b, 0, 0, 0)
-        if after == _AFTER_LEAK:
-            full = 1 if boats[b, Boat.FREE] <= 0 else 0
-            scratch[CHANCE_AFTER + b] = boat_chance_nb(obs, b, -full, 1, 0)
-        elif after == _AFTER_MOVE:
-            if steps_left_nb(obs, b) <= 1:
-                scratch[CHANCE_AFTER + b] = 1.0  # it lands
-            else:
-                scratch[CHANCE_AFTER + b] = boat_chance_nb(obs, b, 0, 0, 1)
-        else:
-            scratch[CHANCE_AFTER + b] = boat_chance_nb(obs, b, 1, 0, 0)
+        slot = CACHE + _CHANCES * b
+        scratch[CHANCE + b] = scratch[slot + _NOW]
+        scratch[CHANCE_AFTER + b] = scratch[slot + after]
         if kind == SWIM_OUT:
-            scratch[CHANCE_LESS + b] = boat_chance_nb(obs, b, -1, 0, 0)
+            scratch[CHANCE_LESS + b] = scratch[slot + _FEWER]
 
 
 # --- expected points (read the tables filled by fill_chances_nb) ------------------------
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def _colours_nb(obs, boat):
     crew, n = obs[1], obs[3][State.PLAYERS]
     colours = 0
@@ -379,7 +476,7 @@ def move_gain_nb(obs, seat, boat):
     return stake_nb(obs, seat, boat) * (scratch[CHANCE_AFTER + boat] - scratch[CHANCE + boat])
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def enter_gain_nb(obs, seat, boat, kind):
     """Expected points ``seat`` gains by putting a pawn of type ``kind`` into ``boat``.
 
@@ -391,7 +488,7 @@ def enter_gain_nb(obs, seat, boat, kind):
     return pawn_points_nb(obs, boat, kind) * after + stake_nb(obs, seat, boat) * (after - now)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def leave_loss_nb(obs, seat, boat, kind, leaver):
     """Expected points ``seat`` loses in ``boat`` when ``leaver`` swims out a ``kind`` pawn.
 
@@ -442,6 +539,76 @@ def rival_mean_nb(obs, seat, kind, code):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
+def fill_own_values_nb(obs, kind, options, count):
+    """Fill ``obs[6][OWN + q * MAX_OPTIONS + k]`` with :func:`own_value_nb` of option ``k``
+    to every seat ``q``: a whole vote's values in one pass (tables filled by
+    :func:`fill_chances_nb` for ``kind``), read by :func:`own_of_nb` and
+    :func:`rival_mean_of_nb`."""
+    boats, crew, state, scratch = obs[0], obs[1], obs[3], obs[6]
+    n = state[State.PLAYERS]
+    vote = vote_kind_nb(kind)
+    for k in range(count):
+        code = options[k]
+        if code == HAT or not is_ballot_nb(vote):
+            value = NEVER if code == HAT else 0.0
+            for q in range(n):
+                scratch[OWN + q * MAX_OPTIONS + k] = value
+            continue
+        boat = code if vote != OVERBOARD_VOTE else state[State.BOAT]
+        officer = pawn_points_nb(obs, boat, OFFICER)
+        sailor = pawn_points_nb(obs, boat, SAILOR)
+        now, after = scratch[CHANCE + boat], scratch[CHANCE_AFTER + boat]
+        afloat = boats[boat, Boat.STATE] == AFLOAT
+        full = boats[boat, Boat.FREE] <= 0
+        colours = 0
+        if vote == LEAK_VOTE and full:
+            colours = max(_colours_nb(obs, boat), 1)
+        for q in range(n):
+            officers, sailors = crew[boat, q, OFFICER], crew[boat, q, SAILOR]
+            cheapest = 0.0  # as cheapest_nb
+            if sailors > 0 and (officers == 0 or sailor <= officer):
+                cheapest = sailor
+            elif officers > 0:
+                cheapest = officer
+            value = 0.0
+            if vote == OVERBOARD_VOTE:
+                if code == q:
+                    value = -cheapest * after
+            else:
+                stake = 0.0  # as stake_nb
+                if afloat:
+                    stake = officers * officer + sailors * sailor
+                if vote == MOVE_VOTE:
+                    value = stake * (after - now)
+                elif stake != 0.0:  # minus leak_loss_nb
+                    kept = stake
+                    if full:
+                        kept -= cheapest / colours
+                    value = -(stake * now - kept * after)
+                else:
+                    value = -0.0
+            scratch[OWN + q * MAX_OPTIONS + k] = value
+
+
+@njit(inline="always", cache=True)
+def own_of_nb(obs, seat, k):
+    """Option ``k``'s value to ``seat``, as :func:`fill_own_values_nb` left it."""
+    return obs[6][OWN + seat * MAX_OPTIONS + k]
+
+
+@njit(inline="always", cache=True)
+def rival_mean_of_nb(obs, seat, k):
+    """:func:`rival_mean_nb` of option ``k``, from the values :func:`fill_own_values_nb`
+    left (summed in the same order: the same number)."""
+    scratch, n = obs[6], obs[3][State.PLAYERS]
+    total = 0.0
+    for q in range(n):
+        if q != seat:
+            total += scratch[OWN + q * MAX_OPTIONS + k]
+    return total / max(n - 1, 1)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
 def lose_pawn_nb(obs, options, count):
     """Index of the pawn type to lose overboard: the one worth fewer points, a sailor on a tie."""
     boat = obs[3][State.BOAT]
@@ -486,6 +653,8 @@ def predict_tally_nb(obs, seat, kind, options, count):
     boat = state[State.BOAT]
     for k in range(count):
         scratch[TALLY + k] = 0.0
+    if vote != OVERBOARD_VOTE:
+        fill_own_values_nb(obs, kind, options, count)
     for q in range(n):
         if q == seat:
             continue
@@ -495,18 +664,22 @@ def predict_tally_nb(obs, seat, kind, options, count):
             if weight == 0.0:
                 continue
         top = NEVER
-        for k in range(count):
-            value = _predicted_value_nb(obs, q, kind, options[k])
+        for k in range(count):  # rated once, into the kit's slots (read twice below)
+            if vote == OVERBOARD_VOTE:
+                value = _predicted_value_nb(obs, q, kind, options[k])
+            else:  # own_value_nb, from the table
+                value = scratch[OWN + q * MAX_OPTIONS + k]
+            scratch[_RATED + k] = value
             if value > top:
                 top = value
         if top <= NEVER:
             continue
         ties = 0
         for k in range(count):
-            if _predicted_value_nb(obs, q, kind, options[k]) > top - 1e-9:
+            if scratch[_RATED + k] > top - 1e-9:
                 ties += 1
         for k in range(count):
-            if _predicted_value_nb(obs, q, kind, options[k]) > top - 1e-9:
+            if scratch[_RATED + k] > top - 1e-9:
                 scratch[TALLY + k] += weight / ties
 
 
@@ -626,3 +799,7 @@ def best_index_nb(obs, count, rng):
 assert (LEAK_VOTE, MOVE_VOTE, OVERBOARD_VOTE) == (2, 3, 4)  # is_ballot_nb's range
 assert MAX_OPTIONS <= TALLY - VALUES
 assert TALLY + MAX_OPTIONS <= CHANCE
+assert CHANCE_LESS + MAX_BOATS <= CACHE
+assert CACHE + _CHANCES * MAX_BOATS <= SCRATCH
+assert _BOAT_KEYS + _KEY_FIELDS * MAX_BOATS <= SCRATCH
+assert OWN + MAX_PLAYERS * MAX_OPTIONS <= SCRATCH

@@ -16,7 +16,8 @@ scratch_i, scratch_f)``:
 * ``state`` int64 ``(State.SIZE,)``: round, first player, leak supply, the boat in question
 * ``rules`` int64 ``(Rule.SIZE,)``: the packed rule parameters
 * ``scratch_i`` int64 ``(SCRATCH,)`` and ``scratch_f`` float64 ``(SCRATCH,)``: buffers a
-  strategy may use (the game loop allocates nothing)
+  strategy may use below ``kit.CACHE`` (64; the game loop allocates nothing); the slots
+  from there on hold the kit's landing-chance cache
 
 Everything in ``obs`` is public: no strategy sees another player's vote of the same ballot.
 """
@@ -29,7 +30,7 @@ MIN_PLAYERS = 3
 MAX_BOATS = MAX_PLAYERS + 1
 MAX_LANES = 12
 MAX_ISLANDS = 6
-SCRATCH = 64
+SCRATCH = 256
 #: Longest option list: pawn placement and swimming out, two pawn types in every boat.
 MAX_OPTIONS = 2 * MAX_BOATS + 1
 
