@@ -119,33 +119,49 @@ def test_search_programmes_the_retreat_not_the_fall(position, player: str) -> No
 # ---------------------------------------------------------------------------
 
 
-def test_search_players_play_legal_games_the_same_on_any_thread_count() -> None:
+def check_legal_and_thread_independent(strategies: list[str]) -> None:
+    """Games with ``strategies`` (seats rotated, every variant) are the same on one thread
+    and on two, and their records keep the rules: in a finished game the winners are the
+    seats with pirates left."""
     from balance import api
     from balance.run import run_games
 
     setup = api.make_setup(
         "walk-the-plank",
-        3,
+        len(strategies),
         seed=4,
-        strategies=["mc:playouts=2", "ismcts:iterations=8,rollout=greedy", "random"],
+        strategies=strategies,
         variants=("ghost", "dolphin", "kraken"),
         rotate_seats=True,
     )
     records = []
     for threads in (1, 2):
         result = run_games(setup, 12, threads=threads, progress=False)
-        records.append(
-            {
-                k: np.concatenate([b.extra[k] for b in result.blocks])
-                for k in ("games", "cards", "seats")
-            }
-        )
+        blocks = result.blocks
+        names = ("games", "cards", "seats")
+        records.append({k: np.concatenate([b.extra[k] for b in blocks]) for k in names})
     for name in records[0]:
         np.testing.assert_array_equal(records[0][name], records[1][name])
     seats = records[0]["seats"]
     games = records[0]["games"]
     finished = games[:, 1].astype(bool)
     np.testing.assert_array_equal(seats[finished, :, 0], seats[finished, :, 1] > 0)
+    assert finished.any()
+
+
+def test_ismcts_plays_legal_games_the_same_on_any_thread_count() -> None:
+    # The one test of the default suite that compiles a search player's game loop.
+    check_legal_and_thread_independent(["ismcts:iterations=8,rollout=greedy", "random", "greedy"])
+
+
+@pytest.mark.slow
+def test_mc_plays_legal_games_the_same_on_any_thread_count() -> None:
+    check_legal_and_thread_independent(["mc:playouts=2", "random", "survivor"])
+
+
+@pytest.mark.slow
+def test_both_search_players_play_legal_games_at_one_table() -> None:
+    check_legal_and_thread_independent(["mc:playouts=2", "ismcts:iterations=8", "greedy", "random"])
 
 
 @pytest.mark.parametrize(
@@ -213,3 +229,16 @@ def test_a_run_without_search_players_compiles_none_of_their_code() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "0"
+
+
+@pytest.mark.parametrize("first", ["search_nb", "mc_nb", "ismcts_nb", "engine_nb"])
+def test_the_search_modules_import_in_any_order(first: str) -> None:
+    """The game loop's module, the shipped strategies and the search players import one
+    another; importing any of them first must work."""
+    import subprocess
+    import sys
+
+    script = f"from balance.games.walk_the_plank import {first}\nprint('ok')\n"
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "ok\n"

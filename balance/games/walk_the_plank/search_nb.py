@@ -33,7 +33,6 @@ import numpy as np
 from numba import njit
 
 from balance.bits_nb import popcount_nb
-from balance.games.walk_the_plank import engine_nb as E
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK
 from balance.games.walk_the_plank.kit import KTH_CARD
 from balance.games.walk_the_plank.moves_nb import (
@@ -344,3 +343,9 @@ def determinize_nb(pos, seat, own_known, rng):
                 card = random_card_nb(free, rng)
                 programs[q, slot] = card
                 free &= ~(1 << card)
+
+
+# The game loop's module imports the shipped strategies, which import the search players,
+# which import this module: the loop's module is bound last, and read only when the
+# functions above are compiled, whichever of these modules Python imports first.
+from balance.games.walk_the_plank import engine_nb as E  # noqa: E402
