@@ -212,6 +212,19 @@ def strategy_origin(strategy: Strategy) -> Origin | None:
     return _ORIGINS.get(strategy)
 
 
+def ship_from_file(strategy: Strategy, path: str | Path, module: str) -> Strategy:
+    """Mark a shipped strategy without a ``code`` as coming from the file ``path``.
+
+    Such a strategy joins the game loop through the generated dispatchers, as a user's
+    strategy does (so a run without it never compiles its code); knowing its file lets
+    that loop be cached on disk like a user's. Returns ``strategy``.
+    """
+    path = Path(path).resolve()
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    _ORIGINS[strategy] = Origin(path, digest, module)
+    return strategy
+
+
 def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
     """Import a user's strategy file and return its :class:`Strategy` called ``name``.
 

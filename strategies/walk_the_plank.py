@@ -20,7 +20,7 @@ from balance.games.walk_the_plank.kit import (
     njit,
     random_program_nb,
 )
-from balance.strategy import Strategy
+from balance.strategy import Strategy, ship_from_file
 
 GAME = "walk-the-plank"
 
@@ -271,4 +271,79 @@ weighted = Strategy(
     },
 )
 
-SHIPPED = (random, aggressor, survivor, greedy, weighted)
+# --- search players: compiled in balance.games.walk_the_plank.mc_nb and .ismcts_nb -------
+# They have no code: they join the game loop as a user's strategy does, so a run without
+# them never compiles them. Their modules import the game loop, which imports this
+# module: they are imported here, at the end, and only read when these thin functions
+# are compiled, whichever module Python imports first.
+from balance.games.walk_the_plank import ismcts_nb, mc_nb  # noqa: E402
+
+
+@njit(cache=True)
+def mc_program(obs, seat, available, params, rng, out):
+    mc_nb.mc_program_nb(obs, seat, available, params, rng, out)
+
+
+@njit(cache=True)
+def mc_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
+    return mc_nb.mc_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng)
+
+
+@njit(cache=True)
+def ismcts_program(obs, seat, available, params, rng, out):
+    ismcts_nb.ismcts_program_nb(obs, seat, available, params, rng, out)
+
+
+@njit(cache=True)
+def ismcts_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
+    return ismcts_nb.ismcts_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng)
+
+
+@njit(cache=True)
+def search_push(obs, seat, opt_tile, opt_arg, count, params, rng):
+    return mc_nb.search_push_nb(obs, seat, opt_tile, opt_arg, count, params, rng)
+
+
+ROLLOUTS = {"random": 0.0, "aggressor": 1.0, "survivor": 2.0, "greedy": 3.0}
+ROLLOUT_DOC = (
+    "random, aggressor, survivor or greedy",
+    "the strategy that plays every seat in the playouts",
+)
+
+mc = Strategy(
+    GAME,
+    "mc",
+    "Flat Monte Carlo with determinization: tries each card of its programme (slot by "
+    "slot) and each option, in playouts to the end from sampled hidden programmes, and "
+    "plays the one that wins most often.",
+    _decisions(mc_program, mc_choose, search_push),
+    params=(("playouts", 16.0), ("rollout", 0.0)),
+    param_docs={
+        "playouts": ("1 to 65536", "playouts for each card or option tried"),
+        "rollout": ROLLOUT_DOC,
+    },
+    param_choices={"rollout": ROLLOUTS},
+    param_bounds={"playouts": (1.0, 65536.0), "rollout": (0.0, 3.0)},
+)
+
+ismcts = Strategy(
+    GAME,
+    "ismcts",
+    "Information-set Monte Carlo tree search: grows a tree of its programme (card by "
+    "card) and of every seat's moves to the end of the round over sampled hidden "
+    "programmes, and plays its most visited move.",
+    _decisions(ismcts_program, ismcts_choose, search_push),
+    params=(("iterations", 256.0), ("rollout", 0.0), ("c", 0.7)),
+    param_docs={
+        "iterations": ("1 to 65536", "iterations (one playout each) for each decision"),
+        "rollout": ROLLOUT_DOC,
+        "c": ("0 to 100", "UCB1 exploration constant (results are 0 or 1)"),
+    },
+    param_choices={"rollout": ROLLOUTS},
+    param_bounds={"iterations": (1.0, 65536.0), "rollout": (0.0, 3.0), "c": (0.0, 100.0)},
+)
+
+SHIPPED = (random, aggressor, survivor, greedy, weighted, mc, ismcts)
+
+for _searcher in (mc, ismcts):
+    ship_from_file(_searcher, __file__, __name__)

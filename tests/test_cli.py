@@ -19,7 +19,7 @@ from cli_helpers import invoke
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 
-SHIPPED_NAMES = ["random", "aggressor", "survivor", "greedy", "weighted"]
+SHIPPED_NAMES = ["random", "aggressor", "survivor", "greedy", "weighted", "mc", "ismcts"]
 RULE_NAMES = [row["name"] for row in WalkThePlankRules.describe()]
 REQUIRED_KEYS = {
     "game",
