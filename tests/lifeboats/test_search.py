@@ -154,9 +154,8 @@ def test_a_determinization_changes_nothing_the_seat_has_seen(
 def test_determinizations_cover_every_vote_a_hidden_voter_may_cast(position) -> None:
     pos = position(["Aa", "Bb", "Cc", ""], hats=1, round=3)  # F = seat 2
     seen: set[tuple[int, ...]] = set()
-    stream = Stream(1, 0, 1)
-    for _ in range(300):
-        streams = [[stream.below(2**32) for _ in range(4)] for _ in range(3)]
+    for game in range(300):
+        streams = [Stream(1, game, 1 + s).state for s in range(3)]
         after, drawn = search.determinize(pos, 1, MOVE_VOTE, streams)
         assert after == pos
         seen.add(tuple(drawn))
@@ -237,7 +236,7 @@ def test_search_players_answer_within_their_options_and_repeat_themselves() -> N
     ("text", "message"),
     [
         ("mc:playouts=0", "parameter 'playouts' must be from 1 to 65536, not 0"),
-        ("ismcts:iterations=0", "parameter 'iterations' must be from 1 to 1048576, not 0"),
+        ("ismcts:iterations=0", "parameter 'iterations' must be from 1 to 65536, not 0"),
         ("mc:rollout=greedy", "parameter 'rollout' needs a number or one of random, steward"),
         ("mc:budget=3", "bad parameter 'budget=3'; parameters: playouts, rollout"),
     ],

@@ -107,8 +107,10 @@ def new_sandbox_nb(rules):
 @njit(inline="always", cache=True)
 def copy_position_nb(src, dst):
     """Copy the position of ``obs`` tuple ``src`` into ``dst`` (boats, crew, seats, state)."""
-    for k in range(4):
-        dst[k][...] = src[k]
+    dst[0][:, :] = src[0]
+    dst[1][:, :, :] = src[1]
+    dst[2][:, :] = src[2]
+    dst[3][:] = src[3]
 
 
 @njit(inline="always", cache=True)
