@@ -250,3 +250,15 @@ def test_a_rollout_takes_a_word_and_the_label_shows_it() -> None:
     chosen = parse_strategy("ismcts:iterations=64,rollout=steward", {"ismcts": ismcts}, "x")
     assert chosen.label == "ismcts(iterations=64,rollout=steward)"
     assert chosen.vector()[:3].tolist() == [64.0, 1.0, 0.7]
+
+
+def test_search_players_play_the_same_games_on_one_thread_and_on_two() -> None:
+    from balance import api
+
+    strategies = ["mc:playouts=2", "ismcts:iterations=8", "random"]
+    runs = [
+        api.simulate("lifeboats", 3, 8, 5, strategies, rotate_seats=True, threads=t, batch=2)
+        for t in (1, 2)
+    ]
+    assert runs[0].seats.equals(runs[1].seats)
+    assert runs[0].games.equals(runs[1].games)
