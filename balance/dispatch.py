@@ -136,9 +136,12 @@ class Dispatch:
             digest.update(part.encode() + b"\0")
         for strategy in users:
             origin = strategy_origin(strategy)
-            if origin is None:
+            if origin is not None:
+                digest.update(f"{origin.path}\0{origin.digest}\0{strategy.name}\0".encode())
+            elif _in_balance(strategy):  # shipped without a code (a search player)
+                digest.update(f"{strategy.game}\0{strategy.name}\0".encode())
+            else:
                 return None
-            digest.update(f"{origin.path}\0{origin.digest}\0{strategy.name}\0".encode())
             for decision in self.arguments:
                 function = strategy.decisions.get(decision, self.fallback.get(decision))
                 name = getattr(getattr(function, "py_func", function), "__qualname__", "")
@@ -202,6 +205,15 @@ class Dispatch:
             function = types.FunctionType(code, bound, caller, original.py_func.__defaults__)
             bound[caller] = njit(cache=path is not None, **options)(function)
         return bound[self.callers[-1]]
+
+
+def _in_balance(strategy: Strategy) -> bool:
+    """Whether every decision of ``strategy`` is defined in balance's own modules, whose
+    sources :func:`_sources_digest` already covers (a shipped strategy without a code)."""
+    return all(
+        getattr(getattr(f, "py_func", f), "__module__", "").startswith("balance.")
+        for f in strategy.decisions.values()
+    )
 
 
 def _where(strategy: Strategy) -> str:

@@ -274,3 +274,75 @@ swimmer = Strategy(
 )
 
 SHIPPED = (random, steward, hatkeeper, swimmer)
+
+
+# --- search players: flat Monte Carlo and ISMCTS (balance.games.lifeboats.search_nb) ------
+# They play out whole games from a position with the shipped heuristics above, so they
+# come last; they carry no ``code`` and join a run's loop as a user's strategy does (the
+# plain loop never compiles the search). See docs/lifeboats.md, "Search players".
+
+import numpy as np  # noqa: E402
+
+from balance.games.lifeboats import search_nb  # noqa: E402
+from balance.strategy import MAX_PARAMS  # noqa: E402
+
+#: The strategies a search player's playouts may use (``rollout=NAME``), by code.
+ROLLOUTS = (random, steward, hatkeeper, swimmer)
+#: Their default parameters, float64 ``(len(ROLLOUTS), MAX_PARAMS)``, row = code.
+ROLLOUT_PARAMS = np.zeros((len(ROLLOUTS), MAX_PARAMS), dtype=np.float64)
+for _rollout in ROLLOUTS:
+    ROLLOUT_PARAMS[_rollout.code, : len(_rollout.params)] = [v for _, v in _rollout.params]
+_ROLLOUT_WORDS = {s.name: float(s.code) for s in ROLLOUTS}
+_ROLLOUT_DOC = (
+    "random, steward, hatkeeper or swimmer",
+    "the strategy every seat plays in the playouts (with its default parameters); "
+    "random is fastest",
+)
+
+
+@njit(cache=True)
+def mc_decide(obs, seat, kind, options, count, params, rng):
+    return search_nb.mc_decide_nb(obs, seat, kind, options, count, params, rng, ROLLOUT_PARAMS)
+
+
+@njit(cache=True)
+def ismcts_decide(obs, seat, kind, options, count, params, rng):
+    return search_nb.ismcts_decide_nb(obs, seat, kind, options, count, params, rng, ROLLOUT_PARAMS)
+
+
+mc = Strategy(
+    GAME,
+    "mc",
+    "Flat Monte Carlo with determinization: tries every option of a decision in "
+    "`playouts` games played on to the end by the `rollout` strategy in every seat, each "
+    "from the position with the hidden votes of the ballot drawn afresh, and plays the "
+    "option that won most.",
+    {"decide": mc_decide},
+    params=(("playouts", 16.0), ("rollout", 0.0)),
+    param_docs={
+        "playouts": ("1..65536", "playouts per option of every decision"),
+        "rollout": _ROLLOUT_DOC,
+    },
+    param_choices={"rollout": _ROLLOUT_WORDS},
+    param_bounds={"playouts": (1, 65536), "rollout": (0, len(ROLLOUTS) - 1)},
+)
+ismcts = Strategy(
+    GAME,
+    "ismcts",
+    "Information-set Monte Carlo tree search (Cowling, Powley & Whitehouse 2012): "
+    "`iterations` games from freshly drawn hidden votes, each down a tree of every "
+    "player's decisions chosen by UCB1 (exploration `c`), one new node, then played out "
+    "by the `rollout` strategy; plays the option tried most.",
+    {"decide": ismcts_decide},
+    params=(("iterations", 256.0), ("rollout", 0.0), ("c", 0.7)),
+    param_docs={
+        "iterations": ("1..65536", "games searched per decision"),
+        "rollout": _ROLLOUT_DOC,
+        "c": ("0 and up; 0.5..1 makes sense", "UCB1's exploration constant (results in 0..1)"),
+    },
+    param_choices={"rollout": _ROLLOUT_WORDS},
+    param_bounds={"iterations": (1, 65536), "rollout": (0, len(ROLLOUTS) - 1), "c": (0, 100)},
+)
+
+SEARCH = (mc, ismcts)
+SHIPPED = (*SHIPPED, *SEARCH)

@@ -220,8 +220,9 @@ def test_the_builder_packs_the_rules_as_the_engine_does(players: int) -> None:
 
 
 def test_shipped_strategies_have_codes_params_and_one_decision() -> None:
-    assert [s.name for s in SHIPPED] == ["random", "steward", "hatkeeper", "swimmer"]
-    assert [s.code for s in SHIPPED] == [0, 1, 2, 3]
+    names = ["random", "steward", "hatkeeper", "swimmer", "mc", "ismcts"]
+    assert [s.name for s in SHIPPED] == names
+    assert [s.code for s in SHIPPED] == [0, 1, 2, 3, None, None]  # search: no code
     for strategy in SHIPPED:
         assert strategy.game == "lifeboats"
         assert set(strategy.decisions) == {"decide"}

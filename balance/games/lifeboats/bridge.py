@@ -75,6 +75,7 @@ def pack_position(pos: Position, rules: np.ndarray | None = None) -> Obs:
         row[Boat.PAWNS] = pos.pawns(b)
         row[Boat.FREE] = pos.free(b)
         row[Boat.LEFT] = pos.left[b]
+        row[Boat.ORDER] = pos.landing_order[b]
         crew[b, :n, :] = pos.crew[b]
     seats = np.zeros((MAX_PLAYERS, Seat.SIZE), dtype=np.int64)
     seats[:, Seat.SWIMMING] = -1
@@ -192,6 +193,8 @@ def unpack_position(pos: Position, obs: Obs, stats: Stats) -> Position:
             raise AssertionError(f"compiled engine lost count of the pawns in boat {b}")
         if boats[b, Boat.FREE] != out.free(b):
             raise AssertionError(f"compiled engine lost count of the free seats in boat {b}")
+        if boats[b, Boat.ORDER] != out.landing_order[b]:
+            raise AssertionError(f"compiled engine lost the landing order of boat {b}")
         if boats[b, Boat.ISLAND] != out.island(b):
             raise AssertionError(f"compiled engine put boat {b} on the wrong island")
     if state[State.LANDED] != out.landed():

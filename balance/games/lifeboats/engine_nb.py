@@ -179,78 +179,116 @@ def ask_nb(obs, seat, kind, options, count, players, error):
     return options[k]
 
 
-@njit(inline="always", cache=True)
-def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
-    """Resolve a vote (D6) of ``kind`` among ``work[3][:nvoters]`` weighing ``work[4]``.
+#: What :func:`count_ballot_nb` returns when every voter played a hat: vote again.
+REVOTE = -2
 
-    ``boat`` is the boat of an overboard vote. Returns the outcome (a boat or a colour).
+
+@njit(inline="always", cache=True)
+def collect_ballot_nb(obs, kind, nvoters, boat, start, players, work, error):
+    """Ask voters ``work[3][start:nvoters]`` their vote of ``kind`` into ``work[1]`` (D5).
+
+    Every voter is asked before anything of the ballot is revealed or spent.
+    """
+    boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
+    options, ballot, voters = work[0], work[1], work[3]
+    n = state[State.PLAYERS]
+    for i in range(start, nvoters):
+        s = voters[i]
+        count = vote_options_nb(boats, crew, seats, n, s, kind, boat, options)
+        ballot[i] = ask_nb(obs, s, kind, options, count, players, error)
+        if error[Error.SEAT] >= 0:
+            return
+
+
+@njit(inline="always", cache=True)
+def count_ballot_nb(obs, kind, nvoters, boat, players, work, stats, error):
+    """Resolve the collected ballot ``work[1][:nvoters]`` of ``kind`` (D6).
+
+    Returns the outcome (a boat or a colour), or :data:`REVOTE` when every voter
+    played a hat and the same voters vote again.
     """
     boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
     options, ballot, tally, voters, weights = work[0], work[1], work[2], work[3], work[4]
     game_stat, seat_stat = stats[0], stats[1]
     n = state[State.PLAYERS]
     choose = kind + 3  # CHOOSE_LEAK, CHOOSE_MOVE, CHOOSE_OVERBOARD
+    # Spend the hats played (branch-free: votes are random, branches mispredict).
+    hats = 0
+    hatter = -1
+    by_round = GameStat.HATS_ROUND + min(state[State.ROUND], HAT_ROUNDS) - 1
+    for i in range(nvoters):
+        s = voters[i]
+        hat = ballot[i] == HAT
+        seats[s, Seat.HATS] -= hat
+        seat_stat[s, SeatStat.HATS_USED] += hat
+        hats += hat
+        game_stat[by_round] += hat
+        hatter = s if hat else hatter
+    if hats == 1:
+        game_stat[GameStat.HAT_DECIDED] += 1
+        seat_stat[hatter, SeatStat.HATS_DECISIVE] += 1
+        count = eligible_options_nb(boats, crew, n, kind, boat, options)
+        return ask_nb(obs, hatter, choose, options, count, players, error)
+    if hats == nvoters:
+        game_stat[GameStat.REVOTES] += 1
+        return REVOTE
+    # Tally the other votes: option v in tally[v + 1] (hats in tally[0], ignored).
+    # (Only the slots voted for are cleared: a loop clearing them all becomes a memset
+    # call, which costs more than the whole tally.)
+    for i in range(nvoters):
+        tally[ballot[i] + 1] = 0
+    voted = 0
+    for i in range(nvoters):
+        v = ballot[i] + 1
+        tally[v] += weights[i]
+        voted |= 1 << v
+    top = -1
+    for c in range(1, n + 2):
+        score = tally[c] if (voted >> c) & 1 else -1
+        top = max(top, score)
+    count = 0
+    for c in range(1, n + 2):
+        options[count] = c - 1
+        count += ((voted >> c) & 1) & (tally[c] == top)
+    if count == 1:
+        return options[0]
+    game_stat[GameStat.TIES_BROKEN] += 1
+    return ask_nb(obs, state[State.FIRST], choose, options, count, players, error)
+
+
+@njit(inline="always", cache=True)
+def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
+    """Resolve a vote (D6) of ``kind`` among ``work[3][:nvoters]`` weighing ``work[4]``.
+
+    ``boat`` is the boat of an overboard vote. Returns the outcome (a boat or a colour).
+    """
+    game_stat = stats[0]
     while True:
         game_stat[GameStat.VOTES] += 1
-        # Every voter is asked before anything of the ballot is revealed or spent (D5).
-        for i in range(nvoters):
-            s = voters[i]
-            count = vote_options_nb(boats, crew, seats, n, s, kind, boat, options)
-            ballot[i] = ask_nb(obs, s, kind, options, count, players, error)
-            if error[Error.SEAT] >= 0:
-                return -1
-        # Spend the hats played (branch-free: votes are random, branches mispredict).
-        hats = 0
-        hatter = -1
-        by_round = GameStat.HATS_ROUND + min(state[State.ROUND], HAT_ROUNDS) - 1
-        for i in range(nvoters):
-            s = voters[i]
-            hat = ballot[i] == HAT
-            seats[s, Seat.HATS] -= hat
-            seat_stat[s, SeatStat.HATS_USED] += hat
-            hats += hat
-            game_stat[by_round] += hat
-            hatter = s if hat else hatter
-        if hats == 1:
-            game_stat[GameStat.HAT_DECIDED] += 1
-            seat_stat[hatter, SeatStat.HATS_DECISIVE] += 1
-            count = eligible_options_nb(boats, crew, n, kind, boat, options)
-            return ask_nb(obs, hatter, choose, options, count, players, error)
-        if hats == nvoters:
-            game_stat[GameStat.REVOTES] += 1
-            continue
-        # Tally the other votes: option v in tally[v + 1] (hats in tally[0], ignored).
-        # (Only the slots voted for are cleared: a loop clearing them all becomes a memset
-        # call, which costs more than the whole tally.)
-        for i in range(nvoters):
-            tally[ballot[i] + 1] = 0
-        voted = 0
-        for i in range(nvoters):
-            v = ballot[i] + 1
-            tally[v] += weights[i]
-            voted |= 1 << v
-        top = -1
-        for c in range(1, n + 2):
-            score = tally[c] if (voted >> c) & 1 else -1
-            top = max(top, score)
-        count = 0
-        for c in range(1, n + 2):
-            options[count] = c - 1
-            count += ((voted >> c) & 1) & (tally[c] == top)
-        if count == 1:
-            return options[0]
-        game_stat[GameStat.TIES_BROKEN] += 1
-        return ask_nb(obs, state[State.FIRST], choose, options, count, players, error)
+        collect_ballot_nb(obs, kind, nvoters, boat, 0, players, work, error)
+        if error[Error.SEAT] >= 0:
+            return -1
+        outcome = count_ballot_nb(obs, kind, nvoters, boat, players, work, stats, error)
+        if outcome != REVOTE:
+            return outcome
 
 
 @njit(inline="always", cache=True)
 def set_up_nb(obs, players, work, stats, error):
     """Boats on lanes, then pawns into boats (D15). No sinking is checked."""
-    boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
+    place_boats_nb(obs, 0, players, work, error)
+    if error[Error.SEAT] >= 0:
+        return
+    place_pawns_nb(obs, 0, players, work, stats, error)
+
+
+@njit(inline="always", cache=True)
+def place_boats_nb(obs, first_boat, players, work, error):
+    """Boats ``first_boat..n`` onto lanes, each by its owner (seat 0 the black boat)."""
+    boats, state, rules = obs[0], obs[3], obs[4]
     options = work[0]
-    seat_stat = stats[1]
     n = state[State.PLAYERS]
-    for boat in range(n + 1):
+    for boat in range(first_boat, n + 1):
         seat = boat if boat < n else 0  # seat 0 places the black boat last
         count = lane_options_nb(boats, rules, n, options)
         lane = ask_nb(obs, seat, LANE, options, count, players, error)
@@ -258,21 +296,36 @@ def set_up_nb(obs, players, work, stats, error):
             return
         boats[boat, Boat.LANE] = lane
         boats[boat, Boat.ISLAND] = rules[Rule.LANE_ISLAND + lane]
+
+
+@njit(inline="always", cache=True)
+def place_pawn_nb(obs, seat, code, stats):
+    """Seat ``seat`` places a pawn: ``code`` is ``boat * 2 + type``."""
+    boats, crew, seats = obs[0], obs[1], obs[2]
+    boat = code >> 1
+    kind = code & 1
+    seats[seat, Seat.RESERVE_OFFICERS + kind] -= 1
+    add_pawn_nb(boats, crew, seat, boat, kind)
+    stats[1][seat, SeatStat.PLACED_OFFICERS + kind] += 1
+
+
+@njit(inline="always", cache=True)
+def place_pawns_nb(obs, first_seat, players, work, stats, error):
+    """Pawns into boats, round and round from ``first_seat``, until none is in reserve."""
+    boats, seats, state = obs[0], obs[2], obs[3]
+    options = work[0]
+    n = state[State.PLAYERS]
     left = 0
     for s in range(n):
         left += seats[s, Seat.RESERVE_OFFICERS] + seats[s, Seat.RESERVE_SAILORS]
-    seat = 0
+    seat = first_seat
     while left > 0:
         if seats[seat, Seat.RESERVE_OFFICERS] + seats[seat, Seat.RESERVE_SAILORS] > 0:
             count = place_options_nb(boats, seats, n, seat, options)
             code = ask_nb(obs, seat, PLACE, options, count, players, error)
             if error[Error.SEAT] >= 0:
                 return
-            boat = code >> 1
-            kind = code & 1
-            seats[seat, Seat.RESERVE_OFFICERS + kind] -= 1
-            add_pawn_nb(boats, crew, seat, boat, kind)
-            seat_stat[seat, SeatStat.PLACED_OFFICERS + kind] += 1
+            place_pawn_nb(obs, seat, code, stats)
             left -= 1
         seat += 1
         if seat == n:
@@ -283,8 +336,7 @@ def set_up_nb(obs, players, work, stats, error):
 def leak_phase_nb(obs, players, work, stats, error):
     """The leak vote, anyone overboard, the leak, then sinking (D6-D9)."""
     boats, crew, state = obs[0], obs[1], obs[3]
-    options, voters, weights = work[0], work[3], work[4]
-    seat_stat = stats[1]
+    voters, weights = work[3], work[4]
     if state[State.LEAKS_LEFT] == 0:
         sink_boats_nb(boats, crew, state, stats)
         return
@@ -297,28 +349,71 @@ def leak_phase_nb(obs, players, work, stats, error):
     target = resolve_vote_nb(obs, LEAK_VOTE, n, -1, players, work, stats, error)
     if error[Error.SEAT] >= 0:
         return
+    leak_into_nb(obs, target, players, work, stats, error)
+
+
+@njit(inline="always", cache=True)
+def overboard_voters_nb(obs, target, work):
+    """The owners of the pawns in ``target`` from F clockwise into ``work[3]``, each
+    weighing 2 an officer and 1 a sailor there into ``work[4]``; returns how many."""
+    crew, state = obs[1], obs[3]
+    voters, weights = work[3], work[4]
+    n = state[State.PLAYERS]
+    first = state[State.FIRST]
+    count = 0
+    for i in range(n):
+        s = first + i
+        if s >= n:
+            s -= n
+        weight = 2 * crew[target, s, 0] + crew[target, s, 1]
+        if weight > 0:
+            voters[count] = s
+            weights[count] = weight
+            count += 1
+    return count
+
+
+@njit(inline="always", cache=True)
+def leak_into_nb(obs, target, players, work, stats, error):
+    """The leak vote chose ``target``: anyone overboard, the leak, then sinking (D8-D9)."""
+    boats, state = obs[0], obs[3]
     if boats[target, Boat.FREE] == 0:
-        count = 0
-        for i in range(n):
-            s = first + i
-            if s >= n:
-                s -= n
-            weight = 2 * crew[target, s, 0] + crew[target, s, 1]
-            if weight > 0:
-                voters[count] = s
-                weights[count] = weight
-                count += 1
+        count = overboard_voters_nb(obs, target, work)
         state[State.BOAT] = target
         colour = resolve_vote_nb(obs, OVERBOARD_VOTE, count, target, players, work, stats, error)
         if error[Error.SEAT] >= 0:
             return
-        count = lose_options_nb(crew, colour, target, options)
-        kind = ask_nb(obs, colour, LOSE_PAWN, options, count, players, error)
-        if error[Error.SEAT] >= 0:
-            return
-        state[State.BOAT] = -1
-        remove_pawn_nb(boats, crew, colour, target, kind)
-        seat_stat[colour, SeatStat.OVERBOARD] += 1
+        overboard_nb(obs, colour, target, players, work, stats, error)
+        return
+    leak_nb(obs, target, stats)
+
+
+@njit(inline="always", cache=True)
+def overboard_nb(obs, colour, target, players, work, stats, error):
+    """``colour`` loses a pawn of its choice from the full ``target``; then the leak."""
+    crew = obs[1]
+    options = work[0]
+    count = lose_options_nb(crew, colour, target, options)
+    kind = ask_nb(obs, colour, LOSE_PAWN, options, count, players, error)
+    if error[Error.SEAT] >= 0:
+        return
+    lose_pawn_nb(obs, colour, target, kind, stats)
+
+
+@njit(inline="always", cache=True)
+def lose_pawn_nb(obs, colour, target, kind, stats):
+    """``colour``'s pawn of type ``kind`` goes overboard from ``target``; then the leak."""
+    boats, crew, state = obs[0], obs[1], obs[3]
+    state[State.BOAT] = -1
+    remove_pawn_nb(boats, crew, colour, target, kind)
+    stats[1][colour, SeatStat.OVERBOARD] += 1
+    leak_nb(obs, target, stats)
+
+
+@njit(inline="always", cache=True)
+def leak_nb(obs, target, stats):
+    """A leak marker onto a free seat of ``target``, then sinking."""
+    boats, crew, state = obs[0], obs[1], obs[3]
     boats[target, Boat.LEAKS] += 1
     boats[target, Boat.FREE] -= 1
     state[State.LEAKS_LEFT] -= 1
@@ -328,7 +423,7 @@ def leak_phase_nb(obs, players, work, stats, error):
 @njit(inline="always", cache=True)
 def move_phase_nb(obs, players, work, stats, error):
     """The move vote, the move (and landing), then sinking (D10)."""
-    boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
+    state = obs[3]
     voters, weights = work[3], work[4]
     n = state[State.PLAYERS]
     first = state[State.FIRST]
@@ -339,6 +434,13 @@ def move_phase_nb(obs, players, work, stats, error):
     target = resolve_vote_nb(obs, MOVE_VOTE, n, -1, players, work, stats, error)
     if error[Error.SEAT] >= 0:
         return
+    move_nb(obs, target, stats)
+
+
+@njit(inline="always", cache=True)
+def move_nb(obs, target, stats):
+    """``target`` moves one step (and lands at the end of its track); then sinking."""
+    boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
     boats[target, Boat.STEPS] += 1
     if boats[target, Boat.STEPS] >= rules[Rule.TRACK]:
         land_nb(boats, crew, seats, state, rules, stats, target)
@@ -348,17 +450,27 @@ def move_phase_nb(obs, players, work, stats, error):
 @njit(inline="always", cache=True)
 def swim_phase_nb(obs, players, work, stats, error):
     """Swimmers out from F clockwise, in from F-1 counter-clockwise, then sinking (D11)."""
-    boats, crew, seats, state, rules = obs[0], obs[1], obs[2], obs[3], obs[4]
-    options, swam_from = work[0], work[5]
-    seat_stat = stats[1]
+    boats, seats, state = obs[0], obs[2], obs[3]
     n = state[State.PLAYERS]
-    first = state[State.FIRST]
-    stay = rules[Rule.STAY_WITHOUT_SEAT]
     for b in range(n + 1):
         boats[b, Boat.LEFT] = 0
     for s in range(n):
         seats[s, Seat.SWIMMING] = -1
-    for i in range(n):
+    swim_out_nb(obs, 0, players, work, stats, error)
+    if error[Error.SEAT] >= 0:
+        return
+    swim_in_nb(obs, 1, players, work, stats, error)
+
+
+@njit(inline="always", cache=True)
+def swim_out_nb(obs, start, players, work, stats, error):
+    """The ``start``-th player after F and those after it clockwise swim out."""
+    boats, crew, state, rules = obs[0], obs[1], obs[3], obs[4]
+    options = work[0]
+    n = state[State.PLAYERS]
+    first = state[State.FIRST]
+    stay = rules[Rule.STAY_WITHOUT_SEAT]
+    for i in range(start, n):
         s = first + i
         if s >= n:
             s -= n
@@ -368,64 +480,113 @@ def swim_phase_nb(obs, players, work, stats, error):
         code = ask_nb(obs, s, SWIM_OUT, options, count, players, error)
         if error[Error.SEAT] >= 0:
             return
-        boat = code >> 1
-        kind = code & 1
-        remove_pawn_nb(boats, crew, s, boat, kind)
-        boats[boat, Boat.LEFT] = 1
-        seats[s, Seat.SWIMMING] = kind
-        swam_from[s] = boat
-    for k in range(1, n + 1):
+        leave_boat_nb(obs, s, code, work)
+
+
+@njit(inline="always", cache=True)
+def leave_boat_nb(obs, seat, code, work):
+    """``seat`` swims out: ``code`` is ``boat * 2 + type``. The boat records who left it."""
+    boats, crew, seats = obs[0], obs[1], obs[2]
+    boat = code >> 1
+    kind = code & 1
+    remove_pawn_nb(boats, crew, seat, boat, kind)
+    boats[boat, Boat.LEFT] = 1 + seat
+    seats[seat, Seat.SWIMMING] = kind
+    work[5][seat] = boat
+
+
+@njit(inline="always", cache=True)
+def swim_in_nb(obs, start, players, work, stats, error):
+    """Swimmers in, the ``start``-th player before F and those before it (F-start,
+    F-start-1, ..., F); then the boats are open again and sinking is checked."""
+    boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
+    options, swam_from = work[0], work[5]
+    seat_stat = stats[1]
+    n = state[State.PLAYERS]
+    first = state[State.FIRST]
+    for k in range(start, n + 1):
         s = first - k
         if s < 0:
             s += n
-        kind = seats[s, Seat.SWIMMING]
-        if kind < 0:
+        if seats[s, Seat.SWIMMING] < 0:
             continue
         state[State.SWIM_FROM] = swam_from[s]
         count = swim_in_options_nb(boats, n, swam_from[s], options)
         if count == 0:
             seat_stat[s, SeatStat.NO_SEAT] += 1
+            state[State.SWIM_FROM] = -1
+            seats[s, Seat.SWIMMING] = -1
         else:
             boat = ask_nb(obs, s, SWIM_IN, options, count, players, error)
             if error[Error.SEAT] >= 0:
                 return
-            add_pawn_nb(boats, crew, s, boat, kind)
-        state[State.SWIM_FROM] = -1
-        seats[s, Seat.SWIMMING] = -1
+            climb_in_nb(obs, s, boat)
     for b in range(n + 1):
         boats[b, Boat.LEFT] = 0
     sink_boats_nb(boats, crew, state, stats)
 
 
+@njit(inline="always", cache=True)
+def climb_in_nb(obs, seat, boat):
+    """``seat``'s swimmer climbs into ``boat``."""
+    boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
+    add_pawn_nb(boats, crew, seat, boat, seats[seat, Seat.SWIMMING])
+    state[State.SWIM_FROM] = -1
+    seats[seat, Seat.SWIMMING] = -1
+
+
 @njit(cache=True, _nrt=False, error_model="numpy")
 def play_game_nb(obs, players, work, stats, error):
     """One whole game from the reset position; returns whether it finished (D12)."""
-    state, rules = obs[3], obs[4]
-    n = state[State.PLAYERS]
-    round_cap = rules[Rule.ROUND_CAP]
     set_up_nb(obs, players, work, stats, error)
     if error[Error.SEAT] >= 0:
         return False
+    return play_rounds_nb(obs, LEAK_PHASE, players, work, stats, error)
+
+
+#: The phases of a round, as :func:`play_rounds_nb` and :func:`after_phase_nb` count them.
+LEAK_PHASE = 0
+MOVE_PHASE = 1
+SWIM_PHASE = 2
+
+
+@njit(inline="always", cache=True)
+def over_nb(obs, stats):
+    """Whether every boat has landed or sunk."""
+    state = obs[3]
+    return state[State.LANDED] + stats[0][GameStat.BOATS_SUNK] == state[State.PLAYERS] + 1
+
+
+@njit(inline="always", cache=True)
+def play_rounds_nb(obs, phase, players, work, stats, error):
+    """Play on from the start of ``phase`` of the current round to the end of the game;
+    returns whether it finished (D12)."""
+    state, rules = obs[3], obs[4]
+    n = state[State.PLAYERS]
+    round_cap = rules[Rule.ROUND_CAP]
     while True:
-        state[State.FIRST] = (state[State.ROUND] - 1) % n
-        leak_phase_nb(obs, players, work, stats, error)
-        if error[Error.SEAT] >= 0:
-            return False
-        if state[State.LANDED] + stats[0][GameStat.BOATS_SUNK] == n + 1:
-            return True
-        move_phase_nb(obs, players, work, stats, error)
-        if error[Error.SEAT] >= 0:
-            return False
-        if state[State.LANDED] + stats[0][GameStat.BOATS_SUNK] == n + 1:
-            return True
+        if phase == LEAK_PHASE:
+            state[State.FIRST] = (state[State.ROUND] - 1) % n
+            leak_phase_nb(obs, players, work, stats, error)
+            if error[Error.SEAT] >= 0:
+                return False
+            if over_nb(obs, stats):
+                return True
+        if phase <= MOVE_PHASE:
+            move_phase_nb(obs, players, work, stats, error)
+            if error[Error.SEAT] >= 0:
+                return False
+            if over_nb(obs, stats):
+                return True
         swim_phase_nb(obs, players, work, stats, error)
         if error[Error.SEAT] >= 0:
             return False
-        if state[State.LANDED] + stats[0][GameStat.BOATS_SUNK] == n + 1:
+        if over_nb(obs, stats):
             return True
         if state[State.ROUND] >= round_cap:
             return False
         state[State.ROUND] += 1
+        phase = LEAK_PHASE
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")

@@ -93,8 +93,9 @@ class BoatSlots(NamedTuple):
     LEAKS: int = 4
     PAWNS: int = 5  # pawns aboard, all seats and types
     FREE: int = 6  # free seats
-    LEFT: int = 7  # 1 if a pawn swam out of it in this swim phase
-    SIZE: int = 8
+    LEFT: int = 7  # 1 + the seat whose pawn swam out of it in this swim phase, 0 if none
+    ORDER: int = 8  # landing order from 1 (public: everyone saw it land), 0 if not landed
+    SIZE: int = 9
 
 
 class SeatSlots(NamedTuple):

@@ -70,6 +70,7 @@ def reset_nb(boats, crew, seats, state, rules, n):
         boats[b, Boat.LEAKS] = 0
         boats[b, Boat.PAWNS] = 0
         boats[b, Boat.LEFT] = 0
+        boats[b, Boat.ORDER] = 0
         if b <= n:
             boats[b, Boat.STATE] = AFLOAT
             boats[b, Boat.FREE] = seat_count
@@ -327,6 +328,7 @@ def land_nb(boats, crew, seats, state, rules, stats, boat):
         seat_stat[s, SeatStat.SAVED_SAILORS] += sailors
     state[State.LANDED] += 1
     boat_stat[boat, BoatStat.ORDER] = state[State.LANDED]
+    boats[boat, Boat.ORDER] = state[State.LANDED]
     boat_stat[boat, BoatStat.ROUND] = state[State.ROUND]
     boat_stat[boat, BoatStat.ABOARD] = boats[boat, Boat.PAWNS]
     boats[boat, Boat.STATE] = LANDED

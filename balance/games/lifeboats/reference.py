@@ -192,7 +192,8 @@ class Position:
     boat: int = -1  # the boat of an overboard vote and its pawn loss
     swim_from: int = -1  # the boat the asked swimmer left
     swimming: list[int] = field(default_factory=list)  # per seat: type in the water, or -1
-    left: list[int] = field(default_factory=list)  # per boat: 1 if a pawn swam out this phase
+    left: list[int] = field(default_factory=list)  # per boat: 1 + the seat that swam out of
+    # it this phase, 0 if none
     hatless: list[int] = field(default_factory=list)  # per seat: 1 if it may never play a hat
     # Tallies for the record.
     placed: list[list[int]] = field(default_factory=list)  # [seat][type]
@@ -692,7 +693,7 @@ def swim_phase(pos: Position, players: Sequence[Player], narrate: Narrator = _qu
             continue
         boat, kind = divmod(ask(pos, players, s, SWIM_OUT, options), 2)
         pos.crew[boat][s][kind] -= 1
-        pos.left[boat] = 1
+        pos.left[boat] = 1 + s  # public: who swam out of which boat
         pos.swimming[s] = kind
         swam_from[s] = boat
         narrate(
