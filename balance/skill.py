@@ -55,7 +55,7 @@ SEARCH = ("ismcts", "mc")
 #: The search player the default ladder climbs with.
 LADDER_SEARCH = "ismcts"
 #: Default budget exponents: ``ismcts`` at 2^4, 2^6 and 2^8 iterations.
-DEFAULT_BUDGETS = (4, 6, 8)
+DEFAULT_BUDGETS = (2, 4)
 #: Largest budget exponent (2^20 iterations a decision).
 MAX_BUDGET = 20
 #: The head-to-head share a rung must reach against the rung below, whatever the players.
@@ -539,7 +539,7 @@ def skill(
         texts = [texts[0], *(texts[i] for i in order)]
         kinds = [kinds[0], *(kinds[i] for i in order)]
         if LADDER_SEARCH in shipped:
-            rollout = _rollout_word(shipped[LADDER_SEARCH], texts[-1] if len(texts) > 1 else "")
+            rollout = _rollout_word(shipped[LADDER_SEARCH], texts[:0:-1])
             for k in budgets:
                 text = f"{LADDER_SEARCH}:iterations={2**k}" + (
                     f",rollout={rollout}" if rollout else ""
@@ -643,13 +643,15 @@ def skill(
     )
 
 
-def _rollout_word(search: Any, best: str) -> str:
-    """The word of ``search``'s ``rollout`` parameter for the best heuristic (the strategy
-    name of ``best``), else ``random``, else empty (the search player's default)."""
+def _rollout_word(search: Any, strongest_first: Sequence[str]) -> str:
+    """The word of ``search``'s ``rollout`` parameter for the strongest heuristic it takes
+    (``strongest_first``: the heuristics' ``--strategy`` texts, strongest first), else
+    ``random``, else empty (the search player's default)."""
     choices = dict(getattr(search, "param_choices", {}).get("rollout", {}))
-    name = best.partition(":")[0]
-    if name and name in choices:
-        return name
+    for text in strongest_first:
+        name = text.partition(":")[0]
+        if name in choices:
+            return name
     return "random" if "random" in choices else ""
 
 

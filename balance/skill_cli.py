@@ -10,7 +10,7 @@ import click
 
 #: The default of --budgets: :data:`balance.skill.DEFAULT_BUDGETS`, written out so that
 #: ``balance --help`` does not load the statistics.
-DEFAULT_BUDGET_TEXT = "4,6,8"
+DEFAULT_BUDGET_TEXT = "2,4"
 
 EPILOG = """
 \b

@@ -110,7 +110,9 @@ def test_strategies_explain_every_parameter_with_its_range(game: str) -> None:
         for name, default in strategy.params:
             allowed, meaning = strategy.param_docs[name]
             assert allowed and meaning, (strategy.name, name)
-            assert f"      {name} = {default:g}  ({allowed})  {meaning}\n" in out
+            words = {v: w for w, v in strategy.param_choices.get(name, {}).items()}
+            said = words.get(default, f"{default:g}")  # a word where the parameter has one
+            assert f"      {name} = {said}  ({allowed})  {meaning}\n" in out
 
 
 @pytest.mark.parametrize(

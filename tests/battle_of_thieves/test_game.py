@@ -1548,7 +1548,8 @@ def test_strategies_lists_the_shipped_ones() -> None:
         block = next(b for b in blocks if b.startswith(strategy.name + "\n"))
         if strategy.params:
             for name, value in strategy.params:
-                assert f"      {name} = {value:g}  (" in block, strategy.name
+                words = {v: w for w, v in strategy.param_choices.get(name, {}).items()}
+                assert f"      {name} = {words.get(value, f'{value:g}')}  (" in block, strategy.name
         else:
             assert "parameters" not in block
     assert [s.name for s in SHIPPED] == STRATEGIES

@@ -81,6 +81,7 @@ def check_every_split(rules: BattleRules, content, strategies, seed: int, game: 
     return steps
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 def test_a_game_split_at_any_step_plays_on_as_the_reference_engine_plays_it() -> None:
     content = RULES.content()
     steps = [
@@ -206,6 +207,7 @@ def test_playing_pickpocket_there_wins_at_once(engine) -> None:
     assert pos.over and pos.winner == 0
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 @pytest.mark.parametrize("text", ["mc:playouts=16", "ismcts:iterations=32"])
 def test_a_search_player_plays_the_card_that_wins_at_once(text: str) -> None:
     for seed in range(3):
@@ -223,6 +225,7 @@ def seventh_sin_position() -> Position:
     return pos
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 @pytest.mark.parametrize("text", ["mc:playouts=16", "ismcts:iterations=32"])
 def test_a_search_player_never_plays_the_card_that_loses_at_once(text: str) -> None:
     assert (PLAY, -1, card("Orgueil"), -1) in reference.legal_options(seventh_sin_position())
@@ -244,6 +247,7 @@ def test_search_answers_are_legal_and_depend_only_on_the_stream() -> None:
 # --- whole games ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 def test_search_games_are_the_same_whatever_the_thread_count() -> None:
     from balance.api import make_setup
     from balance.run import run_games
@@ -269,6 +273,7 @@ def test_search_games_are_the_same_whatever_the_thread_count() -> None:
         assert np.array_equal(a, b)
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 def test_the_search_loop_plays_other_strategies_as_the_plain_loop_does() -> None:
     """A line-up with a search player plays in the search loop; its other seats' games
     are the plain loop's when no search player sits (same records)."""
@@ -298,6 +303,7 @@ def test_the_search_loop_plays_other_strategies_as_the_plain_loop_does() -> None
     assert np.array_equal(records.cards, plain.cards)
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 def test_mc_beats_random() -> None:
     lineup = Lineup((seat("mc:playouts=2"), seat("random")), rotate=True)
     games = engine.play_games(BattleRules(), 2, 1, 12, lineup=lineup).games
@@ -339,6 +345,7 @@ def test_the_search_codes_are_the_strategies_codes() -> None:
     assert engine.rollout_params().shape[0] == len(search_nb.ROLLOUT_CODES)
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 def test_the_reference_engine_plays_a_search_players_games_as_the_search_loop() -> None:
     """As ``--debug`` and ``replay`` play them: the reference engine asking the compiled
     search at each decision, on the same streams."""

@@ -96,6 +96,7 @@ def assert_resumes(rules: LaPlancheRules, strategies, seed: int, game: int) -> i
         k += 1
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 @pytest.mark.parametrize(
     ("rules", "strategies", "seed"),
     [
@@ -192,6 +193,7 @@ def _search(which, obs, seat, colour, symbol, options, budget, seed):
     return choose(obs, seat, colour, symbol, opt_a, opt_b, len(options), params, rng)
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 @pytest.mark.parametrize(("which", "budget"), [(mc, 8), (ismcts, 32)], ids=["mc", "ismcts"])
 def test_a_search_player_takes_the_win_in_one_and_avoids_the_loss_in_one(which, budget) -> None:
     # Two prisoners: a yellow on the edge, a red further back. Advancing the yellow makes
@@ -206,6 +208,7 @@ def test_a_search_player_takes_the_win_in_one_and_avoids_the_loss_in_one(which, 
         assert yellow == 0
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 @pytest.mark.parametrize(("which", "budget"), [(mc, 8), (ismcts, 32)], ids=["mc", "ismcts"])
 def test_a_search_player_picks_the_symbol_with_the_winning_option(which, budget) -> None:
     _, obs = _obs(".........R.......Y", players=3)
@@ -258,6 +261,7 @@ def test_the_command_refuses_a_bad_search_player_in_one_line(
     assert_one_line_error(code, out, err, fragment)
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 def test_a_run_with_search_players_agrees_with_the_reference_and_any_thread_count() -> None:
     # The one test of the default suite that compiles the game loop with search players.
     strategies = ["mc:playouts=2", "ismcts:iterations=8,rollout=protector", "detective"]

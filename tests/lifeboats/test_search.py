@@ -111,6 +111,7 @@ def check_every_decision(monkeypatch, rules, players, seed, game) -> set[int]:
     return {d.kind for d in asked}
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 @pytest.mark.parametrize(("players", "game"), [(3, 0), (4, 1), (5, 2), (6, 3)])
 def test_a_game_continued_from_any_decision_is_the_game_played_through(
     monkeypatch: pytest.MonkeyPatch, players: int, game: int
@@ -252,6 +253,7 @@ def test_a_rollout_takes_a_word_and_the_label_shows_it() -> None:
     assert chosen.vector()[:3].tolist() == [64.0, 1.0, 0.7]
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 def test_search_players_play_the_same_games_on_one_thread_and_on_two() -> None:
     from balance import api
 

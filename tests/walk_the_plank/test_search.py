@@ -68,6 +68,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_a_game_split_at_any_step_is_the_reference_game(case: int) -> None:
     rules, codes = CASES[case]

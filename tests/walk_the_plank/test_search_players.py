@@ -64,6 +64,7 @@ def choose_in(pos, rules, seat: int, card: int, slot: int, options, choose, para
     return choose(obs, seat, card, slot, opt_tile, opt_arg, len(options), params, seat_stream(seed))
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 @pytest.mark.parametrize("player", PLAYERS)
 @pytest.mark.parametrize("seed", range(3))
 def test_search_charges_the_last_pirate_off_the_plank(position, player: str, seed: int) -> None:
@@ -78,6 +79,7 @@ def test_search_charges_the_last_pirate_off_the_plank(position, player: str, see
     assert options[pick] == (2, 0)
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 @pytest.mark.parametrize("player", PLAYERS)
 @pytest.mark.parametrize("seed", range(3))
 def test_search_does_not_run_into_the_sea(position, player: str, seed: int) -> None:
@@ -149,6 +151,7 @@ def check_legal_and_thread_independent(strategies: list[str]) -> None:
     assert finished.any()
 
 
+@pytest.mark.slow  # compiles a search loop: the long suite
 def test_ismcts_plays_legal_games_the_same_on_any_thread_count() -> None:
     # The one test of the default suite that compiles a search player's game loop.
     check_legal_and_thread_independent(["ismcts:iterations=8,rollout=greedy", "random", "greedy"])
