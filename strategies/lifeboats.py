@@ -292,7 +292,8 @@ ROLLOUTS = (random, steward, hatkeeper, swimmer)
 ROLLOUT_PARAMS = np.zeros((len(ROLLOUTS), MAX_PARAMS), dtype=np.float64)
 for _rollout in ROLLOUTS:
     ROLLOUT_PARAMS[_rollout.code, : len(_rollout.params)] = [v for _, v in _rollout.params]
-_ROLLOUT_WORDS = {s.name: float(s.code) for s in ROLLOUTS}
+#: The words of `rollout` (written out: `balance strategies` reads them from this source).
+_ROLLOUT_WORDS = {"random": 0.0, "steward": 1.0, "hatkeeper": 2.0, "swimmer": 3.0}
 _ROLLOUT_DOC = (
     "random, steward, hatkeeper or swimmer",
     "the strategy every seat plays in the playouts (with its default parameters); "
@@ -345,4 +346,4 @@ ismcts = Strategy(
 )
 
 SEARCH = (mc, ismcts)
-SHIPPED = (*SHIPPED, *SEARCH)
+SHIPPED = (random, steward, hatkeeper, swimmer, mc, ismcts)  # written out: read from source

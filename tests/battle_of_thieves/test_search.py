@@ -156,6 +156,7 @@ def test_a_determinization_keeps_what_the_seat_has_seen() -> None:
         )
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 def test_determinizations_deal_every_unseen_card_to_the_enemys_hand() -> None:
     pos = at_sea(turn=3)
     enemy = pos.sides[1]
@@ -200,6 +201,7 @@ def pickpocket_position() -> Position:
     return pos
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 def test_playing_pickpocket_there_wins_at_once(engine) -> None:
     pos = pickpocket_position()
     option = (PLAY, -1, card("Pickpocket"), -1)
@@ -233,6 +235,7 @@ def test_a_search_player_never_plays_the_card_that_loses_at_once(text: str) -> N
         assert choose(text, seventh_sin_position(), seed) != (PLAY, -1, card("Orgueil"), -1)
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 def test_search_answers_are_legal_and_depend_only_on_the_stream() -> None:
     for pos in positions()[::8]:
         options = reference.legal_options(pos)

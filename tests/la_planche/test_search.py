@@ -223,6 +223,7 @@ def test_a_search_player_picks_the_symbol_with_the_winning_option(which, budget)
         assert symbol(obs, 0, COLOURS.index("R"), ADVANCE, SWAP, params, rng) == 0
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 @pytest.mark.parametrize("which", [mc, ismcts], ids=["mc", "ismcts"])
 def test_a_search_player_answers_a_legal_option_and_repeats_itself(which) -> None:
     pos, obs = _obs("YRGBYRGB..YRGBYR..")

@@ -137,6 +137,7 @@ def test_many_games_continued_from_any_decision(
 # --- determinization --------------------------------------------------------------------
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 def test_a_determinization_changes_nothing_the_seat_has_seen(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -152,6 +153,7 @@ def test_a_determinization_changes_nothing_the_seat_has_seen(
             assert vote in reference.legal_options(d.pos, voter, d.kind, boat=d.pos.boat)
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 def test_determinizations_cover_every_vote_a_hidden_voter_may_cast(position) -> None:
     pos = position(["Aa", "Bb", "Cc", ""], hats=1, round=3)  # F = seat 2
     seen: set[tuple[int, ...]] = set()
@@ -191,6 +193,7 @@ def endgame(build_position) -> Position:
     return pos
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 @pytest.mark.parametrize("strategy", ["mc:playouts=4", "ismcts:iterations=16"])
 def test_a_search_player_finds_the_winning_move_and_avoids_the_losing_one(
     strategy: str, position
@@ -217,6 +220,7 @@ def test_the_endgame_is_as_the_scenario_says(position) -> None:
         assert pos.score[winner] == 18
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 def test_search_players_answer_within_their_options_and_repeat_themselves() -> None:
     rules = LifeboatsRules()
     lineup = Lineup(

@@ -109,6 +109,7 @@ def public_part(pos) -> list[np.ndarray]:
     return [a.copy() for a in (pirates, living, state, resting, shown, pos[9], pos[12])]
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 def test_a_determinization_keeps_what_the_seat_has_seen_and_draws_every_programme() -> None:
     rules = WalkThePlankRules(ghost=True)
     n, seat = 4, 1

@@ -93,6 +93,7 @@ def test_search_does_not_run_into_the_sea(position, player: str, seed: int) -> N
     assert options[pick] == (3, 0)
 
 
+@pytest.mark.slow  # compiles the search: the long suite
 @pytest.mark.parametrize("player", PLAYERS)
 def test_search_programmes_the_retreat_not_the_fall(position, player: str) -> None:
     """Seat 0 (captain, first to reveal) has one pirate left, on the last tile beside one
