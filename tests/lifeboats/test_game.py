@@ -31,7 +31,7 @@ GAMES = 2000
 SEED = 7
 DEFAULTS = LifeboatsRules()
 RULE_NAMES = [row["name"] for row in LifeboatsRules.describe()]
-STRATEGIES = ["random", "steward", "hatkeeper", "swimmer"]
+STRATEGIES = ["random", "steward", "hatkeeper", "swimmer", "mc", "ismcts"]
 COMMON_KEYS = {
     "game",
     "players",

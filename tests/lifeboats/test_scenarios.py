@@ -824,12 +824,13 @@ def test_a_player_chooses_which_pawn_swims_out(engine) -> None:
         ]
     )
     if is_reference(engine):
-        # What the swimmers see: the boats left, who is in the water, the boat they left.
+        # What the swimmers see: the boats left (1 + the seat that swam out of each),
+        # who is in the water, the boat they left.
         seen = [(a.swim_from, a.swimming, a.left) for a in out.log]
         assert seen == [
             (-1, [-1, -1, -1], [0, 0, 0, 0]),
-            (2, [SAILOR, OFFICER, -1], [0, 1, 1, 0]),
-            (1, [SAILOR, -1, -1], [0, 1, 1, 0]),
+            (2, [SAILOR, OFFICER, -1], [0, 1, 2, 0]),
+            (1, [SAILOR, -1, -1], [0, 1, 2, 0]),
         ]
         assert out.pos.swimming == [-1, -1, -1] and out.pos.left == [0, 0, 0, 0]
 
