@@ -64,6 +64,9 @@ LEAKS = 15
 ROUND_CAP = 60
 
 HEURISTICS = (steward, hatkeeper, swimmer)
+#: The shipped players wired into the game loop (the search players have their own tests
+#: in test_search.py: asking one here would compile the whole search).
+WIRED = tuple(s for s in SHIPPED if s.code is not None)
 
 
 def rules_array(players: int) -> np.ndarray:
@@ -505,7 +508,7 @@ def decisions(draw):
 
 
 @settings(max_examples=300, deadline=None)
-@given(decisions(), st.sampled_from(SHIPPED))
+@given(decisions(), st.sampled_from(WIRED))
 def test_every_answer_is_a_legal_index(decision, strategy) -> None:
     obs, seat, kind, options, seed = decision
     if len(options) < 2:
