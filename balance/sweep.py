@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy.stats import t as student_t
 
 from balance import __version__
 from balance.api import make_setup
@@ -45,17 +44,17 @@ from balance.metrics import (
     RATE_KINDS,
     Metric,
     balance_index_difference,
-    balance_index_interval,
+    balance_index_from_moments,
     estimate,
     holm,
-    length_summary,
+    length_summary_from_counts,
     paired_difference,
 )
 from balance.precision import BLOCK as PRECISION_BLOCK
 from balance.precision import DEFAULT_MAX_GAMES, SeatTracker, check_precision
 from balance.results import json_safe, write_json
 from balance.run import _deferred_interrupt, _ignore_ctrl_c_here, check_run, default_threads
-from balance.stats import mean_interval, wilson_interval
+from balance.stats import t_quantile, wilson_interval
 from balance.sweep_design import (
     DESIGNS,
     MAX_POINTS,
@@ -376,19 +375,32 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
     (by number of winners), ``length_median`` and the game's own per-game figures by
     column name (each with ``name``, ``unit``, ``value`` and ``ci95``).
     """
-    core = tally.values(CORE)
-    games = len(core)
-    won = core[list(tally.won_columns)].to_numpy(dtype=bool)
-    length = core["length"].to_numpy(dtype=float)
-    finished = core["finished"].to_numpy(dtype=bool)
-    balance = balance_index_interval(won)
-    lengths = length_summary(length, finished)
-    winners = won.sum(axis=1)
+    core = tally.groups[CORE]
+    counts = core.counts
+    games = int(counts.sum())
+    where = {name: k for k, name in enumerate(core.columns)}
+    won = core.rows[:, [where[c] for c in tally.won_columns]].astype(np.int64)  # (R, n)
+    length = np.rint(core.rows[:, where["length"]]).astype(np.int64)  # (R,)
+    finished = core.rows[:, where["finished"]] > 0  # (R,)
+    # Exact integer sums over the games, as balance simulate keeps them without records.
+    seat_wins = won.T @ counts  # (n,)
+    cross = won.T @ (won * counts[:, None])  # (n, n)
+    balance = balance_index_from_moments(
+        games,
+        seat_wins / games if games else np.full(players, np.nan),
+        _covariance(games, seat_wins, cross) if games >= 2 else None,
+    )
+    longest = int(length.max()) if games else -1
+    ended = np.bincount(length[finished], weights=counts[finished], minlength=longest + 1)
+    stopped = np.bincount(length, weights=counts, minlength=longest + 1)
+    lengths = length_summary_from_counts(np.rint(ended), np.rint(stopped))
+    winners = np.bincount(won.sum(axis=1), weights=counts, minlength=max(2, players) + 1)
     winner_count = {}
     for k in range(0, max(2, players) + 1):
-        if k > 2 and not (winners == k).any():
+        if k > 2 and not winners[k]:
             continue
-        winner_count[str(k)] = _rate(int((winners == k).sum()), games)
+        winner_count[str(k)] = _rate(int(winners[k]), games)
+    finished_games = int(counts[finished].sum())
     metrics: dict[str, Any] = {
         "balance_index": {"value": balance["value"], "ci95": [balance["low"], balance["high"]]},
         "length_mean": {
@@ -396,17 +408,17 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
             "ci95": [lengths["mean_low"], lengths["mean_high"]],
             "is_lower_bound": lengths["mean_is_lower_bound"],
         },
-        "finished_rate": _rate(int(finished.sum()), games),
+        "finished_rate": _rate(finished_games, games),
         "seat_win_rate": [
             {
                 "seat": seat,
-                "rate": float(won[:, seat].sum() / games) if games else math.nan,
-                "ci95": [float(v) for v in wilson_interval(int(won[:, seat].sum()), games)],
+                "rate": float(seat_wins[seat] / games) if games else math.nan,
+                "ci95": [float(v) for v in wilson_interval(int(seat_wins[seat]), games)],
             }
             for seat in range(players)
         ],
         "winner_count": winner_count,
-        "seat0_advantage": _seat0_advantage(won),
+        "seat0_advantage": _seat0_advantage(won, counts),
         "length_median": {
             "value": lengths["median"],
             "ci95": [lengths["median_low"], lengths["median_high"]],
@@ -444,22 +456,41 @@ def _weighted_mean_interval(values: np.ndarray, counts: np.ndarray) -> tuple[flo
     if games < 2:
         return mean, math.nan, math.nan
     variance = float(np.dot(counts, (values - mean) ** 2) / (games - 1))
-    half = float(student_t.ppf(0.975, games - 1) * math.sqrt(variance / games))
+    half = float(t_quantile(0.975, games - 1) * math.sqrt(variance / games))
     return mean, mean - half, mean + half
 
 
-def _seat0_advantage(won: np.ndarray) -> dict[str, Any]:
+def _covariance(games: int, total: np.ndarray, cross: np.ndarray) -> np.ndarray:
+    """Sample covariance (``np.cov``'s, ``ddof=1``) of per-game whole numbers from their
+    sums, in exact integer arithmetic (:meth:`balance.moments.RunSums.covariance`).
+
+    Parameters
+    ----------
+    games : ``G >= 2``; total : int ``(k,)``, sums over games; cross : int ``(k, k)``,
+        sums over games of each pair's product.
+    """
+    k = len(total)
+    out = np.empty((k, k))
+    for a in range(k):
+        for b in range(k):
+            exact = games * int(cross[a, b]) - int(total[a]) * int(total[b])
+            out[a, b] = exact / (games * (games - 1))
+    return out
+
+
+def _seat0_advantage(won: np.ndarray, counts: np.ndarray) -> dict[str, Any]:
     """Seat 0's win rate minus the mean win rate of all seats, with a Student t interval
     over games of the per-game difference ``won[:, 0] - won.mean(axis=1)``.
 
     Parameters
     ----------
-    won : bool ``(G, n)``.
+    won : ``(R, n)``, distinct rows of the seats' wins; counts : int ``(R,)``, games
+        with each row.
     """
-    if won.shape[0] == 0:
+    if counts.sum() == 0:
         return {"value": math.nan, "ci95": [math.nan, math.nan]}
     per_game = won[:, 0].astype(float) - won.mean(axis=1)
-    value, low, high = mean_interval(per_game)
+    value, low, high = _weighted_mean_interval(per_game, counts)
     return {"value": float(value), "ci95": [float(low), float(high)]}
 
 

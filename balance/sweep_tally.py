@@ -19,12 +19,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from balance.games import get_game
-from balance.games.base import Setup
+from balance.games.base import Block, EngineGame, Setup
 from balance.metrics import Metric, common_per_game
 
 #: Prefix of the baseline's columns in a paired tally.
@@ -112,9 +113,12 @@ def compact(
     size = len(next(iter(columns.values()))) if isinstance(columns, Mapping) else len(columns)
     ones = np.ones(size, dtype=np.int64)
     for name, chosen in _groups_of(names, metrics, won_columns, paired).items():
-        values = np.column_stack([np.asarray(columns[c], dtype=np.float64) for c in chosen])
-        rows, counts = _unique_rows(values, ones)
-        groups[name] = Group(tuple(chosen), rows, counts)
+        arrays = [np.asarray(columns[c]) for c in chosen]
+        counted = _count_whole_rows(arrays) if size else None
+        if counted is None:
+            values = np.column_stack([np.asarray(a, dtype=np.float64) for a in arrays])
+            counted = _unique_rows(values, ones)
+        groups[name] = Group(tuple(chosen), *counted)
     return Tally(groups, tuple(metrics), tuple(won_columns))
 
 
@@ -146,6 +150,38 @@ def _unique_rows(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, n
     rows, inverse = np.unique(values, axis=0, return_inverse=True)
     counts = np.bincount(inverse.ravel(), weights=weights, minlength=len(rows))
     return rows, np.rint(counts).astype(np.int64)
+
+
+def _count_whole_rows(arrays: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`_unique_rows` of columns of integers or booleans (one count a game), the
+    same rows in the same order, counted without converting to floats first; None when
+    a column is not of whole non-negative numbers with a small enough range.
+
+    Parameters
+    ----------
+    arrays : ``C`` arrays of shape ``(G,)``, ``G > 0``.
+    """
+    if not all(a.dtype.kind in "biu" for a in arrays):
+        return None
+    columns = [a.astype(np.int64) for a in arrays]
+    if min(int(c.min()) for c in columns) < 0:
+        return None
+    radix = np.array([int(c.max()) + 1 for c in columns], dtype=np.int64)
+    if np.sum(np.log2(radix.astype(float))) >= 62:
+        return None
+    place = np.concatenate([np.cumprod(radix[::-1])[::-1][1:], [1]]).astype(np.int64)
+    key = columns[0] * place[0] if len(columns) > 1 else columns[0]
+    for column, step in zip(columns[1:], place[1:], strict=True):
+        key += column * step
+    # Keys in increasing order are the rows in lexicographic order, as _unique_rows sorts.
+    if int(place[0] * radix[0]) < 16 * len(key) + 1024:
+        totals = np.bincount(key)
+        present = np.flatnonzero(totals)
+        counts = totals[present].astype(np.int64)
+    else:
+        present, counts = np.unique(key, return_counts=True)
+    rows = (present[:, None] // place[None, :]) % radix[None, :]
+    return rows.astype(np.float64), counts.astype(np.int64)
 
 
 def merge(tallies: Sequence[Tally]) -> Tally:
@@ -180,15 +216,15 @@ def per_game_columns(
 
     game = get_game(setup.game)
     game.prepare(setup)
-    block = game.play_block(setup, start, size)
+    block = _play(game, setup, start, size)
     won = np.asarray(block.won, dtype=bool)
     n = won.shape[1]
     # The metrics only (no games): the columns are built here without pandas.
     empty = (np.zeros(0), np.zeros(0, bool), np.zeros((0, n), bool), game.length_unit)
     _, chosen = common_per_game(*empty)
-    columns: dict[str, np.ndarray] = {
-        "length": np.asarray(block.length, dtype=np.float64),
-        "finished": np.asarray(block.finished, dtype=np.float64),
+    columns: dict[str, np.ndarray] = {  # the engine's own types: counted as integers
+        "length": np.asarray(block.length),
+        "finished": np.asarray(block.finished),
     }
     won_columns = [f"won_{seat}" for seat in range(n)]
     for seat, column in enumerate(won_columns):
@@ -200,6 +236,15 @@ def per_game_columns(
         for column in frame.columns:
             columns[column] = frame[column].to_numpy()
     return columns, chosen + strategy_chosen + own_chosen, won_columns
+
+
+def _play(game: Any, setup: Setup, start: int, size: int) -> Block:
+    """A block of games in the form the per-game columns are read from: the slim block
+    where the game's engine records it directly (less to write, no summing over seats
+    afterwards), else the whole block (slimming it would cost more than it saves)."""
+    if type(game).play_slim_block is not EngineGame.play_slim_block:
+        return game.play_slim_block(setup, start, size)
+    return game.play_block(setup, start, size)
 
 
 def _baseline_columns(setup: Setup, start: int, size: int) -> dict[str, np.ndarray]:

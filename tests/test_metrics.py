@@ -24,6 +24,7 @@ from balance.metrics import (
     paired_difference,
     paired_table,
     seat_win_rates,
+    seeded_normal,
     still_running,
     strategy_win_rates,
 )
@@ -764,3 +765,19 @@ def test_mean_interval_is_what_estimate_uses_for_means() -> None:
     values = np.array([1.0, 0.0, 1.0, 1.0])
     assert estimate(values, "mean") == mean_interval(values)
     assert estimate(values, "mean") != estimate(values.astype(bool), "share")
+
+
+@pytest.mark.parametrize("k", [1, 2, 6, 12])
+def test_seeded_normal_is_numpy_s_multivariate_normal_bit_for_bit(k) -> None:
+    # Correlations of every ordered seat gap: singular (p_i - p_j = -(p_j - p_i)).
+    rng = np.random.default_rng(k)
+    n = max(2, round((1 + math.sqrt(1 + 4 * k)) / 2))
+    won = rng.random((500, n)) < 0.3
+    gaps = np.array([np.eye(n)[i] - np.eye(n)[j] for i in range(n) for j in range(n) if i != j])
+    cov = gaps[:k] @ np.cov(won, rowvar=False) @ gaps[:k].T
+    corr = cov / np.sqrt(np.outer(np.diag(cov), np.diag(cov)))
+    for seed, draws in ((0, 5_000), (3, 500), (0, 5_000)):  # the third from the kept draws
+        expected = np.random.default_rng(seed).multivariate_normal(
+            np.zeros(k), corr, size=draws, method="eigh"
+        )
+        np.testing.assert_array_equal(seeded_normal(corr, draws, seed), expected)

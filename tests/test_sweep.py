@@ -119,6 +119,54 @@ def test_tallies_merge_to_the_same_counts_whatever_the_split(rows, cut) -> None:
     assert np.array_equal(core.to_numpy(), expected.to_numpy())
 
 
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 9), st.booleans(), st.integers(0, 5000)), min_size=1),
+    st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint8]),
+)
+def test_whole_columns_are_counted_as_the_float_rows_are(rows, dtype) -> None:
+    from balance.sweep_tally import _count_whole_rows, _unique_rows
+
+    small = np.array([r[0] for r in rows]).astype(dtype)
+    flags = np.array([r[1] for r in rows])
+    wide = np.array([r[2] for r in rows], dtype=np.int64)
+    ones = np.ones(len(rows), dtype=np.int64)
+    for arrays in ([small], [small, flags], [wide, small, flags], [wide * 1000, wide]):
+        expected = _unique_rows(np.column_stack(arrays).astype(np.float64), ones)
+        counted = _count_whole_rows(arrays)
+        assert counted is not None
+        np.testing.assert_array_equal(counted[0], expected[0])
+        np.testing.assert_array_equal(counted[1], expected[1])
+        assert counted[0].dtype == np.float64 and counted[1].dtype == np.int64
+    assert _count_whole_rows([small.astype(float)]) is None
+    assert _count_whole_rows([-1 - small.astype(np.int64)]) is None
+
+
+def test_a_task_counts_the_engine_s_slim_block_as_the_whole_block_s_games() -> None:
+    """play_tally reads the block the engine records slim, as integers; the tally is the
+    one of the whole block's per-game columns as floats."""
+    from balance.games import get_game
+    from balance.metrics import common_per_game
+    from balance.sweep_tally import play_tally
+
+    game = get_game(GAME)
+    setup = api.make_setup(GAME, 4, rules={"plank_max": 4}, variants=["kraken"], seed=3)
+    block = game.play_block(setup, 100, 700)
+    won = np.asarray(block.won)
+    frame, chosen = common_per_game(block.length, block.finished, won, game.length_unit)
+    for seat in range(4):
+        frame[f"won_{seat}"] = won[:, seat]
+    own, own_chosen = game.per_game([block])
+    frame = pd.concat([frame, own], axis=1).astype(float)
+    expected = compact(frame, chosen + own_chosen, [f"won_{s}" for s in range(4)])
+    tally = play_tally(setup, 100, 700)
+    assert tally.groups.keys() == expected.groups.keys() and tally.games == 700
+    for name, group in expected.groups.items():
+        assert tally.groups[name].columns == group.columns
+        np.testing.assert_array_equal(tally.groups[name].rows, group.rows)
+        np.testing.assert_array_equal(tally.groups[name].counts, group.counts)
+
+
 # --- playing --------------------------------------------------------------------------
 
 
@@ -327,6 +375,64 @@ def test_a_mean_from_counts_is_the_mean_of_the_games(rows) -> None:
     counts = np.array([c for _, c in rows])
     expected = mean_interval(np.repeat(values, counts))
     assert _weighted_mean_interval(values, counts) == pytest.approx(expected, rel=1e-9, nan_ok=True)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(1, 25), st.booleans(), st.integers(0, 7), st.integers(1, 40)),
+        min_size=1,
+        max_size=40,
+    ),
+    st.integers(2, 3),
+)
+def test_a_point_s_figures_from_counts_are_those_of_its_games(rows, n) -> None:
+    """point_metrics reads a point's counts; the same figures from one row a game."""
+    from balance.metrics import balance_index_interval, length_summary
+    from balance.stats import mean_interval, wilson_interval
+    from balance.sweep import point_metrics
+
+    games = np.repeat(
+        [[r[0], r[1], *((r[2] >> s) & 1 for s in range(n))] for r in rows],
+        [r[3] for r in rows],
+        axis=0,
+    ).astype(float)
+    won_columns = [f"won_{s}" for s in range(n)]
+    frame = pd.DataFrame(games, columns=["length", "finished", *won_columns])
+    tally = compact(frame, (Metric("game length", "length", "mean"),), won_columns)
+    m = point_metrics(tally, n)
+    won, length, finished = games[:, 2:].astype(bool), games[:, 0], games[:, 1].astype(bool)
+    index = balance_index_interval(won)
+    close = dict(rel=1e-12, abs=1e-15, nan_ok=True)
+    assert m["balance_index"]["value"] == pytest.approx(index["value"], **close)
+    # From counts the covariance is exact (integers), np.cov's is rounded: the draws'
+    # factor takes the square root of eigenvalues that are 0 up to rounding (the gaps
+    # i - j and j - i are opposite), so the critical value moves by up to sqrt(1e-16).
+    assert m["balance_index"]["ci95"] == pytest.approx(
+        [index["low"], index["high"]], rel=1e-7, abs=1e-9, nan_ok=True
+    )
+    lengths = length_summary(length, finished)
+    assert m["length_mean"]["value"] == pytest.approx(lengths["mean"], **close)
+    assert m["length_mean"]["ci95"] == pytest.approx(
+        [lengths["mean_low"], lengths["mean_high"]], **close
+    )
+    assert m["length_median"]["value"] == pytest.approx(lengths["median"], **close)
+    assert m["length_median"]["ci95"] == pytest.approx(
+        [lengths["median_low"], lengths["median_high"]], **close
+    )
+    assert m["finished_rate"]["value"] == finished.mean()
+    for seat in range(n):
+        assert m["seat_win_rate"][seat]["rate"] == won[:, seat].mean()
+        assert m["seat_win_rate"][seat]["ci95"] == list(
+            wilson_interval(won[:, seat].sum(), len(won))
+        )
+    winners = won.sum(axis=1)
+    for k, node in m["winner_count"].items():
+        assert node["value"] == (winners == int(k)).mean()
+    advantage = mean_interval(won[:, 0] - won.mean(axis=1))
+    assert [m["seat0_advantage"]["value"], *m["seat0_advantage"]["ci95"]] == pytest.approx(
+        list(advantage), **close
+    )
 
 
 def test_keep_runs_saves_the_games_each_point_counted(tmp_path) -> None:
