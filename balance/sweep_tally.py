@@ -216,7 +216,7 @@ def per_game_columns(
 
     game = get_game(setup.game)
     game.prepare(setup)
-    block = _play(game, setup, start, size)
+    block = tally_block(game, setup, start, size)
     won = np.asarray(block.won, dtype=bool)
     n = won.shape[1]
     # The metrics only (no games): the columns are built here without pandas.
@@ -238,7 +238,7 @@ def per_game_columns(
     return columns, chosen + strategy_chosen + own_chosen, won_columns
 
 
-def _play(game: Any, setup: Setup, start: int, size: int) -> Block:
+def tally_block(game: Any, setup: Setup, start: int, size: int) -> Block:
     """A block of games in the form the per-game columns are read from: the slim block
     where the game's engine records it directly (less to write, no summing over seats
     afterwards), else the whole block (slimming it would cost more than it saves)."""

@@ -3,7 +3,7 @@ per-task cost of Dask, from which the sweep's default block size is chosen.
 
 Run from the project root (``scripts/bench.py --sweep`` runs it too):
 
-    python scripts/bench_sweep.py            # 60 points x 20,000 games (about a minute)
+    python scripts/bench_sweep.py            # 60 points x 20,000 games (a few minutes)
     python scripts/bench_sweep.py --quick    # 60 points x 2,000 games
 
 It measures, on this machine:
@@ -12,10 +12,10 @@ It measures, on this machine:
 2. a local sweep of a 60-point grid (plank_max 3..8 x pirates_per_player 1..5 x base or
    Kraken), G games a point, all cores: its games per second as a share of (1);
 3. the same 60 points' games played with nothing else (each point's blocks straight
-   from the engine, on a pool of as many threads): the sweep's own cost is the gap
-   between (2) and (3), while (1) plays different games (the default rules' games are
-   shorter than the grid's average), so (2) / (1) mixes the sweep's cost with the
-   games' cost;
+   from the engine, in the form a sweep task reads them, on a pool of as many threads):
+   the sweep's own cost is the gap between (2) and (3), while (1) plays different games
+   (the default rules' games are shorter than the grid's average: both mean lengths are
+   printed), so (2) / (1) mixes the sweep's cost with the games' cost;
 4. the cost of a sweep task beyond playing its games (tallying the outcomes), per block
    size;
 5. Dask's own cost per task on a 2-worker LocalCluster (worker processes, one thread
@@ -35,7 +35,7 @@ from balance.api import make_setup, simulate
 from balance.games import get_game
 from balance.run import default_threads
 from balance.sweep import DEFAULT_BLOCK, sweep
-from balance.sweep_tally import _play as play_block
+from balance.sweep_tally import tally_block as play_block
 from balance.sweep_tally import play_tally
 
 AXES = ["plank_max=3..8", "pirates_per_player=1..5", "variant=base,kraken"]
@@ -128,7 +128,7 @@ def task_cost(repeat: int) -> None:
     setup = make_setup("walk-the-plank", 4)
     game = get_game(setup.game)
     for size in (1_000, 5_000, 20_000):
-        play = best(lambda size=size: game.play_block(setup, 0, size), repeat)
+        play = best(lambda size=size: play_block(game, setup, 0, size), repeat)
         task = best(lambda size=size: play_tally(setup, 0, size), repeat)
         print(
             f"block of {size:>6,} games: play {play * 1e3:6.1f} ms, task with its tally "
