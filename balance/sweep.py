@@ -73,9 +73,9 @@ from balance.sweep_design import (
 )
 from balance.sweep_tally import BASE, CORE, WON, Group, Tally, merge, play_tally
 
-#: Default games a task plays: chosen from the measured per-task cost (docs/sweeps.md):
-#: a Dask task costs about a millisecond and a task's tally a few milliseconds more,
-#: against about 45 ms for 20,000 games of Walk the Plank.
+#: Default games a task plays: chosen from the measured per-task cost (docs/sweeps.md,
+#: "Speed"): a Dask task costs about 2 ms and a 20,000-game task's tally about 4 ms,
+#: against 80-180 ms for playing 20,000 games of Walk the Plank.
 DEFAULT_BLOCK = 20_000
 MANIFEST = "manifest.json"
 POINTS_DIR = "points"

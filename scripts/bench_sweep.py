@@ -35,8 +35,7 @@ from balance.api import make_setup, simulate
 from balance.games import get_game
 from balance.run import default_threads
 from balance.sweep import DEFAULT_BLOCK, sweep
-from balance.sweep_tally import tally_block as play_block
-from balance.sweep_tally import play_tally
+from balance.sweep_tally import play_tally, tally_block
 
 AXES = ["plank_max=3..8", "pirates_per_player=1..5", "variant=base,kraken"]
 
@@ -75,7 +74,7 @@ def play_only(setups: list, games: int, block: int, threads: int) -> None:
     tasks = [(s, start) for s in setups for start in range(0, games, block)]
     with ThreadPoolExecutor(threads) as pool:
         # The block the sweep's tasks read (the engine's slim record where it has one).
-        list(pool.map(lambda t: play_block(game, t[0], t[1], min(block, games - t[1])), tasks))
+        list(pool.map(lambda t: tally_block(game, t[0], t[1], min(block, games - t[1])), tasks))
 
 
 def throughput(games: int, repeat: int) -> None:
@@ -128,7 +127,7 @@ def task_cost(repeat: int) -> None:
     setup = make_setup("walk-the-plank", 4)
     game = get_game(setup.game)
     for size in (1_000, 5_000, 20_000):
-        play = best(lambda size=size: play_block(game, setup, 0, size), repeat)
+        play = best(lambda size=size: tally_block(game, setup, 0, size), repeat)
         task = best(lambda size=size: play_tally(setup, 0, size), repeat)
         print(
             f"block of {size:>6,} games: play {play * 1e3:6.1f} ms, task with its tally "
