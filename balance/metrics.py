@@ -565,7 +565,7 @@ class _GapFamily:
             scale = self.se[chosen]
             corr = cov_d[np.ix_(chosen, chosen)] / np.outer(scale, scale)
             z = seeded_normal(corr, draws, seed)
-            self.critical = max(self.z, float(np.quantile(z.max(axis=1), LEVEL)))
+            self.critical = max(self.z, float(np.quantile(_row_max(z), LEVEL)))
 
     def gap_bounds(self) -> tuple[float, float]:
         """Bounds ``(low, high)`` of the largest gap."""
@@ -610,7 +610,17 @@ def seeded_normal(covariance: np.ndarray, draws: int, seed: int) -> np.ndarray:
     # (measured 4-8 ms against 0.3-0.6 ms for 20,000 x 12 draws on 2 loaded cores).
     for first in range(0, draws, _ROWS):
         np.matmul(normals[first : first + _ROWS], factor, out=out[first : first + _ROWS])
-    return np.zeros(k) + out
+    out += 0.0  # as numpy adds the zero mean: -0.0 becomes 0.0
+    return out
+
+
+def _row_max(values: np.ndarray) -> np.ndarray:
+    """``values.max(axis=1)`` of a float ``(R, k)`` array, column by column (a tenth of
+    the time of numpy's reduction along short rows), the same numbers: shape ``(R,)``."""
+    largest = values[:, 0].copy()
+    for column in range(1, values.shape[1]):
+        np.maximum(largest, values[:, column], out=largest)
+    return largest
 
 
 #: Rows of a slice in :func:`seeded_normal`.

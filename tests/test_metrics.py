@@ -12,6 +12,7 @@ from scipy import optimize, stats
 from balance.metrics import (
     DRAWS,
     Metric,
+    _row_max,
     balance_index,
     balance_index_difference,
     balance_index_interval,
@@ -781,3 +782,4 @@ def test_seeded_normal_is_numpy_s_multivariate_normal_bit_for_bit(k) -> None:
             np.zeros(k), corr, size=draws, method="eigh"
         )
         np.testing.assert_array_equal(seeded_normal(corr, draws, seed), expected)
+        np.testing.assert_array_equal(_row_max(expected), expected.max(axis=1))
