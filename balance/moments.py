@@ -150,22 +150,37 @@ class RunSums:
     def covariance(self, names: Sequence[str]) -> np.ndarray:
         """Sample covariance ``(k, k)`` of columns ``names`` over games (``np.cov``'s,
         ``ddof=1``); NaN below two games."""
-        k = len(names)
-        g = self.games
-        if g < 2:
-            return np.full((k, k), np.nan)
         index = [self._where[n] for n in names]
-        out = np.empty((k, k))
-        for a, i in enumerate(index):
-            for b, j in enumerate(index):
-                exact = g * int(self.cross[i, j]) - int(self.total[i]) * int(self.total[j])
-                out[a, b] = exact / (g * (g - 1))
-        return out
+        return exact_covariance(self.games, self.total[index], self.cross[np.ix_(index, index)])
 
     def rates(self, names: Sequence[str]) -> np.ndarray:
         """Mean of each column of ``names`` over games, float64 ``(k,)``."""
         sums = np.array([self.sum(n) for n in names], dtype=np.float64)
         return sums / self.games if self.games else np.full(len(names), np.nan)
+
+
+def exact_covariance(games: int, total: np.ndarray, cross: np.ndarray) -> np.ndarray:
+    """Sample covariance (``np.cov``'s, ``ddof=1``) of per-game whole numbers from their
+    sums, in exact integer arithmetic; NaN below two games.
+
+    Parameters
+    ----------
+    games : G; total : int ``(k,)``, sums over games; cross : int ``(k, k)``, sums over
+        games of each pair's product.
+
+    Returns
+    -------
+    float ``(k, k)``.
+    """
+    k = len(total)
+    if games < 2:
+        return np.full((k, k), np.nan)
+    out = np.empty((k, k))
+    for a in range(k):
+        for b in range(k):
+            exact = games * int(cross[a, b]) - int(total[a]) * int(total[b])
+            out[a, b] = exact / (games * (games - 1))
+    return out
 
 
 def padded_sum(histograms: Sequence[np.ndarray]) -> np.ndarray:

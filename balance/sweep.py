@@ -50,6 +50,7 @@ from balance.metrics import (
     length_summary_from_counts,
     paired_difference,
 )
+from balance.moments import exact_covariance
 from balance.precision import BLOCK as PRECISION_BLOCK
 from balance.precision import DEFAULT_MAX_GAMES, SeatTracker, check_precision
 from balance.results import json_safe, write_json
@@ -388,7 +389,7 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
     balance = balance_index_from_moments(
         games,
         seat_wins / games if games else np.full(players, np.nan),
-        _covariance(games, seat_wins, cross) if games >= 2 else None,
+        exact_covariance(games, seat_wins, cross) if games >= 2 else None,
     )
     longest = int(length.max()) if games else -1
     ended = np.bincount(length[finished], weights=counts[finished], minlength=longest + 1)
@@ -458,24 +459,6 @@ def _weighted_mean_interval(values: np.ndarray, counts: np.ndarray) -> tuple[flo
     variance = float(np.dot(counts, (values - mean) ** 2) / (games - 1))
     half = float(t_quantile(0.975, games - 1) * math.sqrt(variance / games))
     return mean, mean - half, mean + half
-
-
-def _covariance(games: int, total: np.ndarray, cross: np.ndarray) -> np.ndarray:
-    """Sample covariance (``np.cov``'s, ``ddof=1``) of per-game whole numbers from their
-    sums, in exact integer arithmetic (:meth:`balance.moments.RunSums.covariance`).
-
-    Parameters
-    ----------
-    games : ``G >= 2``; total : int ``(k,)``, sums over games; cross : int ``(k, k)``,
-        sums over games of each pair's product.
-    """
-    k = len(total)
-    out = np.empty((k, k))
-    for a in range(k):
-        for b in range(k):
-            exact = games * int(cross[a, b]) - int(total[a]) * int(total[b])
-            out[a, b] = exact / (games * (games - 1))
-    return out
 
 
 def _seat0_advantage(won: np.ndarray, counts: np.ndarray) -> dict[str, Any]:
