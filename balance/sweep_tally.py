@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from balance.games import get_game
-from balance.games.base import Block, EngineGame, Setup
+from balance.games.base import Block, Setup
 from balance.metrics import Metric, common_per_game
 
 #: Prefix of the baseline's columns in a paired tally.
@@ -242,7 +242,7 @@ def tally_block(game: Any, setup: Setup, start: int, size: int) -> Block:
     """A block of games in the form the per-game columns are read from: the slim block
     where the game's engine records it directly (less to write, no summing over seats
     afterwards), else the whole block (slimming it would cost more than it saves)."""
-    if type(game).play_slim_block is not EngineGame.play_slim_block:
+    if getattr(game, "records_slim", False):
         return game.play_slim_block(setup, start, size)
     return game.play_block(setup, start, size)
 

@@ -208,6 +208,9 @@ class Game(Protocol):
     seat_note: str  # the report's seat axis, e.g. "seat (0 plays first)"
     action_noun: str  # what restricted play forbids: "card", "symbol"
     action_verb: str  # what a seat may then never do with it: "program", "choose"
+    #: Whether the engine records the slim block itself (:meth:`play_slim_block` is then
+    #: cheaper than :meth:`play_block`); else slimming a whole block costs more than it saves.
+    records_slim: bool
 
     def check_players(self, players: int) -> None: ...
 
@@ -380,6 +383,7 @@ class EngineGame:
     rules_class: type
     variant_names: tuple[str, ...]
     strategies_module: str
+    records_slim = False
 
     @property
     def shipped(self) -> tuple[Strategy, ...]:

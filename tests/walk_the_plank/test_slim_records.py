@@ -10,6 +10,7 @@ import pytest
 from balance import api
 from balance.games import get_game
 from balance.run import run_games
+from balance.sweep_tally import tally_block
 
 GAME = get_game("walk-the-plank")
 
@@ -59,3 +60,20 @@ def test_a_run_keeping_no_records_plays_slim_blocks(monkeypatch: pytest.MonkeyPa
         setup, 300, threads=1, batch=100, keep_records=False, progress=False, sinks=[lambda b: None]
     )
     assert played == ["whole"] * 3  # a sink (saving, say) gets the whole record
+
+
+def test_a_sweep_tallies_slim_blocks_only_where_the_engine_records_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Walk the Plank's engine records the slim block itself, so a sweep task plays that;
+    a game that would slim a whole block afterwards plays the whole block."""
+    setup = api.make_setup("walk-the-plank", 3, seed=1)
+    played: list[str] = []
+    whole, slim = GAME.play_block, GAME.play_slim_block
+    monkeypatch.setattr(GAME, "play_block", lambda *a: played.append("whole") or whole(*a))
+    monkeypatch.setattr(GAME, "play_slim_block", lambda *a: played.append("slim") or slim(*a))
+    tally_block(GAME, setup, 0, 50)
+    monkeypatch.setattr(GAME, "records_slim", False)
+    tally_block(GAME, setup, 0, 50)
+    assert played == ["slim", "whole"]
+    assert not get_game("la-planche").records_slim

@@ -57,6 +57,7 @@ class WalkThePlank(EngineGame):
     seat_note = "seat (0 holds the first captain's favor)"
     action_noun = "card"
     action_verb = "program"
+    records_slim = True  # the engine records per card only what the summary prints
 
     engine = engine
     rules_class = WalkThePlankRules
