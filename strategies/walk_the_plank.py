@@ -96,6 +96,22 @@ def program_by_evaluation(obs, seat, available, w, rng, out):
         out[0], out[1] = out[1], out[0]
 
 
+@njit(cache=True)
+def choose_by_evaluation(obs, seat, card, opt_tile, opt_arg, count, w, rng):
+    """The option with the best one-step evaluation under weights ``w``; ties at random.
+
+    Compiled once and called by every heuristic (not inlined into each): the game loop
+    then compiles the evaluation once, not once per strategy.
+    """
+    return best_option_nb(obs, seat, card, opt_tile, opt_arg, count, w, rng)
+
+
+@njit(cache=True)
+def push_by_evaluation(obs, seat, opt_tile, opt_arg, count, w, rng):
+    """The Dolphin push with the best evaluation under weights ``w``, or stop."""
+    return best_push_nb(obs, seat, opt_tile, opt_arg, count, w, rng)
+
+
 # --- aggressor ---------------------------------------------------------------------------
 
 AGGRESSOR_CARDS = np.array(
@@ -124,12 +140,12 @@ def aggressor_program(obs, seat, available, params, rng, out):
 
 @njit(cache=True)
 def aggressor_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
-    return best_option_nb(obs, seat, card, opt_tile, opt_arg, count, AGGRESSOR_WEIGHTS, rng)
+    return choose_by_evaluation(obs, seat, card, opt_tile, opt_arg, count, AGGRESSOR_WEIGHTS, rng)
 
 
 @njit(cache=True)
 def aggressor_push(obs, seat, opt_tile, opt_arg, count, params, rng):
-    return best_push_nb(obs, seat, opt_tile, opt_arg, count, AGGRESSOR_WEIGHTS, rng)
+    return push_by_evaluation(obs, seat, opt_tile, opt_arg, count, AGGRESSOR_WEIGHTS, rng)
 
 
 # --- survivor ----------------------------------------------------------------------------
@@ -159,12 +175,12 @@ def survivor_program(obs, seat, available, params, rng, out):
 
 @njit(cache=True)
 def survivor_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
-    return best_option_nb(obs, seat, card, opt_tile, opt_arg, count, SURVIVOR_WEIGHTS, rng)
+    return choose_by_evaluation(obs, seat, card, opt_tile, opt_arg, count, SURVIVOR_WEIGHTS, rng)
 
 
 @njit(cache=True)
 def survivor_push(obs, seat, opt_tile, opt_arg, count, params, rng):
-    return best_push_nb(obs, seat, opt_tile, opt_arg, count, SURVIVOR_WEIGHTS, rng)
+    return push_by_evaluation(obs, seat, opt_tile, opt_arg, count, SURVIVOR_WEIGHTS, rng)
 
 
 # --- greedy and weighted: the one-step evaluator -----------------------------------------
@@ -179,12 +195,12 @@ def greedy_program(obs, seat, available, params, rng, out):
 
 @njit(cache=True)
 def greedy_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
-    return best_option_nb(obs, seat, card, opt_tile, opt_arg, count, GREEDY_WEIGHTS, rng)
+    return choose_by_evaluation(obs, seat, card, opt_tile, opt_arg, count, GREEDY_WEIGHTS, rng)
 
 
 @njit(cache=True)
 def greedy_push(obs, seat, opt_tile, opt_arg, count, params, rng):
-    return best_push_nb(obs, seat, opt_tile, opt_arg, count, GREEDY_WEIGHTS, rng)
+    return push_by_evaluation(obs, seat, opt_tile, opt_arg, count, GREEDY_WEIGHTS, rng)
 
 
 @njit(cache=True)
@@ -194,12 +210,13 @@ def weighted_program(obs, seat, available, params, rng, out):
 
 @njit(cache=True)
 def weighted_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
-    return best_option_nb(obs, seat, card, opt_tile, opt_arg, count, params[: Weight.SIZE], rng)
+    w = params[: Weight.SIZE]
+    return choose_by_evaluation(obs, seat, card, opt_tile, opt_arg, count, w, rng)
 
 
 @njit(cache=True)
 def weighted_push(obs, seat, opt_tile, opt_arg, count, params, rng):
-    return best_push_nb(obs, seat, opt_tile, opt_arg, count, params[: Weight.SIZE], rng)
+    return push_by_evaluation(obs, seat, opt_tile, opt_arg, count, params[: Weight.SIZE], rng)
 
 
 def _decisions(program, choose, push):
