@@ -166,6 +166,34 @@ def test_determinizations_cover_every_vote_a_hidden_voter_may_cast(position) -> 
     assert seen == {(a, b) for a in (0, 1, 2, 3, HAT) for b in (0, 1, 2, 3, HAT)}
 
 
+@pytest.mark.slow  # compiles the search: the long suite
+def test_with_hatkeeper_playouts_the_hidden_votes_are_the_hatkeepers_own(position) -> None:
+    """The opponent model of ``rollout=hatkeeper``: the votes drawn for the voters asked
+    before the searching seat are the ones the hatkeeper answers for them, from the
+    same streams (parameters 0, as :func:`search.determinize` gives every seat)."""
+    pos = position(["Aa", "Bb", "Cc", ""], hats=1, round=3)  # F = seat 2
+    params = np.zeros(MAX_PARAMS, dtype=np.float64)
+    for game in range(20):
+        streams = [Stream(1, game, 1 + s).state for s in range(3)]
+        after, drawn = search.determinize(pos, 1, MOVE_VOTE, streams, rollout=hatkeeper.code)
+        assert after == pos
+        expected = []
+        for voter in (2, 0):  # seat 1 votes after seats 2 and 0
+            options = reference.legal_options(pos, voter, MOVE_VOTE, boat=pos.boat)
+            rng = np.array(streams[voter], dtype=np.uint64)
+            k = hatkeeper.decisions["decide"](
+                pack_position(pos),
+                voter,
+                MOVE_VOTE,
+                option_array(options),
+                len(options),
+                params,
+                rng,
+            )
+            expected.append(options[int(k)])
+        assert drawn == expected
+
+
 # --- search players in hand-built positions ---------------------------------------------
 
 
