@@ -294,6 +294,8 @@ for _rollout in ROLLOUTS:
     ROLLOUT_PARAMS[_rollout.code, : len(_rollout.params)] = [v for _, v in _rollout.params]
 #: The words of `rollout` (written out: `balance strategies` reads them from this source).
 _ROLLOUT_WORDS = {"random": 0.0, "steward": 1.0, "hatkeeper": 2.0, "swimmer": 3.0}
+#: The words of `tiebreak` (mc): search_nb.TIEBREAK_RANDOM and TIEBREAK_ROLLOUT.
+_TIEBREAK_WORDS = {"random": 0.0, "rollout": 1.0}
 _ROLLOUT_DOC = (
     "random, steward, hatkeeper or swimmer",
     "the strategy every seat plays in the playouts (with its default parameters); "
@@ -317,15 +319,23 @@ mc = Strategy(
     "Flat Monte Carlo with determinization: tries every option of a decision in "
     "`playouts` games played on to the end by the `rollout` strategy in every seat, each "
     "from the position with the hidden votes of the ballot drawn afresh, and plays the "
-    "option that won most.",
+    "option that won most (ties: at random, or with `tiebreak=rollout` the rollout "
+    "strategy's own choice).",
     {"decide": mc_decide},
-    params=(("playouts", 16.0), ("rollout", 0.0)),
+    params=(("playouts", 16.0), ("rollout", 0.0), ("tiebreak", 0.0)),
     param_docs={
         "playouts": ("1..65536", "playouts per option of every decision"),
         "rollout": _ROLLOUT_DOC,
+        "tiebreak": (
+            "random or rollout",
+            "which option it plays when several won equally often: one at random, or the "
+            "one the rollout strategy itself would play, kept unless another option won "
+            "strictly more playouts (the rollout algorithm; with rollout=hatkeeper it "
+            "beats the hatkeeper, docs/lifeboats.md)",
+        ),
     },
-    param_choices={"rollout": _ROLLOUT_WORDS},
-    param_bounds={"playouts": (1, 65536), "rollout": (0, len(ROLLOUTS) - 1)},
+    param_choices={"rollout": _ROLLOUT_WORDS, "tiebreak": _TIEBREAK_WORDS},
+    param_bounds={"playouts": (1, 65536), "rollout": (0, len(ROLLOUTS) - 1), "tiebreak": (0, 1)},
 )
 ismcts = Strategy(
     GAME,

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 import pytest
-from balance.strategies.lifeboats import ismcts, mc, random
+from balance.strategies.lifeboats import hatkeeper, ismcts, mc
 
 from balance.errors import BalanceError
 from balance.games.base import Lineup
-from balance.games.lifeboats import reference, search
+from balance.games.lifeboats import reference, search, search_nb
 from balance.games.lifeboats.bridge import option_array, pack_position
 from balance.games.lifeboats.engine import play_games
 from balance.games.lifeboats.layout import (
@@ -36,7 +36,7 @@ from balance.games.lifeboats.layout import (
 from balance.games.lifeboats.reference import Position, RandomPlayer
 from balance.games.lifeboats.rules import LifeboatsRules
 from balance.random_ref import Stream
-from balance.strategy import SeatStrategy, parse_strategy
+from balance.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
 
 VOTES = (LEAK_VOTE, MOVE_VOTE, OVERBOARD_VOTE)
 
@@ -166,6 +166,34 @@ def test_determinizations_cover_every_vote_a_hidden_voter_may_cast(position) -> 
     assert seen == {(a, b) for a in (0, 1, 2, 3, HAT) for b in (0, 1, 2, 3, HAT)}
 
 
+@pytest.mark.slow  # compiles the search: the long suite
+def test_with_hatkeeper_playouts_the_hidden_votes_are_the_hatkeepers_own(position) -> None:
+    """The opponent model of ``rollout=hatkeeper``: the votes drawn for the voters asked
+    before the searching seat are the ones the hatkeeper answers for them, from the
+    same streams (parameters 0, as :func:`search.determinize` gives every seat)."""
+    pos = position(["Aa", "Bb", "Cc", ""], hats=1, round=3)  # F = seat 2
+    params = np.zeros(MAX_PARAMS, dtype=np.float64)
+    for game in range(20):
+        streams = [Stream(1, game, 1 + s).state for s in range(3)]
+        after, drawn = search.determinize(pos, 1, MOVE_VOTE, streams, rollout=hatkeeper.code)
+        assert after == pos
+        expected = []
+        for voter in (2, 0):  # seat 1 votes after seats 2 and 0
+            options = reference.legal_options(pos, voter, MOVE_VOTE, boat=pos.boat)
+            rng = np.array(streams[voter], dtype=np.uint64)
+            k = hatkeeper.decisions["decide"](
+                pack_position(pos),
+                voter,
+                MOVE_VOTE,
+                option_array(options),
+                len(options),
+                params,
+                rng,
+            )
+            expected.append(options[int(k)])
+        assert drawn == expected
+
+
 # --- search players in hand-built positions ---------------------------------------------
 
 
@@ -194,7 +222,16 @@ def endgame(build_position) -> Position:
 
 
 @pytest.mark.slow  # compiles the search: the long suite
-@pytest.mark.parametrize("strategy", ["mc:playouts=4", "ismcts:iterations=16"])
+@pytest.mark.parametrize(
+    "strategy",
+    [
+        "mc:playouts=4",
+        "ismcts:iterations=16",
+        # Ties to the random rollout's own (random) choice, which is often the losing
+        # move here: the search must leave it for the option that won more playouts.
+        "mc:playouts=4,tiebreak=rollout",
+    ],
+)
 def test_a_search_player_finds_the_winning_move_and_avoids_the_losing_one(
     strategy: str, position
 ) -> None:
@@ -206,6 +243,37 @@ def test_a_search_player_finds_the_winning_move_and_avoids_the_losing_one(
     pos.leaks = [1, 1, 0, 0]
     assert decide(strategy, pos, 0, CHOOSE_LEAK, [0, 1]) == 1
     assert decide(strategy, pos, 1, CHOOSE_LEAK, [0, 1]) == 0
+
+
+def heuristic_answer(pos: Position, seat: int, kind: int, options: list[int], seed: int) -> int:
+    """The option the shipped hatkeeper (default parameters) plays, from the stream that
+    :func:`decide` gives the search player."""
+    rng = np.array(Stream(seed, 0, 1 + seat).state, dtype=np.uint64)
+    params = np.zeros(MAX_PARAMS, dtype=np.float64)
+    params[: len(hatkeeper.params)] = [v for _, v in hatkeeper.params]
+    k = hatkeeper.decisions["decide"](
+        pack_position(pos), seat, kind, option_array(options), len(options), params, rng
+    )
+    return options[int(k)]
+
+
+@pytest.mark.slow  # compiles the search: the long suite
+def test_mc_with_tiebreak_rollout_plays_the_heuristic_where_every_option_loses(
+    position,
+) -> None:
+    """Seat 2 has no pawn and no point left in the endgame: it loses whatever it votes,
+    every option wins no playout, and the hatkeeper's own answer (a coin toss between
+    the two equal boats, from the same stream) is played; ``tiebreak=random`` breaks the
+    tie with a later draw and so sometimes answers otherwise."""
+    pos = endgame(position)
+    kept = "mc:playouts=2,rollout=hatkeeper,tiebreak=rollout"
+    tossed = "mc:playouts=2,rollout=hatkeeper"
+    differs = 0
+    for seed in range(1, 13):
+        expected = heuristic_answer(pos, 2, MOVE_VOTE, [0, 1], seed)
+        assert decide(kept, pos, 2, MOVE_VOTE, [0, 1], seed) == expected
+        differs += decide(tossed, pos, 2, MOVE_VOTE, [0, 1], seed) != expected
+    assert differs > 0
 
 
 def test_the_endgame_is_as_the_scenario_says(position) -> None:
@@ -227,7 +295,7 @@ def test_search_players_answer_within_their_options_and_repeat_themselves() -> N
         (
             SeatStrategy(mc, (2.0, 0.0)),
             SeatStrategy(ismcts, (8.0, 0.0, 0.7)),
-            SeatStrategy(random, ()),
+            SeatStrategy(mc, (1.0, 2.0, 1.0)),  # hatkeeper playouts, ties to its choice
         ),
         rotate=True,
     )
@@ -243,7 +311,9 @@ def test_search_players_answer_within_their_options_and_repeat_themselves() -> N
         ("mc:playouts=0", "parameter 'playouts' must be from 1 to 65536, not 0"),
         ("ismcts:iterations=0", "parameter 'iterations' must be from 1 to 65536, not 0"),
         ("mc:rollout=greedy", "parameter 'rollout' needs a number or one of random, steward"),
-        ("mc:budget=3", "bad parameter 'budget=3'; parameters: playouts, rollout"),
+        ("mc:budget=3", "bad parameter 'budget=3'; parameters: playouts, rollout, tiebreak"),
+        ("mc:tiebreak=first", "parameter 'tiebreak' needs a number or one of random, rollout"),
+        ("mc:tiebreak=2", "parameter 'tiebreak' must be from 0 to 1, not 2"),
     ],
 )
 def test_bad_search_parameters_are_refused_in_one_line(text: str, message: str) -> None:
@@ -255,13 +325,43 @@ def test_a_rollout_takes_a_word_and_the_label_shows_it() -> None:
     chosen = parse_strategy("ismcts:iterations=64,rollout=steward", {"ismcts": ismcts}, "x")
     assert chosen.label == "ismcts(iterations=64,rollout=steward)"
     assert chosen.vector()[:3].tolist() == [64.0, 1.0, 0.7]
+    chosen = parse_strategy("mc:rollout=hatkeeper,tiebreak=rollout", {"mc": mc}, "x")
+    assert chosen.label == "mc(rollout=hatkeeper,tiebreak=rollout)"
+    assert chosen.vector()[:3].tolist() == [16.0, 2.0, float(search_nb.TIEBREAK_ROLLOUT)]
+    assert parse_strategy("mc", {"mc": mc}, "x").vector()[2] == search_nb.TIEBREAK_RANDOM
+
+
+@pytest.mark.slow  # compiles a search loop: the long suite (a few seconds once compiled)
+def test_mc_with_hatkeeper_playouts_beats_three_hatkeepers() -> None:
+    """The rollout algorithm against the heuristic it is built on: one seat of
+    ``mc:playouts=1,rollout=hatkeeper,tiebreak=rollout`` wins more often than each of
+    three hatkeepers (seats rotated, 48 games); the 95% t interval of the paired per-game
+    difference (its win less the hatkeepers' mean win) lies above 0."""
+    from scipy import stats
+
+    from balance import api
+
+    searcher = "mc:playouts=1,rollout=hatkeeper,tiebreak=rollout"
+    strategies = [searcher] + ["hatkeeper"] * 3
+    run = api.simulate("lifeboats", 4, 48, 3, strategies, rotate_seats=True, threads=1)
+    seats = run.seats
+    mine = seats["strategy"] != "hatkeeper"
+    ours = seats[mine].groupby("game")["won"].mean()
+    theirs = seats[~mine].groupby("game")["won"].mean()
+    diff = (ours - theirs).to_numpy()
+    low, _ = stats.t.interval(0.95, len(diff) - 1, loc=diff.mean(), scale=stats.sem(diff))
+    assert len(diff) == 48 and low > 0
 
 
 @pytest.mark.slow  # compiles a search loop: the long suite
 def test_search_players_play_the_same_games_on_one_thread_and_on_two() -> None:
     from balance import api
 
-    strategies = ["mc:playouts=2", "ismcts:iterations=8", "random"]
+    strategies = [
+        "mc:playouts=2",
+        "ismcts:iterations=8",
+        "mc:playouts=1,rollout=hatkeeper,tiebreak=rollout",
+    ]
     runs = [
         api.simulate("lifeboats", 3, 8, 5, strategies, rotate_seats=True, threads=t, batch=2)
         for t in (1, 2)

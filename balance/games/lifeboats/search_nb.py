@@ -318,6 +318,29 @@ def best_index_nb(values, count, rng):
     return 0
 
 
+#: ``tiebreak`` of ``mc``: equal results are broken at random (the default) ...
+TIEBREAK_RANDOM = 0
+#: ... or go to the option the rollout strategy itself would play.
+TIEBREAK_ROLLOUT = 1
+
+
+@njit(cache=True)
+def rollout_choice_nb(obs, seat, kind, options, count, rollout, rollout_params, rng, box):
+    """Index of the option the ``rollout`` strategy would play at this decision.
+
+    Asked with its default parameters (row ``rollout`` of ``rollout_params``, float64
+    ``(codes, MAX_PARAMS)``) on a copy of the position in the sandbox ``box`` (as
+    :func:`new_sandbox_nb` makes), drawing from the seat's own stream ``rng``; ``obs``
+    is not changed.
+    """
+    box_obs, box_players = box[0], box[1]
+    copy_position_nb(obs, box_obs)
+    mine = box_players[1][seat]
+    for k in range(MAX_PARAMS):
+        mine[k] = rollout_params[rollout, k]
+    return enb.decide_nb(rollout, box_obs, seat, kind, options, count, mine, rng)
+
+
 @njit(cache=True)
 def mc_decide_nb(obs, seat, kind, options, count, params, rng, rollout_params):
     """Flat Monte Carlo with determinization: the option with the best mean result.
@@ -325,16 +348,25 @@ def mc_decide_nb(obs, seat, kind, options, count, params, rng, rollout_params):
     Parameters
     ----------
     obs, seat, kind, options, count, rng : as every Lifeboats strategy receives them.
-    params : float64 ``(MAX_PARAMS,)``: ``playouts`` per option, ``rollout`` code.
+    params : float64 ``(MAX_PARAMS,)``: ``playouts`` per option, ``rollout`` code,
+        ``tiebreak`` (:data:`TIEBREAK_RANDOM` or :data:`TIEBREAK_ROLLOUT`).
     rollout_params : float64 ``(codes, MAX_PARAMS)``: each rollout strategy's parameters.
 
     Each option gets ``playouts`` playouts; playout ``p`` of every option starts from the
     same determinization with the same rollout streams (common random numbers), all
-    drawn from the seat's own stream ``rng``.
+    drawn from the seat's own stream ``rng``. With :data:`TIEBREAK_ROLLOUT` the option
+    the rollout strategy itself would play here (:func:`rollout_choice_nb`, asked first,
+    from ``rng``) is kept unless another option won strictly more playouts: the rollout
+    algorithm (Bertsekas; Tesauro & Galperin 1996), which with a right model of the other
+    seats plays at least as well as the rollout strategy.
     """
     playouts = max(np.int64(params[0]), 1)
     rollout = np.int64(params[1])
-    box_obs, box_players, box_work, box_stats, error = new_sandbox_nb(obs[4])
+    box = new_sandbox_nb(obs[4])
+    box_obs, box_players, box_work, box_stats, error = box
+    base = -1
+    if np.int64(params[2]) == TIEBREAK_ROLLOUT:
+        base = rollout_choice_nb(obs, seat, kind, options, count, rollout, rollout_params, rng, box)
     totals = np.zeros(count, dtype=np.float64)
     results = np.zeros(MAX_PLAYERS, dtype=np.float64)
     for p in range(playouts):
@@ -351,6 +383,12 @@ def mc_decide_nb(obs, seat, kind, options, count, params, rng, rollout_params):
             if error[_SEAT] < 0:
                 results_nb(box_obs, box_stats, finished, box_work, results)
                 totals[k] += results[seat]
+    if base >= 0:
+        top = totals[0]
+        for k in range(1, count):
+            top = max(top, totals[k])
+        if totals[base] >= top:
+            return base
     return best_index_nb(totals, count, rng)
 
 
