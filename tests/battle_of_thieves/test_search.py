@@ -454,13 +454,20 @@ def test_the_search_codes_are_the_strategies_codes() -> None:
 
 
 @pytest.mark.slow  # compiles a search loop: the long suite
-def test_the_reference_engine_plays_a_search_players_games_as_the_search_loop() -> None:
+@pytest.mark.parametrize(
+    "texts",
+    [
+        ("mc:playouts=1", "ismcts:iterations=2"),
+        ("mc:playouts=1,rollout=finisher,width=2", "random"),
+    ],
+)
+def test_the_reference_engine_plays_a_search_players_games_as_the_search_loop(texts) -> None:
     """As ``--debug`` and ``replay`` play them: the reference engine asking the compiled
     search at each decision, on the same streams."""
     from balance.games.base import player_factory
 
     rules = BattleRules()
-    lineup = Lineup((seat("mc:playouts=1"), seat("ismcts:iterations=2")))
+    lineup = Lineup(tuple(seat(t) for t in texts))
     played = engine.play_games(rules, 2, 4, 1, first_game=2, lineup=lineup)
     make = player_factory(lineup, 2, reference.RandomPlayer, compiled_player)
     expected = reference.play_game(rules, rules.content(), 4, 2, make_player=make)
