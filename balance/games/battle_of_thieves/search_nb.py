@@ -12,6 +12,8 @@ adds what a search needs and nothing of the rules:
 * :func:`step_nb`, :func:`next_decision_nb` and :func:`play_on_nb` play a position on,
   one option at a time or to the end, with the engine's own functions (the rest of the
   game after the turn under way is :func:`.engine_nb.play_game_nb` itself);
+* :func:`rank_options_nb` keeps the few options a heuristic rates best (its pick, then
+  its pick among the rest, ...), for ``mc``'s ``width`` (policy improvement by rollouts);
 * the search players :func:`mc_nb` (flat Monte Carlo with determinization) and
   :func:`ismcts_nb` (single-observer information-set MCTS, Cowling, Powley & Whitehouse,
   IEEE TCIAIG 4(2), 2012), and the game loop :func:`play_games_search_nb` that can seat
