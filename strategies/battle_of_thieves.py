@@ -232,16 +232,33 @@ mc = Strategy(
     "mc",
     "Flat Monte Carlo with determinization: plays each legal option in playouts games, "
     "each from a fresh guess at the enemy's hand and both decks' order, played to the end "
-    "by the rollout strategy in both seats, and picks the option that won most.",
+    "by the rollout strategy in both seats, and picks the option that won most; with "
+    "width, only the width options the rollout strategy rates best, keeping its pick "
+    "unless another wins more by more than margin.",
     {"decide": search_decide},
-    params=(("playouts", 16.0), ("rollout", 0.0)),
+    params=(("playouts", 16.0), ("rollout", 0.0), ("width", 0.0), ("margin", 0.0)),
     code=5,
     param_docs={
-        "playouts": ("1..65536", "playouts per legal option at each decision"),
+        "playouts": ("1..65536", "playouts per searched option at each decision"),
         "rollout": _ROLLOUT,
+        "width": (
+            "0..64 (0: every legal option)",
+            "options searched: the rollout strategy's width best (its pick, then its pick "
+            "among the rest, ...); 1 plays its pick without searching",
+        ),
+        "margin": (
+            "0..1, in results (a win 1, a loss 0)",
+            "with width: how much more another option must win on average than the rollout "
+            "strategy's pick to be played instead",
+        ),
     },
     param_choices={"rollout": ROLLOUTS},
-    param_bounds={"playouts": (1.0, 65536.0), "rollout": (0.0, 4.0)},
+    param_bounds={
+        "playouts": (1.0, 65536.0),
+        "rollout": (0.0, 4.0),
+        "width": (0.0, 64.0),
+        "margin": (0.0, 1.0),
+    },
 )
 
 ismcts = Strategy(

@@ -12,6 +12,8 @@ adds what a search needs and nothing of the rules:
 * :func:`step_nb`, :func:`next_decision_nb` and :func:`play_on_nb` play a position on,
   one option at a time or to the end, with the engine's own functions (the rest of the
   game after the turn under way is :func:`.engine_nb.play_game_nb` itself);
+* :func:`rank_options_nb` keeps the few options a heuristic rates best (its pick, then
+  its pick among the rest, ...), for ``mc``'s ``width`` (policy improvement by rollouts);
 * the search players :func:`mc_nb` (flat Monte Carlo with determinization) and
   :func:`ismcts_nb` (single-observer information-set MCTS, Cowling, Powley & Whitehouse,
   IEEE TCIAIG 4(2), 2012), and the game loop :func:`play_games_search_nb` that can seat
@@ -296,26 +298,106 @@ def _playout_nb(content, derived, rules, seat, in_turn, work):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
+def rank_options_nb(pos, content, rules, options, count, seat, rollout, width, base, work):
+    """Write to ``work[Work.ROOT]`` the ``width`` options (of ``count >= 2`` in ``options``)
+    that the rollout strategy ``rollout`` rates best, best first; returns how many
+    (``min(width, count)``; when ``width`` is 0, all ``count`` in ``options``' order).
+
+    The strategy is asked as ``seat``, from ``seat``'s view of ``pos``, with its parameters
+    from ``work[Work.ROLLOUT_PARAMS]``; its pick is struck out of the options and it is
+    asked again among the rest, until ``width`` are picked. Once "end the turn" (the last
+    option) is struck out, a heuristic's next pick is its best option of positive worth,
+    or else the last one listed. A strategy that draws (``random``) draws from a stream
+    seeded from ``base``, which the playouts do not use.
+    """
+    _sim, root, opts, players, views, _dice, _deal, error, _total, _tree, table = work
+    if width <= 0:
+        for i in range(count):
+            for c in range(4):
+                root[i, c] = options[i, c]
+        return count
+    codes, params, rng = players
+    codes[seat] = rollout
+    for k in range(params.shape[1]):
+        params[seat, k] = table[rollout, k] if k < table.shape[1] else 0.0
+    seed_stream_nb(rng[seat], base, 0, 4)
+    n = count
+    for i in range(count):
+        for c in range(4):
+            opts[i, c] = options[i, c]
+    ranked = np.int64(0)
+    while ranked < width:
+        k = np.int64(0)
+        if n >= 2:
+            k = ask_nb(pos, content, rules, views, opts, n, seat, players, error)
+            if error[Error.SEAT] >= 0:  # not a shipped strategy's answer; keep the order
+                error[:] = -1
+                k = np.int64(0)
+        for c in range(4):
+            root[ranked, c] = opts[k, c]
+        ranked += 1
+        n -= 1
+        if n == 0:
+            break
+        for i in range(k, n):
+            for c in range(4):
+                opts[i, c] = opts[i + 1, c]
+    return ranked
+
+
+@njit(inline="always", cache=True)
+def _index_of_nb(options, count, root, i):
+    """The index in ``options`` of the row ``root[i]`` (0 if it is not there)."""
+    for k in range(count):
+        if (
+            options[k, 0] == root[i, 0]
+            and options[k, 1] == root[i, 1]
+            and options[k, 2] == root[i, 2]
+            and options[k, 3] == root[i, 3]
+        ):
+            return np.int64(k)
+    return np.int64(0)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
 def mc_nb(pos, content, derived, rules, options, count, seat, params, rng, work):
     """Flat Monte Carlo with determinization: the index (in ``options``, ``count >= 2``)
     of the option with the best mean result over ``params[0]`` playouts each, played by
     the rollout strategy ``params[1]`` in both seats. Playout ``j`` of every option starts
-    from the same determinization and streams (common random numbers); ties between
-    options are broken uniformly from ``rng``."""
+    from the same determinization and streams (common random numbers).
+
+    ``params[2]`` (``width``) 0 searches every option, ties broken uniformly from ``rng``.
+    A ``width`` of ``w >= 1`` searches only the ``w`` options the rollout strategy rates
+    best (:func:`rank_options_nb`; ``w = 1`` plays its pick without a playout) and keeps
+    its pick unless another option's mean result beats it by more than ``params[3]``
+    (``margin``, in results from 0 to 1); among those, the best mean, ties to the
+    strategy's higher-rated option (policy improvement by rollouts).
+    """
     playouts = max(np.int64(1), np.int64(params[0]))
     rollout = np.int64(params[1])
+    width = np.int64(params[2])
+    margin = params[3]
     sim, root, _opts, _players, _views, dice, _deal, _error, total, _tree, _table = work
-    for i in range(count):
-        total[i] = 0.0
-        for c in range(4):
-            root[i, c] = options[i, c]
     base = next_u64_nb(rng)
+    n = rank_options_nb(pos, content, rules, options, count, seat, rollout, width, base, work)
+    if n == 1:
+        return _index_of_nb(options, count, root, 0)
+    for i in range(n):
+        total[i] = 0.0
     for j in range(playouts):
-        for i in range(count):
+        for i in range(n):
             _sample_nb(pos, seat, rollout, base, j, work)
             step_nb(sim, content, derived, rules, dice, *_row(root, i))
             in_turn = root[i, 0] != END_TURN
             total[i] += _playout_nb(content, derived, rules, seat, in_turn, work)
+    if width > 0:
+        best = np.int64(0)
+        for i in range(1, n):
+            if total[i] > total[best]:
+                best = i
+        if total[best] - total[0] <= margin * playouts:
+            best = 0
+        return _index_of_nb(options, count, root, best)
     best = np.int64(0)
     ties = 0
     for i in range(count):
