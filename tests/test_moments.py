@@ -72,6 +72,20 @@ SETUPS = {
         200,
     ),
     "la-planche-capped": ("la-planche", dict(players=4, seed=9, rules={"turn_cap": 12}), 400),
+    "lifeboats-three": ("lifeboats", dict(players=3, seed=0), 400),
+    "lifeboats-six-one-hat": ("lifeboats", dict(players=6, seed=1, rules={"hats": 1}), 200),
+    "lifeboats-mixed-restricted": (
+        "lifeboats",
+        dict(
+            players=4,
+            seed=6,
+            strategies=["steward", "random", "random", "random"],
+            rotate_seats=True,
+            restricted=("hat",),
+        ),
+        150,
+    ),
+    "lifeboats-capped": ("lifeboats", dict(players=4, seed=2, rules={"round_cap": 3}), 300),
 }
 
 
@@ -126,7 +140,9 @@ def test_running_sums_give_the_summary_of_the_records(name: str) -> None:
         assert len(expected["strategy_win_rate"]) == len(set(setup.lineup.labels))
 
 
-@pytest.mark.parametrize("name", ["three-ghost-dolphin", "la-planche-mixed-restricted"])
+@pytest.mark.parametrize(
+    "name", ["three-ghost-dolphin", "la-planche-mixed-restricted", "lifeboats-mixed-restricted"]
+)
 def test_sums_do_not_depend_on_blocks_or_threads(name: str) -> None:
     setup, games = make(name)
     one = run(setup, games, threads=1, batch=games, keep_records=False, sums_only=True).sums
