@@ -86,6 +86,28 @@ SETUPS = {
         150,
     ),
     "lifeboats-capped": ("lifeboats", dict(players=4, seed=2, rules={"round_cap": 3}), 300),
+    "battle-of-thieves": ("battle-of-thieves", dict(players=2, seed=0), 300),
+    "battle-of-thieves-mirror": (
+        "battle-of-thieves",
+        dict(players=2, seed=3, rules={"decks": "cannon-battery,cannon-battery"}),
+        300,
+    ),
+    "battle-of-thieves-mixed-blank": (
+        "battle-of-thieves",
+        dict(
+            players=2,
+            seed=8,
+            strategies=["boarder", "random"],
+            rotate_seats=True,
+            rules={"decks": "cannon-battery,boarding-party", "blanks": "1:Saboteurs"},
+        ),
+        100,
+    ),
+    "battle-of-thieves-capped": (
+        "battle-of-thieves",
+        dict(players=2, seed=5, rules={"turn_cap": 8, "cannon_hits_on": 3}),
+        200,
+    ),
 }
 
 
@@ -141,7 +163,13 @@ def test_running_sums_give_the_summary_of_the_records(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["three-ghost-dolphin", "la-planche-mixed-restricted", "lifeboats-mixed-restricted"]
+    "name",
+    [
+        "three-ghost-dolphin",
+        "la-planche-mixed-restricted",
+        "lifeboats-mixed-restricted",
+        "battle-of-thieves-mirror",
+    ],
 )
 def test_sums_do_not_depend_on_blocks_or_threads(name: str) -> None:
     setup, games = make(name)
