@@ -194,8 +194,9 @@ def test_running_sums_do_not_grow_with_games() -> None:
     assert size(4000) <= size(500) + 8 * 4  # a longer game may add a few length bins
 
 
-def test_an_interruption_keeps_the_sums_of_a_whole_prefix() -> None:
-    setup = make("mixed-rotated")[0]
+@pytest.mark.parametrize("name", ["mixed-rotated", "la-planche-mixed-restricted"])
+def test_an_interruption_keeps_the_sums_of_a_whole_prefix(name: str) -> None:
+    setup = make(name)[0]
     handed: list[int] = []
 
     def interrupting_sink(block: Block) -> None:
