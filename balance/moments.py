@@ -42,7 +42,9 @@ class RunSums:
     columns : names of the per-game columns, in the order of :attr:`total`.
     total : int64 ``(k,)``, each column's sum over games.
     cross : int64 ``(k, k)``, the sums over games of each pair of columns' product.
-    counts : histograms by name, each int64 ``(m,)``: games with value ``0 .. m - 1``.
+    counts : histograms by name, each int64 ``(m,)``: games with value ``0 .. m - 1``; or
+        any other whole-number sums a game reduces a block to (flattened to ``(m,)``),
+        which add up across blocks bin by bin as histograms do.
     """
 
     columns: tuple[str, ...]

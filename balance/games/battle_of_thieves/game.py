@@ -26,7 +26,12 @@ from balance.games.battle_of_thieves.layout import (
     WIN_REASONS,
 )
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.games.battle_of_thieves.usefulness import card_totals, cards_summary, pair_totals
+from balance.games.battle_of_thieves.usefulness import (
+    TOTAL,
+    card_totals,
+    cards_summary,
+    pair_totals,
+)
 from balance.lazy import LazyModule
 from balance.stats import mean_interval, share_interval, wilson_interval
 
@@ -283,6 +288,85 @@ class BattleOfThieves(EngineGame):
         )
         return summary
 
+    def sum_columns(
+        self, block: Block, setup: Setup
+    ) -> tuple[list[str], np.ndarray, dict[str, np.ndarray]]:
+        """What :meth:`summarize_sums` reads of a block, one row a game.
+
+        Columns: each seat's figures of :data:`SEAT_MEANS` (shots and hits among them, for
+        the hit rate). Histograms: ``win_reason`` (games by how they ended). The per-card
+        sums the card table rests on are already sums over the block's games (each card's
+        draws, plays and wins with their squares and products, :func:`card_totals`); they
+        are kept, flattened, as ``card_totals`` (``(2, R, Total.SIZE)``) and
+        ``pair_totals`` (``(R, Total.SIZE)``), which add up block by block as histograms do.
+
+        Returns
+        -------
+        ``(columns, values, counts)``: names ``(k,)``, whole numbers as float64 ``(G, k)``
+        and histograms.
+        """
+        slim = self.slim(block)
+        games, seats = slim.extra["games"], slim.extra["seats"]
+        columns: list[str] = []
+        parts: list[np.ndarray] = []
+        for name in SEAT_MEANS:
+            columns += [f"{name}_{seat}" for seat in range(2)]
+            parts.append(seats[:, :, getattr(SEAT_STAT, name.upper())])
+        reason = games[:, GAME_STAT.REASON].astype(np.int64)
+        counts = {
+            "win_reason": np.bincount(reason, minlength=len(WIN_REASONS)),
+            "card_totals": _whole(_block_totals(slim)),
+            "pair_totals": _whole(_block_totals(slim, "pair_totals")),
+        }
+        values = np.concatenate(parts, axis=1, dtype=np.float64, casting="same_kind")
+        return columns, values, counts
+
+    def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
+        """:meth:`summarize` from a run's running sums (:class:`balance.moments.RunSums`)."""
+        content = setup.rules.content()
+        summary: dict[str, Any] = {"decks": list(content.deck_names)}
+        count = sums.games
+        if not count:
+            summary["win_reason"] = {reason: float("nan") for reason in WIN_REASONS}
+            return summary
+        reason = sums.count("win_reason")
+        summary["win_reason"] = {}
+        summary["win_reason_ci95"] = {}
+        for k, name in enumerate(WIN_REASONS):
+            hits = int(reason[k]) if k < reason.size else 0
+            low, high = wilson_interval(hits, count)
+            summary["win_reason"][name] = hits / count
+            summary["win_reason_ci95"][name] = [float(low), float(high)]
+        cap = WIN_REASONS.index("cap")
+        summary["capped_games"] = int(reason[cap]) if cap < reason.size else 0
+        summary["capped_rate"] = summary["win_reason"]["cap"]
+        summary["capped_ci95"] = summary["win_reason_ci95"]["cap"]
+        for name in SEAT_MEANS:
+            summary[f"{name}_mean"] = []
+            summary[f"{name}_ci95"] = []
+            for seat in range(2):
+                mean, low, high = sums.mean_interval(f"{name}_{seat}")
+                summary[f"{name}_mean"].append(mean)
+                summary[f"{name}_ci95"].append([low, high])
+        summary["hit_rate"] = []
+        summary["hit_rate_ci95"] = []
+        for seat in range(2):
+            rate, low, high = sums.share_interval(f"hits_{seat}", f"shots_{seat}")
+            summary["hit_rate"].append(rate)
+            summary["hit_rate_ci95"].append([low, high])
+        size = TOTAL.SIZE
+        totals = sums.count("card_totals").astype(np.float64).reshape(2, -1, size)
+        pairs = sums.count("pair_totals").astype(np.float64).reshape(-1, size)
+        summary["cards"] = cards_summary(
+            totals,
+            content.deck_cards,
+            content.names,
+            content.deck_names,
+            content.is_mirror(),
+            pairs,
+        )
+        return summary
+
     def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
         """The game's own part of ``balance simulate``'s text: how games ended, play, cards."""
         decks = summary["decks"]
@@ -366,6 +450,15 @@ def capped_line(summary: Mapping[str, Any]) -> str:
 
     text = capped_text(summary["capped_games"], summary["games"], summary["rules"]["turn_cap"])
     return f"Games {text} (why: docs/battle-of-thieves.md, 'Games that stall')"
+
+
+def _whole(totals: np.ndarray) -> np.ndarray:
+    """Per-card sums (float64 whole numbers, any shape) flattened to int64 ``(m,)``, exact."""
+    flat = np.asarray(totals, dtype=np.float64).ravel()
+    whole = np.rint(flat).astype(np.int64)
+    if not np.array_equal(whole, flat):
+        raise ValueError("per-card sums must be whole numbers")
+    return whole
 
 
 def _block_totals(block: Block, name: str = "card_totals") -> np.ndarray:

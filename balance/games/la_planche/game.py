@@ -19,7 +19,13 @@ from balance.games.base import (
 from balance.games.la_planche.reference import ACTIONS, play_game
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
 from balance.lazy import LazyModule
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import (
+    mean_interval,
+    ratio_interval,
+    ratio_interval_from_sums,
+    share_from_ratio,
+    wilson_interval,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -220,6 +226,102 @@ class LaPlanche(EngineGame):
             extra.update(_rounds_summary(slim, won, games))
         return extra
 
+    def sum_columns(
+        self, block: Block, setup: Setup
+    ) -> tuple[list[str], np.ndarray, dict[str, np.ndarray]]:
+        """What :meth:`summarize_sums` reads of a block, one row a game.
+
+        Columns: per action its uses and the prisoners of the user's own and of other
+        colours fallen (all seats); per strategy label ``k`` (in the order labels first
+        appear in the line-up) whether one of its seats was unrestricted in the game
+        (``present_k``), how many (``seats_k``), and per symbol the choices it was
+        offered and chose on those seats; in the rounds variant the rounds, each seat's
+        score and each colour's points. Histogram ``last_colour``: finished games by the
+        last prisoner's colour.
+
+        Returns
+        -------
+        ``(columns, values, counts)``: names ``(k,)``, whole numbers as float64 ``(G, k)``
+        and histograms.
+        """
+        slim = self.slim(block)
+        games = slim.extra["games"]
+        actions = slim.extra["actions"]  # (G, actions, stats)
+        g_count = games.shape[0]
+        stat = nb.ActionStat
+        columns: list[str] = []
+        parts: list[np.ndarray] = []
+        for a in range(len(ACTIONS)):
+            columns += [f"done_{a}", f"fell_own_{a}", f"fell_other_{a}"]
+            parts.append(actions[:, a, [stat.DONE, stat.FELL_OWN, stat.FELL_OTHER]])
+        choices = slim.extra["choices"]  # (G, n, 3, 2): offered, chosen
+        n = choices.shape[1]
+        index = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
+        kept = setup.lineup.restricted_seat(index)[:, None] != np.arange(n)[None, :]
+        seat_labels = _seat_labels(setup, index, n)
+        for k in range(len(_unique_labels(setup))):
+            mine = (seat_labels == k) & kept  # (G, n)
+            seats = mine.sum(axis=1)
+            columns += [f"present_{k}", f"seats_{k}"]
+            parts.append(np.stack([seats > 0, seats], axis=1))
+            picked = (choices * mine[:, :, None, None]).sum(axis=1)  # (G, 3, 2)
+            columns += [f"offered_{k}_{s}" for s in range(3)]
+            columns += [f"chosen_{k}_{s}" for s in range(3)]
+            parts += [picked[:, :, 0], picked[:, :, 1]]
+        if setup.rules.rounds:
+            scores = slim.extra["scores"]
+            columns.append("rounds")
+            parts.append(games[:, nb.GameStat.ROUNDS, None])
+            columns += [f"score_{s}" for s in range(n)]
+            parts.append(scores)
+            first = nb.GameStat.COLOUR_POINTS
+            columns += [f"colour_points_{c}" for c in range(len(COLOUR_NAMES))]
+            parts.append(games[:, first : first + len(COLOUR_NAMES)])
+        last = games[:, nb.GameStat.LAST_COLOUR].astype(np.int64)
+        counts = {"last_colour": np.bincount(last[last >= 0], minlength=len(COLOUR_NAMES))}
+        values = np.concatenate(parts, axis=1, dtype=np.float64, casting="same_kind")
+        return columns, values, counts
+
+    def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
+        """:meth:`summarize` from a run's running sums (:class:`balance.moments.RunSums`)."""
+        count = sums.games
+        if not count:
+            return {"no_winner_rate": float("nan"), "colour_win_rate": {}, "actions": {}}
+        winners = sums.count("winners")
+        nobody = int(winners[0]) if winners.size else 0
+        low, high = wilson_interval(nobody, count)
+        last = sums.count("last_colour")
+        colour_rate, colour_ci = {}, {}
+        for c, name in enumerate(COLOUR_NAMES):
+            hits = int(last[c]) if c < last.size else 0
+            c_low, c_high = wilson_interval(hits, count)
+            colour_rate[name] = hits / count
+            colour_ci[name] = [float(c_low), float(c_high)]
+        per_action: dict[str, Any] = {}
+        for a, name in enumerate(ACTIONS):
+            mean, mean_low, mean_high = sums.mean_interval(f"done_{a}")
+            own, own_low, own_high = sums.ratio_interval(f"fell_own_{a}", f"done_{a}")
+            other, other_low, other_high = sums.ratio_interval(f"fell_other_{a}", f"done_{a}")
+            per_action[name] = {
+                "per_game": mean,
+                "per_game_ci95": [mean_low, mean_high],
+                "fell_own_per_use": own,
+                "fell_own_per_use_ci95": [own_low, own_high],
+                "fell_other_per_use": other,
+                "fell_other_per_use_ci95": [other_low, other_high],
+            }
+        extra: dict[str, Any] = {
+            "no_winner_rate": nobody / count,
+            "no_winner_ci95": [float(low), float(high)],
+            "colour_win_rate": colour_rate,
+            "colour_win_rate_ci95": colour_ci,
+            "actions": per_action,
+            "symbol_choice": _symbol_choice_from_sums(sums, setup),
+        }
+        if setup.rules.rounds:
+            extra.update(_rounds_summary_from_sums(sums, setup.players))
+        return extra
+
     def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
         """The game's own part of ``balance simulate``'s text: colours and actions."""
         lines = [
@@ -362,6 +464,72 @@ def _rounds_summary(slim: Sequence[Block], won: np.ndarray, games: np.ndarray) -
             row.name: [row.low, row.high] for row in colour.itertuples(index=False)
         },
         "shared_win_rate": shared / len(games),
+        "shared_win_ci95": [float(s_low), float(s_high)],
+    }
+
+
+def _unique_labels(setup: Setup) -> list[str]:
+    """The line-up's strategy labels, each once, in the order they first appear."""
+    return list(dict.fromkeys(setup.lineup.labels))
+
+
+def _seat_labels(setup: Setup, index: np.ndarray, n: int) -> np.ndarray:
+    """Per game of ``index`` (int ``(G,)``) and seat, the index of its strategy's label in
+    :func:`_unique_labels`: int64 ``(G, n)``."""
+    unique = _unique_labels(setup)
+    label_of = np.array([unique.index(label) for label in setup.lineup.labels])
+    return np.stack([label_of[setup.lineup.strategy_index(index, s)] for s in range(n)], 1)
+
+
+def _symbol_choice_from_sums(sums: Any, setup: Setup) -> dict[str, Any]:
+    """:func:`_symbol_choice` from running sums: a strategy's games are those in which one
+    of its seats was unrestricted (``present_k``), the clusters of its shares."""
+    out: dict[str, Any] = {}
+    for k, label in enumerate(_unique_labels(setup)):
+        games = sums.sum(f"present_{k}")
+        if not games:
+            continue
+        plays = sums.sum(f"seats_{k}")
+        rows = {}
+        for s, symbol in enumerate(ACTIONS[:3]):
+            y, x = f"chosen_{k}_{s}", f"offered_{k}_{s}"
+            offered, chosen = sums.sum(x), sums.sum(y)
+            ratio = ratio_interval_from_sums(
+                games,
+                chosen,
+                offered,
+                sums.product(y, y),
+                sums.product(y, x),
+                sums.product(x, x),
+            )
+            rate, low, high = share_from_ratio(*ratio, offered)
+            rows[symbol] = {
+                "offered": offered,
+                "offered_per_game": float(offered / plays),
+                "chosen": chosen,
+                "chosen_share": rate,
+                "chosen_share_ci95": [low, high],
+            }
+        out[label] = rows
+    return out
+
+
+def _rounds_summary_from_sums(sums: Any, players: int) -> dict[str, Any]:
+    """:func:`_rounds_summary` from running sums."""
+    mean, low, high = sums.mean_interval("rounds")
+    seats = {str(s): sums.mean_interval(f"score_{s}") for s in range(players)}
+    colour = {name: sums.mean_interval(f"colour_points_{c}") for c, name in enumerate(COLOUR_NAMES)}
+    winners = sums.count("winners")
+    shared = int(winners[2:].sum())
+    s_low, s_high = wilson_interval(shared, sums.games)
+    return {
+        "rounds_mean": mean,
+        "rounds_ci95": [low, high],
+        "points_per_seat": {name: row[0] for name, row in seats.items()},
+        "points_per_seat_ci95": {name: [row[1], row[2]] for name, row in seats.items()},
+        "points_per_colour": {name: row[0] for name, row in colour.items()},
+        "points_per_colour_ci95": {name: [row[1], row[2]] for name, row in colour.items()},
+        "shared_win_rate": shared / sums.games,
         "shared_win_ci95": [float(s_low), float(s_high)],
     }
 

@@ -31,7 +31,7 @@ from balance.games.lifeboats.layout import (
 from balance.games.lifeboats.reference import play_game
 from balance.games.lifeboats.rules import LifeboatsRules
 from balance.lazy import LazyModule
-from balance.stats import mean_interval, wilson_interval
+from balance.stats import mean_interval, mean_interval_from_sums, wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -267,6 +267,85 @@ class Lifeboats(EngineGame):
         summary.update(_choices_summary(slim, setup))
         return summary
 
+    def sum_columns(
+        self, block: Block, setup: Setup
+    ) -> tuple[list[str], np.ndarray, dict[str, np.ndarray]]:
+        """What :meth:`summarize_sums` reads of a block, one row a game.
+
+        Columns: each seat's score; the per-game totals of the summary (pawns saved,
+        overboard..., boats sunk, ballots...); the hats played in each round (the last
+        counting every later round), zero in games that did not reach it. Histograms:
+        ``rounds`` (games by rounds played: the games that reached each round),
+        ``tie_rule`` (finished games by how the winner was decided), ``lane_seats`` and
+        ``lane_wins`` (seats, and winning seats, by the lane of their own boat, at
+        ``lane + 1``).
+
+        Returns
+        -------
+        ``(columns, values, counts)``: names ``(k,)``, whole numbers as float64 ``(G, k)``
+        and histograms.
+        """
+        slim = self.slim(block)
+        games, seats = slim.extra["games"], slim.extra["seats"]
+        n = seats.shape[1]
+        columns = [f"score_{s}" for s in range(n)]
+        parts = [seats[:, :, SeatStat.SCORE]]
+        for name, slots in _PER_GAME_SEATS.items():
+            columns.append(name)
+            parts.append(sum(seats[:, :, slot].sum(axis=1) for slot in slots)[:, None])
+        for name, slot in _PER_GAME_GAMES.items():
+            columns.append(name)
+            parts.append(games[:, slot, None])
+        rounds = games[:, GameStat.ROUNDS].astype(np.int64)
+        reached = rounds[:, None] >= np.arange(1, HAT_ROUNDS + 1)[None, :]
+        hats = games[:, GameStat.HATS_ROUND : GameStat.HATS_ROUND + HAT_ROUNDS]
+        columns += HAT_ROUND_COLUMNS
+        parts.append(hats * reached)
+        rule = games[:, GameStat.TIE_RULE].astype(np.int64)
+        lanes = slim.extra["lanes"].astype(np.int64).ravel() + 1
+        counts = {
+            "rounds": np.bincount(rounds),
+            "tie_rule": np.bincount(rule[rule >= 0], minlength=len(TIE_RULES)),
+            "lane_seats": np.bincount(lanes),
+            "lane_wins": np.bincount(lanes[slim.won.ravel()]),
+        }
+        values = np.concatenate(parts, axis=1, dtype=np.float64, casting="same_kind")
+        return columns, values, counts
+
+    def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
+        """:meth:`summarize` from a run's running sums (:class:`balance.moments.RunSums`)."""
+        count = sums.games
+        if not count:
+            return {
+                "score_mean": [float("nan")] * setup.players,
+                "shared_win_rate": float("nan"),
+            }
+        summary: dict[str, Any] = {"score_mean": [], "score_ci95": []}
+        for seat in range(setup.players):
+            mean, low, high = sums.mean_interval(f"score_{seat}")
+            summary["score_mean"].append(mean)
+            summary["score_ci95"].append([low, high])
+        for name in (*_PER_GAME_SEATS, *_PER_GAME_GAMES):
+            mean, low, high = sums.mean_interval(name)
+            summary[f"{name}_mean"] = mean
+            summary[f"{name}_ci95"] = [low, high]
+        shared = int(sums.count("winners")[2:].sum())
+        low, high = wilson_interval(shared, count)
+        summary["shared_win_rate"] = shared / count
+        summary["shared_win_ci95"] = [float(low), float(high)]
+        rule = sums.count("tie_rule")
+        finished = int(rule.sum())
+        summary["tie_rule"] = {}
+        summary["tie_rule_ci95"] = {}
+        summary["tie_rule_games"] = finished
+        for k, name in enumerate(TIE_RULES):
+            hits = int(rule[k]) if k < rule.size else 0
+            r_low, r_high = wilson_interval(hits, finished)
+            summary["tie_rule"][name] = hits / finished if finished else float("nan")
+            summary["tie_rule_ci95"][name] = [float(r_low), float(r_high)]
+        summary.update(_choices_from_sums(sums, setup))
+        return summary
+
     def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
         """The game's own part of ``balance simulate``'s text: scores, pawns, boats, hats."""
         lines = ["Mean score by seat:"]
@@ -369,6 +448,42 @@ def _choices_summary(blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
         [float(lo), float(hi)] for lo, hi in zip(rounds["low"], rounds["high"], strict=True)
     ]
     out["hats_by_round_games"] = [int(x) for x in rounds["games"]]
+    return out
+
+
+def _choices_from_sums(sums: Any, setup: Setup) -> dict[str, Any]:
+    """:func:`_choices_summary` from running sums (:meth:`Lifeboats.sum_columns`)."""
+    out: dict[str, Any] = {
+        "lane_win_rate": {},
+        "lane_win_ci95": {},
+        "lane_seats": {},
+        "lane_island": {},
+    }
+    seats, wins = sums.count("lane_seats"), sums.count("lane_wins")
+    for shifted in np.flatnonzero(seats):
+        lane = int(shifted) - 1
+        count = int(seats[shifted])
+        won = int(wins[shifted]) if shifted < wins.size else 0
+        low, high = wilson_interval(won, count)
+        key = str(lane)
+        out["lane_win_rate"][key] = won / count
+        out["lane_win_ci95"][key] = [float(low), float(high)]
+        out["lane_seats"][key] = count
+        out["lane_island"][key] = ISLAND_NAMES[setup.rules.lane_islands[lane]]
+    rounds = sums.count("rounds")
+    out["hats_by_round"] = []
+    out["hats_by_round_mean"] = []
+    out["hats_by_round_ci95"] = []
+    out["hats_by_round_games"] = []
+    for k, column in enumerate(HAT_ROUND_COLUMNS):
+        reached = int(rounds[k + 1 :].sum())
+        mean, low, high = mean_interval_from_sums(
+            reached, sums.sum(column), sums.product(column, column)
+        )
+        out["hats_by_round"].append(f"{k + 1}+" if k + 1 == HAT_ROUNDS else str(k + 1))
+        out["hats_by_round_mean"].append(float(mean))
+        out["hats_by_round_ci95"].append([float(low), float(high)])
+        out["hats_by_round_games"].append(reached)
     return out
 
 
