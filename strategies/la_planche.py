@@ -194,8 +194,8 @@ mc = Strategy(
     GAME,
     "mc",
     "Flat Monte Carlo search: tries every option of its turn in playouts from positions "
-    "where the colours it cannot see are guessed at random, and plays the option that won "
-    "most often.",
+    "where the colours it cannot see are guessed (at random, or from the evidence), and "
+    "plays the option that won most often.",
     _decisions(mc_symbol_nb, mc_choose_nb),
     params=(
         ("playouts", 16.0),
@@ -213,7 +213,7 @@ mc = Strategy(
         "guess": _GUESS_DOC,
         "width": _WIDTH_DOC,
         "margin": (
-            "0 and up, in standard errors",
+            "0 to 100, in standard errors",
             "0 plays the option with the best mean result; above 0 it plays the option its "
             "rollout strategy rates best unless another's mean gain over it, playout by "
             "playout, exceeds margin standard errors (it improves on the rollout strategy "
