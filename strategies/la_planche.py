@@ -170,24 +170,64 @@ _ROLLOUT_DOC = (
     "the strategy that plays every seat in the playouts (with its default parameters); "
     "random is the fastest",
 )
+#: How the colours it cannot see are guessed, by the word ``guess=`` takes.
+_GUESSES = {"uniform": 0.0, "evidence": 1.0}
+_GUESS_DOC = (
+    "uniform or evidence",
+    "how each playout guesses the other seats' colours: uniform draws any assignment "
+    "alike; evidence weighs each as the detective reads the evidence (an opponent owns "
+    "colour c with weight exp(0.5 x evidence))",
+)
+_WIDTH_DOC = (
+    "0 to 256",
+    "search only the width options its rollout strategy's look-ahead rates best (the "
+    "protector's for random playouts); 0 searches every option",
+)
+_ROOT_WIDTH_DOC = (
+    "0 to 256",
+    "at its own turn, search only the width options its rollout strategy's look-ahead "
+    "rates best (the protector's for random playouts); later turns in the tree keep every "
+    "option; 0 searches every option",
+)
 
 mc = Strategy(
     GAME,
     "mc",
     "Flat Monte Carlo search: tries every option of its turn in playouts from positions "
-    "where the colours it cannot see are guessed at random, and plays the option that won "
-    "most often.",
+    "where the colours it cannot see are guessed (at random, or from the evidence), and "
+    "plays the option that won most often.",
     _decisions(mc_symbol_nb, mc_choose_nb),
-    params=(("playouts", 16.0), ("rollout", 0.0)),
+    params=(
+        ("playouts", 16.0),
+        ("rollout", 0.0),
+        ("guess", 0.0),
+        ("width", 0.0),
+        ("margin", 0.0),
+    ),
     param_docs={
         "playouts": (
             "1 to 65536",
             "playouts per option of a turn, each from a fresh guess of the hidden colours",
         ),
         "rollout": _ROLLOUT_DOC,
+        "guess": _GUESS_DOC,
+        "width": _WIDTH_DOC,
+        "margin": (
+            "0 to 100, in standard errors",
+            "0 plays the option with the best mean result; above 0 it plays the option its "
+            "rollout strategy rates best unless another's mean gain over it, playout by "
+            "playout, exceeds margin standard errors (it improves on the rollout strategy "
+            "only where the playouts clearly say so)",
+        ),
     },
-    param_choices={"rollout": _ROLLOUTS},
-    param_bounds={"playouts": (1.0, 65536.0), "rollout": (0.0, 2.0)},
+    param_choices={"rollout": _ROLLOUTS, "guess": _GUESSES},
+    param_bounds={
+        "playouts": (1.0, 65536.0),
+        "rollout": (0.0, 2.0),
+        "guess": (0.0, 1.0),
+        "width": (0.0, 256.0),
+        "margin": (0.0, 100.0),
+    },
 )
 ismcts = Strategy(
     GAME,
@@ -196,7 +236,13 @@ ismcts = Strategy(
     "a tree of the options of every seat's turns over positions where the colours it "
     "cannot see are guessed at random, and plays its most visited option.",
     _decisions(ismcts_symbol_nb, ismcts_choose_nb),
-    params=(("iterations", 256.0), ("rollout", 0.0), ("c", 0.7)),
+    params=(
+        ("iterations", 256.0),
+        ("rollout", 0.0),
+        ("c", 0.7),
+        ("guess", 0.0),
+        ("width", 0.0),
+    ),
     param_docs={
         "iterations": (
             "1 to 65536",
@@ -208,9 +254,17 @@ ismcts = Strategy(
             "0 and up",
             "exploration constant of UCB1 (results are win shares in [0, 1])",
         ),
+        "guess": _GUESS_DOC,
+        "width": _ROOT_WIDTH_DOC,
     },
-    param_choices={"rollout": _ROLLOUTS},
-    param_bounds={"iterations": (1.0, 65536.0), "rollout": (0.0, 2.0), "c": (0.0, 100.0)},
+    param_choices={"rollout": _ROLLOUTS, "guess": _GUESSES},
+    param_bounds={
+        "iterations": (1.0, 65536.0),
+        "rollout": (0.0, 2.0),
+        "c": (0.0, 100.0),
+        "guess": (0.0, 1.0),
+        "width": (0.0, 256.0),
+    },
 )
 
 SHIPPED = (random, protector, detective, mc, ismcts)

@@ -182,39 +182,57 @@ def test_the_rollout_parameters_are_the_shipped_defaults() -> None:
         assert mc.param_choices["rollout"][strategy.name] == strategy.code
 
 
-def _search(which, obs, seat, colour, symbol, options, budget, seed):
-    """The choose decision of ``which`` (mc or ismcts) over ``options`` of ``symbol``."""
+#: Guided search: the evidence guess, detective playouts over the 2 best-rated options,
+#: the detective's choice kept unless the playouts clearly beat it.
+GUIDED = {"rollout": 2.0, "guess": 1.0, "width": 2.0, "margin": 2.0}
+GUIDED_TREE = {"rollout": 2.0, "guess": 1.0, "width": 2.0}  # ismcts has no margin
+
+
+def _vector(which, budget, extra=None) -> np.ndarray:
     params = np.zeros(MAX_PARAMS)
-    params[: len(which.params)] = [v for _, v in which.params]
+    names = [name for name, _ in which.params]
+    params[: len(names)] = [v for _, v in which.params]
     params[0] = budget
+    for name, value in (extra or {}).items():
+        params[names.index(name)] = value
+    return params
+
+
+def _search(which, obs, seat, colour, symbol, options, budget, seed, extra=None):
+    """The choose decision of ``which`` (mc or ismcts) over ``options`` of ``symbol``."""
+    params = _vector(which, budget, extra)
     opt_a, opt_b = option_arrays(options)
     rng = np.array([seed, 2, 3, 4], dtype=np.uint64)
     choose = which.decisions["choose"]
     return choose(obs, seat, colour, symbol, opt_a, opt_b, len(options), params, rng)
 
 
+SEARCHERS = [(mc, 8, None), (ismcts, 32, None), (mc, 8, GUIDED), (ismcts, 32, GUIDED_TREE)]
+SEARCHER_IDS = ["mc", "ismcts", "mc-guided", "ismcts-guided"]
+
+
 @pytest.mark.slow  # compiles a search loop: the long suite
-@pytest.mark.parametrize(("which", "budget"), [(mc, 8), (ismcts, 32)], ids=["mc", "ismcts"])
-def test_a_search_player_takes_the_win_in_one_and_avoids_the_loss_in_one(which, budget) -> None:
+@pytest.mark.parametrize(("which", "budget", "extra"), SEARCHERS, ids=SEARCHER_IDS)
+def test_a_search_player_takes_the_win_in_one_and_avoids_the_loss_in_one(
+    which, budget, extra
+) -> None:
     # Two prisoners: a yellow on the edge, a red further back. Advancing the yellow makes
     # him fall: the red is the last, so red's owner wins at once and yellow's loses.
     pos, obs = _obs(".........R.......Y", players=3)
     options = legal_options(pos, ADVANCE)
     assert options == [(9, -1), (17, -1)]
     for seed in range(1, 6):
-        red = _search(which, obs, 1, COLOURS.index("R"), ADVANCE, options, budget, seed)
+        red = _search(which, obs, 1, COLOURS.index("R"), ADVANCE, options, budget, seed, extra)
         assert red == 1
-        yellow = _search(which, obs, 1, COLOURS.index("Y"), ADVANCE, options, budget, seed)
+        yellow = _search(which, obs, 1, COLOURS.index("Y"), ADVANCE, options, budget, seed, extra)
         assert yellow == 0
 
 
 @pytest.mark.slow  # compiles a search loop: the long suite
-@pytest.mark.parametrize(("which", "budget"), [(mc, 8), (ismcts, 32)], ids=["mc", "ismcts"])
-def test_a_search_player_picks_the_symbol_with_the_winning_option(which, budget) -> None:
+@pytest.mark.parametrize(("which", "budget", "extra"), SEARCHERS, ids=SEARCHER_IDS)
+def test_a_search_player_picks_the_symbol_with_the_winning_option(which, budget, extra) -> None:
     _, obs = _obs(".........R.......Y", players=3)
-    params = np.zeros(MAX_PARAMS)
-    params[: len(which.params)] = [v for _, v in which.params]
-    params[0] = budget
+    params = _vector(which, budget, extra)
     for seed in range(1, 6):
         rng = np.array([seed, 9, 9, 9], dtype=np.uint64)
         symbol = which.decisions["symbol"]
@@ -265,7 +283,11 @@ def test_the_command_refuses_a_bad_search_player_in_one_line(
 @pytest.mark.slow  # compiles a search loop: the long suite
 def test_a_run_with_search_players_agrees_with_the_reference_and_any_thread_count() -> None:
     # The one test of the default suite that compiles the game loop with search players.
-    strategies = ["mc:playouts=2", "ismcts:iterations=8,rollout=protector", "detective"]
+    strategies = [
+        "mc:playouts=2,rollout=detective,guess=evidence,width=3,margin=1",
+        "ismcts:iterations=8,rollout=protector,guess=evidence,width=4",
+        "mc:playouts=2",
+    ]
     runs = [
         simulate(
             "la-planche",
@@ -281,7 +303,7 @@ def test_a_run_with_search_players_agrees_with_the_reference_and_any_thread_coun
     one, two = (run.table("games") for run in runs)
     assert one.equals(two)
     assert runs[0].table("seats").equals(runs[1].table("seats"))
-    shipped = {"mc": mc, "ismcts": ismcts, "detective": detective}
+    shipped = {"mc": mc, "ismcts": ismcts}
     lineup = Lineup(tuple(parse_strategy(s, shipped, "la-planche") for s in strategies))
     rules = LaPlancheRules()
     compiled = play_games(rules, 3, 21, 6, lineup=lineup)

@@ -35,6 +35,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from balance.games.la_planche.kit import detective_values_nb, evaluate_option_nb
 from balance.games.la_planche.moves_nb import (
     EMPTY,
     LINE_SIZE,
@@ -70,8 +71,12 @@ UNFINISHED = 2
 #: Strategy code of :func:`engine_nb.resolve_turn_nb`'s scripted answer.
 SCRIPTED = -1
 #: Search parameters (after the shipped strategies' own).
-MC_PLAYOUTS, MC_ROLLOUT = 0, 1
-IS_ITERATIONS, IS_ROLLOUT, IS_C = 0, 1, 2
+MC_PLAYOUTS, MC_ROLLOUT, MC_GUESS, MC_WIDTH, MC_MARGIN = 0, 1, 2, 3, 4
+IS_ITERATIONS, IS_ROLLOUT, IS_C, IS_GUESS, IS_WIDTH = 0, 1, 2, 3, 4
+#: How the colours a seat cannot see are guessed (the search players' ``guess``).
+UNIFORM, EVIDENCE = 0, 1
+#: The detective's default ``sharpness``: the weight ``guess=evidence`` gives the evidence.
+GUESS_SHARPNESS = 0.5
 #: Default parameter vectors of the rollout strategies by code (random, protector,
 #: detective); the tests check them against ``strategies/la_planche.py``.
 ROLLOUT_PARAMS = (
@@ -268,36 +273,120 @@ def determinize_nb(obs, seat, colour, pos, rng):
     and draw what it cannot see from ``rng``: the other seats' colours, a uniformly random
     assignment of the colours other than its own ``colour``. Who fell before (the order
     only the rounds variant's scoring reads) is left unknown."""
+    determinize_as_nb(obs, seat, colour, pos, rng, UNIFORM)
+
+
+@njit(cache=True)
+def determinize_as_nb(obs, seat, colour, pos, rng, guess):
+    """:func:`determinize_nb` with the other seats' colours guessed as ``guess`` says:
+    ``UNIFORM`` (a uniformly random assignment) or ``EVIDENCE`` (drawn by
+    :func:`evidence_colours_nb`, the detective's reading of the evidence)."""
     line, state, evidence, colours, owner, fell, meta = pos
     n = obs[3]
     line[:] = obs[0]
     state[:] = obs[1]
     evidence[:, :] = obs[4]
-    free = owner  # the colours it does not own, shuffled, then turned into owners
-    k = 0
-    for c in range(N_COLOURS):
-        if c != colour:
-            free[k] = c
-            k += 1
-    for i in range(k):
-        j = i + below_nb(rng, k - i)
-        c = free[i]
-        free[i] = free[j]
-        free[j] = c
-    k = 0
-    for s in range(n):
-        if s == seat:
-            colours[s] = colour
-        else:
-            colours[s] = free[k]
-            k += 1
-    owner[:] = -1
-    for s in range(n):
-        owner[colours[s]] = s
+    if guess == EVIDENCE:
+        evidence_colours_nb(obs[4], n, seat, colour, GUESS_SHARPNESS, colours, owner, rng)
+    else:
+        free = owner  # the colours it does not own, shuffled, then turned into owners
+        k = 0
+        for c in range(N_COLOURS):
+            if c != colour:
+                free[k] = c
+                k += 1
+        for i in range(k):
+            j = i + below_nb(rng, k - i)
+            c = free[i]
+            free[i] = free[j]
+            free[j] = c
+        k = 0
+        for s in range(n):
+            if s == seat:
+                colours[s] = colour
+            else:
+                colours[s] = free[k]
+                k += 1
+        owner[:] = -1
+        for s in range(n):
+            owner[colours[s]] = s
     fell[:] = EMPTY
     meta[:] = 0
     meta[Meta.SEAT] = seat
     meta[Meta.LAST] = -1
+
+
+@njit(inline="always", cache=True)
+def _permuted_nb(p, j):
+    """Entry ``j`` (0..2) of permutation ``p`` (0..5) of ``(0, 1, 2)``, in lexicographic
+    order."""
+    head = p // 2
+    if j == 0:
+        return head
+    low = 1 if head == 0 else 0
+    high = 1 if head == 2 else 2
+    if (p % 2 == 0) == (j == 1):
+        return low
+    return high
+
+
+@njit(inline="always", cache=True)
+def _log_weight_nb(evidence, n, seat, colour, sharpness, p):
+    """``sharpness`` x the evidence of the assignment ``p``: the other seats, in seat
+    order, own entries 0, 1, ... of permutation ``p`` of the colours not ``colour``."""
+    total = 0.0
+    j = 0
+    for q in range(n):
+        if q == seat:
+            continue
+        c = _permuted_nb(p, j)
+        if c >= colour:  # the free colours are 0..3 without ``colour``
+            c += 1
+        total += sharpness * evidence[q, c]
+        j += 1
+    return total
+
+
+@njit(cache=True)
+def evidence_colours_nb(evidence, n, seat, colour, sharpness, colours, owner, rng):
+    """Draw the other seats' colours as the detective reads the evidence.
+
+    Each other seat ``q`` is believed to own colour ``c`` with weight
+    ``exp(sharpness * evidence[q, c])`` (the detective's reading, ``kit.
+    detective_values_nb``); an assignment of distinct colours, none ``colour``, is drawn
+    with the product of its seats' weights (at most 3 other seats and 3 free colours: the
+    6 permutations of the free colours, the first ``n - 1`` entries of each; every
+    assignment comes from the same number of them). Fills ``colours`` (int64 ``(n,)``,
+    ``seat`` gets ``colour``) and ``owner`` (int64 ``(4,)``, -1 for nobody's); one draw
+    from ``rng``; allocates nothing.
+    """
+    top = -1e300
+    for p in range(6):
+        w = _log_weight_nb(evidence, n, seat, colour, sharpness, p)
+        if w > top:
+            top = w
+    total = 0.0
+    for p in range(6):
+        total += np.exp(_log_weight_nb(evidence, n, seat, colour, sharpness, p) - top)
+    u = (next_u64_nb(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+    chosen = 5
+    for p in range(6):
+        u -= np.exp(_log_weight_nb(evidence, n, seat, colour, sharpness, p) - top)
+        if u < 0.0:
+            chosen = p
+            break
+    owner[:] = -1
+    j = 0
+    for q in range(n):
+        if q == seat:
+            colours[q] = colour
+        else:
+            c = _permuted_nb(chosen, j)
+            if c >= colour:
+                c += 1
+            colours[q] = c
+            j += 1
+        owner[colours[q]] = q
 
 
 @njit(inline="always", cache=True)
@@ -338,6 +427,59 @@ def candidates_nb(line, state, rules, first, second, fixed, cand, opt_a, opt_b):
     return count
 
 
+@njit(inline="always", cache=True)
+def decode_key_nb(key):
+    """The ``(symbol, a, b)`` of an action key (see ``N_KEYS``)."""
+    b = key % (LINE_SIZE + 1) - 1
+    head = key // (LINE_SIZE + 1)
+    return head // LINE_SIZE, head % LINE_SIZE, b
+
+
+@njit(cache=True)
+def prune_nb(obs, seat, colour, cand, count, width, rollout, rating):
+    """Keep the ``width`` candidates the ``rollout`` strategy rates best.
+
+    Each candidate (rows of ``cand``, int64 ``(MAX_CANDIDATES, 3)``, as
+    :func:`candidates_nb` fills them) is rated by the one-move look-ahead of the rollout
+    strategy from ``seat``'s view: the line's worth after the option and the push
+    (``kit.evaluate_option_nb``), with the detective's worths (its reading of the
+    evidence) when ``rollout`` is the detective, else the protector's (a random rollout
+    has no rating of its own). The best ``width`` rows are moved to the front, best first
+    (ties in the candidates' order); ``rating`` (float64 ``(MAX_CANDIDATES,)``) receives
+    their ratings. Returns the new count, ``min(count, width)``; ``width <= 0`` keeps
+    every candidate in place, unrated.
+    """
+    if width <= 0:
+        return count
+    width = min(width, count)
+    row = ROLLOUT_PARAMS[2] if rollout == 2 else ROLLOUT_PARAMS[1]
+    values = obs[9]
+    if rollout == 2:
+        detective_values_nb(obs, seat, colour, row[0], row[1], row[4], values)
+    else:
+        for c in range(N_COLOURS):
+            values[c] = row[0] if c == colour else -row[1]
+    for c in range(count):
+        symbol, a, b = decode_key_nb(cand[c, 2])
+        rating[c] = evaluate_option_nb(obs, symbol, a, b, values, row[2], row[3])
+    for i in range(width):  # a partial selection sort, stable
+        best = i
+        for c in range(i + 1, count):
+            if rating[c] > rating[best] + 1e-9:
+                best = c
+        if best != i:
+            r = rating[best]
+            p0, p1, p2 = cand[best, 0], cand[best, 1], cand[best, 2]
+            for c in range(best, i, -1):
+                rating[c] = rating[c - 1]
+                cand[c, 0] = cand[c - 1, 0]
+                cand[c, 1] = cand[c - 1, 1]
+                cand[c, 2] = cand[c - 1, 2]
+            rating[i] = r
+            cand[i, 0], cand[i, 1], cand[i, 2] = p0, p1, p2
+    return width
+
+
 @njit(cache=True)
 def play_candidate_nb(pos, rules, n, first, second, pick, k, script, rng, work):
     """Play the turn ``pos``'s seat is in (spun ``first``/``second``) with option ``k`` of
@@ -374,33 +516,80 @@ def _rollout_table_nb(n, code):
 
 
 @njit(cache=True)
-def mc_search_nb(obs, seat, colour, first, second, fixed, playouts, rollout, rng):
+def mc_search_nb(
+    obs,
+    seat,
+    colour,
+    first,
+    second,
+    fixed,
+    playouts,
+    rollout,
+    rng,
+    guess=UNIFORM,
+    width=0,
+    margin=0.0,
+):
     """Flat Monte Carlo: for each option of the turn, ``playouts`` playouts (each from a
-    fresh determinization, played to the end by ``rollout`` in every seat), common to all
-    options; returns the best option's row ``(pick, k)`` (ties broken by ``rng``)."""
+    fresh determinization guessed as ``guess`` says, played to the end by ``rollout`` in
+    every seat), common to all options (the same guess and spins; under ``margin``, the
+    same seat streams too); returns the best option's row ``(pick, k)`` (ties broken by
+    ``rng``). ``width > 0`` searches only the ``width`` options ``rollout`` rates best
+    (:func:`prune_nb`).
+
+    ``margin > 0`` plays the option ``rollout`` rates best unless another beats it
+    clearly: an option replaces it only if its mean gain over it, playout by playout
+    (paired: both played on the same guess and spins), exceeds ``margin`` standard
+    errors of that gain; of those, the largest mean gain (ties by ``rng``)."""
     n = obs[3]
     rules = obs[2]
     cand = np.zeros((MAX_CANDIDATES, 3), dtype=np.int64)
     count = candidates_nb(obs[0], obs[1], rules, first, second, fixed, cand, obs[5], obs[6])
     if count <= 1:
         return 0, 0
+    rating = np.zeros(MAX_CANDIDATES, dtype=np.float64)
+    if margin > 0.0 and width <= 0:
+        width = count  # every option, the best rated first
+    count = prune_nb(obs, seat, colour, cand, count, width, rollout, rating)
+    if count <= 1:
+        return cand[0, 0], cand[0, 1]
     pos = new_position_nb(n)
     work = new_work_nb(n)
     codes, params = _rollout_table_nb(n, rollout)
-    play_rng = np.zeros((1, 4), dtype=np.uint64)
+    # Under a margin, a playout's chance (guess, spinner) and each seat have their own
+    # stream, seeded alike for every option: the options meet the same spins, and a
+    # seat's draws do not shift the others' when the options lead to different
+    # decisions (the paired gains need it). Without, one stream serves all (the figures
+    # of docs/la-planche.md were measured so).
+    streams = n + 1 if margin > 0.0 else 1
+    play_rng = np.zeros((streams, 4), dtype=np.uint64)
     rows = np.zeros(n + 1, dtype=np.int64)
+    if margin > 0.0:
+        for stream in range(n + 1):
+            rows[stream] = stream
     script = np.zeros(MAX_PARAMS, dtype=np.float64)
     total = np.zeros(count, dtype=np.float64)
+    gain = np.zeros(count, dtype=np.float64)  # sums of result - the first option's
+    gain2 = np.zeros(count, dtype=np.float64)  # and of its square
     for i in range(playouts):
+        base = 0.0
         key = next_u64_nb(rng)  # one determinization and one future per playout
         for c in range(count):
-            seed_stream_nb(play_rng[0], key, i, 0)
-            determinize_nb(obs, seat, colour, pos, play_rng[0])
+            for stream in range(streams):
+                seed_stream_nb(play_rng[stream], key, i, stream)
+            determinize_as_nb(obs, seat, colour, pos, play_rng[0], guess)
             play_candidate_nb(
                 pos, rules, n, first, second, cand[c, 0], cand[c, 1], script, play_rng[0], work
             )
             run_nb(pos, rules, n, codes, params, play_rng, rows, work, 1 << 62)
-            total[c] += _share_nb(pos[6], n, seat)
+            result = _share_nb(pos[6], n, seat)
+            total[c] += result
+            if c == 0:
+                base = result
+            gain[c] += result - base
+            gain2[c] += (result - base) ** 2
+    if margin > 0.0:
+        return _clear_gain_nb(cand, count, gain, gain2, playouts, margin, rng)
     best = 0
     ties = 0
     for c in range(count):
@@ -415,7 +604,43 @@ def mc_search_nb(obs, seat, colour, first, second, fixed, playouts, rollout, rng
 
 
 @njit(cache=True)
-def ismcts_search_nb(obs, seat, colour, first, second, fixed, iterations, rollout, c_ucb, rng):
+def _clear_gain_nb(cand, count, gain, gain2, playouts, margin, rng):
+    """The row ``(pick, k)`` of :func:`mc_search_nb` under ``margin``: candidate 0 unless
+    a candidate's mean paired gain over it exceeds ``margin`` standard errors."""
+    best = 0
+    best_gain = 0.0
+    ties = 0
+    if playouts < 2:
+        return cand[0, 0], cand[0, 1]
+    for c in range(1, count):
+        mean = gain[c] / playouts
+        var = max(gain2[c] / playouts - mean * mean, 0.0) * playouts / (playouts - 1)
+        if mean <= 0.0 or mean <= margin * np.sqrt(var / playouts):
+            continue
+        if mean > best_gain + 1e-12:
+            best, best_gain, ties = c, mean, 1
+        elif mean > best_gain - 1e-12:
+            ties += 1
+            if below_nb(rng, ties) == 0:
+                best = c
+    return cand[best, 0], cand[best, 1]
+
+
+@njit(cache=True)
+def ismcts_search_nb(
+    obs,
+    seat,
+    colour,
+    first,
+    second,
+    fixed,
+    iterations,
+    rollout,
+    c_ucb,
+    rng,
+    guess=UNIFORM,
+    width=0,
+):
     """Single-observer information-set MCTS from ``seat``'s view; returns the row
     ``(pick, k)`` of the root option visited most (ties: the best mean, then ``rng``).
 
@@ -424,7 +649,9 @@ def ismcts_search_nb(obs, seat, colour, first, second, fixed, iterations, rollou
     sqrt(ln availability / visits)), expands one option, plays out with ``rollout`` and
     backs up to each node the result of the seat that chose its option. A node is
     reached by the sequence of options chosen from the root (turns with a single option
-    add none); the spinner is drawn anew in every iteration.
+    add none); the spinner is drawn anew in every iteration. The colours are guessed as
+    ``guess`` says; ``width > 0`` keeps at the root only the ``width`` options ``rollout``
+    rates best (:func:`prune_nb`).
     """
     n = obs[3]
     rules = obs[2]
@@ -432,6 +659,10 @@ def ismcts_search_nb(obs, seat, colour, first, second, fixed, iterations, rollou
     root_count = candidates_nb(obs[0], obs[1], rules, first, second, fixed, root, obs[5], obs[6])
     if root_count <= 1:
         return 0, 0
+    rating = np.zeros(MAX_CANDIDATES, dtype=np.float64)
+    root_count = prune_nb(obs, seat, colour, root, root_count, width, rollout, rating)
+    if root_count <= 1:
+        return root[0, 0], root[0, 1]
     size = iterations + 1
     child = np.full(size, -1, dtype=np.int64)  # first child
     sibling = np.full(size, -1, dtype=np.int64)
@@ -456,7 +687,7 @@ def ismcts_search_nb(obs, seat, colour, first, second, fixed, iterations, rollou
     play_rng[0, :] = rng
     chance = play_rng[0]
     for _ in range(iterations):
-        determinize_nb(obs, seat, colour, pos, chance)
+        determinize_as_nb(obs, seat, colour, pos, chance, guess)
         meta = pos[6]
         state = pos[1]
         node = 0
@@ -466,10 +697,15 @@ def ismcts_search_nb(obs, seat, colour, first, second, fixed, iterations, rollou
         spun_second = second
         only = fixed
         expanded = False
+        at_root = True
         while True:
             count = candidates_nb(
                 pos[0], state, rules, spun_first, spun_second, only, cand, work[3], work[4]
             )
+            if at_root:  # the root's options are public: those kept by the pruning
+                at_root = False
+                count = root_count
+                cand[:count, :] = root[:count, :]
             if count <= 1:  # a forced turn: no decision, no node
                 pick = cand[0, 0] if count == 1 else 0
                 play_candidate_nb(
@@ -585,7 +821,8 @@ def ismcts_search_nb(obs, seat, colour, first, second, fixed, iterations, rollou
 
 
 # --- the decision functions of the shipped search players ---------------------------------
-# params: mc (playouts, rollout); ismcts (iterations, rollout, c)
+# params: mc (playouts, rollout, guess, width, margin);
+# ismcts (iterations, rollout, c, guess, width)
 
 
 @njit(cache=True)
@@ -600,6 +837,9 @@ def mc_symbol_nb(obs, seat, colour, first, second, params, rng):
         np.int64(params[MC_PLAYOUTS]),
         np.int64(params[MC_ROLLOUT]),
         rng,
+        np.int64(params[MC_GUESS]),
+        np.int64(params[MC_WIDTH]),
+        params[MC_MARGIN],
     )
     return pick
 
@@ -616,6 +856,9 @@ def mc_choose_nb(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
         np.int64(params[MC_PLAYOUTS]),
         np.int64(params[MC_ROLLOUT]),
         rng,
+        np.int64(params[MC_GUESS]),
+        np.int64(params[MC_WIDTH]),
+        params[MC_MARGIN],
     )
     return k
 
@@ -633,6 +876,8 @@ def ismcts_symbol_nb(obs, seat, colour, first, second, params, rng):
         np.int64(params[IS_ROLLOUT]),
         params[IS_C],
         rng,
+        np.int64(params[IS_GUESS]),
+        np.int64(params[IS_WIDTH]),
     )
     return pick
 
@@ -650,6 +895,8 @@ def ismcts_choose_nb(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng
         np.int64(params[IS_ROLLOUT]),
         params[IS_C],
         rng,
+        np.int64(params[IS_GUESS]),
+        np.int64(params[IS_WIDTH]),
     )
     return k
 
