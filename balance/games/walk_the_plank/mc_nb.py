@@ -195,7 +195,8 @@ def mc_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
 
     In each of ``playouts`` determinizations (the same for every option: common random
     numbers), each option is played and the game played on to its end by the rollout
-    strategy in every seat.
+    strategy in every seat. With ``guess=rollout`` the rollout strategy's own option is
+    played unless another did strictly better (:func:`pick_keeping_nb`).
     """
     n = obs[6]
     playouts = max(1, np.int64(params[Search.BUDGET]))
@@ -241,8 +242,9 @@ def mc_program_nb(obs, seat, available, params, rng, out):
 
     Slot 1 first: each card it may hold is tried in ``playouts`` determinizations, the
     seat's later slots filled by the rollout strategy (:func:`fill_program_nb`); the best
-    mean result takes the slot. Then slot 2 with slot 1 fixed, then slot 3. The
-    programme is remembered in the seat's parameters for its option decisions.
+    mean result takes the slot (with ``guess=rollout``, the rollout strategy's card for
+    the slot unless another did strictly better). Then slot 2 with slot 1 fixed, then
+    slot 3. The programme is remembered in the seat's parameters for its option decisions.
     """
     n = obs[6]
     playouts = max(1, np.int64(params[Search.BUDGET]))

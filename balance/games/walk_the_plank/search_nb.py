@@ -23,8 +23,9 @@ with :func:`copy_position_nb` and played on gives the game played straight throu
 The search players (:mod:`.players_nb`, ``docs/walk-the-plank.md``) sample a
 *determinization* with :func:`determinize_nb`: the other seats' cards of the round not
 yet revealed, drawn uniformly among the programmes consistent with what has been
-revealed, and play on from there. Every buffer is made once per decision; the playouts
-allocate nothing.
+revealed (or, with the players' ``guess=rollout``, :func:`determinize_as_nb`: the
+programmes their rollout strategy would make), and play on from there. Every buffer is
+made once per decision; the playouts allocate nothing.
 """
 
 from typing import NamedTuple
