@@ -16,6 +16,7 @@ from cli_helpers import assert_one_line_error, call_main
 
 from balance.games.walk_the_plank import mc_nb
 from balance.games.walk_the_plank import search_nb as S
+from balance.games.walk_the_plank.bridge import pack_position
 from balance.games.walk_the_plank.cards import Card
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.random_nb import seed_stream_nb
@@ -44,6 +45,31 @@ def round_start(rules: WalkThePlankRules, n: int, codes: list[int], seed: int, r
     return pos, code_array, params, rng
 
 
+#: Hand-built round starts: (players, plank, {seat: {tile: count}}, resting cards by seat).
+HAND_BUILT = [
+    (3, 3, {0: {0: 3}, 1: {0: 3}, 2: {0: 3}}, [0, 0, 0]),  # the opening
+    (2, 3, {0: {3: 1}, 1: {3: 1, 0: 1}}, [0, 1 << Card.NOT_ME]),
+    (3, 2, {0: {1: 2}, 1: {2: 1, 0: 1}, 2: {0: 2, 2: 1}}, [1 << Card.RUN, 0, 1 << Card.CHARGE]),
+    (4, 1, {0: {1: 1}, 1: {0: 2}, 2: {1: 1, 0: 1}, 3: {0: 1}}, [0, 1 << Card.PULL_TO_SHIP, 0, 0]),
+]
+
+
+def hand_built(position, case: int):
+    """Hand-built round start ``case`` of :data:`HAND_BUILT` (made with the ``position``
+    fixture) as a search position, with parameters and streams for its ``n`` seats."""
+    n, plank, layout, resting = HAND_BUILT[case]
+    layout_position = position(n, plank, layout)
+    layout_position.resting = resting
+    obs = pack_position(layout_position, WalkThePlankRules())
+    pos = S.new_position_nb(n, obs[5])
+    mc_nb.root_from_obs_nb(obs, pos)
+    pos[12][S.Where.STEP] = -1
+    rng = np.zeros((n + 1, 4), dtype=np.uint64)
+    for stream in range(n + 1):
+        seed_stream_nb(rng[stream], 11, case, stream)
+    return pos, np.zeros((n, MAX_PARAMS)), rng
+
+
 def copied(pos):
     other = S.new_position_nb(pos[6], pos[5])
     S.copy_position_nb(pos, other)
@@ -59,6 +85,34 @@ def survivor_programme(available: int) -> list[int]:
     return cards
 
 
+@pytest.mark.parametrize("code", [SURVIVOR, GREEDY])
+def test_the_guess_is_the_programme_the_strategy_makes_at_a_hand_built_round_start(
+    position, code
+) -> None:
+    for case in range(len(HAND_BUILT)):
+        pos, params, rng = hand_built(position, case)
+        n, seat = pos[6], 0
+        codes = np.full(n, code, dtype=np.int64)
+        guessed = copied(pos)
+        streams = rng.copy()
+        S.program_all_nb(pos, codes, params, rng)  # as the game loop programmes
+        filler = np.zeros(3, dtype=np.int64)
+        S.determinize_as_nb(
+            guessed, seat, True, streams[0], S.GUESS_ROLLOUT, codes, params, filler, S.NO_MEMORY
+        )
+        for q in range(1, n):
+            if pos[1][q] == 0:
+                continue
+            again = copied(guessed)
+            again[10][q] = -1
+            S.guess_program_nb(again, q, code, params[q], streams[1 + q].copy(), filler)
+            assert again[10][q].tolist() == pos[10][q].tolist(), (case, q)
+            if code == SURVIVOR:
+                assert guessed[10][q].tolist() == pos[10][q].tolist()
+                assert pos[10][q].tolist() == survivor_programme(S.available_nb(pos, q))
+
+
+@pytest.mark.slow  # plays games to reach its positions: compiles the whole playout
 @pytest.mark.parametrize("code", [SURVIVOR, GREEDY])
 @pytest.mark.parametrize("variants", [{}, {"ghost": True, "kraken": True}])
 def test_at_the_round_start_the_guess_is_the_strategys_own_programme(code, variants) -> None:
@@ -92,12 +146,10 @@ def test_at_the_round_start_the_guess_is_the_strategys_own_programme(code, varia
     assert checked >= 4
 
 
-def test_later_in_the_round_revealed_cards_stay_and_the_rest_follow_the_strategy() -> None:
-    rules = WalkThePlankRules()
-    n = 2
-    start = round_start(rules, n, [SURVIVOR] * n, seed=3, rounds=2)
-    assert start is not None
-    pos, _, params, _ = start
+def test_later_in_the_round_revealed_cards_stay_and_the_rest_follow_the_strategy(
+    position,
+) -> None:
+    pos, params, _ = hand_built(position, 1)
     programme = survivor_programme(S.available_nb(pos, 1))
     filler = np.zeros(3, dtype=np.int64)
     rng = np.zeros(4, dtype=np.uint64)
@@ -121,12 +173,10 @@ def test_later_in_the_round_revealed_cards_stay_and_the_rest_follow_the_strategy
     assert pos[10][1].tolist() == [3, 5, 7]
 
 
-def test_the_guess_keeps_the_public_position_and_the_searchers_own_programme() -> None:
-    rules = WalkThePlankRules(ghost=True)
+def test_the_guess_keeps_the_public_position_and_the_searchers_own_programme(position) -> None:
+    pos, params, rng = hand_built(position, 3)
     n, seat = 4, 2
-    start = round_start(rules, n, [GREEDY] * n, seed=5, rounds=1)
-    assert start is not None
-    pos, codes, params, rng = start
+    codes = np.full(n, GREEDY, dtype=np.int64)
     S.program_all_nb(pos, codes, params, rng)
     own = pos[10][seat].copy()
     public = [a.copy() for a in (*pos[:5], pos[9], pos[12])]
@@ -139,12 +189,10 @@ def test_the_guess_keeps_the_public_position_and_the_searchers_own_programme() -
     assert pos[10][seat].tolist() == own.tolist()
 
 
-def test_the_default_guess_is_the_uniform_determinization_draw_for_draw() -> None:
-    rules = WalkThePlankRules()
+def test_the_default_guess_is_the_uniform_determinization_draw_for_draw(position) -> None:
+    pos, params, rng = hand_built(position, 2)
     n, seat = 3, 1
-    start = round_start(rules, n, [GREEDY] * n, seed=2, rounds=1)
-    assert start is not None
-    pos, codes, params, rng = start
+    codes = np.full(n, GREEDY, dtype=np.int64)
     S.program_all_nb(pos, codes, params, rng)
     pos[4][0, 0] = pos[10][0, 0]  # seat 0 revealed its first card
     a, b = copied(pos), copied(pos)
@@ -158,12 +206,12 @@ def test_the_default_guess_is_the_uniform_determinization_draw_for_draw() -> Non
     np.testing.assert_array_equal(rng_a, rng_b)
 
 
-def test_the_programmes_guessed_at_the_round_start_are_remembered_while_they_fit() -> None:
-    rules = WalkThePlankRules()
+def test_the_programmes_guessed_at_the_round_start_are_remembered_while_they_fit(
+    position,
+) -> None:
+    pos, params, rng = hand_built(position, 2)
     n = 3
-    start = round_start(rules, n, [GREEDY] * n, seed=4, rounds=1)
-    assert start is not None
-    pos, codes, params, rng = start
+    codes = np.full(n, GREEDY, dtype=np.int64)
     S.program_all_nb(pos, codes, params, rng)
     programmes = pos[10].copy()
     memory = S.encode_programs_nb(pos)
