@@ -326,6 +326,12 @@ ROLLOUT_DOC = (
     "random, aggressor, survivor or greedy",
     "the strategy that plays every seat in the playouts",
 )
+GUESSES = {"uniform": 0.0, "rollout": 1.0}
+GUESS_DOC = (
+    "uniform or rollout",
+    "the others' hidden cards: any consistent programme alike (uniform), or the "
+    "programme the rollout strategy would make (rollout)",
+)
 
 mc = Strategy(
     GAME,
@@ -334,13 +340,14 @@ mc = Strategy(
     "slot) and each option, in playouts to the end from sampled hidden programmes, and "
     "plays the one that wins most often.",
     _decisions(mc_program, mc_choose, search_push),
-    params=(("playouts", 16.0), ("rollout", 0.0)),
+    params=(("playouts", 16.0), ("rollout", 0.0), ("guess", 0.0)),
     param_docs={
         "playouts": ("1 to 65536", "playouts for each card or option tried"),
         "rollout": ROLLOUT_DOC,
+        "guess": GUESS_DOC,
     },
-    param_choices={"rollout": ROLLOUTS},
-    param_bounds={"playouts": (1.0, 65536.0), "rollout": (0.0, 3.0)},
+    param_choices={"rollout": ROLLOUTS, "guess": GUESSES},
+    param_bounds={"playouts": (1.0, 65536.0), "rollout": (0.0, 3.0), "guess": (0.0, 1.0)},
 )
 
 ismcts = Strategy(
@@ -350,14 +357,20 @@ ismcts = Strategy(
     "card) and of every seat's moves to the end of the round over sampled hidden "
     "programmes, and plays its most visited move.",
     _decisions(ismcts_program, ismcts_choose, search_push),
-    params=(("iterations", 256.0), ("rollout", 0.0), ("c", 0.7)),
+    params=(("iterations", 256.0), ("rollout", 0.0), ("c", 0.7), ("guess", 0.0)),
     param_docs={
         "iterations": ("1 to 65536", "iterations (one playout each) for each decision"),
         "rollout": ROLLOUT_DOC,
         "c": ("0 to 100", "UCB1 exploration constant (results are 0 or 1)"),
+        "guess": GUESS_DOC,
     },
-    param_choices={"rollout": ROLLOUTS},
-    param_bounds={"iterations": (1.0, 65536.0), "rollout": (0.0, 3.0), "c": (0.0, 100.0)},
+    param_choices={"rollout": ROLLOUTS, "guess": GUESSES},
+    param_bounds={
+        "iterations": (1.0, 65536.0),
+        "rollout": (0.0, 3.0),
+        "c": (0.0, 100.0),
+        "guess": (0.0, 1.0),
+    },
 )
 
 SHIPPED = (random, aggressor, survivor, greedy, weighted, mc, ismcts)

@@ -168,6 +168,17 @@ def test_both_search_players_play_legal_games_at_one_table() -> None:
     check_legal_and_thread_independent(["mc:playouts=2", "ismcts:iterations=8", "greedy", "random"])
 
 
+@pytest.mark.slow
+def test_search_players_guessing_by_their_rollout_play_legal_games_on_any_thread_count() -> None:
+    check_legal_and_thread_independent(
+        [
+            "mc:playouts=2,rollout=greedy,guess=rollout",
+            "ismcts:iterations=8,guess=rollout",
+            "survivor",
+        ]
+    )
+
+
 @pytest.mark.parametrize(
     ("given", "fragment"),
     [

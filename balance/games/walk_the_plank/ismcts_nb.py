@@ -24,7 +24,9 @@ from balance.games.walk_the_plank.cards import N_CARDS
 from balance.games.walk_the_plank.mc_nb import (
     Search,
     fill_program_nb,
+    memory_of_nb,
     own_program_known_nb,
+    remember_guess_nb,
     rollout_inputs_nb,
     root_from_obs_nb,
     seed_playout_nb,
@@ -33,11 +35,12 @@ from balance.games.walk_the_plank.mc_nb import (
 from balance.games.walk_the_plank.moves_nb import MAX_OPTIONS, State, option_at_nb
 from balance.games.walk_the_plank.search_nb import (
     NO_LIMIT,
+    NO_MEMORY,
     Status,
     Where,
     advance_nb,
     copy_position_nb,
-    determinize_nb,
+    determinize_as_nb,
     new_position_nb,
     new_work_nb,
     next_step_nb,
@@ -207,6 +210,8 @@ def ismcts_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rn
     prng = np.zeros((n + 1, 4), dtype=np.uint64)
     drng = np.zeros(4, dtype=np.uint64)
     codes, roll_params = rollout_inputs_nb(params, n)
+    guess = np.int64(params[Search.GUESS])
+    filler = np.zeros(3, dtype=np.int64)
     tree = new_tree_nb(iterations + 2)
     path = np.zeros(MAX_DEPTH, dtype=np.int64)
     keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
@@ -214,12 +219,13 @@ def ismcts_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rn
     root_from_obs_nb(obs, root)
     known = own_program_known_nb(obs, seat, slot, card, params, root)
     root[12][Where.STEP] = step_of_nb(obs[2], seat, slot, n)
+    memory = memory_of_nb(guess, params)
     for _ in range(iterations):
         for i in range(count):
             keys[i] = i
         copy_position_nb(root, sim)
         seed_playout_nb(next_u64_nb(rng), prng, drng, n)
-        determinize_nb(sim, seat, known, drng)
+        determinize_as_nb(sim, seat, known, drng, guess, codes, roll_params, filler, memory)
         child, added = select_nb(tree, 0, keys, count, seat, c, found, rng)
         path[0] = 0
         path[1] = child
@@ -252,6 +258,7 @@ def ismcts_program_nb(obs, seat, available, params, rng, out):
     prng = np.zeros((n + 1, 4), dtype=np.uint64)
     drng = np.zeros(4, dtype=np.uint64)
     codes, roll_params = rollout_inputs_nb(params, n)
+    guess = np.int64(params[Search.GUESS])
     tree = new_tree_nb(iterations + 2)
     path = np.zeros(MAX_DEPTH, dtype=np.int64)
     keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
@@ -259,10 +266,11 @@ def ismcts_program_nb(obs, seat, available, params, rng, out):
     filler = np.zeros(3, dtype=np.int64)
     root_from_obs_nb(obs, root)
     root[12][Where.STEP] = 0
+    remember_guess_nb(root, sim, seat, guess, codes, roll_params, filler, drng, params, rng)
     for _ in range(iterations):
         copy_position_nb(root, sim)
         seed_playout_nb(next_u64_nb(rng), prng, drng, n)
-        determinize_nb(sim, seat, True, drng)
+        determinize_as_nb(sim, seat, True, drng, guess, codes, roll_params, filler, NO_MEMORY)
         node = 0
         path[0] = 0
         depth = 1

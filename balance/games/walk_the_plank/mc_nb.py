@@ -29,6 +29,11 @@ class SearchParams(NamedTuple):
     BUDGET: int = 0  # playouts per option (mc) or iterations (ismcts)
     ROLLOUT: int = 1  # code of the shipped strategy that plays the playouts
     C: int = 2  # ismcts: the UCB1 exploration constant
+    MC_GUESS: int = 2  # mc: how the hidden cards are guessed (search_nb.GUESS_*)
+    GUESS: int = 3  # ismcts: the same
+    #: With ``guess=rollout``: the others' programmes guessed at the seat's programme
+    #: decision (search_nb.encode_programs_nb), for its option decisions of the round.
+    GUESSED: int = MAX_PARAMS - 4
     #: The seat's own programme of the round, kept by its programme decision for its
     #: option decisions later in the round (the game loop gives every seat its own copy
     #: of its parameters for each game); checked against the cards it has revealed.
@@ -104,6 +109,27 @@ def own_program_known_nb(obs, seat, slot, card, params, root):
 
 
 @njit(inline="always", cache=True)
+def remember_guess_nb(root, sim, seat, guess, codes, roll_params, filler, drng, params, rng):
+    """At a programme decision (``root`` at the round's start), with ``guess=rollout``:
+    guess the others' programmes once (a seed from the seat's stream ``rng``) and keep
+    them in ``params[Search.GUESSED]``. Nothing is drawn with ``guess=uniform``."""
+    if guess != GUESS_ROLLOUT:
+        return
+    copy_position_nb(root, sim)
+    seed_stream_nb(drng, next_u64_nb(rng), 2, 0)
+    determinize_as_nb(sim, seat, True, drng, guess, codes, roll_params, filler, NO_MEMORY)
+    params[Search.GUESSED] = encode_programs_nb(sim)
+
+
+@njit(inline="always", cache=True)
+def memory_of_nb(guess, params):
+    """The programmes remembered from the seat's programme decision (``guess=rollout``)."""
+    if guess == GUESS_ROLLOUT:
+        return params[Search.GUESSED]
+    return NO_MEMORY
+
+
+@njit(inline="always", cache=True)
 def pick_best_nb(totals, count, rng):
     """Index of the largest of ``totals[:count]``, ties broken uniformly by ``rng``."""
     best = 0
@@ -116,6 +142,17 @@ def pick_best_nb(totals, count, rng):
             ties += 1
             if below_nb(rng, ties) == 0:
                 best = i
+    return best
+
+
+@njit(inline="always", cache=True)
+def pick_keeping_nb(totals, count, keep, rng):
+    """:func:`pick_best_nb`, except that option ``keep`` (the rollout strategy's own) is
+    played unless another did strictly better: the search departs from the strategy it
+    improves on only for a measured gain."""
+    best = pick_best_nb(totals, count, rng)
+    if totals[keep] >= totals[best]:
+        return keep
     return best
 
 
@@ -158,7 +195,8 @@ def mc_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
 
     In each of ``playouts`` determinizations (the same for every option: common random
     numbers), each option is played and the game played on to its end by the rollout
-    strategy in every seat.
+    strategy in every seat. With ``guess=rollout`` the rollout strategy's own option is
+    played unless another did strictly better (:func:`pick_keeping_nb`).
     """
     n = obs[6]
     playouts = max(1, np.int64(params[Search.BUDGET]))
@@ -169,16 +207,19 @@ def mc_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
     prng = np.zeros((n + 1, 4), dtype=np.uint64)
     drng = np.zeros(4, dtype=np.uint64)
     codes, roll_params = rollout_inputs_nb(params, n)
+    guess = np.int64(params[Search.MC_GUESS])
+    filler = np.zeros(3, dtype=np.int64)
     totals = np.zeros(count, dtype=np.float64)
     root_from_obs_nb(obs, root)
     known = own_program_known_nb(obs, seat, slot, card, params, root)
     root[12][Where.STEP] = step_of_nb(obs[2], seat, slot, n)
+    memory = memory_of_nb(guess, params)
     for _ in range(playouts):
         seed = next_u64_nb(rng)
         for i in range(count):
             copy_position_nb(root, sim)
             seed_playout_nb(seed, prng, drng, n)
-            determinize_nb(sim, seat, known, drng)
+            determinize_as_nb(sim, seat, known, drng, guess, codes, roll_params, filler, memory)
             E.resolve_card_nb(
                 sim[:9], seat, card, opt_tile[i], opt_arg[i], codes, roll_params, prng,
                 work[5], work[5], scratch, work[6],
@@ -186,6 +227,12 @@ def mc_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
             next_step_nb(sim)
             advance_nb(sim, codes, roll_params, prng, work, NO_LIMIT)
             totals[i] += result_nb(sim, seat)
+    if guess == GUESS_ROLLOUT:
+        seed_stream_nb(drng, next_u64_nb(rng), 3, 0)
+        keep = E.choose_nb(
+            codes[seat], obs, seat, card, slot, opt_tile, opt_arg, count, roll_params[seat], drng
+        )
+        return pick_keeping_nb(totals, count, keep, rng)
     return pick_best_nb(totals, count, rng)
 
 
@@ -195,8 +242,9 @@ def mc_program_nb(obs, seat, available, params, rng, out):
 
     Slot 1 first: each card it may hold is tried in ``playouts`` determinizations, the
     seat's later slots filled by the rollout strategy (:func:`fill_program_nb`); the best
-    mean result takes the slot. Then slot 2 with slot 1 fixed, then slot 3. The
-    programme is remembered in the seat's parameters for its option decisions.
+    mean result takes the slot (with ``guess=rollout``, the rollout strategy's card for
+    the slot unless another did strictly better). Then slot 2 with slot 1 fixed, then
+    slot 3. The programme is remembered in the seat's parameters for its option decisions.
     """
     n = obs[6]
     playouts = max(1, np.int64(params[Search.BUDGET]))
@@ -206,12 +254,18 @@ def mc_program_nb(obs, seat, available, params, rng, out):
     prng = np.zeros((n + 1, 4), dtype=np.uint64)
     drng = np.zeros(4, dtype=np.uint64)
     codes, roll_params = rollout_inputs_nb(params, n)
+    guess = np.int64(params[Search.MC_GUESS])
     totals = np.zeros(N_CARDS, dtype=np.float64)
     candidates = np.zeros(N_CARDS, dtype=np.int64)
     chosen = np.full(3, -1, dtype=np.int64)
     filler = np.zeros(3, dtype=np.int64)
     root_from_obs_nb(obs, root)
     root[12][Where.STEP] = 0
+    remember_guess_nb(root, sim, seat, guess, codes, roll_params, filler, drng, params, rng)
+    own = np.full(3, -1, dtype=np.int64)  # the rollout strategy's programme (guess=rollout)
+    if guess == GUESS_ROLLOUT:
+        seed_stream_nb(drng, next_u64_nb(rng), 3, 0)
+        E.program_nb(codes[seat], root[:9], seat, available, roll_params[seat], drng, own)
     for slot in range(3):
         free = available
         for j in range(slot):
@@ -227,14 +281,24 @@ def mc_program_nb(obs, seat, available, params, rng, out):
             for i in range(count):
                 copy_position_nb(root, sim)
                 seed_playout_nb(seed, prng, drng, n)
-                determinize_nb(sim, seat, True, drng)
+                determinize_as_nb(
+                    sim, seat, True, drng, guess, codes, roll_params, filler, NO_MEMORY
+                )
                 for j in range(slot):
                     sim[10][seat, j] = chosen[j]
                 sim[10][seat, slot] = candidates[i]
                 fill_program_nb(sim, seat, slot, available, codes, roll_params, drng, filler)
                 advance_nb(sim, codes, roll_params, prng, work, NO_LIMIT)
                 totals[i] += result_nb(sim, seat)
-        chosen[slot] = candidates[pick_best_nb(totals, count, rng)]
+        keep = -1  # the strategy's card for this slot: its first not yet chosen
+        for k in range(3):
+            for i in range(count):
+                if keep < 0 and candidates[i] == own[k]:
+                    keep = i
+        if keep >= 0:
+            chosen[slot] = candidates[pick_keeping_nb(totals, count, keep, rng)]
+        else:
+            chosen[slot] = candidates[pick_best_nb(totals, count, rng)]
     for j in range(3):
         out[j] = chosen[j]
         params[Search.OWN + j] = chosen[j]
@@ -252,12 +316,15 @@ def search_push_nb(obs, seat, opt_tile, opt_arg, count, params, rng):
 # above are compiled, whichever of these modules Python imports first.
 from balance.games.walk_the_plank import engine_nb as E  # noqa: E402
 from balance.games.walk_the_plank.search_nb import (  # noqa: E402
+    GUESS_ROLLOUT,
     NO_LIMIT,
+    NO_MEMORY,
     Status,
     Where,
     advance_nb,
     copy_position_nb,
-    determinize_nb,
+    determinize_as_nb,
+    encode_programs_nb,
     new_position_nb,
     new_work_nb,
     next_step_nb,

@@ -23,8 +23,9 @@ with :func:`copy_position_nb` and played on gives the game played straight throu
 The search players (:mod:`.players_nb`, ``docs/walk-the-plank.md``) sample a
 *determinization* with :func:`determinize_nb`: the other seats' cards of the round not
 yet revealed, drawn uniformly among the programmes consistent with what has been
-revealed, and play on from there. Every buffer is made once per decision; the playouts
-allocate nothing.
+revealed (or, with the players' ``guess=rollout``, :func:`determinize_as_nb`: the
+programmes their rollout strategy would make), and play on from there. Every buffer is
+made once per decision; the playouts allocate nothing.
 """
 
 from typing import NamedTuple
@@ -343,6 +344,123 @@ def determinize_nb(pos, seat, own_known, rng):
                 card = random_card_nb(free, rng)
                 programs[q, slot] = card
                 free &= ~(1 << card)
+
+
+#: How a search player fills in the hidden cards (its ``guess`` parameter).
+GUESS_UNIFORM = 0  # every consistent programme equally likely (determinize_nb)
+GUESS_ROLLOUT = 1  # what the rollout strategy would programme (guess_program_nb)
+
+
+@njit(cache=True)
+def guess_program_nb(pos, q, code, params, rng, filler):
+    """Seat ``q``'s cards of the round not yet shown, as strategy ``code`` programmes them.
+
+    The revealed cards stay. The strategy programmes from the position ``pos`` (at the
+    round's start, before any reveal, this is exactly the programme it would make); its
+    cards not yet shown fill the unrevealed slots in its order, then, if it falls short
+    (some of its cards were shown in other slots), uniformly random cards among those
+    ``q`` may programme and has not shown. ``filler`` int64 ``(3,)`` is scratch.
+    """
+    programs, shown = pos[10], pos[4]
+    available = available_nb(pos, q)
+    free = available
+    hidden = 0
+    for slot in range(3):
+        if shown[q, slot] >= 0:
+            programs[q, slot] = shown[q, slot]
+            free &= ~(1 << shown[q, slot])
+        else:
+            hidden += 1
+    if hidden == 0:
+        return
+    E.program_nb(code, pos[:9], q, available, params, rng, filler)
+    slot = 0
+    for k in range(3):
+        while slot < 3 and shown[q, slot] >= 0:
+            slot += 1
+        if slot == 3:
+            break
+        card = filler[k]
+        if card >= 0 and (free >> card) & 1:
+            programs[q, slot] = card
+            free &= ~(1 << card)
+            slot += 1
+    for j in range(slot, 3):
+        if shown[q, j] < 0:
+            card = random_card_nb(free, rng)
+            programs[q, j] = card
+            free &= ~(1 << card)
+
+
+#: No programmes remembered (see :func:`encode_programs_nb`).
+NO_MEMORY = -1.0
+#: A seat's programme in a memory: three decimal digits, seat ``q`` at ``PROGRAM_BASE ** q``
+#: (five seats use 15 digits: exact in a float64).
+PROGRAM_BASE = 1000
+
+
+@njit(cache=True)
+def encode_programs_nb(pos):
+    """Every seat's programme ``pos[10]`` as one float64 (a seat out of the game, or whose
+    programme is not set, as 999: never a programme), for a search player to remember
+    from its programme decision."""
+    living, state, programs, n = pos[1], pos[2], pos[10], pos[6]
+    code = 0
+    scale = 1
+    for q in range(n):
+        digits = 999
+        if (
+            in_game_nb(living, state, q)
+            and min(programs[q, 0], programs[q, 1], programs[q, 2]) >= 0
+        ):
+            digits = programs[q, 0] * 100 + programs[q, 1] * 10 + programs[q, 2]
+        code += digits * scale
+        scale *= PROGRAM_BASE
+    return float(code)
+
+
+@njit(cache=True)
+def remembered_program_nb(pos, q, memory):
+    """Put seat ``q``'s programme from ``memory`` (:func:`encode_programs_nb`) into
+    ``pos``; False (and nothing put) if there is none, or it is not three distinct cards
+    ``q`` may programme, or it disagrees with a card ``q`` has revealed."""
+    if memory < 0.0:
+        return False
+    digits = (np.int64(memory) // PROGRAM_BASE**q) % PROGRAM_BASE
+    cards = (digits // 100, (digits // 10) % 10, digits % 10)
+    available = available_nb(pos, q)
+    used = 0
+    for slot in range(3):
+        card = cards[slot]
+        if not (available >> card) & 1 or (used >> card) & 1:
+            return False
+        if pos[4][q, slot] >= 0 and pos[4][q, slot] != card:
+            return False
+        used |= 1 << card
+    for slot in range(3):
+        pos[10][q, slot] = cards[slot]
+    return True
+
+
+@njit(cache=True)
+def determinize_as_nb(pos, seat, own_known, rng, guess, codes, params, filler, memory):
+    """:func:`determinize_nb` (``guess`` :data:`GUESS_UNIFORM`), or every other seat in the
+    game (and ``seat`` itself unless ``own_known``) given the programme its rollout
+    strategy ``codes[q]`` (parameters ``params[q]``) would make (:data:`GUESS_ROLLOUT`):
+    the one remembered in ``memory`` from the round's start if it agrees with the cards
+    revealed (:func:`remembered_program_nb`), else made now (:func:`guess_program_nb`);
+    everything drawn from ``rng``."""
+    if guess != GUESS_ROLLOUT:
+        determinize_nb(pos, seat, own_known, rng)
+        return
+    living, state, n = pos[1], pos[2], pos[6]
+    for q in range(n):
+        if q == seat and own_known:
+            continue
+        if not in_game_nb(living, state, q):
+            continue
+        if q == seat or not remembered_program_nb(pos, q, memory):
+            guess_program_nb(pos, q, codes[q], params[q], rng, filler)
 
 
 # The game loop's module imports the shipped strategies, which import the search players,
