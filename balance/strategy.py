@@ -50,6 +50,9 @@ class Strategy:
         the strategy its playouts use; the label shows the word back.
     param_bounds : parameter name -> ``(lowest, highest)``: values outside are refused
         when the command line gives them (a search player's budget of 0, say).
+    param_whole : parameters that count something (a budget, a width): the command line
+        must give them whole numbers. A parameter with words (``param_choices``) takes a
+        word or a whole number too.
     """
 
     game: str
@@ -61,6 +64,7 @@ class Strategy:
     param_docs: Mapping[str, tuple[str, str]] = field(default_factory=dict, repr=False)
     param_choices: Mapping[str, Mapping[str, float]] = field(default_factory=dict, repr=False)
     param_bounds: Mapping[str, tuple[float, float]] = field(default_factory=dict, repr=False)
+    param_whole: frozenset[str] = field(default_factory=frozenset, repr=False)
 
     def __post_init__(self) -> None:
         if len(self.params) > MAX_PARAMS:
@@ -72,7 +76,9 @@ class Strategy:
                 f"strategy {self.name!r}: documents parameters it does not take: "
                 + ", ".join(unknown)
             )
-        unknown = sorted((set(self.param_choices) | set(self.param_bounds)) - names)
+        unknown = sorted(
+            (set(self.param_choices) | set(self.param_bounds) | set(self.param_whole)) - names
+        )
         if unknown:
             raise BalanceError(
                 f"strategy {self.name!r}: names values of parameters it does not take: "
@@ -175,6 +181,12 @@ def _parse_params(strategy: Strategy, text: str) -> tuple[float, ...]:
             ) from None
         if not np.isfinite(values[key]):
             raise BalanceError(f"strategy {strategy.name!r}: parameter {key!r} must be finite")
+        if (key in strategy.param_whole or choices) and not values[key].is_integer():
+            words = f" or one of {', '.join(choices)}" if choices else ""
+            raise BalanceError(
+                f"strategy {strategy.name!r}: parameter {key!r} needs a whole number{words}, "
+                f"not {raw.strip()}"
+            )
         if key in strategy.param_bounds:
             low, high = strategy.param_bounds[key]
             if not low <= values[key] <= high:

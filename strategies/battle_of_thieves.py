@@ -253,6 +253,7 @@ mc = Strategy(
         ),
     },
     param_choices={"rollout": ROLLOUTS},
+    param_whole=frozenset({"playouts", "width"}),
     param_bounds={
         "playouts": (1.0, 65536.0),
         "rollout": (0.0, 4.0),
@@ -277,6 +278,7 @@ ismcts = Strategy(
         "c": ("0 and up", "UCB1's exploration constant (results are in 0..1)"),
     },
     param_choices={"rollout": ROLLOUTS},
+    param_whole=frozenset({"iterations"}),
     param_bounds={"iterations": (1.0, 65536.0), "rollout": (0.0, 4.0), "c": (0.0, 100.0)},
 )
 

@@ -221,6 +221,7 @@ mc = Strategy(
         ),
     },
     param_choices={"rollout": _ROLLOUTS, "guess": _GUESSES},
+    param_whole=frozenset({"playouts", "width"}),
     param_bounds={
         "playouts": (1.0, 65536.0),
         "rollout": (0.0, 2.0),
@@ -258,6 +259,7 @@ ismcts = Strategy(
         "width": _ROOT_WIDTH_DOC,
     },
     param_choices={"rollout": _ROLLOUTS, "guess": _GUESSES},
+    param_whole=frozenset({"iterations", "width"}),
     param_bounds={
         "iterations": (1.0, 65536.0),
         "rollout": (0.0, 2.0),

@@ -335,6 +335,7 @@ mc = Strategy(
         ),
     },
     param_choices={"rollout": _ROLLOUT_WORDS, "tiebreak": _TIEBREAK_WORDS},
+    param_whole=frozenset({"playouts"}),
     param_bounds={"playouts": (1, 65536), "rollout": (0, len(ROLLOUTS) - 1), "tiebreak": (0, 1)},
 )
 ismcts = Strategy(
@@ -352,6 +353,7 @@ ismcts = Strategy(
         "c": ("0 and up; 0.5..1 makes sense", "UCB1's exploration constant (results in 0..1)"),
     },
     param_choices={"rollout": _ROLLOUT_WORDS},
+    param_whole=frozenset({"iterations"}),
     param_bounds={"iterations": (1, 65536), "rollout": (0, len(ROLLOUTS) - 1), "c": (0, 100)},
 )
 

@@ -347,6 +347,7 @@ mc = Strategy(
         "guess": GUESS_DOC,
     },
     param_choices={"rollout": ROLLOUTS, "guess": GUESSES},
+    param_whole=frozenset({"playouts"}),
     param_bounds={"playouts": (1.0, 65536.0), "rollout": (0.0, 3.0), "guess": (0.0, 1.0)},
 )
 
@@ -365,6 +366,7 @@ ismcts = Strategy(
         "guess": GUESS_DOC,
     },
     param_choices={"rollout": ROLLOUTS, "guess": GUESSES},
+    param_whole=frozenset({"iterations"}),
     param_bounds={
         "iterations": (1.0, 65536.0),
         "rollout": (0.0, 3.0),

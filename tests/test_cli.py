@@ -115,6 +115,26 @@ def test_strategies_explain_every_parameter_with_its_range(game: str) -> None:
             assert f"      {name} = {said}  ({allowed})  {meaning}\n" in out
 
 
+@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
+def test_counts_and_words_take_whole_numbers_only(game: str) -> None:
+    """A budget, a width or a word's code given as 2.5 is refused, never truncated."""
+    from balance.errors import BalanceError
+    from balance.games import get_game
+    from balance.strategy import parse_strategy
+
+    shipped = get_game(game).strategies()
+    checked = 0
+    for strategy in shipped.values():
+        for name, _ in strategy.params:
+            if name in ("playouts", "iterations", "width") or name in strategy.param_choices:
+                assert name in strategy.param_whole or name in strategy.param_choices
+                with pytest.raises(BalanceError, match=f"'{name}' needs a whole number"):
+                    parse_strategy(f"{strategy.name}:{name}=2.5", shipped, game)
+                parse_strategy(f"{strategy.name}:{name}=1", shipped, game)  # a whole number is fine
+                checked += 1
+    assert checked >= 4  # mc and ismcts: a budget and a rollout each
+
+
 @pytest.mark.parametrize(
     "command",
     [[], ["games"], ["rules"], ["strategies"], ["simulate"], ["replay"]],

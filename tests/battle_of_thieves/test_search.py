@@ -431,6 +431,10 @@ def test_mc_pruned_to_the_finishers_best_options_beats_the_finisher() -> None:
         ("mc:width=-1", "'width' must be from 0 to 64, not -1"),
         ("mc:margin=2", "'margin' must be from 0 to 1, not 2"),
         ("ismcts:width=2", "bad parameter 'width=2'; parameters: iterations, rollout, c"),
+        ("mc:width=2.5", "'width' needs a whole number, not 2.5"),
+        ("mc:playouts=3.5", "'playouts' needs a whole number, not 3.5"),
+        ("ismcts:iterations=10.2", "'iterations' needs a whole number, not 10.2"),
+        ("mc:rollout=1.5", "'rollout' needs a whole number or one of random, cannoneer"),
     ],
 )
 def test_bad_search_parameters_are_refused_in_one_line(text: str, message: str) -> None:
