@@ -203,17 +203,11 @@ class LaPlanche(EngineGame):
         per_action: dict[str, Any] = {}
         for a, name in enumerate(ACTIONS):
             done = actions[:, a, stat.DONE]
-            mean, mean_low, mean_high = mean_interval(done)
-            own, own_low, own_high = ratio_interval(actions[:, a, stat.FELL_OWN], done)
-            other, other_low, other_high = ratio_interval(actions[:, a, stat.FELL_OTHER], done)
-            per_action[name] = {
-                "per_game": mean,
-                "per_game_ci95": [mean_low, mean_high],
-                "fell_own_per_use": own,
-                "fell_own_per_use_ci95": [own_low, own_high],
-                "fell_other_per_use": other,
-                "fell_other_per_use_ci95": [other_low, other_high],
-            }
+            per_action[name] = _action_row(
+                mean_interval(done),
+                ratio_interval(actions[:, a, stat.FELL_OWN], done),
+                ratio_interval(actions[:, a, stat.FELL_OTHER], done),
+            )
         extra: dict[str, Any] = {
             "no_winner_rate": nobody / count,
             "no_winner_ci95": [float(low), float(high)],
@@ -299,17 +293,11 @@ class LaPlanche(EngineGame):
             colour_ci[name] = [float(c_low), float(c_high)]
         per_action: dict[str, Any] = {}
         for a, name in enumerate(ACTIONS):
-            mean, mean_low, mean_high = sums.mean_interval(f"done_{a}")
-            own, own_low, own_high = sums.ratio_interval(f"fell_own_{a}", f"done_{a}")
-            other, other_low, other_high = sums.ratio_interval(f"fell_other_{a}", f"done_{a}")
-            per_action[name] = {
-                "per_game": mean,
-                "per_game_ci95": [mean_low, mean_high],
-                "fell_own_per_use": own,
-                "fell_own_per_use_ci95": [own_low, own_high],
-                "fell_other_per_use": other,
-                "fell_other_per_use_ci95": [other_low, other_high],
-            }
+            per_action[name] = _action_row(
+                sums.mean_interval(f"done_{a}"),
+                sums.ratio_interval(f"fell_own_{a}", f"done_{a}"),
+                sums.ratio_interval(f"fell_other_{a}", f"done_{a}"),
+            )
         extra: dict[str, Any] = {
             "no_winner_rate": nobody / count,
             "no_winner_ci95": [float(low), float(high)],
@@ -578,3 +566,20 @@ def _colour_column(values: np.ndarray) -> pa.Array:
 
 
 GAME = LaPlanche()
+
+
+def _action_row(
+    per_game: tuple[float, float, float],
+    fell_own: tuple[float, float, float],
+    fell_other: tuple[float, float, float],
+) -> dict[str, Any]:
+    """One action's summary row from ``(value, low, high)`` triples: uses per game, and
+    prisoners of the user's own and of other colours fallen per use."""
+    return {
+        "per_game": per_game[0],
+        "per_game_ci95": [per_game[1], per_game[2]],
+        "fell_own_per_use": fell_own[0],
+        "fell_own_per_use_ci95": [fell_own[1], fell_own[2]],
+        "fell_other_per_use": fell_other[0],
+        "fell_other_per_use_ci95": [fell_other[1], fell_other[2]],
+    }
