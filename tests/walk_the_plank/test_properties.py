@@ -1,6 +1,7 @@
 """Invariants of Walk the Plank games and positions, over rules and seeds Hypothesis picks."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -97,12 +98,28 @@ class _ScriptedTable:
         return self.choices[-1]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(rules=rule_sets(), players=st.integers(2, 5), data=st.data())
 def test_every_step_keeps_pirates_and_agrees(
     rules: WalkThePlankRules, players: int, data: st.DataObject
 ) -> None:
     """Random legal moves from the start: pirates conserved, bounds kept, both engines agree."""
+    every_step_keeps_pirates_and_agrees(rules, players, data)
+
+
+@pytest.mark.slow
+@settings(max_examples=200, deadline=None)
+@given(rules=rule_sets(), players=st.integers(2, 5), data=st.data())
+def test_every_step_keeps_pirates_and_agrees_over_many_more_games(
+    rules: WalkThePlankRules, players: int, data: st.DataObject
+) -> None:
+    every_step_keeps_pirates_and_agrees(rules, players, data)
+
+
+def every_step_keeps_pirates_and_agrees(
+    rules: WalkThePlankRules, players: int, data: st.DataObject
+) -> None:
+    """The checks of the two tests above, on one drawn game."""
     pos = ref.Position.start(rules, players)
     dead = [0] * players
     for _ in range(data.draw(st.integers(1, 60))):
