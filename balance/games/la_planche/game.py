@@ -191,14 +191,8 @@ class LaPlanche(EngineGame):
         actions = np.concatenate([b.extra["actions"] for b in slim])
         count = len(games)
         nobody = int((won.sum(axis=1) == 0).sum())
-        low, high = wilson_interval(nobody, count)
         last = games[:, nb.GameStat.LAST_COLOUR]
-        colour_rate, colour_ci = {}, {}
-        for c, name in enumerate(COLOUR_NAMES):
-            hits = int((last == c).sum())
-            c_low, c_high = wilson_interval(hits, count)
-            colour_rate[name] = hits / count
-            colour_ci[name] = [float(c_low), float(c_high)]
+        hits = [int((last == c).sum()) for c in range(len(COLOUR_NAMES))]
         stat = nb.ActionStat
         per_action: dict[str, Any] = {}
         for a, name in enumerate(ACTIONS):
@@ -208,13 +202,8 @@ class LaPlanche(EngineGame):
                 ratio_interval(actions[:, a, stat.FELL_OWN], done),
                 ratio_interval(actions[:, a, stat.FELL_OTHER], done),
             )
-        extra: dict[str, Any] = {
-            "no_winner_rate": nobody / count,
-            "no_winner_ci95": [float(low), float(high)],
-            "colour_win_rate": colour_rate,
-            "colour_win_rate_ci95": colour_ci,
-            "actions": per_action,
-        }
+        extra = _outcome_rates(count, nobody, hits)
+        extra["actions"] = per_action
         extra["symbol_choice"] = _symbol_choice(slim, setup)
         if setup.rules.rounds:
             extra.update(_rounds_summary(slim, won, games))
@@ -283,14 +272,8 @@ class LaPlanche(EngineGame):
             return {"no_winner_rate": float("nan"), "colour_win_rate": {}, "actions": {}}
         winners = sums.count("winners")
         nobody = int(winners[0]) if winners.size else 0
-        low, high = wilson_interval(nobody, count)
         last = sums.count("last_colour")
-        colour_rate, colour_ci = {}, {}
-        for c, name in enumerate(COLOUR_NAMES):
-            hits = int(last[c]) if c < last.size else 0
-            c_low, c_high = wilson_interval(hits, count)
-            colour_rate[name] = hits / count
-            colour_ci[name] = [float(c_low), float(c_high)]
+        hits = [int(last[c]) if c < last.size else 0 for c in range(len(COLOUR_NAMES))]
         per_action: dict[str, Any] = {}
         for a, name in enumerate(ACTIONS):
             per_action[name] = _action_row(
@@ -298,14 +281,9 @@ class LaPlanche(EngineGame):
                 sums.ratio_interval(f"fell_own_{a}", f"done_{a}"),
                 sums.ratio_interval(f"fell_other_{a}", f"done_{a}"),
             )
-        extra: dict[str, Any] = {
-            "no_winner_rate": nobody / count,
-            "no_winner_ci95": [float(low), float(high)],
-            "colour_win_rate": colour_rate,
-            "colour_win_rate_ci95": colour_ci,
-            "actions": per_action,
-            "symbol_choice": _symbol_choice_from_sums(sums, setup),
-        }
+        extra = _outcome_rates(count, nobody, hits)
+        extra["actions"] = per_action
+        extra["symbol_choice"] = _symbol_choice_from_sums(sums, setup)
         if setup.rules.rounds:
             extra.update(_rounds_summary_from_sums(sums, setup.players))
         return extra
@@ -582,4 +560,22 @@ def _action_row(
         "fell_own_per_use_ci95": [fell_own[1], fell_own[2]],
         "fell_other_per_use": fell_other[0],
         "fell_other_per_use_ci95": [fell_other[1], fell_other[2]],
+    }
+
+
+def _outcome_rates(count: int, nobody: int, hits: Sequence[int]) -> dict[str, Any]:
+    """The no-winner rate and each colour's rate of being the last prisoner, with Wilson
+    intervals, from ``count`` games, ``nobody`` of them without a winner, and ``hits[c]``
+    (one per colour) with colour ``c`` last."""
+    low, high = wilson_interval(nobody, count)
+    colour_rate, colour_ci = {}, {}
+    for name, hit in zip(COLOUR_NAMES, hits, strict=True):
+        c_low, c_high = wilson_interval(hit, count)
+        colour_rate[name] = hit / count
+        colour_ci[name] = [float(c_low), float(c_high)]
+    return {
+        "no_winner_rate": nobody / count,
+        "no_winner_ci95": [float(low), float(high)],
+        "colour_win_rate": colour_rate,
+        "colour_win_rate_ci95": colour_ci,
     }
