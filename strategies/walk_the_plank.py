@@ -340,15 +340,25 @@ mc = Strategy(
     "slot) and each option, in playouts to the end from sampled hidden programmes, and "
     "plays the one that wins most often.",
     _decisions(mc_program, mc_choose, search_push),
-    params=(("playouts", 16.0), ("rollout", 0.0), ("guess", 0.0)),
+    params=(("playouts", 16.0), ("rollout", 0.0), ("guess", 0.0), ("width", 0.0)),
     param_docs={
         "playouts": ("1 to 65536", "playouts for each card or option tried"),
         "rollout": ROLLOUT_DOC,
         "guess": GUESS_DOC,
+        "width": (
+            "0 to 10",
+            "cards tried in each programme slot: the width that greedy's one-step "
+            "evaluation rates best now, and the rollout strategy's own (0: every card)",
+        ),
     },
     param_choices={"rollout": ROLLOUTS, "guess": GUESSES},
-    param_whole=frozenset({"playouts"}),
-    param_bounds={"playouts": (1.0, 65536.0), "rollout": (0.0, 3.0), "guess": (0.0, 1.0)},
+    param_whole=frozenset({"playouts", "width"}),
+    param_bounds={
+        "playouts": (1.0, 65536.0),
+        "rollout": (0.0, 3.0),
+        "guess": (0.0, 1.0),
+        "width": (0.0, 10.0),
+    },
 )
 
 ismcts = Strategy(

@@ -17,7 +17,8 @@ import numpy as np
 from numba import njit
 
 from balance.games.walk_the_plank.cards import N_CARDS
-from balance.games.walk_the_plank.moves_nb import TILES, State
+from balance.games.walk_the_plank.kit import evaluate_option_nb
+from balance.games.walk_the_plank.moves_nb import TILES, State, legal_options_nb
 from balance.games.walk_the_plank.rules import Rule
 from balance.random_nb import below_nb, next_u64_nb, seed_stream_nb
 from balance.strategy import MAX_PARAMS
@@ -30,6 +31,7 @@ class SearchParams(NamedTuple):
     ROLLOUT: int = 1  # code of the shipped strategy that plays the playouts
     C: int = 2  # ismcts: the UCB1 exploration constant
     MC_GUESS: int = 2  # mc: how the hidden cards are guessed (search_nb.GUESS_*)
+    MC_WIDTH: int = 3  # mc: cards tried in each programme slot (0: every card)
     GUESS: int = 3  # ismcts: the same
     #: With ``guess=rollout``: the others' programmes guessed at the seat's programme
     #: decision (search_nb.encode_programs_nb), for its option decisions of the round.
@@ -157,6 +159,48 @@ def pick_keeping_nb(totals, count, keep, rng):
 
 
 @njit(inline="always", cache=True)
+def card_rating_nb(obs, seat, card):
+    """How greedy rates ``card`` for ``seat`` now: its best option's one-step evaluation
+    under greedy's weights (0 for a card without an option), with no random tie-break."""
+    pirates, living, state, rules, n = obs[0], obs[1], obs[2], obs[5], obs[6]
+    opt_tile, opt_arg = obs[7], obs[8]
+    count = legal_options_nb(pirates, living, state, rules, n, seat, card, 1, opt_tile, opt_arg)
+    value = 0.0
+    for k in range(count):
+        option = evaluate_option_nb(obs, seat, card, opt_tile[k], opt_arg[k], WEIGHTED_DEFAULTS)
+        if k == 0 or option > value:
+            value = option
+    return value
+
+
+@njit(inline="always", cache=True)
+def prune_cards_nb(obs, seat, candidates, count, width, own, ratings):
+    """Keep, in card order, the ``width`` of ``candidates[:count]`` that greedy rates
+    highest now (:func:`card_rating_nb`; equal ratings by card order) and any of ``own``
+    (the rollout strategy's programme; -1 for none). Returns the number kept; the kept
+    cards are moved to the front of ``candidates``. ``ratings`` float64 ``(N_CARDS,)``
+    is scratch."""
+    if width <= 0 or count <= width:
+        return count
+    for i in range(count):
+        ratings[i] = card_rating_nb(obs, seat, candidates[i])
+    kept = 0
+    for i in range(count):
+        above = 0  # candidates rated higher, or as high and earlier in card order
+        for j in range(count):
+            if ratings[j] > ratings[i] or (ratings[j] == ratings[i] and j < i):
+                above += 1
+        mine = False
+        for k in range(3):
+            if own[k] == candidates[i]:
+                mine = True
+        if above < width or mine:
+            candidates[kept] = candidates[i]
+            kept += 1
+    return kept
+
+
+@njit(inline="always", cache=True)
 def step_of_nb(state, seat, slot, n):
     """The step at which ``seat`` reveals its card of ``slot``."""
     k = seat - state[State.CAPTAIN]
@@ -259,6 +303,8 @@ def mc_program_nb(obs, seat, available, params, rng, out):
     candidates = np.zeros(N_CARDS, dtype=np.int64)
     chosen = np.full(3, -1, dtype=np.int64)
     filler = np.zeros(3, dtype=np.int64)
+    width = np.int64(params[Search.MC_WIDTH])
+    ratings = np.zeros(N_CARDS, dtype=np.float64)
     root_from_obs_nb(obs, root)
     root[12][Where.STEP] = 0
     remember_guess_nb(root, sim, seat, guess, codes, roll_params, filler, drng, params, rng)
@@ -276,6 +322,7 @@ def mc_program_nb(obs, seat, available, params, rng, out):
                 candidates[count] = c
                 totals[count] = 0.0
                 count += 1
+        count = prune_cards_nb(root[:9], seat, candidates, count, width, own, ratings)
         for _ in range(playouts):
             seed = next_u64_nb(rng)
             for i in range(count):
