@@ -177,7 +177,7 @@ def length_summary(lengths: np.ndarray, finished: np.ndarray) -> dict:
     finished = np.asarray(finished, dtype=bool)
     whole = np.rint(lengths).astype(np.int64)
     games = int(lengths.size)
-    mean, mean_low, mean_high = mean_interval(lengths.astype(float))
+    mean, mean_low, mean_high = mean_interval(lengths.astype(float), floor=0.0)
     median, median_low, median_high = length_median(whole, finished)
     limit = int(whole.max()) if games else 0
     restricted, restricted_low, restricted_high = restricted_mean(whole, finished, limit)
@@ -214,7 +214,7 @@ def length_summary_from_counts(ended: np.ndarray, stopped: np.ndarray) -> dict:
     length = np.arange(stopped.size, dtype=np.int64)
     total = sum(int(c) * int(v) for c, v in zip(stopped, length, strict=True) if c)
     squares = sum(int(c) * int(v) ** 2 for c, v in zip(stopped, length, strict=True) if c)
-    mean, mean_low, mean_high = mean_interval_from_sums(games, total, squares)
+    mean, mean_low, mean_high = mean_interval_from_sums(games, total, squares, floor=0.0)
     running, variance, _ = curve_from_counts(ended, stopped)
     median, median_low, median_high = median_from_curve(running, variance)
     limit = stopped.size - 1 if games else 0

@@ -123,10 +123,13 @@ class RunSums:
         """Sum over games of column ``a`` times column ``b``."""
         return int(self.cross[self._where[a], self._where[b]])
 
-    def mean_interval(self, name: str, level: float = LEVEL) -> tuple[float, float, float]:
+    def mean_interval(
+        self, name: str, level: float = LEVEL, floor: float = -np.inf
+    ) -> tuple[float, float, float]:
         """Mean of column ``name`` over games with a Student-t interval, as
         :func:`balance.stats.mean_interval` gives it from the per-game values."""
-        return mean_interval_from_sums(self.games, self.sum(name), self.product(name, name), level)
+        total, squares = self.sum(name), self.product(name, name)
+        return mean_interval_from_sums(self.games, total, squares, level, floor)
 
     def ratio_interval(
         self, numerator: str, denominator: str, level: float = LEVEL

@@ -53,8 +53,15 @@ def wilson_interval(
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
 
 
-def mean_interval(values: np.ndarray, level: float = LEVEL) -> tuple[float, float, float]:
-    """Mean with a Student-t interval: ``(mean, low, high)``; NaN bounds below 2 values."""
+def mean_interval(
+    values: np.ndarray, level: float = LEVEL, floor: float = -np.inf
+) -> tuple[float, float, float]:
+    """Mean with a Student-t interval: ``(mean, low, high)``; NaN bounds below 2 values.
+
+    ``floor`` is the least value the quantity can take (0 for a count): the interval is
+    cut there, since a t interval of a skewed count can reach below it in a small sample
+    (cutting off impossible values only raises the coverage).
+    """
     values = np.asarray(values, dtype=float)
     if values.size == 0:
         return float("nan"), float("nan"), float("nan")
@@ -63,7 +70,7 @@ def mean_interval(values: np.ndarray, level: float = LEVEL) -> tuple[float, floa
         return mean, float("nan"), float("nan")
     sem = float(values.std(ddof=1)) / np.sqrt(values.size)
     half = float(t_quantile(0.5 + level / 2, values.size - 1) * sem)
-    return mean, mean - half, mean + half
+    return mean, max(mean - half, floor), mean + half
 
 
 def ratio_interval(
@@ -92,12 +99,13 @@ def ratio_interval(
 
 
 def mean_interval_from_sums(
-    games: int, total: int, squares: int, level: float = LEVEL
+    games: int, total: int, squares: int, level: float = LEVEL, floor: float = -np.inf
 ) -> tuple[float, float, float]:
     """Mean with a Student-t interval from ``games`` values' sum and sum of squares.
 
     The variance ``(G sum(x^2) - sum(x)^2) / (G (G - 1))`` is computed in exact integer
-    arithmetic when the sums are whole numbers. NaN bounds below two games.
+    arithmetic when the sums are whole numbers. NaN bounds below two games. ``floor``: as
+    in :func:`mean_interval`.
     """
     if games == 0:
         return float("nan"), float("nan"), float("nan")
@@ -107,7 +115,7 @@ def mean_interval_from_sums(
     variance = (games * squares - total * total) / (games * (games - 1))
     sem = float(np.sqrt(max(variance, 0.0))) / np.sqrt(games)
     half = float(t_quantile(0.5 + level / 2, games - 1) * sem)
-    return mean, mean - half, mean + half
+    return mean, max(mean - half, floor), mean + half
 
 
 def ratio_interval_from_sums(

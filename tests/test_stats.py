@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats import mean_interval, mean_interval_from_sums, ratio_interval, wilson_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -126,6 +126,18 @@ def test_mean_interval_other_level() -> None:
     _, low, high = mean_interval(SAMPLE, level=0.9)
     sem = math.sqrt(24 / 5) / math.sqrt(6)
     assert (low, high) == pytest.approx(stats.t.interval(0.9, df=5, loc=5.0, scale=sem))
+
+
+def test_a_count_s_interval_stops_at_zero() -> None:
+    # Twenty games, two of them with a few reveals: the t interval reaches below zero.
+    counts = np.array([0] * 18 + [4, 13], dtype=float)
+    mean, low, high = mean_interval(counts)
+    assert low < 0
+    cut = mean_interval(counts, floor=0.0)
+    assert cut == (mean, 0.0, high)
+    sums = mean_interval_from_sums(20, 17, 16 + 169, floor=0.0)
+    assert sums[1] == 0.0 and sums[2] == pytest.approx(high)
+    assert mean_interval(counts + 50, floor=0.0) == mean_interval(counts + 50)
 
 
 def test_mean_interval_of_too_few_values() -> None:

@@ -204,7 +204,7 @@ class WalkThePlank(EngineGame):
         games = revealed.shape[0]
         summary: dict[str, Any] = {}
         for c, name in enumerate(CARD_NAMES):
-            mean, mean_low, mean_high = mean_interval(revealed[:, c])
+            mean, mean_low, mean_high = mean_interval(revealed[:, c], floor=0.0)
             rate, low, high = share_interval(effect[:, c], revealed[:, c])
             summary[name] = {
                 "reveals_per_game": mean,
@@ -262,7 +262,7 @@ class WalkThePlank(EngineGame):
             return {"cards": {}}
         summary: dict[str, Any] = {}
         for c, name in enumerate(CARD_NAMES):
-            mean, mean_low, mean_high = sums.mean_interval(f"revealed_{c}")
+            mean, mean_low, mean_high = sums.mean_interval(f"revealed_{c}", floor=0.0)
             rate, low, high = sums.share_interval(f"effect_{c}", f"revealed_{c}")
             summary[name] = {
                 "reveals_per_game": mean,

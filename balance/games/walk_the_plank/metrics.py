@@ -53,7 +53,7 @@ def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
         here = cards[cards["card"] == name]
         per_game = here.groupby("game")[["revealed", *PER_REVEAL]].sum()
         row: dict[str, object] = {"card": name, "games": len(per_game)}
-        _put(row, "reveals_per_game", mean_interval(per_game["revealed"].to_numpy()))
+        _put(row, "reveals_per_game", mean_interval(per_game["revealed"].to_numpy(), floor=0.0))
         for column, label in PER_REVEAL.items():
             # The effect share is a share of reveals (within 0 and 1); the rest count pirates.
             estimate = share_interval if column == "effect" else ratio_interval
