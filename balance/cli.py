@@ -854,7 +854,7 @@ def format_summary(s: dict[str, Any]) -> str:
         lines += card_value_lines(s["card_value"])
     lines.append(
         f"\n{n_games:,} games in {s['elapsed_s']:.2f} s ({s['games_per_s']:,.0f} games/s, "
-        f"{s['threads']} threads)"
+        f"{s['threads']} thread{'' if s['threads'] == 1 else 's'})"
     )
     return "\n".join(lines)
 
