@@ -24,6 +24,8 @@ import os
 import time
 from typing import Any
 
+from balance.errors import BalanceError
+
 STRATEGIES = ("random", "steward", "hatkeeper", "swimmer")
 
 
@@ -69,6 +71,16 @@ def main() -> None:
         help="random play's games/s on a quiet machine, to scale the shares by",
     )
     options = parser.parse_args()
+    if min(options.games, options.random_games, options.repeat) < 1:
+        parser.error("--games, --random-games and --repeat must be 1 or more")
+    try:
+        measure(options)
+    except BalanceError as error:
+        raise SystemExit(f"error: {error}") from None
+
+
+def measure(options: argparse.Namespace) -> None:
+    """Compile, then time each strategy in turns and print the table."""
     setups = {name: setup_for(name, options.players) for name in STRATEGIES}
     games = {name: options.games for name in STRATEGIES}
     games["random"] = options.random_games
