@@ -614,7 +614,7 @@ def direct_outcome(obs, seat: int, kind: int, options, pick: int, weight: float)
     return sum(value) / len(tied)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(st.lists(decisions(), min_size=2, max_size=4))
 def test_a_votes_table_is_filled_once_a_decision_and_never_served_stale(sequence) -> None:
     # One set of buffers through several decisions: the table of a vote's values, filled
@@ -647,10 +647,12 @@ def test_a_votes_table_is_filled_once_a_decision_and_never_served_stale(sequence
                 assert got == direct_outcome(obs, seat, kind, options, pick, weight)
 
 
-def test_a_votes_table_is_filled_again_in_the_next_decision() -> None:
+@pytest.mark.parametrize("counted", [False, True], ids=["uncounted", "new-ballot"])
+def test_a_votes_table_is_filled_again_in_the_next_decision(counted: bool) -> None:
     # The same vote with the same options in two decisions, the position changed between
     # them (boat 0 takes two more leaks, a pawn changes hands in boat 1): the second
-    # decision's table is the new position's, not the first's.
+    # decision's table is the new position's, not the first's; so too when each is a
+    # new ballot (the game loop counts them) and a second voter of it asks.
     options = [0, 1, 2, 3, 4]
     buffer = np.zeros(MAX_OPTIONS, dtype=np.int64)
     buffer[: len(options)] = options
@@ -663,12 +665,17 @@ def test_a_votes_table_is_filled_again_in_the_next_decision() -> None:
         fresh = build(crew=crew, leaks=leaks)
         for mine, theirs in zip(shared[:5], fresh[:5], strict=True):
             mine[...] = theirs
-        kit.fill_chances_nb(shared, LEAK_VOTE)
-        kit.fill_own_values_nb(shared, LEAK_VOTE, buffer, len(options))
+        if counted:
+            kit.new_ballot_nb(shared)
         kit.fill_chances_nb(fresh, LEAK_VOTE)  # own_value_nb reads its chance tables
-        for q in range(4):
-            for k, code in enumerate(options):
-                assert kit.own_of_nb(shared, q, k) == kit.own_value_nb(fresh, q, LEAK_VOTE, code)
+        for _voter in range(2):
+            kit.fill_chances_nb(shared, LEAK_VOTE)
+            assert np.array_equal(filled_chances(shared), filled_chances(fresh))
+            kit.fill_own_values_nb(shared, LEAK_VOTE, buffer, len(options))
+            for q in range(4):
+                for k, code in enumerate(options):
+                    own = kit.own_value_nb(fresh, q, LEAK_VOTE, code)
+                    assert kit.own_of_nb(shared, q, k) == own
         tables.append([kit.own_of_nb(shared, q, k) for q in range(4) for k in range(5)])
     assert tables[0] != tables[1]
 

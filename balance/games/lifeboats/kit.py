@@ -75,6 +75,7 @@ from balance.random_nb import below_nb
 
 __all__ = [
     "AFLOAT",
+    "BALLOT",
     "CACHE",
     "CHANCE",
     "CHANCE_AFTER",
@@ -119,6 +120,7 @@ __all__ = [
     "leave_loss_nb",
     "lose_pawn_nb",
     "move_gain_nb",
+    "new_ballot_nb",
     "njit",
     "own_of_nb",
     "own_value_nb",
@@ -173,6 +175,14 @@ _M_VOTE = MEMO + 2
 _M_COUNT = MEMO + 3
 _M_OPTIONS = MEMO + 4
 _M_END = _M_OPTIONS + MAX_OPTIONS
+#: ``obs[5][BALLOT]``: a count of the ballots asked with these buffers, raised by whoever
+#: asks a ballot's voters (the game loop, the search: :func:`new_ballot_nb`) before it
+#: asks them, and by the search whenever it copies a position in; 0 while nobody counts.
+#: The voters of one ballot see one position: the first fills the chance tables and the
+#: vote's table, the others read them.
+BALLOT = _M_END
+_M_BALLOT_TABLE = BALLOT + 1  # the ballot the OWN table was filled for (0: none)
+_M_BALLOT_CHANCES = BALLOT + 2  # the ballot the chance cache was brought up to date for
 
 
 # --- reading the position ------------------------------------------------------------
@@ -467,6 +477,13 @@ def _after_nb(vote):
     return _MORE
 
 
+@njit(inline="always", cache=True)
+def new_ballot_nb(obs):
+    """Count a new ballot (or a new position) in ``obs[5][BALLOT]``: call it before asking
+    a ballot's voters, with the position they all vote on."""
+    obs[5][BALLOT] += 1
+
+
 @njit(cache=True, _nrt=False, error_model="numpy")
 def fill_chances_nb(obs, kind):
     """Fill the per-boat chance tables of ``obs[6]`` for a decision of ``kind``.
@@ -478,9 +495,13 @@ def fill_chances_nb(obs, kind):
     """
     scratch = obs[6]
     n = obs[3][State.PLAYERS]
+    keys = obs[5]
     after = _after_nb(vote_kind_nb(kind))
-    _cache_chances_nb(obs)
-    obs[5][_M_DECISION] += 1  # a new decision: the OWN table is stale
+    ballot = keys[BALLOT] if is_ballot_nb(kind) else 0
+    if ballot == 0 or keys[_M_BALLOT_CHANCES] != ballot:
+        _cache_chances_nb(obs)  # else an earlier voter of this ballot did, on this position
+        keys[_M_BALLOT_CHANCES] = ballot
+    keys[_M_DECISION] += 1  # a new decision: the OWN table is stale
     for b in range(MAX_BOATS):
         scratch[CHANCE + b] = 0.0
         scratch[CHANCE_AFTER + b] = 0.0
@@ -603,17 +624,17 @@ def fill_own_values_nb(obs, kind, options, count):
 
     Called again in the same decision (after the same :func:`fill_chances_nb`) for the
     same vote and options, it leaves the table as it is: the predicted ballot's helpers
-    call it to be sure of the table, and a strategy has mostly filled it already.
+    call it to be sure of the table, and a strategy has mostly filled it already. So it
+    does for another voter of the same leak or move ballot (:data:`BALLOT`) with the
+    same options: the table does not depend on who asks.
     """
     boats, crew, state, keys, scratch = obs[0], obs[1], obs[3], obs[5], obs[6]
     n = state[State.PLAYERS]
     vote = vote_kind_nb(kind)
-    if (
-        keys[_M_FILLED] == keys[_M_DECISION]
-        and keys[_M_DECISION] != 0
-        and keys[_M_VOTE] == vote
-        and keys[_M_COUNT] == count
-    ):
+    ballot = keys[BALLOT] if kind in (LEAK_VOTE, MOVE_VOTE) else 0
+    same_decision = keys[_M_FILLED] == keys[_M_DECISION] and keys[_M_DECISION] != 0
+    same_ballot = ballot != 0 and keys[_M_BALLOT_TABLE] == ballot
+    if (same_decision or same_ballot) and keys[_M_VOTE] == vote and keys[_M_COUNT] == count:
         same = True
         for k in range(count):
             if keys[_M_OPTIONS + k] != options[k]:
@@ -621,6 +642,7 @@ def fill_own_values_nb(obs, kind, options, count):
         if same:
             return
     keys[_M_FILLED] = keys[_M_DECISION]
+    keys[_M_BALLOT_TABLE] = ballot
     keys[_M_VOTE] = vote
     keys[_M_COUNT] = count
     for k in range(count):
@@ -893,4 +915,4 @@ assert CHANCE_LESS + MAX_BOATS <= CACHE
 assert CACHE + _CHANCES * MAX_BOATS <= SCRATCH
 assert _BOAT_KEYS + _KEY_FIELDS * MAX_BOATS <= MEMO
 assert OWN + MAX_PLAYERS * MAX_OPTIONS <= SCRATCH
-assert _M_END <= SCRATCH
+assert _M_BALLOT_CHANCES < SCRATCH
