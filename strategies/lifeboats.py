@@ -138,7 +138,11 @@ def hatkeeper_decide(obs, seat, kind, options, count, params, rng):
             weight = float(weight_nb(obs, seat, obs[3][State.BOAT]))
         predict_tally_nb(obs, seat, kind, options, count)
         outcome = predicted_outcome_nb(obs, seat, kind, options, count, pick, weight)
-        if own_value_nb(obs, seat, kind, options[pick]) - outcome >= params[2]:
+        if kind == OVERBOARD_VOTE:
+            mine = own_value_nb(obs, seat, kind, options[pick])
+        else:  # own_value_nb, from the vote's table (fill_own_values_nb)
+            mine = own_of_nb(obs, seat, pick)
+        if mine - outcome >= params[2]:
             return count - 1
     return pick
 

@@ -600,6 +600,104 @@ def test_a_decision_after_a_leak_reads_the_new_chances(strategy) -> None:
             assert np.array_equal(values[0], values[1]), (leaks, kind)
 
 
+def direct_outcome(obs, seat: int, kind: int, options, pick: int, weight: float) -> float:
+    """:func:`kit.predicted_outcome_nb` written out with :func:`kit.own_value_nb` (no table)."""
+    tally = obs[6][kit.TALLY : kit.TALLY + len(options)] + np.where(
+        np.arange(len(options)) == pick, weight, 0.0
+    )
+    live = [k for k, code in enumerate(options) if code != HAT]
+    top = max(tally[k] for k in live)
+    tied = [k for k in live if tally[k] > top - 1e-9]
+    value = [kit.own_value_nb(obs, seat, kind, options[k]) for k in tied]
+    if len(tied) > 1 and pick in tied and obs[3][State.FIRST] == seat:
+        return kit.own_value_nb(obs, seat, kind, options[pick])
+    return sum(value) / len(tied)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(decisions(), min_size=2, max_size=4))
+def test_a_votes_table_is_filled_once_a_decision_and_never_served_stale(sequence) -> None:
+    # One set of buffers through several decisions: the table of a vote's values, filled
+    # once a decision and read again by the ballot's predictions, must always hold what
+    # own_value_nb gives for the position and options of the decision at hand; and the
+    # tally and predicted outcomes must be those fresh buffers give.
+    shared = sequence[0][0]
+    for obs, seat, kind, options, _ in sequence:
+        for mine, theirs in zip(shared[:5], obs[:5], strict=True):
+            mine[...] = theirs
+        buffer = np.zeros(MAX_OPTIONS, dtype=np.int64)
+        buffer[: len(options)] = options
+        count = len(options)
+        kit.fill_chances_nb(shared, kind)
+        kit.fill_chances_nb(obs, kind)
+        for _ in range(2):  # the second call finds the table filled
+            kit.fill_own_values_nb(shared, kind, buffer, count)
+            for q in range(int(obs[3][State.PLAYERS])):
+                for k, code in enumerate(options):
+                    assert kit.own_of_nb(shared, q, k) == kit.own_value_nb(obs, q, kind, code)
+        if not kit.is_ballot_nb(kind) or all(code == HAT for code in options):
+            continue
+        for buffers in (shared, obs):
+            kit.predict_tally_nb(buffers, seat, kind, buffer, count)
+        tallies = [b[6][kit.TALLY : kit.TALLY + count] for b in (shared, obs)]
+        assert np.array_equal(tallies[0], tallies[1])
+        for pick in range(count):
+            for weight in (1.0, 2.0):
+                got = kit.predicted_outcome_nb(shared, seat, kind, buffer, count, pick, weight)
+                assert got == direct_outcome(obs, seat, kind, options, pick, weight)
+
+
+@pytest.mark.parametrize("counted", [False, True], ids=["uncounted", "new-ballot"])
+def test_a_votes_table_is_filled_again_in_the_next_decision(counted: bool) -> None:
+    # The same vote with the same options in two decisions, the position changed between
+    # them (boat 0 takes two more leaks, a pawn changes hands in boat 1): the second
+    # decision's table is the new position's, not the first's; so too when each is a
+    # new ballot (the game loop counts them) and a second voter of it asks.
+    options = [0, 1, 2, 3, 4]
+    buffer = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    buffer[: len(options)] = options
+    shared = build(crew={(0, 0): (1, 1), (1, 1): (0, 2), (2, 2): (0, 2)}, leaks={0: 1})
+    tables = []
+    for crew, leaks in (
+        ({(0, 0): (1, 1), (1, 1): (0, 2), (2, 2): (0, 2)}, {0: 1}),
+        ({(0, 0): (1, 1), (1, 1): (0, 1), (1, 0): (0, 1), (2, 2): (0, 2)}, {0: 3}),
+    ):
+        fresh = build(crew=crew, leaks=leaks)
+        for mine, theirs in zip(shared[:5], fresh[:5], strict=True):
+            mine[...] = theirs
+        if counted:
+            kit.new_ballot_nb(shared)
+        kit.fill_chances_nb(fresh, LEAK_VOTE)  # own_value_nb reads its chance tables
+        for _voter in range(2):
+            kit.fill_chances_nb(shared, LEAK_VOTE)
+            assert np.array_equal(filled_chances(shared), filled_chances(fresh))
+            kit.fill_own_values_nb(shared, LEAK_VOTE, buffer, len(options))
+            for q in range(4):
+                for k, code in enumerate(options):
+                    own = kit.own_value_nb(fresh, q, LEAK_VOTE, code)
+                    assert kit.own_of_nb(shared, q, k) == own
+        tables.append([kit.own_of_nb(shared, q, k) for q in range(4) for k in range(5)])
+    assert tables[0] != tables[1]
+
+
+def test_a_votes_table_follows_the_options_within_a_decision() -> None:
+    # Asked in the same decision for other options (a tie among fewer boats), the table is
+    # filled again for them, not read from the first call.
+    crew = {(0, 0): (1, 1), (1, 1): (0, 2), (2, 2): (0, 2), (3, 0): (0, 1)}
+    obs = build(crew=crew, leaks={0: 1})
+    kit.fill_chances_nb(obs, CHOOSE_LEAK)
+    firsts = []
+    for options in ([0, 1, 2, 3, 4], [2, 0], [3, 1, 0]):
+        buffer = np.zeros(MAX_OPTIONS, dtype=np.int64)
+        buffer[: len(options)] = options
+        kit.fill_own_values_nb(obs, CHOOSE_LEAK, buffer, len(options))
+        for q in range(4):
+            for k, code in enumerate(options):
+                assert kit.own_of_nb(obs, q, k) == kit.own_value_nb(obs, q, CHOOSE_LEAK, code)
+        firsts.append(tuple(kit.own_of_nb(obs, q, 0) for q in range(4)))
+    assert len(set(firsts)) == 3  # a table kept from an earlier call would fail above
+
+
 # --- in the compiled engine --------------------------------------------------------------
 
 

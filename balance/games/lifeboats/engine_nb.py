@@ -27,6 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from balance.games.lifeboats.kit import new_ballot_nb
 from balance.games.lifeboats.layout import (
     AFLOAT,
     HAT,
@@ -194,6 +195,7 @@ def collect_ballot_nb(obs, kind, nvoters, boat, start, players, work, error):
     boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
     options, ballot, voters = work[0], work[1], work[3]
     n = state[State.PLAYERS]
+    new_ballot_nb(obs)  # the voters share the kit's estimates of this one position
     for i in range(start, nvoters):
         s = voters[i]
         count = vote_options_nb(boats, crew, seats, n, s, kind, boat, options)

@@ -25,7 +25,10 @@ From :data:`CACHE` on, both scratch buffers belong to the kit: each boat's chanc
 kept there with the part of the position they depend on, and worked out again only when
 that part changes (a leak, a move, a pawn in or out), so the voters of one ballot and the
 decisions between two events share one estimate; :func:`fill_own_values_nb` fills there
-a vote's values to every seat in one pass. Nothing here allocates.
+a vote's values to every seat in one pass, once a decision (:data:`MEMO`): the helpers
+that predict a ballot read the table the strategy had filled. The helpers after
+:func:`fill_chances_nb` rely on it having been called in the same decision, as the
+strategies do. Nothing here allocates.
 
 Option values are compared by :func:`best_index_nb`: the highest wins and ties between
 equally good options are broken by a draw from the seat's own stream, so that no strategy
@@ -72,6 +75,7 @@ from balance.random_nb import below_nb
 
 __all__ = [
     "AFLOAT",
+    "BALLOT",
     "CACHE",
     "CHANCE",
     "CHANCE_AFTER",
@@ -116,6 +120,7 @@ __all__ = [
     "leave_loss_nb",
     "lose_pawn_nb",
     "move_gain_nb",
+    "new_ballot_nb",
     "njit",
     "own_of_nb",
     "own_value_nb",
@@ -157,6 +162,27 @@ _RATED = CACHE + _CHANCES * MAX_BOATS  # obs[6]: a predicted voter's rating of e
 #: obs[6][OWN + q * MAX_OPTIONS + k]: what option k of a vote is worth to seat q
 #: (:func:`fill_own_values_nb`).
 OWN = _RATED + MAX_OPTIONS
+
+#: The kit's memo of a decision's vote values: ``obs[5]`` from MEMO: a count of the calls
+#: of :func:`fill_chances_nb` (one a decision), the count at which the ``OWN`` table was
+#: last filled, and the vote, option count and options it was filled for. The helpers
+#: that read the table after :func:`fill_own_values_nb` in the same decision
+#: (:func:`predict_tally_nb`, :func:`predicted_outcome_nb`) find it filled.
+MEMO = _BOAT_KEYS + _KEY_FIELDS * MAX_BOATS
+_M_DECISION = MEMO
+_M_FILLED = MEMO + 1
+_M_VOTE = MEMO + 2
+_M_COUNT = MEMO + 3
+_M_OPTIONS = MEMO + 4
+_M_END = _M_OPTIONS + MAX_OPTIONS
+#: ``obs[5][BALLOT]``: a count of the ballots asked with these buffers, raised by whoever
+#: asks a ballot's voters (the game loop, the search: :func:`new_ballot_nb`) before it
+#: asks them, and by the search whenever it copies a position in; 0 while nobody counts.
+#: The voters of one ballot see one position: the first fills the chance tables and the
+#: vote's table, the others read them.
+BALLOT = _M_END
+_M_BALLOT_TABLE = BALLOT + 1  # the ballot the OWN table was filled for (0: none)
+_M_BALLOT_CHANCES = BALLOT + 2  # the ballot the chance cache was brought up to date for
 
 
 # --- reading the position ------------------------------------------------------------
@@ -251,21 +277,14 @@ def vote_kind_nb(kind):
 # --- landing chances -----------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
-def chance_raw_nb(pawns, leaks, free, steps_left, leaks_left, rate):
-    """Estimated chance that a boat afloat lands.
-
-    A boat sinks when it holds more leaks than pawns. A leak costs it one seat of margin
-    while it has a free seat, and two once it is full (someone goes overboard and the leak
-    takes the seat); so the boat survives a known number of leaks, at most the markers
-    left. The leaks it takes before landing are counted as Poisson with mean
-    ``rate * steps_left`` (with votes spread evenly a boat takes as many leaks as moves
-    while markers last: ``rate`` is markers left per step left on the water, at most 1).
-    """
+@njit(inline="always", cache=True)
+def _hits_nb(pawns, leaks, free, steps_left, leaks_left):
+    """The leaks a boat afloat survives, plus one, for :func:`chance_raw_nb`: -1 if it has
+    sunk already (chance 0), 0 if it cannot sink (chance 1)."""
     if leaks > pawns:
-        return 0.0
+        return -1
     if steps_left <= 0 or leaks_left <= 0:
-        return 1.0
+        return 0
     margin = pawns - leaks
     spare = free
     hits = 0
@@ -277,14 +296,42 @@ def chance_raw_nb(pawns, leaks, free, steps_left, leaks_left, rate):
             margin -= 2
         hits += 1
     if margin >= 0:
-        return 1.0  # the markers run out before it sinks
-    mean = rate * steps_left
-    term = math.exp(-mean)
+        return 0  # the markers run out before it sinks
+    return hits
+
+
+@njit(inline="always", cache=True)
+def _from_hits_nb(hits, mean, first):
+    """:func:`chance_raw_nb` from :func:`_hits_nb`'s answer, the Poisson mean and
+    ``first = exp(-mean)``: the chance of fewer than ``hits`` leaks."""
+    if hits < 0:
+        return 0.0
+    if hits == 0:
+        return 1.0
+    term = first
     total = term
     for k in range(1, hits):
         term *= mean / k
         total += term
     return min(total, 1.0)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def chance_raw_nb(pawns, leaks, free, steps_left, leaks_left, rate):
+    """Estimated chance that a boat afloat lands.
+
+    A boat sinks when it holds more leaks than pawns. A leak costs it one seat of margin
+    while it has a free seat, and two once it is full (someone goes overboard and the leak
+    takes the seat); so the boat survives a known number of leaks, at most the markers
+    left. The leaks it takes before landing are counted as Poisson with mean
+    ``rate * steps_left`` (with votes spread evenly a boat takes as many leaks as moves
+    while markers last: ``rate`` is markers left per step left on the water, at most 1).
+    """
+    hits = _hits_nb(pawns, leaks, free, steps_left, leaks_left)
+    if hits <= 0:
+        return _from_hits_nb(hits, 0.0, 0.0)
+    mean = rate * steps_left
+    return _from_hits_nb(hits, mean, math.exp(-mean))
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -397,14 +444,44 @@ def _cache_chances_nb(obs):
                 cached[slot + _MOVE] = 1.0  # as for a boat afloat (no vote moves it)
             continue
         full = 1 if boats[b, Boat.FREE] <= 0 else 0
-        cached[slot + _NOW] = _chance_nb(obs, b, total, 0, 0, 0)
         cached[slot + _LEAK] = _chance_nb(obs, b, total, -full, 1, 0)
         if steps_left_nb(obs, b) <= 1:
             cached[slot + _MOVE] = 1.0  # it lands
         else:
             cached[slot + _MOVE] = _chance_nb(obs, b, total, 0, 0, 1)
-        cached[slot + _MORE] = _chance_nb(obs, b, total, 1, 0, 0)
-        cached[slot + _FEWER] = _chance_nb(obs, b, total, -1, 0, 0)
+        # Now, with a pawn more and with one fewer: the same steps, markers and rate, so
+        # one Poisson mean and one exp (what _chance_nb works out three times).
+        pawns, leaks = boats[b, Boat.PAWNS], boats[b, Boat.LEAKS]
+        steps = steps_left_nb(obs, b)
+        leaks_left, seats = state[State.LEAKS_LEFT], rules[Rule.SEATS]
+        rate = 1.0 if total <= 0 else min(1.0, leaks_left / total)
+        now = _hits_nb(pawns, leaks, max(seats - pawns - leaks, 0), steps, leaks_left)
+        more = _hits_nb(pawns + 1, leaks, max(seats - pawns - 1 - leaks, 0), steps, leaks_left)
+        fewer = _hits_nb(pawns - 1, leaks, max(seats - pawns + 1 - leaks, 0), steps, leaks_left)
+        mean, first = 0.0, 0.0
+        if now > 0 or more > 0 or fewer > 0:
+            mean = rate * steps
+            first = math.exp(-mean)
+        cached[slot + _NOW] = _from_hits_nb(now, mean, first)
+        cached[slot + _MORE] = _from_hits_nb(more, mean, first)
+        cached[slot + _FEWER] = _from_hits_nb(fewer, mean, first)
+
+
+@njit(inline="always", cache=True)
+def _after_nb(vote):
+    """Which of a boat's cached chances follows the event a decision of ``vote`` is about."""
+    if vote == MOVE_VOTE:
+        return _MOVE
+    if is_ballot_nb(vote):  # leak or overboard
+        return _LEAK
+    return _MORE
+
+
+@njit(inline="always", cache=True)
+def new_ballot_nb(obs):
+    """Count a new ballot (or a new position) in ``obs[5][BALLOT]``: call it before asking
+    a ballot's voters, with the position they all vote on."""
+    obs[5][BALLOT] += 1
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -418,13 +495,13 @@ def fill_chances_nb(obs, kind):
     """
     scratch = obs[6]
     n = obs[3][State.PLAYERS]
-    vote = vote_kind_nb(kind)
-    after = _MORE
-    if vote == MOVE_VOTE:
-        after = _MOVE
-    elif is_ballot_nb(vote):  # leak or overboard
-        after = _LEAK
-    _cache_chances_nb(obs)
+    keys = obs[5]
+    after = _after_nb(vote_kind_nb(kind))
+    ballot = keys[BALLOT] if is_ballot_nb(kind) else 0
+    if ballot == 0 or keys[_M_BALLOT_CHANCES] != ballot:
+        _cache_chances_nb(obs)  # else an earlier voter of this ballot did, on this position
+        keys[_M_BALLOT_CHANCES] = ballot
+    keys[_M_DECISION] += 1  # a new decision: the OWN table is stale
     for b in range(MAX_BOATS):
         scratch[CHANCE + b] = 0.0
         scratch[CHANCE_AFTER + b] = 0.0
@@ -543,10 +620,33 @@ def fill_own_values_nb(obs, kind, options, count):
     """Fill ``obs[6][OWN + q * MAX_OPTIONS + k]`` with :func:`own_value_nb` of option ``k``
     to every seat ``q``: a whole vote's values in one pass (tables filled by
     :func:`fill_chances_nb` for ``kind``), read by :func:`own_of_nb` and
-    :func:`rival_mean_of_nb`."""
-    boats, crew, state, scratch = obs[0], obs[1], obs[3], obs[6]
+    :func:`rival_mean_of_nb`.
+
+    Called again in the same decision (after the same :func:`fill_chances_nb`) for the
+    same vote and options, it leaves the table as it is: the predicted ballot's helpers
+    call it to be sure of the table, and a strategy has mostly filled it already. So it
+    does for another voter of the same leak or move ballot (:data:`BALLOT`) with the
+    same options: the table does not depend on who asks.
+    """
+    boats, crew, state, keys, scratch = obs[0], obs[1], obs[3], obs[5], obs[6]
     n = state[State.PLAYERS]
     vote = vote_kind_nb(kind)
+    ballot = keys[BALLOT] if kind in (LEAK_VOTE, MOVE_VOTE) else 0
+    same_decision = keys[_M_FILLED] == keys[_M_DECISION] and keys[_M_DECISION] != 0
+    same_ballot = ballot != 0 and keys[_M_BALLOT_TABLE] == ballot
+    if (same_decision or same_ballot) and keys[_M_VOTE] == vote and keys[_M_COUNT] == count:
+        same = True
+        for k in range(count):
+            if keys[_M_OPTIONS + k] != options[k]:
+                same = False
+        if same:
+            return
+    keys[_M_FILLED] = keys[_M_DECISION]
+    keys[_M_BALLOT_TABLE] = ballot
+    keys[_M_VOTE] = vote
+    keys[_M_COUNT] = count
+    for k in range(count):
+        keys[_M_OPTIONS + k] = options[k]
     for k in range(count):
         code = options[k]
         if code == HAT or not is_ballot_nb(vote):
@@ -645,7 +745,8 @@ def predict_tally_nb(obs, seat, kind, options, count):
     for the option best for its own stake: in a leak vote the boat where a leak costs it
     least, in a move vote the boat whose move gains it most, in an overboard vote the
     colour (not its own) with the most weight aboard. Its vote is split evenly among the
-    options it rates equally. Hats are not predicted (the tally ignores them).
+    options it rates equally. Hats are not predicted (the tally ignores them). Call it
+    after :func:`fill_chances_nb` in the same decision.
     """
     scratch, state = obs[6], obs[3]
     n = state[State.PLAYERS]
@@ -690,9 +791,15 @@ def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
 
     A single top option is the outcome. Tied top options go to the first player: ``seat``'s
     own pick if ``seat`` is first and its pick is among them, else the average of the tied
-    options (the first player's choice is not predicted).
+    options (the first player's choice is not predicted). Call it after
+    :func:`fill_chances_nb` in the same decision (a leak or move vote's values are read
+    from :func:`fill_own_values_nb`'s table).
     """
     scratch, state = obs[6], obs[3]
+    vote = vote_kind_nb(kind)
+    table = vote in (LEAK_VOTE, MOVE_VOTE)  # own_value_nb, from the vote's table
+    if table:
+        fill_own_values_nb(obs, kind, options, count)
     top = -1e300
     for k in range(count):
         votes = scratch[TALLY + k] + (own_weight if k == pick else 0.0)
@@ -705,10 +812,15 @@ def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
         votes = scratch[TALLY + k] + (own_weight if k == pick else 0.0)
         if options[k] != HAT and votes > top - 1e-9:
             ties += 1
-            total += own_value_nb(obs, seat, kind, options[k])
+            if table:
+                total += scratch[OWN + seat * MAX_OPTIONS + k]
+            else:
+                total += own_value_nb(obs, seat, kind, options[k])
             if k == pick:
                 pick_tied = True
     if ties > 1 and pick_tied and state[State.FIRST] == seat:
+        if table:
+            return scratch[OWN + seat * MAX_OPTIONS + pick]
         return own_value_nb(obs, seat, kind, options[pick])
     return total / max(ties, 1)
 
@@ -801,5 +913,6 @@ assert MAX_OPTIONS <= TALLY - VALUES
 assert TALLY + MAX_OPTIONS <= CHANCE
 assert CHANCE_LESS + MAX_BOATS <= CACHE
 assert CACHE + _CHANCES * MAX_BOATS <= SCRATCH
-assert _BOAT_KEYS + _KEY_FIELDS * MAX_BOATS <= SCRATCH
+assert _BOAT_KEYS + _KEY_FIELDS * MAX_BOATS <= MEMO
 assert OWN + MAX_PLAYERS * MAX_OPTIONS <= SCRATCH
+assert _M_BALLOT_CHANCES < SCRATCH

@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from balance.games.lifeboats import engine_nb as enb
+from balance.games.lifeboats.kit import new_ballot_nb
 from balance.games.lifeboats.layout import (
     LANE,
     LEAK_VOTE,
@@ -106,11 +107,14 @@ def new_sandbox_nb(rules):
 
 @njit(inline="always", cache=True)
 def copy_position_nb(src, dst):
-    """Copy the position of ``obs`` tuple ``src`` into ``dst`` (boats, crew, seats, state)."""
+    """Copy the position of ``obs`` tuple ``src`` into ``dst`` (boats, crew, seats, state),
+    counted as a new ballot in ``dst`` (:func:`kit.new_ballot_nb`: its voters' shared
+    estimates belong to the position before)."""
     dst[0][:, :] = src[0]
     dst[1][:, :, :] = src[1]
     dst[2][:, :] = src[2]
     dst[3][:] = src[3]
+    new_ballot_nb(dst)
 
 
 @njit(inline="always", cache=True)
