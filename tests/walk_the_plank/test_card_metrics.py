@@ -92,13 +92,14 @@ def test_reveals_per_game_sum_seats_and_average_games() -> None:
     # Shove left: 3, 1, 1 reveals in games 0, 1, 2 -> 5/3. Deviations 4/3, -2/3, -2/3:
     # variance (16 + 4 + 4) / 9 / 2 = 4/3, standard error sqrt(4/3 / 3) = 2/3.
     t2 = 4.302652729911275  # t(0.975, 2), 4.3027 in printed tables
-    expected = (5 / 3, 5 / 3 - t2 * 2 / 3, 5 / 3 + t2 * 2 / 3)
+    # The t interval reaches below zero (5/3 - 2.87); a count's stops at zero.
+    expected = (5 / 3, 0.0, 5 / 3 + t2 * 2 / 3)
     assert triple(table.loc["shove-left"], "reveals_per_game") == pytest.approx(expected)
     assert triple(table.loc["shove-left"], "reveals_per_game") == pytest.approx(
-        mean_interval(np.array([3, 1, 1])), rel=1e-12
+        mean_interval(np.array([3, 1, 1]), floor=0.0), rel=1e-12
     )
-    # Extend plank: 2, 1, 1 -> 4/3, standard error 1/3.
-    expected = (4 / 3, 4 / 3 - t2 / 3, 4 / 3 + t2 / 3)
+    # Extend plank: 2, 1, 1 -> 4/3, standard error 1/3 (4/3 - t2 / 3 = -0.10: cut at zero).
+    expected = (4 / 3, 0.0, 4 / 3 + t2 / 3)
     assert triple(table.loc["extend-plank"], "reveals_per_game") == pytest.approx(expected)
 
 
