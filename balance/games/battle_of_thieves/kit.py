@@ -9,12 +9,6 @@ the public position, its own hand, and the card data of both decks.
 A plan is a tuple of ``Plan.SIZE`` floats, weights and thresholds (a tuple, so that the
 compiled strategies allocate nothing); the strategies in ``strategies/battle_of_thieves.py``
 build it from their parameters.
-
-The helpers an option's worth is made of are compiled into their callers
-(``inline="always"``): each call of a compiled function passes the whole view, some 30
-arrays, which cost a heuristic several times more than the scoring itself when every
-option made a few such calls. :func:`best_option_nb` and :func:`best_finishing_option_nb`
-stay out of line (one call a decision), so that each is compiled once.
 """
 
 from typing import NamedTuple
@@ -126,7 +120,7 @@ PLAN = Plan()
 NEVER = -1.0e9
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def condition_now_nb(view, seat, condition, value):
     """Whether an effect's condition (``Effect.IF`` with ``value``) holds for ``seat`` now."""
     side, pirate = view[V_SIDE], view[V_PIRATE]
@@ -140,7 +134,7 @@ def condition_now_nb(view, seat, condition, value):
     return True
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def effect_worth_nb(view, seat, row, target):
     """What one effect row is worth to ``seat``: positive when it helps it.
 
@@ -207,7 +201,7 @@ def effect_worth_nb(view, seat, row, target):
     return sign * value
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def sin_cost_nb(view, seat, card):
     """What sending ``card`` to ``seat``'s discard pile costs: NEVER for the seventh sin
     (original sin loses the game), else 0.5 a sin the pile would then hold."""
@@ -223,7 +217,7 @@ def sin_cost_nb(view, seat, card):
     return -0.5 * count
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def card_worth_nb(view, seat, card, target):
     """What playing ``card`` (on ``target``) is worth to ``seat``, by its type and effects."""
     content = view[V_CONTENT]
@@ -259,7 +253,7 @@ def card_worth_nb(view, seat, card, target):
     return worth + sin_cost_nb(view, seat, card)
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def pirate_mod_nb(view, code, stat):
     """Sum of a pirate's passive modifiers for ``stat`` (pirate card, animal, item, ship)."""
     content = view[V_CONTENT]
@@ -281,7 +275,7 @@ def pirate_mod_nb(view, code, stat):
     return total
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def hit_chance_nb(needed):
     """Chance that a d6 reaches ``needed``."""
     if needed <= 1:
@@ -291,7 +285,7 @@ def hit_chance_nb(needed):
     return (7 - needed) / 6.0
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def shot_chance_nb(view, code, seat):
     """Chance that a cannon shot of pirate ``code`` (of ``seat``) hits, with its modifiers,
     the anchor's and the chaos ball's penalties."""
@@ -304,7 +298,7 @@ def shot_chance_nb(view, code, seat):
     return hit_chance_nb(needed)
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def take_need_nb(view, seat, kind, plan):
     """How much ``seat`` needs a provision of ``kind`` back (a visit's TAKE choice).
 
@@ -332,7 +326,7 @@ def take_need_nb(view, seat, kind, plan):
     return need
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def option_value_nb(view, option, seat, plan):
     """What ``option`` (a row: kind, who, what, target) is worth to ``seat`` under ``plan``."""
     side, pirate, state, rules = view[V_SIDE], view[V_PIRATE], view[V_STATE], view[V_RULES]
@@ -451,7 +445,7 @@ def best_option_nb(view, options, count, seat, plan):
     return best
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def aboard_nb(view, seat, zone):
     """How many of ``seat``'s living pirates are in ``zone`` (0/1 a ship, 2 the island)."""
     pirate = view[V_PIRATE]
@@ -462,7 +456,7 @@ def aboard_nb(view, seat, zone):
     return count
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def next_water_nb(view, side_of):
     """The water ``side_of``'s ship will hold after the rise at the start of its next turn,
     before anyone bails: 10 a hole, and 10 more when its deck is empty and no intact hole
@@ -475,7 +469,7 @@ def next_water_nb(view, side_of):
     return side[side_of, SIDE.WATER] + rise
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def hits_to_sink_nb(view, seat):
     """Hits on the enemy ship, this turn, that would sink it at the start of its next turn
     (0: it sinks anyway)."""
@@ -487,7 +481,7 @@ def hits_to_sink_nb(view, seat):
     return (short + per_hit - 1) // per_hit
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def sink_water_nb(view, seat, card):
     """Water that playing ``card`` adds towards sinking ``seat``'s enemy by the start of
     its next turn but one: water poured into the enemy ship, 10 a hole made in it, and,
@@ -516,7 +510,7 @@ def sink_water_nb(view, seat, card):
     return total
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def hand_sink_water_nb(view, seat):
     """:func:`sink_water_nb` summed over the cards of ``seat``'s hand (its first
     ``HAND_LEN`` slots: the slots after them are not cleared)."""
@@ -527,7 +521,7 @@ def hand_sink_water_nb(view, seat):
     return total
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def sinking_nb(view, seat, hole_goal):
     """Whether ``seat``'s enemy ship is ready to be sunk: ``hole_goal`` holes or more, or
     water that its rise will take to half the sinking level at the start of its turn.
@@ -544,7 +538,7 @@ def sinking_nb(view, seat, hole_goal):
     return holes >= goal or 2 * next_water_nb(view, enemy) >= rules[RULE.SINK_WATER]
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def safe_without_nb(view, seat, code, room):
     """Whether ``seat``'s ship stays ``room`` below sinking at its next rise (room for the
     enemy's shots) if pirate ``code`` does not bail this turn: its other pirates aboard it
