@@ -22,10 +22,9 @@ import pytest
 WARM = (
     "from balance import api\nfor game in {games!r}:\n    api.simulate(game, None, 20, threads=1)"
 )
-#: One process a game: on two cores the four compiles share both cores to the end, which
-#: two groups of unequal compile time did not (Battle of Thieves' engine takes the longest,
+#: Two groups of about equal compile time (Battle of Thieves' engine takes the longest,
 #: then Lifeboats' and Walk the Plank's; La Planche's is quick).
-GROUPS = (("battle-of-thieves",), ("lifeboats",), ("walk-the-plank",), ("la-planche",))
+GROUPS = (("battle-of-thieves", "la-planche"), ("lifeboats", "walk-the-plank"))
 
 
 _MADE_CACHE = pytest.StashKey[str]()

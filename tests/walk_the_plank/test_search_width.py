@@ -67,6 +67,7 @@ def test_width_three_keeps_the_three_cards_greedy_programmes(position, case: int
     assert prune(obs, 3) == sorted(out.tolist())
 
 
+@pytest.mark.slow  # on another worker it compiles the pruning again: the long suite
 @pytest.mark.parametrize("case", range(len(HAND_BUILT)))
 def test_the_kept_cards_are_the_best_rated_in_card_order(position, case: int) -> None:
     obs = obs_of(position, case)
@@ -81,6 +82,7 @@ def test_the_kept_cards_are_the_best_rated_in_card_order(position, case: int) ->
                 assert ratings[c] < ratings[k] or (ratings[c] == ratings[k] and k < c)
 
 
+@pytest.mark.slow  # on another worker it compiles the pruning again: the long suite
 def test_a_width_covering_every_card_keeps_every_card(position) -> None:
     obs = obs_of(position, 0)
     assert prune(obs, 0) == list(range(N_CARDS))
@@ -89,6 +91,7 @@ def test_a_width_covering_every_card_keeps_every_card(position) -> None:
     assert prune(obs, 3, candidates=some) == some.tolist()
 
 
+@pytest.mark.slow  # on another worker it compiles the pruning again: the long suite
 def test_the_rollout_strategys_own_cards_are_always_tried(position) -> None:
     obs = obs_of(position, 0)  # both pirates on the plank's end
     ratings = ratings_of(obs)
