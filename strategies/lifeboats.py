@@ -43,8 +43,8 @@ from balance.games.lifeboats.kit import (
     leave_loss_nb,
     lose_pawn_nb,
     njit,
+    option_value_nb,
     own_of_nb,
-    own_value_nb,
     pawn_points_nb,
     predict_tally_nb,
     predicted_outcome_nb,
@@ -138,10 +138,7 @@ def hatkeeper_decide(obs, seat, kind, options, count, params, rng):
             weight = float(weight_nb(obs, seat, obs[3][State.BOAT]))
         predict_tally_nb(obs, seat, kind, options, count)
         outcome = predicted_outcome_nb(obs, seat, kind, options, count, pick, weight)
-        if kind == OVERBOARD_VOTE:
-            mine = own_value_nb(obs, seat, kind, options[pick])
-        else:  # own_value_nb, from the vote's table (fill_own_values_nb)
-            mine = own_of_nb(obs, seat, pick)
+        mine = option_value_nb(obs, seat, kind, options, pick)
         if mine - outcome >= params[2]:
             return count - 1
     return pick

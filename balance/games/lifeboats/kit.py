@@ -122,6 +122,7 @@ __all__ = [
     "move_gain_nb",
     "new_ballot_nb",
     "njit",
+    "option_value_nb",
     "own_of_nb",
     "own_value_nb",
     "pawn_points_nb",
@@ -697,6 +698,17 @@ def own_of_nb(obs, seat, k):
 
 
 @njit(inline="always", cache=True)
+def option_value_nb(obs, seat, kind, options, k):
+    """:func:`own_value_nb` of option ``k`` to ``seat``: for a leak or move vote read from
+    the vote's table (:func:`own_of_nb`; :func:`fill_own_values_nb` must have filled it
+    in this decision), for any other decision worked out."""
+    vote = vote_kind_nb(kind)
+    if vote in (LEAK_VOTE, MOVE_VOTE):
+        return own_of_nb(obs, seat, k)
+    return own_value_nb(obs, seat, kind, options[k])
+
+
+@njit(inline="always", cache=True)
 def rival_mean_of_nb(obs, seat, k):
     """:func:`rival_mean_nb` of option ``k``, from the values :func:`fill_own_values_nb`
     left (summed in the same order: the same number)."""
@@ -797,9 +809,8 @@ def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
     """
     scratch, state = obs[6], obs[3]
     vote = vote_kind_nb(kind)
-    table = vote in (LEAK_VOTE, MOVE_VOTE)  # own_value_nb, from the vote's table
-    if table:
-        fill_own_values_nb(obs, kind, options, count)
+    if vote in (LEAK_VOTE, MOVE_VOTE):
+        fill_own_values_nb(obs, kind, options, count)  # read by option_value_nb
     top = -1e300
     for k in range(count):
         votes = scratch[TALLY + k] + (own_weight if k == pick else 0.0)
@@ -812,16 +823,11 @@ def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
         votes = scratch[TALLY + k] + (own_weight if k == pick else 0.0)
         if options[k] != HAT and votes > top - 1e-9:
             ties += 1
-            if table:
-                total += scratch[OWN + seat * MAX_OPTIONS + k]
-            else:
-                total += own_value_nb(obs, seat, kind, options[k])
+            total += option_value_nb(obs, seat, kind, options, k)
             if k == pick:
                 pick_tied = True
     if ties > 1 and pick_tied and state[State.FIRST] == seat:
-        if table:
-            return scratch[OWN + seat * MAX_OPTIONS + pick]
-        return own_value_nb(obs, seat, kind, options[pick])
+        return option_value_nb(obs, seat, kind, options, pick)
     return total / max(ties, 1)
 
 
