@@ -368,7 +368,9 @@ def balance_index_from_moments(
     if family.critical is None:
         return {"value": value, "low": np.nan, "high": np.nan, "games": games}
     low_gap, high_gap = family.gap_bounds()
-    return {"value": value, "low": 1.0 - high_gap, "high": 1.0 - low_gap, "games": games}
+    # No gap exceeds 1: an index below 0 is impossible (cutting it only raises coverage).
+    low = max(0.0, 1.0 - high_gap)
+    return {"value": value, "low": low, "high": 1.0 - low_gap, "games": games}
 
 
 def balance_index_difference(

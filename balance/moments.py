@@ -132,7 +132,7 @@ class RunSums:
         return mean_interval_from_sums(self.games, total, squares, level, floor)
 
     def ratio_interval(
-        self, numerator: str, denominator: str, level: float = LEVEL
+        self, numerator: str, denominator: str, level: float = LEVEL, floor: float = -np.inf
     ) -> tuple[float, float, float]:
         """:func:`balance.stats.ratio_interval` of two columns, from their sums."""
         return ratio_interval_from_sums(
@@ -143,6 +143,7 @@ class RunSums:
             self.product(numerator, denominator),
             self.product(denominator, denominator),
             level,
+            floor,
         )
 
     def share_interval(

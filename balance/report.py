@@ -273,7 +273,7 @@ def run_findings(tables: RunTables) -> list[str]:
     unit, cap = game.report_length(setup.rules)
     found.append(
         findings.length_sentence(
-            mean_interval(games[unit].to_numpy()),
+            mean_interval(games[unit].to_numpy(), floor=0.0),
             unfinished,
             wilson_interval(unfinished, n_games),
             n_games,

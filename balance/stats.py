@@ -74,14 +74,18 @@ def mean_interval(
 
 
 def ratio_interval(
-    numerators: np.ndarray, denominators: np.ndarray, level: float = LEVEL
+    numerators: np.ndarray,
+    denominators: np.ndarray,
+    level: float = LEVEL,
+    floor: float = -np.inf,
 ) -> tuple[float, float, float]:
     """Ratio of sums ``sum(y) / sum(x)`` over independent games, with a normal interval.
 
     Events inside one game are not independent (a card revealed twice in a game shares
     that game's position), so the variance is that of a ratio estimator over games
     (the delta method, as for cluster samples) rather than a binomial one. Returns
-    ``(ratio, low, high)``; NaN when the denominators sum to zero.
+    ``(ratio, low, high)``; NaN when the denominators sum to zero. ``floor`` is the least
+    value the ratio can take (0 for counts per use), as in :func:`mean_interval`.
     """
     y = np.asarray(numerators, dtype=float)
     x = np.asarray(denominators, dtype=float)
@@ -95,7 +99,7 @@ def ratio_interval(
     residual = y - ratio * x
     variance = games / (games - 1) * float((residual**2).sum()) / total**2
     half = float(normal_quantile(0.5 + level / 2) * np.sqrt(variance))
-    return ratio, ratio - half, ratio + half
+    return ratio, max(ratio - half, floor), ratio + half
 
 
 def mean_interval_from_sums(
@@ -119,7 +123,14 @@ def mean_interval_from_sums(
 
 
 def ratio_interval_from_sums(
-    games: int, sy: int, sx: int, syy: int, sxy: int, sxx: int, level: float = LEVEL
+    games: int,
+    sy: int,
+    sx: int,
+    syy: int,
+    sxy: int,
+    sxx: int,
+    level: float = LEVEL,
+    floor: float = -np.inf,
 ) -> tuple[float, float, float]:
     """:func:`balance.stats.ratio_interval` from sums over games of ``y``, ``x``, ``y^2``,
     ``xy`` and ``x^2``: the residuals' sum of squares ``sum((y - r x)^2)`` is
@@ -132,7 +143,7 @@ def ratio_interval_from_sums(
     residual = (syy * sx * sx - 2 * sy * sx * sxy + sy * sy * sxx) / (sx * sx)
     variance = games / (games - 1) * max(float(residual), 0.0) / float(sx) ** 2
     half = float(normal_quantile(0.5 + level / 2) * np.sqrt(variance))
-    return ratio, ratio - half, ratio + half
+    return ratio, max(ratio - half, floor), ratio + half
 
 
 def share_interval(

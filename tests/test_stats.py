@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from balance.stats import mean_interval, mean_interval_from_sums, ratio_interval, wilson_interval
+from balance.stats import (
+    mean_interval,
+    mean_interval_from_sums,
+    ratio_interval,
+    ratio_interval_from_sums,
+    wilson_interval,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -138,6 +144,18 @@ def test_a_count_s_interval_stops_at_zero() -> None:
     sums = mean_interval_from_sums(20, 17, 16 + 169, floor=0.0)
     assert sums[1] == 0.0 and sums[2] == pytest.approx(high)
     assert mean_interval(counts + 50, floor=0.0) == mean_interval(counts + 50)
+
+
+def test_a_count_per_use_interval_stops_at_zero() -> None:
+    # Pirates felled per use: one felled in 20 games of 3 uses each reaches below zero.
+    felled = np.array([0] * 19 + [1], dtype=float)
+    uses = np.full(20, 3.0)
+    ratio, low, high = ratio_interval(felled, uses)
+    assert low < 0
+    assert ratio_interval(felled, uses, floor=0.0) == (ratio, 0.0, high)
+    sums = ratio_interval_from_sums(20, 1, 60, 1, 3, 180, floor=0.0)
+    assert sums == pytest.approx((ratio, 0.0, high))
+    assert ratio_interval(felled + 5, uses, floor=0.0) == ratio_interval(felled + 5, uses)
 
 
 def test_mean_interval_of_too_few_values() -> None:

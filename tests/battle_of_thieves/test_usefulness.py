@@ -61,7 +61,7 @@ def test_card_table_means_intervals_and_rates() -> None:
     row = table[table["card"] == "Broadside"].iloc[0]
     assert row["drawn_per_game"] == pytest.approx(np.mean(drawn))
     half = stats.t.ppf(0.975, 4) * np.std(drawn, ddof=1) / np.sqrt(5)
-    assert row["drawn_per_game_low"] == pytest.approx(np.mean(drawn) - half)
+    assert row["drawn_per_game_low"] == pytest.approx(max(np.mean(drawn) - half, 0.0))
     assert row["played_per_game"] == pytest.approx(0.8)
     # Played in games 0, 1, 4 (won 0 and 4); held in game 2 (won).
     assert (row["played_games"], row["played_won"]) == (3, 2)
@@ -118,7 +118,7 @@ def test_a_card_in_both_decks_is_pooled_in_a_mirror_match_and_kept_apart_otherwi
     assert pooled["played_per_game"] == pytest.approx(np.mean(played))
     # The game is the unit: the interval comes from the two games' sums (3 and 1 copies).
     half = stats.t.ppf(0.975, 1) * np.std([3, 1], ddof=1) / np.sqrt(2) / 2
-    assert pooled["played_per_game_ci95"] == pytest.approx([1 - half, 1 + half])
+    assert pooled["played_per_game_ci95"] == pytest.approx([max(1 - half, 0.0), 1 + half])
     # Played: seat 0 game 0 (won), seat 1 games 0 (lost) and 1 (won) -> 2 of 3.
     assert (pooled["played_games"], pooled["win_rate_played"]) == (3, pytest.approx(2 / 3))
     assert pooled["played_in_games"] == 2

@@ -181,12 +181,13 @@ def triple(row: pd.Series, name: str) -> tuple[float, float, float]:
 
 
 def hand_ratio(y: list[float], x: list[float]) -> tuple[float, float, float]:
-    """Ratio of sums with the delta-method interval, written out for three games."""
+    """Ratio of sums with the delta-method interval, written out for three games, cut at
+    zero (a count per use cannot be negative)."""
     ratio = sum(y) / sum(x)
     residuals = [a - ratio * b for a, b in zip(y, x, strict=True)]
     variance = 3 / 2 * sum(r * r for r in residuals) / sum(x) ** 2
     half = Z * math.sqrt(variance)
-    return ratio, ratio - half, ratio + half
+    return ratio, max(ratio - half, 0.0), ratio + half
 
 
 def test_action_usefulness_follows_the_table_s_action_order() -> None:
@@ -204,8 +205,9 @@ def test_action_usefulness_follows_the_table_s_action_order() -> None:
 def test_uses_per_game_sum_the_seats_and_average_the_games() -> None:
     table = action_usefulness(actions_table()).set_index("action")
     # Advance: 3, 3, 1 uses in games 0, 1, 2 -> 7/3. Deviations 2/3, 2/3, -4/3: variance
-    # (4 + 4 + 16) / 9 / 2 = 4/3, standard error sqrt(4/3 / 3) = 2/3.
-    expected = (7 / 3, 7 / 3 - T2 * 2 / 3, 7 / 3 + T2 * 2 / 3)
+    # (4 + 4 + 16) / 9 / 2 = 4/3, standard error sqrt(4/3 / 3) = 2/3; the low end (-0.54)
+    # is cut at 0.
+    expected = (7 / 3, 0.0, 7 / 3 + T2 * 2 / 3)
     assert triple(table.loc["advance"], "per_game") == pytest.approx(expected, abs=1e-12)
     # Push: 9, 11, 8 -> 28/3. Deviations -1/3, 5/3, -4/3: variance 42/9 / 2 = 7/3,
     # standard error sqrt(7/9) = sqrt(7)/3.
@@ -215,13 +217,11 @@ def test_uses_per_game_sum_the_seats_and_average_the_games() -> None:
     # Swap: 3, 2, 4 -> 3, variance 1, standard error 1/sqrt(3).
     half = T2 / math.sqrt(3)
     assert triple(table.loc["swap"], "per_game") == pytest.approx((3, 3 - half, 3 + half))
-    # Move: 0, 1, 0 -> 1/3, variance 1/3, standard error 1/3.
-    assert triple(table.loc["move"], "per_game") == pytest.approx(
-        (1 / 3, 1 / 3 - T2 / 3, 1 / 3 + T2 / 3)
-    )
+    # Move: 0, 1, 0 -> 1/3, variance 1/3, standard error 1/3; the low end is cut at 0.
+    assert triple(table.loc["move"], "per_game") == pytest.approx((1 / 3, 0.0, 1 / 3 + T2 / 3))
     for action in ACTIONS:
         assert triple(table.loc[action], "per_game") == pytest.approx(
-            mean_interval(np.array(PER_GAME[action]["done"])), abs=1e-12, nan_ok=True
+            mean_interval(np.array(PER_GAME[action]["done"]), floor=0.0), abs=1e-12, nan_ok=True
         ), action
 
 
@@ -229,9 +229,10 @@ def test_prisoners_fallen_per_use_worked_by_hand() -> None:
     table = action_usefulness(actions_table()).set_index("action")
     # Advance, own colour: 1, 0, 0 fallen over 3, 3, 1 uses: 1/7. Residuals 4/7, -3/7,
     # -1/7 (squares 26/49); variance 3/2 × 26/49 / 49 = 39/2401.
+    # The low end (-0.10) is cut at 0.
     half = Z * math.sqrt(39) / 49
     assert triple(table.loc["advance"], "fell_own_per_use") == pytest.approx(
-        (1 / 7, 1 / 7 - half, 1 / 7 + half), abs=1e-12
+        (1 / 7, 0.0, 1 / 7 + half), abs=1e-12
     )
     # Advance, other colours: 1, 2, 0 -> 3/7. Residuals -2/7, 5/7, -3/7 (squares 38/49);
     # variance 3/2 × 38/49 / 49 = 57/2401.
@@ -264,7 +265,7 @@ def test_per_use_figures_are_ratios_of_sums(action: str, column: str) -> None:
     got = triple(table.loc[action], f"{column}_per_use")
     y, x = PER_GAME[action][column], PER_GAME[action]["done"]
     assert got == pytest.approx(hand_ratio(y, x), abs=1e-12)
-    assert got == pytest.approx(ratio_interval(np.array(y), np.array(x)), abs=1e-12)
+    assert got == pytest.approx(ratio_interval(np.array(y), np.array(x), floor=0.0), abs=1e-12)
 
 
 def test_an_action_never_done_gives_nan_ratios() -> None:

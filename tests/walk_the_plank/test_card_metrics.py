@@ -69,12 +69,13 @@ def make_tables(
 
 
 def hand_ratio(y: list[float], x: list[float]) -> tuple[float, float, float]:
-    """Ratio of sums with the delta-method interval, written out for three games."""
+    """Ratio of sums with the delta-method interval, written out for three games, cut at
+    zero (a count per use cannot be negative)."""
     ratio = sum(y) / sum(x)
     residuals = [a - ratio * b for a, b in zip(y, x, strict=True)]
     variance = 3 / 2 * sum(r * r for r in residuals) / sum(x) ** 2
     half = Z * math.sqrt(variance)
-    return ratio, ratio - half, ratio + half
+    return ratio, max(ratio - half, 0.0), ratio + half
 
 
 def triple(row: pd.Series, name: str) -> tuple[float, float, float]:
@@ -133,7 +134,7 @@ def test_per_reveal_figures_are_ratios_of_sums(card: str, column: str) -> None:
         assert got == pytest.approx(share_interval(np.array(y), np.array(x)), abs=1e-12)
         return
     assert got == pytest.approx(hand_ratio(y, x), abs=1e-12)
-    assert got == pytest.approx(ratio_interval(np.array(y), np.array(x)), abs=1e-12)
+    assert got == pytest.approx(ratio_interval(np.array(y), np.array(x), floor=0.0), abs=1e-12)
 
 
 def test_per_reveal_figures_worked_by_hand() -> None:
@@ -145,10 +146,8 @@ def test_per_reveal_figures_worked_by_hand() -> None:
     low, high = wilson_interval(3, 5)
     assert triple(row, "effect_share") == pytest.approx((0.6, float(low), float(high)))
     # Own pirates 1, 0, 0: ratio 0.2; residuals 0.4, -0.2, -0.2 (squares 0.24); variance
-    # 3/2 × 0.24 / 25 = 0.0144, standard error 0.12.
-    assert triple(row, "own_sent_off_per_reveal") == pytest.approx(
-        (0.2, 0.2 - Z * 0.12, 0.2 + Z * 0.12)
-    )
+    # 3/2 × 0.24 / 25 = 0.0144, standard error 0.12; the low end (-0.035) is cut at 0.
+    assert triple(row, "own_sent_off_per_reveal") == pytest.approx((0.2, 0.0, 0.2 + Z * 0.12))
     # Never saved anyone: 0 with a zero-width interval.
     assert triple(row, "saved_per_reveal") == (0.0, 0.0, 0.0)
     # Extend plank saved 3, 1, 0 over reveals 2, 1, 1: 1 a reveal; residuals 1, 0, -1;

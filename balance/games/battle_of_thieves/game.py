@@ -265,7 +265,7 @@ class BattleOfThieves(EngineGame):
             summary[f"{name}_mean"] = []
             summary[f"{name}_ci95"] = []
             for seat in range(2):
-                mean, low, high = mean_interval(seats[:, seat, slot])
+                mean, low, high = mean_interval(seats[:, seat, slot], floor=0.0)
                 summary[f"{name}_mean"].append(mean)
                 summary[f"{name}_ci95"].append([low, high])
         summary["hit_rate"] = []
@@ -345,7 +345,7 @@ class BattleOfThieves(EngineGame):
             summary[f"{name}_mean"] = []
             summary[f"{name}_ci95"] = []
             for seat in range(2):
-                mean, low, high = sums.mean_interval(f"{name}_{seat}")
+                mean, low, high = sums.mean_interval(f"{name}_{seat}", floor=0.0)
                 summary[f"{name}_mean"].append(mean)
                 summary[f"{name}_ci95"].append([low, high])
         summary["hit_rate"] = []

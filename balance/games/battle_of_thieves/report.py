@@ -62,7 +62,7 @@ def play_by_seat(seats: pd.DataFrame) -> dict[str, tuple[list[float], list[float
     highs)}`` in :data:`PLAY` order."""
     out = {}
     for seat, rows in seats.groupby("seat", sort=True):
-        values = [mean_interval(rows[name].to_numpy()) for name in PLAY]
+        values = [mean_interval(rows[name].to_numpy(), floor=0.0) for name in PLAY]
         out[f"seat {seat}"] = tuple(list(column) for column in zip(*values, strict=True))
     return out
 

@@ -191,7 +191,8 @@ def _mean_from_sums(
         )
         half = np.where(games >= 2, half / per_obs, np.nan)
     mean = np.where(observed >= 1, mean, np.nan)
-    return mean, mean - half, mean + half
+    # Counts: a bound below zero is impossible (NaN stays NaN).
+    return mean, np.maximum(mean - half, 0.0), mean + half
 
 
 def _rate_from_sums(

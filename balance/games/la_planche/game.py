@@ -198,9 +198,9 @@ class LaPlanche(EngineGame):
         for a, name in enumerate(ACTIONS):
             done = actions[:, a, stat.DONE]
             per_action[name] = _action_row(
-                mean_interval(done),
-                ratio_interval(actions[:, a, stat.FELL_OWN], done),
-                ratio_interval(actions[:, a, stat.FELL_OTHER], done),
+                mean_interval(done, floor=0.0),
+                ratio_interval(actions[:, a, stat.FELL_OWN], done, floor=0.0),
+                ratio_interval(actions[:, a, stat.FELL_OTHER], done, floor=0.0),
             )
         extra = _outcome_rates(count, nobody, hits)
         extra["actions"] = per_action
@@ -277,9 +277,9 @@ class LaPlanche(EngineGame):
         per_action: dict[str, Any] = {}
         for a, name in enumerate(ACTIONS):
             per_action[name] = _action_row(
-                sums.mean_interval(f"done_{a}"),
-                sums.ratio_interval(f"fell_own_{a}", f"done_{a}"),
-                sums.ratio_interval(f"fell_other_{a}", f"done_{a}"),
+                sums.mean_interval(f"done_{a}", floor=0.0),
+                sums.ratio_interval(f"fell_own_{a}", f"done_{a}", floor=0.0),
+                sums.ratio_interval(f"fell_other_{a}", f"done_{a}", floor=0.0),
             )
         extra = _outcome_rates(count, nobody, hits)
         extra["actions"] = per_action
@@ -408,7 +408,7 @@ def _rounds_summary(slim: Sequence[Block], won: np.ndarray, games: np.ndarray) -
     from balance.games.la_planche.metrics import points_per_game
 
     rounds = games[:, nb.GameStat.ROUNDS]
-    mean, low, high = mean_interval(rounds)
+    mean, low, high = mean_interval(rounds, floor=0.0)
     scores = np.concatenate([b.extra["scores"] for b in slim])
     seats = points_per_game(scores, [str(s) for s in range(scores.shape[1])])
     stat = nb.GameStat
@@ -482,9 +482,12 @@ def _symbol_choice_from_sums(sums: Any, setup: Setup) -> dict[str, Any]:
 
 def _rounds_summary_from_sums(sums: Any, players: int) -> dict[str, Any]:
     """:func:`_rounds_summary` from running sums."""
-    mean, low, high = sums.mean_interval("rounds")
-    seats = {str(s): sums.mean_interval(f"score_{s}") for s in range(players)}
-    colour = {name: sums.mean_interval(f"colour_points_{c}") for c, name in enumerate(COLOUR_NAMES)}
+    mean, low, high = sums.mean_interval("rounds", floor=0.0)
+    seats = {str(s): sums.mean_interval(f"score_{s}", floor=0.0) for s in range(players)}
+    colour = {
+        name: sums.mean_interval(f"colour_points_{c}", floor=0.0)
+        for c, name in enumerate(COLOUR_NAMES)
+    }
     winners = sums.count("winners")
     shared = int(winners[2:].sum())
     s_low, s_high = wilson_interval(shared, sums.games)

@@ -69,9 +69,9 @@ def action_usefulness(actions: pd.DataFrame) -> pd.DataFrame:
         done = per_game["done"].to_numpy() if len(per_game) else np.zeros(0)
         row: dict[str, object] = {"action": name, "games": games}
         for label, estimate in (
-            ("per_game", mean_interval(done)),
-            ("fell_own_per_use", ratio_interval(per_game["fell_own"], done)),
-            ("fell_other_per_use", ratio_interval(per_game["fell_other"], done)),
+            ("per_game", mean_interval(done, floor=0.0)),
+            ("fell_own_per_use", ratio_interval(per_game["fell_own"], done, floor=0.0)),
+            ("fell_other_per_use", ratio_interval(per_game["fell_other"], done, floor=0.0)),
         ):
             row[label], row[f"{label}_low"], row[f"{label}_high"] = (float(x) for x in estimate)
         rows.append(row)
@@ -136,7 +136,7 @@ def points_per_game(values: np.ndarray, names: list[str]) -> pd.DataFrame:
     """
     rows = []
     for k, name in enumerate(names):
-        mean, low, high = mean_interval(np.asarray(values[:, k], dtype=float))
+        mean, low, high = mean_interval(np.asarray(values[:, k], dtype=float), floor=0.0)
         rows.append(
             {"name": name, "games": int(values.shape[0]), "mean": mean, "low": low, "high": high}
         )

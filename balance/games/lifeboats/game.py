@@ -242,11 +242,11 @@ class Lifeboats(EngineGame):
         count = len(table)
         summary: dict[str, Any] = {"score_mean": [], "score_ci95": []}
         for seat in range(setup.players):
-            mean, low, high = mean_interval(table[f"score_{seat}"].to_numpy())
+            mean, low, high = mean_interval(table[f"score_{seat}"].to_numpy(), floor=0.0)
             summary["score_mean"].append(mean)
             summary["score_ci95"].append([low, high])
         for name in (*_PER_GAME_SEATS, *_PER_GAME_GAMES):
-            mean, low, high = mean_interval(table[name].to_numpy())
+            mean, low, high = mean_interval(table[name].to_numpy(), floor=0.0)
             summary[f"{name}_mean"] = mean
             summary[f"{name}_ci95"] = [low, high]
         shared = int(table["shared_win"].sum())
@@ -322,11 +322,11 @@ class Lifeboats(EngineGame):
             }
         summary: dict[str, Any] = {"score_mean": [], "score_ci95": []}
         for seat in range(setup.players):
-            mean, low, high = sums.mean_interval(f"score_{seat}")
+            mean, low, high = sums.mean_interval(f"score_{seat}", floor=0.0)
             summary["score_mean"].append(mean)
             summary["score_ci95"].append([low, high])
         for name in (*_PER_GAME_SEATS, *_PER_GAME_GAMES):
-            mean, low, high = sums.mean_interval(name)
+            mean, low, high = sums.mean_interval(name, floor=0.0)
             summary[f"{name}_mean"] = mean
             summary[f"{name}_ci95"] = [low, high]
         shared = int(sums.count("winners")[2:].sum())
@@ -478,7 +478,7 @@ def _choices_from_sums(sums: Any, setup: Setup) -> dict[str, Any]:
     for k, column in enumerate(HAT_ROUND_COLUMNS):
         reached = int(rounds[k + 1 :].sum())
         mean, low, high = mean_interval_from_sums(
-            reached, sums.sum(column), sums.product(column, column)
+            reached, sums.sum(column), sums.product(column, column), floor=0.0
         )
         out["hats_by_round"].append(f"{k + 1}+" if k + 1 == HAT_ROUNDS else str(k + 1))
         out["hats_by_round_mean"].append(float(mean))

@@ -41,7 +41,9 @@ def score_means(seats: pd.DataFrame, by: str) -> pd.DataFrame:
             per_game, left_on="game", right_index=True, how="left"
         )
         total = total.fillna(0)
-        mean, low, high = ratio_interval(total["sum"].to_numpy(), total["size"].to_numpy())
+        mean, low, high = ratio_interval(
+            total["sum"].to_numpy(), total["size"].to_numpy(), floor=0.0
+        )
         rows.append(
             {
                 "group": group,
@@ -124,8 +126,8 @@ def hats_decisive(games: pd.DataFrame) -> dict[str, float]:
     votes = games["votes"].to_numpy()
     decided = games["hat_decided"].to_numpy()
     share, low, high = share_interval(decided, votes)
-    per_game, p_low, p_high = mean_interval(decided)
-    ballots, b_low, b_high = mean_interval(votes)
+    per_game, p_low, p_high = mean_interval(decided, floor=0.0)
+    ballots, b_low, b_high = mean_interval(votes, floor=0.0)
     return {
         "games": len(games),
         "ballots_per_game": ballots,
@@ -309,7 +311,7 @@ def hats_by_round(games: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     for k in range(last):
         reached = rounds >= k + 1
         here = counts[reached, k]
-        mean, low, high = mean_interval(here)
+        mean, low, high = mean_interval(here, floor=0.0)
         share, s_low, s_high = share_interval(counts[:, k], total)
         rows.append(
             {

@@ -56,8 +56,11 @@ def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
         _put(row, "reveals_per_game", mean_interval(per_game["revealed"].to_numpy(), floor=0.0))
         for column, label in PER_REVEAL.items():
             # The effect share is a share of reveals (within 0 and 1); the rest count pirates.
-            estimate = share_interval if column == "effect" else ratio_interval
-            _put(row, label, estimate(per_game[column], per_game["revealed"]))
+            y, x = per_game[column], per_game["revealed"]
+            if column == "effect":
+                _put(row, label, share_interval(y, x))
+            else:
+                _put(row, label, ratio_interval(y, x, floor=0.0))
         with_effect = (here.set_index(["game", "seat"])["effect"] > 0).reindex(
             won.index, fill_value=False
         )
