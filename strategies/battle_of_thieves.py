@@ -67,7 +67,7 @@ _CARD_BAR = (
 # params: panic_water  water at which bailing comes before firing
 #         reload       cannonballs below which a pirate goes to the island for more
 #         card_bar     least worth of a card (kit.card_worth_nb) before it is played
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def cannoneer_decide(view, options, count, seat, params, rng):
     plan = (params[0], 100.0, 25.0, 40.0, -5.0, 8.0, 30.0, params[1], 10.0, params[2], 20.0)
     return best_option_nb(view, options, count, seat, plan)
@@ -94,7 +94,7 @@ cannoneer = Strategy(
 # params: panic_water  water at which its pirates come home to bail
 #         attack       worth of an attack per expected life point it takes
 #         card_bar     least worth of a card before it is played
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def boarder_decide(view, options, count, seat, params, rng):
     plan = (params[0], 100.0, 15.0, 12.0, 35.0, params[1], 10.0, 1.0, 10.0, params[2], 2.0)
     return best_option_nb(view, options, count, seat, plan)
@@ -127,7 +127,7 @@ boarder = Strategy(
 # params: bail_at   water from which bailing comes first
 #         reload    cannonballs below which a pirate fetches more from the island
 #         card_bar  least worth of a card before it is played
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def bailer_decide(view, options, count, seat, params, rng):
     plan = (params[0], 100.0, 60.0, 20.0, -5.0, 10.0, 25.0, params[1], 10.0, params[2], 30.0)
     return best_option_nb(view, options, count, seat, plan)
@@ -161,7 +161,7 @@ bailer = Strategy(
 #         card_bar   least worth of a card before it is played
 #         room       water its ship keeps below sinking, at its next rise, for a pirate
 #                    to board (or stay aboard the enemy ship) while its ship is wet
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def finisher_decide(view, options, count, seat, params, rng):
     if sinking_nb(view, seat, params[0]):
         plan = (params[2], 100.0, 30.0, 25.0, 45.0, 60.0, 10.0, 1.0, 10.0, params[3], 2.0)

@@ -140,20 +140,18 @@ def test_a_user_strategy_joins_the_compiled_loop(moody) -> None:
         np.testing.assert_array_equal(getattr(ours, name), getattr(theirs, name))
 
 
-@pytest.mark.parametrize(
-    ("mood", "message"),
-    [
+def test_an_illegal_choice_names_strategy_seat_decision_and_game(moody) -> None:
+    # Both moods in one test: the game loop with the user's file compiles once.
+    for mood, message in (
         (1.0, r"illegal 'symbol' decision in game 0: chose symbol 2, not 0"),
         (2.0, r"illegal 'choose' decision in game 0: chose option \d+ of \w+, outside"),
-    ],
-)
-def test_an_illegal_choice_names_strategy_seat_decision_and_game(moody, mood, message) -> None:
-    table = Lineup((SeatStrategy(random_strategy, ()), SeatStrategy(moody, (mood,))))
-    with pytest.raises(BalanceError, match=message) as caught:
-        play_games(RULES, 2, 4, 100, lineup=table)
-    text = str(caught.value)
-    assert text.startswith(f"strategy 'moody(mood={mood:g})' (seat 1)")
-    assert "\n" not in text
+    ):
+        table = Lineup((SeatStrategy(random_strategy, ()), SeatStrategy(moody, (mood,))))
+        with pytest.raises(BalanceError, match=message) as caught:
+            play_games(RULES, 2, 4, 100, lineup=table)
+        text = str(caught.value)
+        assert text.startswith(f"strategy 'moody(mood={mood:g})' (seat 1)")
+        assert "\n" not in text
 
 
 def test_a_strategy_missing_a_decision_is_refused(moody) -> None:

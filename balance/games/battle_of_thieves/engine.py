@@ -127,7 +127,7 @@ def uniform_lineup(players: int = PLAYERS) -> Lineup:
 DISPATCH = Dispatch(
     nb,
     arguments={"decide": "view, options, count, seat, params, rng"},
-    callers=("ask_nb", "play_game_nb", "_play_nb", "play_games_nb"),
+    callers=("ask_nb", "ask_in_game_nb", "play_game_nb", "_play_nb", "play_games_nb"),
 )
 
 

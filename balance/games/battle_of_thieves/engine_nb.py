@@ -202,6 +202,9 @@ SCRIPTED = -1
 USER_CODES = 100  # codes from here on belong to a run's own strategies
 #: The shipped strategies' codes :func:`decide_nb` plays (extend it with each one wired in).
 SHIPPED_CODES = (0, 1, 2, 3, 4)
+#: Codes 1..HEURISTICS are the shipped heuristics, which only read their view (so the
+#: game loop may keep it from one decision to the next: :func:`ask_in_game_nb`).
+HEURISTICS = 4
 
 # Streams of a game: 0/1 the seats' shuffles, 2 the dice, 3 + s seat s's strategy.
 DICE_STREAM = 2
@@ -1657,6 +1660,47 @@ def fill_view_nb(pos, seat, deck_view, hand_view):
             deck_view[s, j + 1] = card
 
 
+@njit(cache=True, _nrt=False, error_model="numpy")
+def refresh_view_nb(pos, seat, deck_view, hand_view):
+    """:func:`fill_view_nb`, sorting again only the deck rows whose draws have moved on.
+
+    Within one game a deck's order never changes after the set-up; only its top
+    (``SIDE.DECK_POS``) moves. A row filled for top ``t`` holds exactly ``t`` leading -1s
+    and card ids (0 or more: a deck holds ``DECK_SIZE`` cards) after them, so it is kept
+    while that still matches the deck's top; any
+    other row (one filled for another top, or marked stale by :func:`forget_view_nb`)
+    is filled again. The caller must mark the rows stale whenever the position is
+    replaced by another (a new game) or the rows may have been written by anyone else.
+    """
+    side, deck, hand = pos[0], pos[2], pos[3]
+    for s in range(2):
+        for k in range(MAX_HAND):
+            hand_view[s, k] = hand[s, k] if s == seat else -1
+        top = side[s, SIDE.DECK_POS]
+        if (top == 0 or deck_view[s, top - 1] == -1) and (
+            top >= DECK_SIZE or deck_view[s, top] >= 0
+        ):
+            continue  # filled for this very top
+        for k in range(DECK_SIZE):
+            deck_view[s, k] = -1 if k < top else deck[s, k]
+        for k in range(top + 1, DECK_SIZE):  # insertion sort of the cards still to draw
+            card = deck_view[s, k]
+            j = k - 1
+            while j >= top and deck_view[s, j] > card:
+                deck_view[s, j + 1] = deck_view[s, j]
+                j -= 1
+            deck_view[s, j + 1] = card
+
+
+@njit(inline="always", cache=True)
+def forget_view_nb(deck_view):
+    """Mark both deck rows of a view stale (-2 fills no real row): the next
+    :func:`refresh_view_nb` fills them again."""
+    for s in range(2):
+        for k in range(DECK_SIZE):
+            deck_view[s, k] = -2
+
+
 @njit(inline="always", cache=True)
 def ask_nb(pos, content, rules, views, options, count, seat, players, error):
     """The index ``seat``'s strategy chooses among ``count >= 2`` options; an answer
@@ -1667,6 +1711,33 @@ def ask_nb(pos, content, rules, views, options, count, seat, players, error):
         fill_view_nb(pos, seat, views[0], views[1])
     view = (pos[0], pos[1], views[0], views[1], pos[4], pos[5], pos[6], rules, content)
     k = decide_nb(code, view, options, np.int64(count), np.int64(seat), params[seat], rng[seat])
+    return checked_nb(k, count, seat, error)
+
+
+@njit(inline="always", cache=True)
+def ask_in_game_nb(pos, content, rules, views, options, count, seat, players, error):
+    """:func:`ask_nb` within :func:`play_game_nb`'s own loop, whose position stays the
+    same game: a shipped heuristic's view is refreshed (:func:`refresh_view_nb`), not
+    filled from scratch; after any other strategy that sees a view (a user's, which
+    might write to it) the view is marked stale. The rows must be stale when the
+    game's loop starts."""
+    codes, params, rng = players
+    code = codes[seat]
+    if code >= 1 and code <= HEURISTICS:
+        refresh_view_nb(pos, seat, views[0], views[1])
+    elif code != 0 and code != SCRIPTED:
+        fill_view_nb(pos, seat, views[0], views[1])
+    view = (pos[0], pos[1], views[0], views[1], pos[4], pos[5], pos[6], rules, content)
+    k = decide_nb(code, view, options, np.int64(count), np.int64(seat), params[seat], rng[seat])
+    if code > HEURISTICS:
+        forget_view_nb(views[0])
+    return checked_nb(k, count, seat, error)
+
+
+@njit(inline="always", cache=True)
+def checked_nb(k, count, seat, error):
+    """``k`` if it indexes one of ``count`` options; else 0, with ``error`` filled (the
+    caller must then stop)."""
     if k < 0 or k >= count:
         error[Error.SEAT] = seat
         error[Error.VALUE] = k
@@ -1685,6 +1756,7 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
     side, pirate, hand, state, seat_stat = pos[0], pos[1], pos[3], pos[6], pos[7]
     card_type, card_flags, start, card_cost = content[0], content[2], content[10], content[19]
     play_kind, choice_kind, pirate_base, card_mod = derived[1], derived[2], derived[3], derived[4]
+    forget_view_nb(views[0])  # filled for another position, maybe
     while not state[STATE.OVER]:
         start_turn_nb(pos, content, derived, rules, dice)
         if state[STATE.OVER]:
@@ -1709,7 +1781,7 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
             )
             k = np.int64(0)
             if count >= 2:
-                k = ask_nb(pos, content, rules, views, options, count, me, players, error)
+                k = ask_in_game_nb(pos, content, rules, views, options, count, me, players, error)
                 if error[Error.SEAT] >= 0:
                     return False
             kind = options[k, 0]
