@@ -10,13 +10,12 @@ A plan is a tuple of ``Plan.SIZE`` floats, weights and thresholds (a tuple, so t
 compiled strategies allocate nothing); the strategies in ``strategies/battle_of_thieves.py``
 build it from their parameters.
 
-The shipped heuristics choose through :func:`scored_option_nb`, one compiled loop over
-the options with :func:`option_value_nb`'s scoring written out in it, and the small
-helpers it reads compiled in (``inline="always"``): a call of a compiled function passes
-the whole view, some 30 arrays, which cost more than the scoring itself when every option
-made a few calls. Inlining :func:`option_value_nb` itself would do the same, but costs
-about a quarter more of the game loop's first compile. :func:`option_value_nb` stays the
-helper a user's strategy calls; a test checks that both choose alike.
+The small helpers an option's worth is made of are compiled into
+:func:`option_value_nb` (``inline="always"``): each call of a compiled function passes
+the whole view, some 30 arrays, which cost a heuristic more than the scoring itself when
+every option made a few such calls. :func:`option_value_nb` itself stays out of line (one
+call an option): compiled into the choosing loops as well, it chose about half again as
+fast but took a quarter more of the game loop's first compile.
 """
 
 from typing import NamedTuple
@@ -334,11 +333,9 @@ def take_need_nb(view, seat, kind, plan):
     return need
 
 
-@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+@njit(cache=True, _nrt=False, error_model="numpy")
 def option_value_nb(view, option, seat, plan):
-    """What ``option`` (a row: kind, who, what, target) is worth to ``seat`` under ``plan``.
-
-    :func:`scored_option_nb` scores the same way, written out in its loop: change both."""
+    """What ``option`` (a row: kind, who, what, target) is worth to ``seat`` under ``plan``."""
     side, pirate, state, rules = view[V_SIDE], view[V_PIRATE], view[V_STATE], view[V_RULES]
     kind, who, what, target = option[0], option[1], option[2], option[3]
     enemy = 1 - seat
@@ -440,7 +437,19 @@ def best_option_nb(view, options, count, seat, plan):
     """The best option under ``plan``: the first of the highest worth, if above 0; else
     "end the turn" (always the last option). During an island visit (TAKE options, no
     "end the turn") the provision needed most, the first of the kinds on ties."""
-    return scored_option_nb(view, options, count, seat, plan, False, 0.0, 0.0)
+    if options[count - 1, 0] == TAKE:
+        best, best_value = 0, NEVER
+        for k in range(count):
+            value = take_need_nb(view, seat, options[k, 2], plan)
+            if value > best_value:
+                best, best_value = k, value
+        return best
+    best, best_value = count - 1, 0.0
+    for k in range(count - 1):
+        value = option_value_nb(view, options[k], seat, plan)
+        if value > best_value:
+            best, best_value = k, value
+    return best
 
 
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
@@ -574,156 +583,48 @@ def best_finishing_option_nb(view, options, count, seat, plan, boarders, room):
       as long as the pirates left at home can bail enough for its own ship not to come
       within ``room`` of sinking at its next rise (:func:`safe_without_nb`).
     """
-    return scored_option_nb(view, options, count, seat, plan, True, boarders, room)
-
-
-@njit(cache=True, _nrt=False, error_model="numpy")
-def scored_option_nb(view, options, count, seat, plan, finishing, boarders, room):
-    """The choice of :func:`best_option_nb` (``finishing`` false) and of
-    :func:`best_finishing_option_nb` (true), each option scored as :func:`option_value_nb`
-    scores it: one loop, so that the scoring is compiled once for both."""
-    if not finishing and options[count - 1, 0] == TAKE:
-        best, best_value = 0, NEVER
-        for k in range(count):
-            value = take_need_nb(view, seat, options[k, 2], plan)
-            if value > best_value:
-                best, best_value = k, value
-        return best
-    side, pirate, state, rules = view[V_SIDE], view[V_PIRATE], view[V_STATE], view[V_RULES]
+    side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
     enemy = 1 - seat
-    water = side[seat, SIDE.WATER]
-    # Panic counts the water the holes let in at the start of the next own turn.
-    coming = side[seat, SIDE.HOLES] * rules[RULE.WATER_PER_HOLE]
-    panic = water > 0 and water + coming >= plan[PLAN.PANIC_WATER]
-    away, hits = 0, 0
-    doomed, lone, lethal_hand = False, False, False
-    if finishing:
-        away = aboard_nb(view, seat, enemy)
-        doomed = next_water_nb(view, seat) >= rules[RULE.SINK_WATER] and side[seat, SIDE.WATER] > 0
-        hits = hits_to_sink_nb(view, seat)
-        lone = aboard_nb(view, enemy, enemy) == 1
-        lethal_hand = (
-            next_water_nb(view, enemy) + hand_sink_water_nb(view, seat) >= rules[RULE.SINK_WATER]
-        )
+    away = aboard_nb(view, seat, enemy)
+    doomed = next_water_nb(view, seat) >= rules[RULE.SINK_WATER] and side[seat, SIDE.WATER] > 0
+    hits = hits_to_sink_nb(view, seat)
+    lone = aboard_nb(view, enemy, enemy) == 1
+    lethal_hand = (
+        next_water_nb(view, enemy) + hand_sink_water_nb(view, seat) >= rules[RULE.SINK_WATER]
+    )
     best, best_value = count - 1, 0.0
     for k in range(count - 1):
-        kind, who, what, target = options[k, 0], options[k, 1], options[k, 2], options[k, 3]
-        if finishing and kind == MOVE_TO and what == enemy and away >= boarders:
+        kind, what, target = options[k, 0], options[k, 2], options[k, 3]
+        if kind == MOVE_TO and what == enemy and away >= boarders:
             continue
-        # option_value_nb(view, options[k], seat, plan), written out (see the module's
-        # docstring; tests/battle_of_thieves/test_option_scoring.py checks they agree).
-        code = seat * 2 + who
-        value = 0.0  # END_TURN
-        if kind == BAIL_WATER:
-            removed = min(water, rules[RULE.BAIL] + pirate_mod_nb(view, code, BAIL))
-            scale = removed / max(rules[RULE.BAIL], 1)
-            value = plan[PLAN.BAIL] * scale * (1.0 if panic else 0.3)
-        elif kind == REPAIR_HOLE:
-            value = plan[PLAN.REPAIR] * (1.0 + 0.2 * side[seat, SIDE.HOLES])
-        elif kind == REPAIR_MAST:
-            value = 0.5 * plan[PLAN.REPAIR]
-        elif kind == RAISE_ANCHOR:
-            value = 0.6 * plan[PLAN.FIRE] + 1.0
-        elif kind == FIRE:
-            if panic:
-                value = 0.2 * plan[PLAN.FIRE]
-            elif what == AMMO_CHAOS:
-                value = 0.25 * plan[PLAN.FIRE]
-            else:
-                needed = rules[RULE.CANNON_HITS_ON] - pirate_mod_nb(view, code, CANNON_ROLL)
-                if side[seat, SIDE.ANCHOR] >= 0:
-                    needed += rules[RULE.ANCHOR_PENALTY]
-                if side[seat, SIDE.CHAOS_TURN] == state[STATE.TURN]:
-                    needed += rules[RULE.CHAOS_PENALTY]
-                bonus = 1.2 if what == AMMO_CURSED or what == AMMO_INCENDIARY else 1.0
-                value = plan[PLAN.FIRE] * bonus * (0.25 + hit_chance_nb(needed))
-        elif kind == ATTACK:
-            weapons = view[V_CONTENT][C_WEAPONS]
-            needed = weapons[seat, who, what, 0] - pirate_mod_nb(view, code, 1)
-            damage = weapons[seat, who, what, 1]
-            worth = hit_chance_nb(needed) * damage
-            if target < 2:  # a pirate: the more wounded, the closer a kill
-                victim = enemy * 2 + target
-                if pirate[victim, PIRATE.LIFE] <= damage:
-                    worth *= 1.5
-            else:
-                worth *= 0.4
-            value = plan[PLAN.ATTACK] * worth * (0.3 if panic else 1.0)
-        elif kind == MOVE_TO:
-            here = pirate[code, PIRATE.ZONE]
-            value = -1.0
-            if what == enemy:
-                if not panic:
-                    free = side[enemy, SIDE.ANCHOR] >= 0 or side[enemy, SIDE.MAST] >= 0
-                    aboard = 0  # enemy pirates on their own ship: what a boarding can fight
-                    for j in range(2):
-                        if pirate[enemy * 2 + j, PIRATE.ZONE] == enemy:
-                            aboard += 1
-                    worth = plan[PLAN.BOARD] * (1.0 if aboard > 0 else 0.3)
-                    value = worth + (1.0 if free else 0.0)
-            elif what == ISLAND:
-                short = side[seat, SIDE.PROVISIONS + CANNONBALL] < plan[PLAN.RELOAD]
-                short = short or side[seat, SIDE.PROVISIONS + PLANK] < 1
-                if short and not panic:
-                    value = 0.8 * plan[PLAN.ISLAND]
-            elif what == seat and here != seat:
-                if panic:
-                    value = 0.9 * plan[PLAN.BAIL]
-                elif not (plan[PLAN.BOARD] > 0 and side[seat, SIDE.HOLES] == 0 and water == 0):
-                    value = plan[PLAN.HOME]  # a boarding plan stays out while its ship is dry
-        elif kind == VISIT:
-            total = 0
-            for p in range(5):
-                total += side[seat, SIDE.PROVISIONS + p]
-            space = rules[RULE.RESERVE_MAX] - total
-            if space > 0:
-                # Worth more than going home: a trip to the island is made for this visit.
-                worth = plan[PLAN.ISLAND] * min(space, rules[RULE.ISLAND_TAKE]) / 5.0
-                value = max(worth, plan[PLAN.HOME] + 1.0)
-        elif kind == EAT:
-            value = 2.0 * plan[PLAN.CARDS]
-        elif kind == TAKE:
-            value = take_need_nb(view, seat, what, plan)
-        elif kind == PLAY:
-            worth = card_worth_nb(view, seat, what, target)
-            value = -1.0 if worth < plan[PLAN.CARD_BAR] else plan[PLAN.CARDS] * worth
-        elif kind == ACTIVATE:
-            card = pirate[code, PIRATE.ITEM]
-            content = view[V_CONTENT]
-            worth = 0.0
-            for e in range(content[C_PROGRAM_LEN][card]):
-                worth += effect_worth_nb(view, seat, content[C_PROGRAM][card, e], target)
-            if not content[C_FLAGS][card] & REUSABLE:
-                worth += sin_cost_nb(view, seat, card)  # a used item goes to the discard pile
-            value = plan[PLAN.CARDS] * worth - 0.5
-        if finishing:
-            if kind == MOVE_TO and boarders > 0 and not doomed:
-                code = seat * 2 + options[k, 1]
-                if what == enemy and safe_without_nb(view, seat, code, room):
-                    value = max(value, plan[PLAN.BOARD] * (2.0 if lone else 1.0))
-                elif (
-                    what == seat
-                    and pirate[code, PIRATE.ZONE] == enemy
-                    and safe_without_nb(view, seat, code, room)
-                ):
-                    continue  # it stays aboard the enemy ship
-            if kind == PLAY:
-                water = sink_water_nb(view, seat, what)
-                if water > 0:
-                    if not lethal_hand:
-                        continue  # kept for the turn it sinks the enemy
-                    value = 500.0 + water + sin_cost_nb(view, seat, what)
-            if kind == FIRE and what != AMMO_CHAOS and not doomed and 1 <= hits <= 2:
-                chance = shot_chance_nb(view, seat * 2 + options[k, 1], seat)
-                if chance > 0:
-                    value = (400.0 if hits == 1 else 250.0) * chance
-            if kind == ATTACK and 0 <= target < 2:
-                if pirate[enemy * 2 + target, PIRATE.ZONE] != enemy:
-                    value *= 0.5
-                elif lone:
-                    value *= 3.0
-                elif hits <= 5:
-                    value *= 1.5  # a bailer down when the enemy ship is close to sinking
+        value = option_value_nb(view, options[k], seat, plan)
+        if kind == MOVE_TO and boarders > 0 and not doomed:
+            code = seat * 2 + options[k, 1]
+            if what == enemy and safe_without_nb(view, seat, code, room):
+                value = max(value, plan[PLAN.BOARD] * (2.0 if lone else 1.0))
+            elif (
+                what == seat
+                and pirate[code, PIRATE.ZONE] == enemy
+                and safe_without_nb(view, seat, code, room)
+            ):
+                continue  # it stays aboard the enemy ship
+        if kind == PLAY:
+            water = sink_water_nb(view, seat, what)
+            if water > 0:
+                if not lethal_hand:
+                    continue  # kept for the turn it sinks the enemy
+                value = 500.0 + water + sin_cost_nb(view, seat, what)
+        if kind == FIRE and what != AMMO_CHAOS and not doomed and 1 <= hits <= 2:
+            chance = shot_chance_nb(view, seat * 2 + options[k, 1], seat)
+            if chance > 0:
+                value = (400.0 if hits == 1 else 250.0) * chance
+        if kind == ATTACK and 0 <= target < 2:
+            if pirate[enemy * 2 + target, PIRATE.ZONE] != enemy:
+                value *= 0.5
+            elif lone:
+                value *= 3.0
+            elif hits <= 5:
+                value *= 1.5  # a bailer down when the enemy ship is close to sinking
         if value > best_value:
             best, best_value = k, value
     return best
