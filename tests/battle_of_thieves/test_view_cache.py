@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from numba import njit
 
 from balance.api import make_setup
@@ -13,6 +14,9 @@ from balance.games.battle_of_thieves.engine import content_arrays
 from balance.games.battle_of_thieves.layout import DECK_SIZE, MAX_HAND, MAX_OPTIONS, STATE
 from balance.games.battle_of_thieves.search_nb import step_nb
 from balance.random_nb import below_nb, seed_stream_nb
+
+#: Compiles its own loop of the engine's steps (about 15 s on two busy cores).
+pytestmark = pytest.mark.slow
 
 
 @njit(cache=True)

@@ -98,7 +98,7 @@ class _ScriptedTable:
         return self.choices[-1]
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(rules=rule_sets(), players=st.integers(2, 5), data=st.data())
 def test_every_step_keeps_pirates_and_agrees(
     rules: WalkThePlankRules, players: int, data: st.DataObject
