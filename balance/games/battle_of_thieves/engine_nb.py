@@ -1648,16 +1648,22 @@ def fill_view_nb(pos, seat, deck_view, hand_view):
     for s in range(2):
         for k in range(MAX_HAND):
             hand_view[s, k] = hand[s, k] if s == seat else -1
-        top = side[s, SIDE.DECK_POS]
-        for k in range(DECK_SIZE):
-            deck_view[s, k] = -1 if k < top else deck[s, k]
-        for k in range(top + 1, DECK_SIZE):  # insertion sort of the cards still to draw
-            card = deck_view[s, k]
-            j = k - 1
-            while j >= top and deck_view[s, j] > card:
-                deck_view[s, j + 1] = deck_view[s, j]
-                j -= 1
-            deck_view[s, j + 1] = card
+        deck_row_view_nb(deck[s], side[s, SIDE.DECK_POS], deck_view[s])
+
+
+@njit(inline="always", cache=True)
+def deck_row_view_nb(deck, top, row):
+    """``row`` as a player sees ``deck`` whose top is ``top``: -1 for each card drawn,
+    then the cards still to draw sorted by id (their order is hidden)."""
+    for k in range(DECK_SIZE):
+        row[k] = -1 if k < top else deck[k]
+    for k in range(top + 1, DECK_SIZE):  # insertion sort of the cards still to draw
+        card = row[k]
+        j = k - 1
+        while j >= top and row[j] > card:
+            row[j + 1] = row[j]
+            j -= 1
+        row[j + 1] = card
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -1667,10 +1673,10 @@ def refresh_view_nb(pos, seat, deck_view, hand_view):
     Within one game a deck's order never changes after the set-up; only its top
     (``SIDE.DECK_POS``) moves. A row filled for top ``t`` holds exactly ``t`` leading -1s
     and card ids (0 or more: a deck holds ``DECK_SIZE`` cards) after them, so it is kept
-    while that still matches the deck's top; any
-    other row (one filled for another top, or marked stale by :func:`forget_view_nb`)
-    is filled again. The caller must mark the rows stale whenever the position is
-    replaced by another (a new game) or the rows may have been written by anyone else.
+    while that still matches the deck's top; any other row (one filled for another top,
+    or marked stale by :func:`forget_view_nb`) is filled again. The caller must mark the
+    rows stale whenever the position is replaced by another (a new game) or the rows may
+    have been written by anyone else.
     """
     side, deck, hand = pos[0], pos[2], pos[3]
     for s in range(2):
@@ -1681,15 +1687,7 @@ def refresh_view_nb(pos, seat, deck_view, hand_view):
             top >= DECK_SIZE or deck_view[s, top] >= 0
         ):
             continue  # filled for this very top
-        for k in range(DECK_SIZE):
-            deck_view[s, k] = -1 if k < top else deck[s, k]
-        for k in range(top + 1, DECK_SIZE):  # insertion sort of the cards still to draw
-            card = deck_view[s, k]
-            j = k - 1
-            while j >= top and deck_view[s, j] > card:
-                deck_view[s, j + 1] = deck_view[s, j]
-                j -= 1
-            deck_view[s, j + 1] = card
+        deck_row_view_nb(deck[s], top, deck_view[s])
 
 
 @njit(inline="always", cache=True)
