@@ -48,7 +48,7 @@ def test_no_count_interval_reaches_below_zero_in_six_games(game: str, players: i
 
 
 def test_the_balance_index_interval_stops_at_zero() -> None:
-    # Three games, each won by seat 0: the gap's upper bound passes 1.
+    # Three games, two won by seat 0 and one by seat 1: the gap's upper bound passes 1.
     won = np.zeros((3, 3), dtype=bool)
     won[:, 0] = True
     won[1, 0], won[1, 1] = False, True
