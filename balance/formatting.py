@@ -19,8 +19,18 @@ def rules_text(rules: Mapping[str, Any]) -> str:
 
 
 def percent(rate: float) -> str:
-    """A share as ``34.4%``; ``n/a`` when unknown."""
-    return "n/a" if rate != rate else f"{100 * rate:.1f}%"
+    """A share as ``34.4%``; ``n/a`` when unknown.
+
+    A share that is not exactly 0 or 1 never reads as ``0.0%`` or ``100.0%`` (one game
+    stopped by the cap in a million is not "all finished"): it reads ``<0.1%`` or ``>99.9%``.
+    """
+    if rate != rate:
+        return "n/a"
+    if 0.0 < rate < 0.0005:
+        return "<0.1%"
+    if 0.9995 <= rate < 1.0:
+        return ">99.9%"
+    return f"{100 * rate:.1f}%"
 
 
 def interval(pair: list[float], as_percent: bool = True, digits: int = 2) -> str:
