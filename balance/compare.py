@@ -178,8 +178,9 @@ class Comparison:
             lines.append(
                 "Every winner of a shared win counts a win, so a win rate also moves with the "
                 "share of games with two or more winners; 'shared' is the part of a win-rate "
-                "difference that comes from shared wins, and a row is marked 'driven by shared "
-                "wins' when that part is at least half of the difference."
+                "difference that comes from shared wins, and a row whose difference is clear of "
+                "zero (its 95% interval excludes 0) is marked 'driven by shared wins' when "
+                "that part is at least half of the difference."
             )
         width = max(len(m) for m in self.table["metric"]) + 2
         for label in self.labels[1:]:
@@ -779,13 +780,19 @@ def _diff(value: float, low: float, high: float, kind: str, unit: str) -> str:
 
 
 def _shared_note(row: dict[str, Any]) -> str:
-    """``  shared +1.20 pp, driven by shared wins`` for a win rate's difference, or ``""``."""
+    """``  shared +1.20 pp, driven by shared wins`` for a win rate's difference, or ``""``.
+
+    ``row`` holds ``difference``, its interval ``diff_low``/``diff_high`` and
+    ``shared_difference``."""
     part = row.get("shared_difference", float("nan"))
     if part != part:
         return ""
     note = f"  shared {100 * part:+.2f} pp"
     difference = row["difference"]
-    if difference != 0 and abs(part) >= abs(difference) / 2:
+    # Only a difference clear of zero is driven by anything: on one whose interval holds
+    # zero, half of a null difference is noise too.
+    clear = row["diff_low"] > 0 or row["diff_high"] < 0
+    if clear and abs(part) >= abs(difference) / 2:
         note += ", driven by shared wins"
     return note
 

@@ -87,11 +87,22 @@ def test_paired_table_gives_the_shared_part_of_a_difference() -> None:
 
 
 def test_a_difference_driven_by_shared_wins_is_labelled() -> None:
-    assert _shared_note({"difference": 0.02, "shared_difference": 0.015}) == (
+    clear = {"difference": 0.02, "diff_low": 0.01, "diff_high": 0.03}
+    assert _shared_note({**clear, "shared_difference": 0.015}) == (
         "  shared +1.50 pp, driven by shared wins"
     )
-    assert _shared_note({"difference": 0.02, "shared_difference": 0.004}) == "  shared +0.40 pp"
-    assert _shared_note({"difference": 0.02, "shared_difference": float("nan")}) == ""
+    below = {"difference": -0.02, "diff_low": -0.03, "diff_high": -0.01}
+    assert _shared_note({**below, "shared_difference": -0.015}) == (
+        "  shared -1.50 pp, driven by shared wins"
+    )
+    assert _shared_note({**clear, "shared_difference": 0.004}) == "  shared +0.40 pp"
+    assert _shared_note({**clear, "shared_difference": float("nan")}) == ""
+
+
+def test_a_difference_whose_interval_holds_zero_is_driven_by_nothing() -> None:
+    # -0.02 pp [-0.39, +0.36] with -0.01 pp from shared wins: a null difference.
+    null = {"difference": -0.0002, "diff_low": -0.0039, "diff_high": 0.0036}
+    assert _shared_note({**null, "shared_difference": -0.0001}) == "  shared -0.01 pp"
 
 
 def test_compare_shows_every_strategy_of_a_mixed_table() -> None:
