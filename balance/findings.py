@@ -180,3 +180,63 @@ def _change(row) -> str:
         return f"{verb}, {values} ({amount})"
     verb = "rises" if row.difference > 0 else "falls"
     return f"{row.metric} {verb} {values} ({amount})"
+
+
+def restricted_play_sentences(table: pd.DataFrame, noun: str) -> list[str]:
+    """What restricted play found: the actions worth most to the player who has them,
+    those that cost their holder, and how many moved nothing beyond chance.
+
+    Parameters
+    ----------
+    table : :func:`balance.restricted.value_table`'s rows, one an action (``action``,
+        ``games``, ``win_rate`` without it, ``base_win_rate`` with it, ``difference`` =
+        without - with, ``low``, ``high``, ``significant`` after Holm's correction).
+    noun : what an action is called in the game (``card``, ``symbol``).
+    """
+    rows = table[table["difference"].notna()]
+    if rows.empty:
+        return [f"No {noun} was measured."]
+    games = int(rows["games"].min())
+    plural = f"{noun}s" if len(rows) != 1 else noun
+    moved = rows[rows["significant"].astype(bool)]
+    helps = moved[moved["difference"] < 0].sort_values("difference")
+    hurts = moved[moved["difference"] > 0].sort_values("difference", ascending=False)
+
+    def said(row) -> str:
+        return (
+            f"{row.action} ({points(row.difference)} points: the restricted seat wins "
+            f"{100 * row.win_rate:.2f}% without it, {100 * row.base_win_rate:.2f}% with it; "
+            f"change {100 * row.difference:+.2f} [{100 * row.low:+.2f}, {100 * row.high:+.2f}])"
+        )
+
+    found = [
+        f"{len(moved)} of the {len(rows)} {plural} change the win rate of the seat that may "
+        f"not use them beyond chance ({games:,} paired games a {noun}, 5% after Holm's "
+        "correction)."
+    ]
+    if len(helps):
+        found.append(
+            "Worth most to the player who has them: "
+            + "; ".join(said(row) for row in helps.head(SHOWN).itertuples())
+            + (f"; {len(helps) - SHOWN} more in the table" if len(helps) > SHOWN else "")
+            + "."
+        )
+    if len(hurts):
+        found.append(
+            "Costly to their holder (the seat wins more without them): "
+            + "; ".join(said(row) for row in hurts.head(SHOWN).itertuples())
+            + (f"; {len(hurts) - SHOWN} more in the table" if len(hurts) > SHOWN else "")
+            + "."
+        )
+    if len(moved) < len(rows):
+        widest = float((rows["high"] - rows["low"]).max()) / 2
+        rest = len(rows) - len(moved)
+        others = f"The other {rest} {noun}s" if rest > 1 else f"The other {noun}"
+        if moved.empty:
+            others = f"All {len(rows)} {plural}" if len(rows) > 1 else f"The {noun}"
+        found.append(
+            f"{others} moved nothing beyond chance: at this number of games a change "
+            f"smaller than about {100 * widest:.2f} points either way (the widest half "
+            "interval) cannot be told apart from none."
+        )
+    return found

@@ -24,8 +24,9 @@ import pandas as pd
 
 from balance import metrics
 from balance.caveats import CAP_SHARE, capped_warning, warning_lines
-from balance.charts import Chart, flag, plot_intervals, title_page, write_charts
+from balance.charts import Chart, findings_page, flag, plot_intervals, title_page, write_charts
 from balance.errors import BalanceError, Interrupted
+from balance.findings import restricted_play_sentences
 from balance.formatting import interval, percent, rules_text
 from balance.games import get_game
 from balance.games.base import Lineup, Setup
@@ -500,12 +501,18 @@ def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
         f"restricted seat: {value.setup.lineup.restriction_text()}",
         f"method: {METHOD}",
     ]
+    findings = findings_page(
+        f"{noun.capitalize()} value by restricted play: findings",
+        warning_lines(value.warnings),
+        restricted_play_sentences(value.table, noun),
+    )
     charts = [
         Chart("00-title", title_page(f"{noun.capitalize()} value by restricted play", lines)),
         restricted_play_chart(value),
     ]
     for chart in charts:
         flag(chart.figure, warning_lines(value.warnings))
+    charts.insert(0, Chart("00-findings", findings))
     written = write_charts(charts, out, "restricted-play.pdf")
     value.table.to_csv(out / "restricted-play.csv", index=False)
     return [*written, out / "restricted-play.csv"]

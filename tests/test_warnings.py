@@ -331,3 +331,29 @@ def test_battle_of_thieves_card_values_warn_first_when_games_stop_at_the_cap() -
     assert lines[1].startswith("warning: nobody won any of the 200 games")
     assert lines[2].startswith("Card value by restricted play")
     assert invoke(*args).startswith("Card value by restricted play")
+
+
+def test_restricted_play_findings_say_which_cards_help_and_hurt_their_holder() -> None:
+    table = pd.DataFrame(
+        {
+            "action": ["run", "charge", "not-me", "drag-to-sea"],
+            "games": [500, 500, 500, 500],
+            "win_rate": [0.20, 0.46, 0.31, 0.35],
+            "base_win_rate": [0.32, 0.32, 0.32, 0.32],
+            "difference": [-0.12, 0.14, -0.01, 0.03],
+            "low": [-0.16, 0.10, -0.04, 0.01],
+            "high": [-0.08, 0.18, 0.02, 0.05],
+            "significant": [True, True, False, False],
+        }
+    )
+    first, helps, hurts, rest = findings.restricted_play_sentences(table, "card")
+    assert first.startswith("2 of the 4 cards change the win rate")
+    assert "500 paired games a card" in first
+    assert helps.startswith("Worth most to the player who has them: run (12.00 points")
+    assert "charge" not in helps and "not-me" not in helps
+    assert hurts.startswith("Costly to their holder") and "charge (14.00 points" in hurts
+    assert rest.startswith("The other 2 cards moved nothing beyond chance")
+    assert "about 4.00 points either way" in rest  # the widest half interval (charge's)
+    none = table.assign(significant=False)
+    first, rest = findings.restricted_play_sentences(none, "symbol")
+    assert first.startswith("0 of the 4 symbols") and rest.startswith("All 4 symbols")

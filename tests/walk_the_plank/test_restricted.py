@@ -541,6 +541,7 @@ def test_cli_cards_prints_the_table_and_saves_it(tmp_path: Path) -> None:
     assert table["action"].tolist() == ["charge", "run"]
     assert table["games"].tolist() == [400, 400]
     assert {p.name for p in out.iterdir()} == {
+        "00-findings.png",
         "00-title.png",
         "20-value-by-restricted-play.png",
         "restricted-play.pdf",
