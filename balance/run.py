@@ -133,13 +133,22 @@ def run_games(
         for strategy in users:  # in seconds, before the minute the game loop takes
             check_decisions(strategy)
         if on_compile:
-            on_compile(
-                "compiling the game engine with your strategies (once per version of "
-                "your strategy files; later runs load it from the cache)..."
-                if users
-                else "compiling the game engine (first run only; later runs load it "
-                "from the cache)..."
-            )
+            # Shipped search players join the loop as a user's file does, but are not yours.
+            if any(seat.source for seat in setup.lineup.seats):
+                on_compile(
+                    "compiling the game engine with your strategies (once per version of "
+                    "your strategy files; later runs load it from the cache)..."
+                )
+            elif users:
+                on_compile(
+                    "compiling the game engine with its search players (first run only; "
+                    "later runs load it from the cache)..."
+                )
+            else:
+                on_compile(
+                    "compiling the game engine (first run only; later runs load it "
+                    "from the cache)..."
+                )
         _prepare(game, setup, users)
     else:
         _prepare(game, setup, users)

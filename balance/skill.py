@@ -62,6 +62,9 @@ MAX_BUDGET = 20
 SHARE_MARGIN = 0.55
 #: Family-wise error rate of the skill-depth tests (Holm over the rungs).
 ALPHA = 0.05
+#: The share of the games of its own table (every seat it) a heuristic must finish before
+#: the cap to play the default ladder's search playouts.
+MIN_ROLLOUT_FINISHED = 0.5
 #: Probability with which the strongest rung must be ahead for "games to tell".
 TELL = 0.95
 #: Most games "games to tell" looks at; beyond, it says "more than".
@@ -531,6 +534,14 @@ def skill(
             played[key] = _play_match(a, b, texts_by_label, players, setup, run, per_run)
         return played[key]
 
+    own_tables: dict[str, RunResult] = {}
+
+    def own_table(name: str, text: str) -> RunResult:
+        """The table a rung plays in every seat (its balance figures)."""
+        if name not in own_tables:
+            own_tables[name] = run(setup([text]), games)
+        return own_tables[name]
+
     texts_by_label = dict(zip(labels, texts, strict=True))
     texts_by_label[random_label] = "random"
     if not given:  # heuristics ordered by their rate against random, weakest first
@@ -539,7 +550,20 @@ def skill(
         texts = [texts[0], *(texts[i] for i in order)]
         kinds = [kinds[0], *(kinds[i] for i in order)]
         if LADDER_SEARCH in shipped:
-            rollout = _rollout_word(shipped[LADDER_SEARCH], texts[:0:-1])
+            # A rollout plays every seat of a playout: a heuristic whose own table (every
+            # seat it) mostly runs to the cap, one that never attacks, would make every
+            # playout a capped game, slow and with no winner to learn from.
+            ending = []
+            for name, text in zip(labels[:0:-1], texts[:0:-1], strict=True):
+                finished = float(np.mean([b.finished.mean() for b in own_table(name, text).blocks]))
+                if finished >= MIN_ROLLOUT_FINISHED:
+                    ending.append(text)
+                else:
+                    notes.append(
+                        f"{name} plays no search playouts: {finished:.0%} of the games of "
+                        "its own table finished before the cap"
+                    )
+            rollout = _rollout_word(shipped[LADDER_SEARCH], ending)
             for k in budgets:
                 text = f"{LADDER_SEARCH}:iterations={2**k}" + (
                     f",rollout={rollout}" if rollout else ""
@@ -608,8 +632,7 @@ def skill(
 
     balance_rows, seat_rows = [], []
     for name, text in zip(labels, texts, strict=True):
-        result = run(setup([text]), games)
-        balance, seats = _balance(name, result)
+        balance, seats = _balance(name, own_table(name, text))
         balance_rows.append(balance)
         seat_rows.extend(seats)
     first = setup(["random"])

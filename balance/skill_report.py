@@ -99,10 +99,14 @@ def text(result: Skill) -> str:
         *describe(result),
         "",
         "Each rung against the rung below and against random: its win rate (compare with the "
-        f"fair share {result.fair_share:.1%}) and its head-to-head share (the games that "
+        f"fair share {result.fair_share:.1%}, an equal player's rate when every game has one "
+        "winner: games won by several players, or by none, move it, so compare also with the "
+        "first rung against random) and its head-to-head share (the games that "
         "separate it from one seat of the other: one won, the other did not; fair at 50%); "
         f"{rate_method(result)}:",
     ]
+    # A head-to-head share rests on the games one of the two won and the other did not.
+    separated = {(m.rung, m.role): m.ahead + m.behind > 0 for m in result.matches.itertuples()}
     for row in result.rungs.itertuples():
         lines.append(f"  {row.rung}")
         for role, name in (("vs_below", "vs the rung below"), ("vs_random", "vs random")):
@@ -112,6 +116,8 @@ def text(result: Skill) -> str:
             share = _pct(
                 *(getattr(row, f"{role}_{c}") for c in ("share", "share_low", "share_high"))
             )
+            if not separated.get((row.rung, role), True):
+                share = "n/a (no game separated them)"
             line = f"    {name:<18} win rate {rate}  head to head {share}"
             if role == "vs_below":
                 p = "<1e-15" if row.p_holm < 1e-15 else f"{row.p_holm:.2g}"
@@ -149,8 +155,13 @@ def text(result: Skill) -> str:
         lines += [
             f"  {row.rung}",
             f"    seat win rates  {seat_text}",
-            f"    balance index {row.balance_index:.3f} [{row.bi_low:.3f}, {row.bi_high:.3f}]"
-            f"; mean length {row.length:.2f} [{row.length_low:.2f}, {row.length_high:.2f}] "
+            "    balance index "
+            + (
+                f"{row.balance_index:.3f} [{row.bi_low:.3f}, {row.bi_high:.3f}]"
+                if row.balance_index == row.balance_index
+                else "n/a (no game had a winner)"
+            )
+            + f"; mean length {row.length:.2f} [{row.length_low:.2f}, {row.length_high:.2f}] "
             f"{unit}{bound}; finished {row.finished:.1%}",
         ]
     if result.notes:

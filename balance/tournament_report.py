@@ -113,7 +113,8 @@ def text(result: Tournament) -> str:
         lines += [
             "",
             f"Alone against the field ({result.field}), win rate with its 95% Wilson interval "
-            f"(a fair share is {1 / result.players:.1%}):",
+            f"(a fair share is {1 / result.players:.1%} when every game has one winner; games "
+            "won by several players, or by none, move an equal player's rate off it):",
         ]
         for row in result.vs_field.itertuples():
             lines.append(

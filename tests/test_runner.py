@@ -415,3 +415,37 @@ def test_tqdm_used_by_the_runner_is_a_declared_dependency() -> None:
     dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     names = {re.split(r"[\s<>=!~;\[]", d, maxsplit=1)[0].lower() for d in dependencies}
     assert "tqdm" in names
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+class _Stopped(Exception):
+    pass
+
+
+@pytest.mark.parametrize(
+    ("strategies", "expected", "not_expected"),
+    [
+        (("mc", "random"), "with its search players", "your strategies"),
+        ((f"{EXAMPLES / 'cautious.py'}:cautious", "random"), "your strategies", "search"),
+    ],
+)
+def test_the_compile_message_says_whose_strategies_are_compiled(
+    monkeypatch, strategies, expected, not_expected
+) -> None:
+    """A shipped search player joins the game loop as a user's file does; the message
+    names it as the game's own, not as the user's strategies."""
+    setup = api.make_setup("walk-the-plank", 2, 0, strategies)
+    game = get_game("walk-the-plank")
+    monkeypatch.setattr(type(game), "is_compiled", lambda self, setup: False)
+    monkeypatch.setattr("balance.run.check_decisions", lambda strategy: None)
+    messages: list[str] = []
+
+    def stop(message: str) -> None:  # before anything compiles
+        messages.append(message)
+        raise _Stopped
+
+    with pytest.raises(_Stopped):
+        run_games(setup, 10, threads=1, on_compile=stop)
+    assert expected in messages[0] and not_expected not in messages[0]

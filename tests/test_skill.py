@@ -21,6 +21,7 @@ from balance.games import get_game
 from balance.skill import (
     DEFAULT_BUDGETS,
     EXACT_GAMES,
+    MIN_ROLLOUT_FINISHED,
     SHARE_MARGIN,
     effective_games,
     games_to_tell,
@@ -241,6 +242,20 @@ def test_four_players_each_rung_alone_against_a_field() -> None:
     assert "alone against a field" in text
 
 
+def test_the_text_says_when_no_game_separated_two_rungs_or_had_a_winner(two_player) -> None:
+    # As a ladder of strategies that never finish (every game stopped by the cap) plays.
+    matches = two_player.matches.copy()
+    never = (matches["rung"] == "greedy") & (matches["role"] == "vs_below")
+    matches.loc[never, ["ahead", "behind"]] = 0.0
+    balance = two_player.balance.copy()
+    balance.loc[balance["rung"] == "greedy", ["balance_index", "bi_low", "bi_high"]] = np.nan
+    text = skill_report.text(dataclasses.replace(two_player, matches=matches, balance=balance))
+    greedy = text[text.index("\n  greedy\n") :]
+    assert "head to head n/a (no game separated them)" in greedy.splitlines()[2]
+    assert "balance index n/a (no game had a winner)" in text
+    assert "nan" not in text.lower().replace("n/a", "")
+
+
 def test_the_report_writes_tables_json_charts_and_a_pdf(two_player, tmp_path: Path) -> None:
     written = skill_report.write(two_player, tmp_path)
     assert all(path.exists() for path in written)
@@ -290,7 +305,15 @@ def test_search_rungs_climb_the_budgets_with_the_best_heuristic_as_rollout(monke
     best = result.best_heuristic
     assert len(search) == 2 and result.names[-2:] == tuple(search)
     assert "iterations=4" in search[0] and "iterations=8" in search[1]
-    assert all(f"rollout={best}" in name for name in search)
+    # The rollout is the strongest heuristic whose own table finishes its games: at two
+    # players greedy's, weighted's and survivor's tables all run to the cap.
+    finished = result.balance.set_index("rung")["finished"]
+    heuristics = [name for name in result.names[1:] if name not in search]  # weakest first
+    ending = [name for name in heuristics if finished[name] >= MIN_ROLLOUT_FINISHED]
+    assert ending and ending != heuristics and best not in ending
+    assert all(f"rollout={ending[-1]}" in name for name in search)
+    for name in set(heuristics) - set(ending):
+        assert any(note.startswith(f"{name} plays no search playouts") for note in result.notes)
     assert result.games_to_tell["vs_best_heuristic"]["against"] == best
 
 
