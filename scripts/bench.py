@@ -576,9 +576,14 @@ balance comes to the speed the rules allow on this machine; its processor-time t
 divides games by the processor time each spent, which other work on a busy machine
 disturbs less than the wall clock.
 
-The first run on a new machine compiles each game's engine (about 30 s a game;
-Lifeboats and Battle of Thieves, with their heuristics, about a minute); later runs load
-it from numba's cache. `balance` says when it compiles.
+The first run on a new machine compiles each game's engine: on this 2-core machine with
+nothing else running, about 80 s for Walk the Plank, 45 s for La Planche, a minute for
+Lifeboats and 95 to 130 s for Battle of Thieves (several times longer on a busy machine);
+later runs load it from numba's cache. `balance` says when it compiles.
+
+Each row is measured on its own, minutes after the one above it: on a machine whose speed
+drifts (this one's does, by a third), a two-thread figure can come out more than twice
+its one-thread twin. Compare rows of one run with care, and runs of one machine only.
 """
 
 
@@ -587,9 +592,12 @@ Peak memory is the largest resident set of the whole process (Python, numba, the
 and the blocks of games in flight). A run that saves nothing keeps running sums only
 (counts, sums, sums of squares and cross-products, length histograms: see
 docs/memory.md), so its peak does not grow with the games; one that saves writes a Parquet
-row group of each table per block as blocks arrive. Saving costs CPU time: encoding and
-compressing 60 rows a game (5 players, 10 cards) takes about as long as playing the game,
-which on 2 busy cores shows as wall time too.
+row group of each table per block as blocks arrive, so its peak stops growing once the
+blocks reach their full size (32,768 games). Saving costs CPU time: encoding and
+compressing a 5-player game's 60 rows (a row a seat and card, some 430 values; Parquet
+spends 10 to 25 ns a value) takes a little more processor time than playing the game,
+which on 2 busy cores shows as wall time too. "Saving adds" is against the whole command,
+start-up (about a second) included: against the playing alone, saving costs more.
 """
 
 
