@@ -39,8 +39,10 @@ class CheckResult:
     label : the strategy as the run names it.
     games : games played on each engine.
     seats : seats the strategy played (one a game).
-    won : of those, seats that won.
+    won : of those, seats that won (base rules).
     loaded : True if the compiled loop came from the cache, False if it was compiled.
+    players : players at the table.
+    variants : the variants it also played, all at once.
     """
 
     label: str
@@ -48,16 +50,23 @@ class CheckResult:
     seats: int
     won: int
     loaded: bool
+    players: int = 2
+    variants: tuple[str, ...] = ()
 
     def lines(self) -> list[str]:
         """The check's report, as ``balance strategy check`` prints it."""
         low, high = wilson_interval(self.won, self.seats)
         how = "loaded from the cache" if self.loaded else "compiled"
+        again = (
+            f", then again with every variant ({', '.join(self.variants)})" if self.variants else ""
+        )
         return [
-            f"ok: {self.label} compiles, and plays {self.games} games against random with "
-            f"the same results on the compiled engine ({how}) and the reference engine",
-            f"  won {self.won} of {self.seats} games ({self.won / self.seats:.0%}, "
-            f"95% interval {low:.0%} to {high:.0%}; one seat a game, seats rotated)",
+            f"ok: {self.label} compiles, and plays {self.games} games against random at "
+            f"{self.players} players with the same results on the compiled engine ({how}) "
+            f"and the reference engine, base rules{again}",
+            f"  won {self.won} of {self.seats} games of the base rules "
+            f"({self.won / self.seats:.0%}, 95% interval {low:.0%} to {high:.0%}; one seat a "
+            f"game among {self.players} players, seats rotated)",
         ]
 
 
@@ -68,7 +77,9 @@ def check(
     on_compile: Callable[[str], None] | None = None,
 ) -> CheckResult:
     """Load ``FILE.py:NAME``, type-check it, and play ``games`` games against random on
-    both engines; a :class:`BalanceError` says what is wrong."""
+    both engines, with the base rules and again with every variant of the game at once (a
+    variant may ask decisions the base game never does); a :class:`BalanceError` says what
+    is wrong."""
     if ".py:" not in text:
         raise BalanceError(f"give a strategy file and name, FILE.py:NAME, not {text!r}")
     chosen = get_game(game)
@@ -84,6 +95,20 @@ def check(
     loaded = compiled_from_cache(kernel)
     reference = run_games(dataclasses.replace(setup, debug=True), games, threads=1, progress=False)
     _same_games(compiled, reference)
+    if chosen.variants:
+        # Some decisions only a variant asks (Walk the Plank's dolphin die asks 'push'):
+        # the same games again with every variant, on the same compiled loop.
+        every = dataclasses.replace(
+            setup,
+            rules=make_setup(chosen.id, players, variants=tuple(chosen.variants)).rules,
+        )
+        try:
+            varied = run_games(every, games, threads=1, progress=False)
+            debug = dataclasses.replace(every, debug=True)
+            _same_games(varied, run_games(debug, games, threads=1, progress=False))
+        except BalanceError as exc:
+            named = ", ".join(chosen.variants)
+            raise BalanceError(f"with every variant ({named}): {exc}") from None
     won = 0
     for block in compiled.blocks:
         rows = np.arange(block.first_game, block.first_game + block.size)
@@ -91,7 +116,7 @@ def check(
             [setup.lineup.strategy_index(rows, s) for s in range(players)], axis=1
         )
         won += int((block.won & (seat_of_mine == 0)).sum())
-    return CheckResult(mine.label, games, games, won, bool(loaded))
+    return CheckResult(mine.label, games, games, won, bool(loaded), players, tuple(chosen.variants))
 
 
 def _same_games(compiled: RunResult, reference: RunResult) -> None:

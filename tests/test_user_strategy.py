@@ -352,5 +352,56 @@ def test_strategy_check_says_ok(monkeypatch, capsys, tmp_path: Path) -> None:
     path = tmp_path / "mine.py"
     path.write_text(template("la-planche"))
     out = invoke("strategy", "check", f"{path}:mine", "--game", "la-planche")
-    assert out.startswith("ok: mine compiles, and plays 100 games against random")
-    assert re.search(r"won \d+ of 100 games \(\d+%, 95% interval \d+% to \d+%", out)
+    assert out.startswith("ok: mine compiles, and plays 100 games against random at 2 players")
+    assert "base rules, then again with every variant (rounds)" in out
+    assert re.search(
+        r"won \d+ of 100 games of the base rules \(\d+%, 95% interval \d+% to \d+%", out
+    )
+
+
+@pytest.mark.slow
+def test_strategy_check_plays_the_decisions_only_a_variant_asks(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
+    """Walk the Plank's base game never asks 'push' (the dolphin die does): a strategy
+    whose push answers out of range passes the base rules and fails the check."""
+    path = tmp_path / "mine.py"
+    text = template("walk-the-plank")
+    start = text.index("def push(")
+    body = text.index("    return", start)
+    end = text.index("\n", body)
+    path.write_text(text[:body] + "    return count + 5" + text[end:])
+    code, out, err = call_main(
+        monkeypatch, capsys, "strategy", "check", f"{path}:mine", "--game", "walk-the-plank"
+    )
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert err.startswith("error: with every variant (ghost, dolphin, kraken): ")
+    assert "'push'" in err
+
+
+def test_strategy_check_plays_every_variant_after_the_base_rules(
+    monkeypatch, tmp_path: Path
+) -> None:
+    """The check's runs, without playing: the base rules on both engines, then every
+    variant at once; an error in the variant run says so."""
+    from balance import strategy_tools
+
+    path = tmp_path / "mine.py"
+    path.write_text(template("walk-the-plank"))
+    asked: list[tuple[tuple[str, ...], bool]] = []
+
+    class Played:
+        blocks = ()
+
+    def run_games(setup, games, **kwargs):
+        asked.append((tuple(setup.rules.variants), setup.debug))
+        if setup.rules.variants and not setup.debug:
+            raise BalanceError("strategy 'mine' (seat 0) made an illegal 'push' decision")
+        return Played()
+
+    monkeypatch.setattr(strategy_tools, "run_games", run_games)
+    monkeypatch.setattr(strategy_tools, "compiled_from_cache", lambda kernel: True)
+    monkeypatch.setattr("balance.games.walk_the_plank.engine.kernel_for", lambda lineup: None)
+    with pytest.raises(BalanceError, match=r"^with every variant \(ghost, dolphin, kraken\): "):
+        strategy_tools.check(f"{path}:mine", "walk-the-plank", 10)
+    assert asked == [((), False), ((), True), (("ghost", "dolphin", "kraken"), False)]
