@@ -57,6 +57,18 @@ def percent_axis(ax: Axes, axis: str = "y") -> None:
     (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(PercentFormatter(1.0))
 
 
+def points_axis(ax: Axes, axis: str = "x") -> None:
+    """Ticks of a difference of two shares in signed percentage points (``-4.5``, ``+1.5``):
+    a difference of rates is not itself a rate, so it carries no ``%``."""
+    from matplotlib.ticker import FuncFormatter
+
+    def label(value: float, _position: int) -> str:
+        text = f"{100 * value:+.1f}"
+        return "0" if text in ("+0.0", "-0.0") else text.replace("-", "\u2212")
+
+    (ax.yaxis if axis == "y" else ax.xaxis).set_major_formatter(FuncFormatter(label))
+
+
 def plot_rates(
     labels: Sequence[str],
     rate: Sequence[float],
@@ -251,12 +263,15 @@ def plot_intervals(
     marked: Sequence[bool] | None = None,
     marked_label: str = "",
     percent: bool = False,
+    points: bool = False,
     ax: Axes | None = None,
 ) -> Figure:
     """A forest plot: one row a label, a point and its interval as a horizontal line.
 
     ``marked`` rows get a filled marker (for instance, significant after correction),
-    the others an open one, so that the distinction survives grey-scale print.
+    the others an open one, so that the distinction survives grey-scale print. ``percent``
+    labels the axis as shares (``34%``), ``points`` as differences of shares in signed
+    percentage points (``+1.5``).
     """
     height = max(HEIGHT, 1.2 + 0.32 * len(labels))
     figure, ax = new_axes(ax, height=height)
@@ -278,6 +293,8 @@ def plot_intervals(
     ax.set_xlabel(xlabel)
     if percent:
         percent_axis(ax, "x")
+    if points:
+        points_axis(ax, "x")
     ax.grid(axis="x", color="0.9")
     caption(figure, note)
     return figure

@@ -604,7 +604,7 @@ def _difference_panels(
     bottom = CAPTION_SPACE * HEIGHT / height
     figure.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
     axes = figure.subplots(len(panels), 1, squeeze=False, height_ratios=[c + 1 for c in counts])
-    for k, ((rows, label, unit, percent), ax) in enumerate(zip(panels, axes[:, 0], strict=True)):
+    for k, ((rows, label, unit, in_points), ax) in enumerate(zip(panels, axes[:, 0], strict=True)):
         plot_intervals(
             [
                 f"{r.run}: {r.metric}" + ("" if r.difference == r.difference else " (n/a)")
@@ -617,7 +617,7 @@ def _difference_panels(
             xlabel=f"difference ({unit})" if unit else "difference per game",
             marked=rows["significant"].to_numpy(bool),
             marked_label="significant after Holm",
-            percent=percent,
+            points=in_points,
             note=note if k == len(panels) - 1 else "",
             ax=ax,
         )

@@ -474,7 +474,7 @@ def restricted_play_chart(
             "(percentage points)",
             marked=table["significant"].to_numpy(bool),
             marked_label="significant after Holm",
-            percent=True,
+            points=True,
             note=f"{value.games:,} games per {noun}, each paired with the same game of the "
             f"unrestricted run (same seed, same opponents); {game.title}, "
             f"{value.setup.players} players, strategies {', '.join(value.setup.lineup.labels)}; "

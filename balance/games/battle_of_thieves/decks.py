@@ -75,7 +75,7 @@ class CardValues:
                 "(percentage points)",
                 marked=table["significant"].to_numpy(bool),
                 marked_label="significant after Holm",
-                percent=True,
+                points=True,
                 note=f"{self.games:,} games per card, each paired with the same game (same "
                 f"seed and index) played with the real card; strategies "
                 f"{', '.join(self.setup.lineup.labels)}. Negative: the card helps its deck. "

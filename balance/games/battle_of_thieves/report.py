@@ -186,7 +186,7 @@ def battle_charts(tables: Any) -> list[Chart]:
                 table["played_minus_held_high"],
                 title="win rate when played minus win rate when drawn and held",
                 xlabel="difference in the deck's win rate (percentage points)",
-                percent=True,
+                points=True,
                 note=f"{n_games:,} games; 95% Newcombe intervals for a difference of two "
                 "rates. The games are chosen by play, not at random (a card played in "
                 "winning positions looks better): restricted play (balance cards) measures a "
