@@ -490,3 +490,17 @@ def test_a_strategy_may_not_document_a_parameter_it_does_not_take() -> None:
         Strategy("lifeboats", "x", "x", {}, params=(("stake", 1.0),), param_docs={"bold": ("", "")})
     plain = Strategy("lifeboats", "x", "x", {}, params=(("stake", 1.5),))
     assert param_lines(plain) == ["stake = 1.5"]
+
+
+def test_replay_says_whose_pirate_acts_and_counts_tiles_in_words() -> None:
+    from balance.games.walk_the_plank.cards import Card
+    from balance.games.walk_the_plank.reference import describe, play_game
+    from balance.games.walk_the_plank.rules import WalkThePlankRules
+
+    # The narration line reads "seat 1 reveals Drag to Sea: its pirate on tile 0 drags ...".
+    assert describe(Card.DRAG_TO_SEA, (0, 2)) == "its pirate on tile 0 drags a pirate of seat 2"
+    assert describe(Card.DRAG_TO_SEA, (0, 2), ghost=True).startswith("the ghost on tile 0")
+    lines: list[str] = []
+
+    play_game(WalkThePlankRules(plank_start=1, plank_min=1), 3, 0, 0, narrate=lines.append)
+    assert lines[0].endswith("the plank has 1 tile")

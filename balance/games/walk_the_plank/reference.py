@@ -559,7 +559,7 @@ def play_game(
     while True:
         narrate(
             f"Round {pos.round}: seat {pos.captain} holds the Captain's Favor, "
-            f"the plank has {pos.plank} tiles"
+            f"the plank has {pos.plank} tile{'' if pos.plank == 1 else 's'}"
         )
         pos.shown = [[-1] * 3 for _ in range(n)]
         programs = {
@@ -641,7 +641,7 @@ def play_game(
 def describe(card: int, option: Option, ghost: bool = False) -> str:
     """An option in words, for narration (``ghost``: the ghost's player is acting)."""
     tile, arg = option
-    mover = "the ghost" if ghost else "a pirate"
+    mover = "the ghost" if ghost else "its pirate"  # the revealing seat's
     if card in (Card.EXTEND_PLANK, Card.RETRACT_PLANK):
         return f"the plank now ends at tile {tile if card == Card.EXTEND_PLANK else tile - 1}"
     if card == Card.RUN:
@@ -650,7 +650,7 @@ def describe(card: int, option: Option, ghost: bool = False) -> str:
         return f"{mover} on tile {tile} retreats {arg} toward the ship"
     if card == Card.CHARGE:
         if arg == JUMP:
-            return f"a pirate on tile {tile} jumps"
+            return f"its pirate on tile {tile} jumps"
         if arg == NOBODY:
             return f"{mover} charges from tile {tile} onto an empty tile"
         return f"{mover} charges from tile {tile} into seat {arg}'s pirate"
