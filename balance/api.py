@@ -187,6 +187,8 @@ def simulate(
     every record, block by block).
     ``debug`` plays on the reference engine with a user's strategies as plain Python (a
     ``print()`` or breakpoint in them works): the same games as the compiled run, slowly.
+    ``on_compile`` is told, in a sentence, when an engine compiles and when ``out`` held a
+    saved run that this one replaces.
     """
     from balance.precision import DEFAULT_MAX_GAMES, SeatTracker, check_precision, play_until
 
@@ -203,6 +205,8 @@ def simulate(
     else:
         check_run(games, threads, batch)  # before an old run in ``out`` is replaced
     writer = RunWriter(Path(out), setup) if out is not None else None
+    if writer is not None and writer.replaced and on_compile:
+        on_compile(f"replacing the run saved in {str(out)!r} ({writer.replaced})")
     try:
         if tracker is not None:
             result = play_until(

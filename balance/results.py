@@ -51,7 +51,10 @@ class RunWriter:
             self.directory.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise BalanceError(f"cannot create {str(directory)!r}: {exc.strerror}") from None
+        #: The run this one replaces, in words (``None`` if the directory held none).
+        self.replaced: str | None = None
         if (self.directory / MANIFEST).exists():
+            self.replaced = _described(self.directory / MANIFEST)
             # A new run replaces an old one wholesale; never mix two runs' records.
             for old in [*self.directory.glob("*.parquet"), self.directory / SUMMARY]:
                 old.unlink(missing_ok=True)
@@ -95,6 +98,20 @@ class RunWriter:
         write_json(self.directory / MANIFEST, manifest)
         if summary is not None:
             write_json(self.directory / SUMMARY, summary)
+
+
+def _described(path: Path) -> str:
+    """A saved run in a few words, from its manifest: ``50,000 games of walk-the-plank,
+    4 players, variants kraken``."""
+    try:
+        manifest = json.loads(path.read_text())
+        variants = ", ".join(manifest.get("variants") or []) or "none"
+        return (
+            f"{int(manifest['games']):,} games of {manifest['game']}, "
+            f"{manifest['players']} players, variants {variants}"
+        )
+    except (OSError, ValueError, KeyError, TypeError):
+        return "a run whose manifest cannot be read"
 
 
 def json_safe(value: Any) -> Any:

@@ -504,3 +504,20 @@ def test_replay_says_whose_pirate_acts_and_counts_tiles_in_words() -> None:
 
     play_game(WalkThePlankRules(plank_start=1, plank_min=1), 3, 0, 0, narrate=lines.append)
     assert lines[0].endswith("the plank has 1 tile")
+
+
+def test_out_onto_a_saved_run_says_it_replaces_it(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from balance.cli import cli
+
+    out = tmp_path / "kraken"
+    first = ["simulate", "walk-the-plank", "-p", "3", "-g", "60", "--variant", "kraken"]
+    done = CliRunner().invoke(cli, [*first, "--out", str(out)])
+    assert done.exit_code == 0 and "replacing" not in done.stderr
+    second = ["simulate", "walk-the-plank", "-p", "3", "-g", "40", "--out", str(out)]
+    done = CliRunner().invoke(cli, second)
+    assert done.exit_code == 0
+    said = f"replacing the run saved in {str(out)!r} (60 games of walk-the-plank, 3 players, "
+    assert said + "variants kraken)" in done.stderr
+    assert json.loads((out / "manifest.json").read_text())["games"] == 40
