@@ -182,7 +182,12 @@ def _change(row) -> str:
     return f"{row.metric} {verb} {values} ({amount})"
 
 
-def restricted_play_sentences(table: pd.DataFrame, noun: str) -> list[str]:
+def restricted_play_sentences(
+    table: pd.DataFrame,
+    noun: str,
+    labels: Sequence[str] | None = None,
+    subject: str = "the restricted seat",
+) -> list[str]:
     """What restricted play found: the actions worth most to the player who has them,
     those that cost their holder, and how many moved nothing beyond chance.
 
@@ -192,7 +197,10 @@ def restricted_play_sentences(table: pd.DataFrame, noun: str) -> list[str]:
         ``games``, ``win_rate`` without it, ``base_win_rate`` with it, ``difference`` =
         without - with, ``low``, ``high``, ``significant`` after Holm's correction).
     noun : what an action is called in the game (``card``, ``symbol``).
+    labels : ``(len(table),)`` names of the rows (default: ``action``).
+    subject : who plays without the action (Battle of Thieves: the deck, its card blanked).
     """
+    table = table.assign(label=list(table["action"] if labels is None else labels))
     rows = table[table["difference"].notna()]
     if rows.empty:
         return [f"No {noun} was measured."]
@@ -204,15 +212,14 @@ def restricted_play_sentences(table: pd.DataFrame, noun: str) -> list[str]:
 
     def said(row) -> str:
         return (
-            f"{row.action} ({points(row.difference)} points: the restricted seat wins "
+            f"{row.label} ({points(row.difference)} points: {subject} wins "
             f"{100 * row.win_rate:.2f}% without it, {100 * row.base_win_rate:.2f}% with it; "
             f"change {100 * row.difference:+.2f} [{100 * row.low:+.2f}, {100 * row.high:+.2f}])"
         )
 
     found = [
-        f"{len(moved)} of the {len(rows)} {plural} change the win rate of the seat that may "
-        f"not use them beyond chance ({games:,} paired games a {noun}, 5% after Holm's "
-        "correction)."
+        f"{len(moved)} of the {len(rows)} {plural} change the win rate of {subject} without "
+        f"them beyond chance ({games:,} paired games a {noun}, 5% after Holm's correction)."
     ]
     if len(helps):
         found.append(

@@ -347,7 +347,7 @@ def test_restricted_play_findings_say_which_cards_help_and_hurt_their_holder() -
         }
     )
     first, helps, hurts, rest = findings.restricted_play_sentences(table, "card")
-    assert first.startswith("2 of the 4 cards change the win rate")
+    assert first.startswith("2 of the 4 cards change the win rate of the restricted seat")
     assert "500 paired games a card" in first
     assert helps.startswith("Worth most to the player who has them: run (12.00 points")
     assert "charge" not in helps and "not-me" not in helps

@@ -1263,12 +1263,13 @@ def test_cards_writes_the_chart_and_table(tmp_path: Path) -> None:
     out = tmp_path / "value"
     invoke(*card_args("--card", "Broadside", "--card", "Chain Shot", "--out", out))
     assert {p.name for p in out.iterdir()} == {
+        "00-findings.png",
         "00-title.png",
         "20-card-value.png",
         "card-value.csv",
         "card-value.pdf",
     }
-    assert pdf_pages(out / "card-value.pdf") == 2
+    assert pdf_pages(out / "card-value.pdf") == 3
     table = pd.read_csv(out / "card-value.csv")
     assert table[["seat", "deck", "card"]].values.tolist() == [
         [0, CANNON, "Broadside"],

@@ -28,12 +28,14 @@ import pandas as pd
 from balance.caveats import warning_lines
 from balance.charts import (
     Chart,
+    findings_page,
     flag,
     plot_intervals,
     title_page,
     write_charts,
 )
 from balance.errors import BalanceError
+from balance.findings import restricted_play_sentences
 from balance.formatting import rules_text
 from balance.games.base import Setup
 from balance.games.battle_of_thieves.usefulness import card_keys
@@ -95,12 +97,23 @@ class CardValues:
             "rules: " + rules_text(self.setup.rules.to_dict()),
             "strategies by seat: " + ", ".join(self.setup.lineup.labels),
         ]
+        decks = self.setup.rules.content().deck_names
+        found = restricted_play_sentences(
+            self.table,
+            "card",
+            [f"{row.card} ({decks[row.seat]})" for row in self.table.itertuples()],
+            subject="the deck",
+        )
         charts = [
             Chart("00-title", title_page("Card value by restricted play", lines)),
             self.chart(),
         ]
         for chart in charts:
             flag(chart.figure, warning_lines(self.warnings))
+        findings = findings_page(
+            "Card value by restricted play: findings", warning_lines(self.warnings), found
+        )
+        charts.insert(0, Chart("00-findings", findings))
         written = write_charts(charts, out, "card-value.pdf")
         self.table.to_csv(out / "card-value.csv", index=False)
         return [*written, out / "card-value.csv"]
