@@ -80,6 +80,8 @@ def _tell_text(record: dict[str, Any] | None, strongest: str, what: str) -> str:
 
     noun = "game" if games == 1 else "games"
     share = _pct(record["share"], *record["share_ci95"]).strip()
+    if record["ahead"] + record["behind"] == 0:
+        share = "n/a (no game separated them)"
     basis = (
         f"ahead in {record['ahead']:.1%} of {record['games_played']:,} games, behind in "
         f"{record['behind']:.1%}; head to head {share}"

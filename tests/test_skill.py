@@ -253,6 +253,10 @@ def test_the_text_says_when_no_game_separated_two_rungs_or_had_a_winner(two_play
     greedy = text[text.index("\n  greedy\n") :]
     assert "head to head n/a (no game separated them)" in greedy.splitlines()[2]
     assert "balance index n/a (no game had a winner)" in text
+    record = {"games": None, "ci95": [None, None], "ahead": 0.0, "behind": 0.0, "share": 0.5}
+    record |= {"share_ci95": [0.0, 1.0], "games_played": 200, "against": "survivor"}
+    told = skill_report._tell_text(record, "ismcts", "against the best heuristic")
+    assert "head to head n/a (no game separated them)" in told and "50.0%" not in told
     assert "nan" not in text.lower().replace("n/a", "")
 
 
