@@ -14,7 +14,8 @@ from balance.games import MODULES
 Examples:
   balance strategy new walk-the-plank > mine.py
   balance strategy check mine.py:mine --game walk-the-plank
-  balance simulate walk-the-plank -p 3 --strategy mine.py:mine --strategy random --debug
+  balance simulate walk-the-plank -p 3 --strategy mine.py:mine --strategy random \\
+      --strategy random --debug
 """,
 )
 def strategy_group() -> None:

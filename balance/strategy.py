@@ -49,7 +49,9 @@ class Strategy:
         on the command line, e.g. a search player's ``rollout=greedy`` for the code of
         the strategy its playouts use; the label shows the word back.
     param_bounds : parameter name -> ``(lowest, highest)``: values outside are refused
-        when the command line gives them (a search player's budget of 0, say).
+        when the command line gives them (a search player's budget of 0, say); ``inf``
+        as highest for a range without one ("0 and up"). Every range ``param_docs``
+        states is enforced here (tests/test_cli.py checks the shipped strategies).
     param_whole : parameters that count something (a budget, a width): the command line
         must give them whole numbers. A parameter with words (``param_choices``) takes a
         word or a whole number too.
@@ -132,6 +134,15 @@ def _number(value: float) -> str:
     return f"{value:g}"
 
 
+def _bounds_text(low: float, high: float) -> str:
+    """``from 1 to 65536``, ``0 or more`` (no highest) or ``10 or less`` (no lowest)."""
+    if high == np.inf:
+        return f"{_number(low)} or more"
+    if low == -np.inf:
+        return f"{_number(high)} or less"
+    return f"from {_number(low)} to {_number(high)}"
+
+
 def _word(strategy: Strategy, name: str, value: float) -> str:
     """A parameter's value as the command line spells it: its word if it has one."""
     for word, number in strategy.param_choices.get(name, {}).items():
@@ -191,8 +202,8 @@ def _parse_params(strategy: Strategy, text: str) -> tuple[float, ...]:
             low, high = strategy.param_bounds[key]
             if not low <= values[key] <= high:
                 raise BalanceError(
-                    f"strategy {strategy.name!r}: parameter {key!r} must be from "
-                    f"{_number(low)} to {_number(high)}, not {raw.strip()}"
+                    f"strategy {strategy.name!r}: parameter {key!r} must be "
+                    f"{_bounds_text(low, high)}, not {raw.strip()}"
                 )
     return tuple(values[name] for name, _ in strategy.params)
 

@@ -14,6 +14,8 @@ hand and the order of both decks hidden) with the card data and the packed rules
 ``rng`` is the seat's own random stream.
 """
 
+import math
+
 from numba import njit
 
 from balance.games.battle_of_thieves.kit import (
@@ -47,7 +49,7 @@ random = Strategy(
 
 #: Parameters several heuristics share: (range, meaning).
 _PANIC_WATER = (
-    "0..sink_water (100 by default), in water",
+    "0 and up, in water; a ship sinks at sink_water (100 by default)",
     "water (with what its holes let in at its next turn) at which bailing comes before firing",
 )
 _RELOAD = ("0 and up, in cannonballs", "cannonballs below which a pirate fetches more")
@@ -56,6 +58,11 @@ _CARD_BAR = (
     "least worth of a card before it is played (a hole in the enemy ship is worth 3, a "
     "life point 2, 10 water 1)",
 )
+
+
+def _bounds(*names: str) -> dict[str, tuple[float, float]]:
+    """The range "0 and up" of each of ``names``, enforced on the command line."""
+    return {name: (0.0, math.inf) for name in names}
 
 
 # --- heuristics: each scores every option by its plan (kit.option_value_nb) -------------
@@ -87,6 +94,7 @@ cannoneer = Strategy(
         "reload": _RELOAD,
         "card_bar": _CARD_BAR,
     },
+    param_bounds=_bounds("panic_water", "reload", "card_bar"),
 )
 
 
@@ -110,7 +118,7 @@ boarder = Strategy(
     code=2,
     param_docs={
         "panic_water": (
-            "0..sink_water (100 by default), in water",
+            "0 and up, in water; a ship sinks at sink_water (100 by default)",
             "water at which its pirates come home to bail",
         ),
         "attack": (
@@ -120,6 +128,7 @@ boarder = Strategy(
         ),
         "card_bar": _CARD_BAR,
     },
+    param_bounds=_bounds("panic_water", "attack", "card_bar"),
 )
 
 
@@ -143,12 +152,13 @@ bailer = Strategy(
     code=3,
     param_docs={
         "bail_at": (
-            "0..sink_water (100 by default), in water",
+            "0 and up, in water; a ship sinks at sink_water (100 by default)",
             "water from which bailing comes before everything else",
         ),
         "reload": _RELOAD,
         "card_bar": _CARD_BAR,
     },
+    param_bounds=_bounds("bail_at", "reload", "card_bar"),
 )
 
 
@@ -189,7 +199,7 @@ finisher = Strategy(
     code=4,
     param_docs={
         "hole_goal": (
-            "0..hole_tokens (5 by default), in holes",
+            "0 and up, in holes; a ship has hole_tokens (5 by default)",
             "enemy holes from which it boards to finish the enemy ship (or enemy water "
             "that its next rise takes to half the sinking level); two fewer once a pirate "
             "of its is aboard",
@@ -198,10 +208,15 @@ finisher = Strategy(
         "panic_water": _PANIC_WATER,
         "card_bar": _CARD_BAR,
         "room": (
-            "0..sink_water (100 by default), in water",
+            "0 and up, in water; a ship sinks at sink_water (100 by default)",
             "water its ship must keep below sinking at its next rise, its other pirates "
             "bailing, for a pirate to board or stay aboard the enemy ship",
         ),
+    },
+    param_whole=frozenset({"boarders"}),
+    param_bounds={
+        **_bounds("hole_goal", "panic_water", "card_bar", "room"),
+        "boarders": (1.0, 2.0),
     },
 )
 
@@ -275,7 +290,7 @@ ismcts = Strategy(
     param_docs={
         "iterations": ("1..65536", "playouts (and tree nodes) at each decision"),
         "rollout": _ROLLOUT,
-        "c": ("0 and up", "UCB1's exploration constant (results are in 0..1)"),
+        "c": ("0 to 100", "UCB1's exploration constant (results are in 0..1)"),
     },
     param_choices={"rollout": ROLLOUTS},
     param_whole=frozenset({"iterations"}),

@@ -6,6 +6,8 @@ strategies/la_planche.py:protector`` loads it by path. Shipped strategies also c
 compiling anything per run.
 """
 
+import math
+
 from balance.games.la_planche.kit import (
     N_COLOURS,
     below_nb,
@@ -103,6 +105,10 @@ _LINE_VALUE_DOCS = {
 }
 
 
+#: The ranges _LINE_VALUE_DOCS states, enforced on the command line.
+_LINE_VALUE_BOUNDS = {name: (0.0, math.inf) for name in ("own", "other", "alive", "win")}
+
+
 def _decisions(symbol, choose):
     return {"symbol": symbol, "choose": choose}
 
@@ -124,6 +130,7 @@ protector = Strategy(
     params=(("own", 1.0), ("other", 1.0), ("alive", 4.0), ("win", 50.0)),
     code=1,
     param_docs=dict(_LINE_VALUE_DOCS),
+    param_bounds=_LINE_VALUE_BOUNDS,
 )
 detective = Strategy(
     GAME,
@@ -148,6 +155,7 @@ detective = Strategy(
             "the shark; 0 believes every other colour equally likely",
         ),
     },
+    param_bounds={**_LINE_VALUE_BOUNDS, "sharpness": (0.0, math.inf)},
 )
 
 # --- search players: flat Monte Carlo and information-set MCTS ---------------------------
@@ -252,7 +260,7 @@ ismcts = Strategy(
         ),
         "rollout": _ROLLOUT_DOC,
         "c": (
-            "0 and up",
+            "0 to 100",
             "exploration constant of UCB1 (results are win shares in [0, 1])",
         ),
         "guess": _GUESS_DOC,

@@ -12,6 +12,8 @@ params, rng) -> int`` that answers every kind of decision (see
 :mod:`balance.games.lifeboats.kit` estimate stakes, landing chances and rivals' votes.
 """
 
+import math
+
 from balance.games.lifeboats.kit import (
     CHANCE,
     CHANCE_AFTER,
@@ -234,6 +236,7 @@ steward = Strategy(
             "in that boat: 0 crowds its pawns together, larger spreads them over boats",
         ),
     },
+    param_bounds={"spread": (0.0, math.inf)},
 )
 hatkeeper = Strategy(
     GAME,
@@ -254,6 +257,7 @@ hatkeeper = Strategy(
             "them (with hats=0 it plays exactly as the steward)",
         ),
     },
+    param_bounds={"spread": (0.0, math.inf), "stake": (0.0, math.inf)},
 )
 swimmer = Strategy(
     GAME,
@@ -272,6 +276,7 @@ swimmer = Strategy(
             "predicts would sink that boat off it; larger values keep its hats longer",
         ),
     },
+    param_bounds={"stake": (0.0, math.inf)},
 )
 
 SHIPPED = (random, steward, hatkeeper, swimmer)
@@ -351,7 +356,7 @@ ismcts = Strategy(
     param_docs={
         "iterations": ("1..65536", "games searched per decision"),
         "rollout": _ROLLOUT_DOC,
-        "c": ("0 and up; 0.5..1 makes sense", "UCB1's exploration constant (results in 0..1)"),
+        "c": ("0 to 100; 0.5..1 makes sense", "UCB1's exploration constant (results in 0..1)"),
     },
     param_choices={"rollout": _ROLLOUT_WORDS},
     param_whole=frozenset({"iterations"}),

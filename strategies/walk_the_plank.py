@@ -6,6 +6,8 @@ loads it by path. Shipped strategies also carry a ``code`` so that the compiled
 game loop, cached on disk, can call them without compiling anything per run.
 """
 
+import math
+
 import numpy as np
 
 from balance.games.walk_the_plank.kit import (
@@ -285,6 +287,13 @@ weighted = Strategy(
             "extra share of that cost on the pirates of the player with the most pirates "
             "(0: every opponent alike)",
         ),
+    },
+    param_bounds={
+        "own_alive": (0.0, math.inf),
+        "own_safety": (0.0, math.inf),
+        "other_alive": (0.0, math.inf),
+        "other_safety": (0.0, math.inf),
+        "leader": (0.0, math.inf),
     },
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import re
 import shutil
 import subprocess
@@ -133,6 +134,86 @@ def test_counts_and_words_take_whole_numbers_only(game: str) -> None:
                 parse_strategy(f"{strategy.name}:{name}=1", shipped, game)  # a whole number is fine
                 checked += 1
     assert checked >= 4  # mc and ismcts: a budget and a rollout each
+
+
+def documented_range(allowed: str) -> tuple[float, float] | None:
+    """The lowest and highest value a parameter's documented range states ("0 and up",
+    "1 to 65536", "0..1, in results", "1 or 2", "any number; ..."), or None for words
+    ("random, greedy or ..."). A range starting with a number must be one of these."""
+    head = re.split(r"[,;(]", allowed, maxsplit=1)[0].strip()
+    number = r"-?\d+(?:\.\d+)?"
+    if head == "any number":
+        return -math.inf, math.inf
+    if found := re.fullmatch(rf"({number}) and up", head):
+        return float(found[1]), math.inf
+    if found := re.fullmatch(rf"({number}) ?(?:to|\.\.|or) ?({number})", head):
+        return float(found[1]), float(found[2])
+    assert not re.match(r"-?\d", head), f"a range that states no bounds: {allowed!r}"
+    return None
+
+
+def bounds_said(low: float, high: float) -> str:
+    """A range as a refusal states it: "from 1 to 65536", "0 or more"."""
+    if math.isinf(high):
+        return f"{low:g} or more"
+    return f"from {low:g} to {high:g}"
+
+
+@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
+def test_every_documented_range_is_enforced(game: str) -> None:
+    """A value just outside the range a parameter's docs state is refused in one line, a
+    value at a bound (or far inside a range without one) is taken: no strategy documents
+    a range it does not enforce."""
+    from balance.errors import BalanceError
+    from balance.games import get_game
+    from balance.strategy import parse_strategy
+
+    shipped = get_game(game).strategies()
+
+    def value_of(strategy, name: str, value: float) -> float:
+        seat = parse_strategy(f"{strategy.name}:{name}={value:.10g}", shipped, game)
+        return dict(zip([n for n, _ in strategy.params], seat.values, strict=True))[name]
+
+    checked = 0
+    for strategy in shipped.values():
+        for name, _ in strategy.params:
+            stated = documented_range(strategy.param_docs[name][0])
+            bounds = strategy.param_bounds.get(name, (-math.inf, math.inf))
+            if stated is None:  # words: their codes are the bounds
+                codes = strategy.param_choices[name].values()
+                assert bounds == (min(codes), max(codes)), (strategy.name, name)
+                continue
+            assert bounds == stated, (strategy.name, name, strategy.param_docs[name][0])
+            step = 1.0 if name in strategy.param_whole else 0.01
+            for bound, outside in ((stated[0], stated[0] - step), (stated[1], stated[1] + step)):
+                if math.isinf(bound):  # no bound: a value far out that way is taken
+                    far = math.copysign(1e6, bound)
+                    assert value_of(strategy, name, far) == far, (strategy.name, name)
+                    continue
+                assert value_of(strategy, name, bound) == bound, (strategy.name, name)
+                with pytest.raises(BalanceError) as refused:
+                    value_of(strategy, name, outside)
+                said = str(refused.value)
+                assert "\n" not in said and f"{strategy.name!r}: parameter {name!r}" in said
+                assert f"must be {bounds_said(*stated)}, not {outside:.10g}" in said, said
+                checked += 1
+    assert checked >= 8
+
+
+def test_a_value_outside_its_range_is_a_one_line_error(monkeypatch, capsys) -> None:
+    for text, said in (
+        ("weighted:own_alive=-1", "parameter 'own_alive' must be 0 or more, not -1"),
+        ("mc:playouts=0", "parameter 'playouts' must be from 1 to 65536, not 0"),
+    ):
+        assert_error_in_process(
+            monkeypatch,
+            capsys,
+            "simulate",
+            "walk-the-plank",
+            "--strategy",
+            text,
+            fragments=[said],
+        )
 
 
 @pytest.mark.parametrize(

@@ -3,8 +3,9 @@
     balance strategy check mine.py:mine --game battle-of-thieves
     balance simulate battle-of-thieves --strategy mine.py:mine --strategy random --rotate-seats
 
-docs/strategies.md says what every argument holds. Run with --debug to print() or set a
-breakpoint inside the function (it then runs as plain Python).
+Give --strategy once per seat, or once for every seat. docs/strategies.md says what every
+argument holds. Run with --debug to print() or set a breakpoint inside the function (it then
+runs as plain Python).
 """
 
 from numba import njit

@@ -1,10 +1,12 @@
-"""My La Planche strategy: edit the functions, then run
+r"""My La Planche strategy: edit the functions, then run
 
     balance strategy check mine.py:mine --game la-planche
-    balance simulate la-planche -p 4 --strategy mine.py:mine --strategy random --rotate-seats
+    balance simulate la-planche -p 4 --rotate-seats --strategy mine.py:mine \
+        --strategy random --strategy random --strategy random
 
-docs/strategies.md says what every argument holds. Run with --debug to print() or set a
-breakpoint inside a function (it then runs as plain Python).
+Give --strategy once per seat, or once for every seat. docs/strategies.md says what every
+argument holds. Run with --debug to print() or set a breakpoint inside a function (it then
+runs as plain Python).
 """
 
 from balance.games.la_planche.kit import SKULL, State, below_nb, njit

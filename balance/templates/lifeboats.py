@@ -1,10 +1,12 @@
-"""My Lifeboats strategy: edit the function, then run
+r"""My Lifeboats strategy: edit the function, then run
 
     balance strategy check mine.py:mine --game lifeboats
-    balance simulate lifeboats -p 4 --strategy mine.py:mine --strategy random --rotate-seats
+    balance simulate lifeboats -p 4 --rotate-seats --strategy mine.py:mine \
+        --strategy random --strategy random --strategy random
 
-docs/strategies.md says what every argument holds. Run with --debug to print() or set a
-breakpoint inside the function (it then runs as plain Python).
+Give --strategy once per seat, or once for every seat. docs/strategies.md says what every
+argument holds. Run with --debug to print() or set a breakpoint inside the function (it then
+runs as plain Python).
 """
 
 from balance.games.lifeboats.kit import HAT, below_nb, njit

@@ -1,10 +1,12 @@
-"""My Walk the Plank strategy: edit the functions, then run
+r"""My Walk the Plank strategy: edit the functions, then run
 
     balance strategy check mine.py:mine --game walk-the-plank
-    balance simulate walk-the-plank -p 3 --strategy mine.py:mine --strategy random --rotate-seats
+    balance simulate walk-the-plank -p 3 --rotate-seats --strategy mine.py:mine \
+        --strategy random --strategy random
 
-docs/strategies.md says what every argument holds. Run with --debug to print() or set a
-breakpoint inside a function (it then runs as plain Python).
+Give --strategy once per seat, or once for every seat. docs/strategies.md says what every
+argument holds. Run with --debug to print() or set a breakpoint inside a function (it then
+runs as plain Python).
 """
 
 import numpy as np
