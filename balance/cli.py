@@ -367,7 +367,7 @@ def cards(
     """Value each card of GAME by restricted play: a seat that may never use it."""
     from balance.api import check_card_values, make_setup
     from balance.restricted import card_value_json, restricted_play, write_restricted_play
-    from balance.results import json_safe
+    from balance.results import json_safe, output_dir
 
     setup = make_setup(
         game,
@@ -380,6 +380,8 @@ def cards(
     )
     check_card_values(game)
     check_max_games(precision, max_games)
+    if out is not None:
+        output_dir(out)  # before any game is played
     value = restricted_play(
         setup,
         n_games,
@@ -577,9 +579,11 @@ def _play_tournament(
     as_json: bool,
 ) -> None:
     from balance import tournament_report
-    from balance.results import json_safe
+    from balance.results import json_safe, output_dir
     from balance.tournament import tournament as play
 
+    if out is not None:
+        output_dir(out)  # before any game is played
     result = play(
         game,
         players,
@@ -726,6 +730,7 @@ def check(
     scenarios = checks.load_checks(file)
     if baseline is not None:
         checks.add_baseline(scenarios, baseline, 0.01 if tolerance is None else tolerance)
+    checks.check_outputs(junit, markdown)
     result = checks.run_checks(
         scenarios, threads=threads, progress=sys.stderr.isatty(), on_compile=_say_compiling
     )
@@ -733,10 +738,7 @@ def check(
         click.echo(json.dumps(json_safe(result)))
     else:
         click.echo(checks.check_text(result))
-    if junit is not None:
-        junit.write_text(checks.check_junit(json_safe(result)))
-    if markdown is not None:
-        markdown.write_text(checks.check_markdown(json_safe(result)))
+    checks.write_outputs(result, junit, markdown)
     if any(s["partial"] for s in result["scenarios"]):
         click.echo("interrupted: the verdicts so far are above", err=True)
         sys.exit(130)

@@ -47,10 +47,7 @@ class RunWriter:
         self.directory = Path(directory)
         self.setup = setup
         self.game = get_game(setup.game)
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BalanceError(f"cannot create {str(directory)!r}: {exc.strerror}") from None
+        output_dir(self.directory)
         if (self.directory / MANIFEST).exists():
             # A new run replaces an old one wholesale; never mix two runs' records.
             for old in [*self.directory.glob("*.parquet"), self.directory / SUMMARY]:
@@ -95,6 +92,51 @@ class RunWriter:
         write_json(self.directory / MANIFEST, manifest)
         if summary is not None:
             write_json(self.directory / SUMMARY, summary)
+
+
+def output_dir(out: str | Path, option: str = "--out", create: bool = True) -> Path:
+    """The directory ``out`` that a command writes to, created (with its parents) before
+    any game is played, so that a place that cannot be written is a one-line error
+    (naming ``option``) at once, not a traceback after the games."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise BalanceError(f"{option} {str(path)!r} is a file, not a directory")
+    if create:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BalanceError(f"cannot create {str(path)!r}: {exc.strerror}") from None
+    return path
+
+
+def output_file(out: str | Path, option: str) -> Path:
+    """The file ``out`` that a command writes to, checked before any game is played: its
+    directory is created and the file opened for writing once (and removed again if it
+    was not there), so that a file that cannot be written is a one-line error at once."""
+    path = Path(out)
+    if path.is_dir():
+        raise BalanceError(f"{option} {str(path)!r} is a directory, not a file")
+    if path.parent.exists() and not path.parent.is_dir():
+        raise BalanceError(f"cannot write {str(path)!r}: {str(path.parent)!r} is a file")
+    output_dir(path.parent, option)
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+    except OSError as exc:
+        raise BalanceError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    if not existed:
+        path.unlink(missing_ok=True)
+    return path
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write ``text`` to the file ``path`` checked by :func:`output_file`; a failure
+    (the disk full, the file removed from under us) is still a one-line error."""
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        raise BalanceError(f"cannot write {str(path)!r}: {exc.strerror}") from None
 
 
 def json_safe(value: Any) -> Any:

@@ -456,6 +456,38 @@ def test_replay_of_a_directory_that_is_not_a_run(tmp_path: Path, monkeypatch, ca
     assert_error_in_process(monkeypatch, capsys, *args, fragments=["not a balance run"])
 
 
+#: Every command that writes files into --out, with the fewest games.
+WRITERS = [
+    ["simulate", "walk-the-plank", "-g", "10"],
+    ["compare", "walk-the-plank", "-g", "10", "-v", "base", "-v", "kraken"],
+    ["cards", "walk-the-plank", "-g", "10"],
+    ["sweep", "walk-the-plank", "-g", "10", "--axis", "plank_max=3..4"],
+    ["tournament", "walk-the-plank", "-g", "10", "--strategy", "random", "--strategy", "greedy"],
+    [
+        "matchup",
+        "battle-of-thieves",
+        "-g",
+        "10",
+        "--deck",
+        "cannon-battery",
+        "--deck",
+        "island-raiders",
+    ],
+    ["skill", "la-planche", "-p", "2", "-g", "10"],
+]
+
+
+@pytest.mark.parametrize("args", WRITERS, ids=[a[0] for a in WRITERS])
+def test_an_out_that_cannot_be_created_is_one_line_before_any_game(
+    args: list[str], tmp_path: Path, monkeypatch, capsys
+) -> None:
+    (tmp_path / "afile").write_text("in the way")
+    cli_helpers.forbid_games(monkeypatch)
+    out = tmp_path / "afile" / "sub"
+    fragments = ["cannot create", str(out)]
+    assert_error_in_process(monkeypatch, capsys, *args, "--out", str(out), fragments=fragments)
+
+
 def test_main_succeeds_quietly() -> None:
     done = run_main("simulate", "walk-the-plank", "-p", "2", "-g", "200", "--json")
     assert done.returncode == 0, done.stderr

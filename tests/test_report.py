@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from cli_helpers import call_main, pdf_pages
+from cli_helpers import call_main, forbid_games, pdf_pages
 from click.testing import CliRunner
 from matplotlib import image
 
@@ -391,6 +391,19 @@ def test_out_is_an_existing_file(monkeypatch, capsys, runs, tmp_path: Path) -> N
     )
     assert_one_line_error(code, out, err, "--out", "is a file, not a directory")
     assert blocker.read_text() == "in the way"
+
+
+@pytest.mark.parametrize("restricted", [[], ["--restricted-play", "50"]])
+def test_an_out_that_cannot_be_created(
+    monkeypatch, capsys, tmp_path: Path, restricted: list[str]
+) -> None:
+    run = tmp_path / "run"
+    api.simulate("walk-the-plank", players=2, games=100, out=run, threads=1)
+    (tmp_path / "afile").write_text("in the way")
+    out = tmp_path / "afile" / "sub"
+    forbid_games(monkeypatch)  # restricted play comes after the check
+    code, stdout, err = call_main(monkeypatch, capsys, "report", run, "--out", out, *restricted)
+    assert_one_line_error(code, stdout, err, "cannot create", str(out))
 
 
 def test_restricted_play_of_no_games(monkeypatch, capsys, runs, tmp_path: Path) -> None:
