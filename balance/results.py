@@ -247,6 +247,8 @@ class SavedRun:
 def load_run(directory: str | Path) -> SavedRun:
     """Read a run directory's manifest and rebuild its set-up; one-line errors if broken."""
     directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise BalanceError(f"{str(directory)!r} is a file, not a run directory")
     if not directory.is_dir():
         raise BalanceError(f"run directory {str(directory)!r} does not exist")
     path = directory / MANIFEST

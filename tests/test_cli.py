@@ -456,6 +456,13 @@ def test_replay_of_a_directory_that_is_not_a_run(tmp_path: Path, monkeypatch, ca
     assert_error_in_process(monkeypatch, capsys, *args, fragments=["not a balance run"])
 
 
+def test_replay_of_a_file(tmp_path: Path, monkeypatch, capsys) -> None:
+    (tmp_path / "afile").write_text("not a run")
+    args = ("replay", str(tmp_path / "afile"), "0")
+    fragments = ["is a file, not a run directory"]
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=fragments)
+
+
 #: Every command that writes files into --out, with the fewest games.
 WRITERS = [
     ["simulate", "walk-the-plank", "-g", "10"],

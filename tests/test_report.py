@@ -246,6 +246,12 @@ def test_missing_directory(monkeypatch, capsys, tmp_path: Path) -> None:
     report_error(monkeypatch, capsys, tmp_path / "nowhere", tmp_path / "o", "does not exist")
 
 
+def test_a_file_is_not_a_run_directory(monkeypatch, capsys, tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("not a run")
+    fragments = ["afile' is a file, not a run directory"]
+    report_error(monkeypatch, capsys, tmp_path / "afile", tmp_path / "o", *fragments)
+
+
 def test_directory_without_manifest(monkeypatch, capsys, tmp_path: Path) -> None:
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "games.parquet").write_bytes(b"")
