@@ -771,7 +771,8 @@ Examples:
   balance deck check island-raiders
 \b
 A good file prints a line per deck; a bad one prints every mistake, one FILE:LINE: reason
-line each. The exit code is 1 when any file is bad.
+line each. The exit code is 1 when any file is bad, 2 when a FILE does not exist (nor
+names an example deck).
 """,
 )
 @click.argument("files", nargs=-1, required=True)
@@ -782,8 +783,7 @@ def deck_check(files: tuple[str, ...]) -> None:
     results = card_files.check_each(files)
     for ok, line in results:
         click.echo(line, err=not ok)
-    if not all(ok for ok, _ in results):
-        sys.exit(1)
+    sys.exit(card_files.check_exit_code(files, results))
 
 
 @deck.command("list", epilog="\b\nExample:\n  balance deck list")
