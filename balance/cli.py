@@ -275,7 +275,11 @@ def simulate(
         click.echo(f"saved in {out}")
 
 
-@cli.command(epilog="\b\nExample:\n  balance replay runs/kraken 17")
+@cli.command(
+    epilog="\b\nExample:\n  balance replay runs/kraken 17",
+    # A negative GAME_INDEX is an argument (refused below), not an unknown option.
+    context_settings={"ignore_unknown_options": True},
+)
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.argument("game_index", type=int)
 def replay(directory: Path, game_index: int) -> None:

@@ -443,7 +443,7 @@ def test_replay_of_a_missing_directory(tmp_path: Path, monkeypatch, capsys) -> N
     assert_error_in_process(monkeypatch, capsys, *args, fragments=["does not exist"])
 
 
-@pytest.mark.parametrize("index", ["1500", "99999"])
+@pytest.mark.parametrize("index", ["1500", "99999", "-1"])
 def test_replay_index_out_of_range(saved_run, index: str, monkeypatch, capsys) -> None:
     _, directory = saved_run
     args = ("replay", str(directory), index)
