@@ -33,6 +33,7 @@ from balance.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Block, Setup
 from balance.precision import DEFAULT_MAX_GAMES, play_until
+from balance.results import json_safe, output_file, write_output
 from balance.run import MAX_GAMES
 from balance.stats import LEVEL
 
@@ -593,3 +594,20 @@ def check_junit(result: Mapping[str, Any]) -> str:
                 ET.SubElement(case, "system-out").text = detail
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
+
+
+def check_outputs(junit: Path | None, markdown: Path | None) -> None:
+    """Make sure ``--junit`` and ``--markdown`` can be written before any game is played:
+    a one-line error (exit code 2), never taken for a failed target (exit code 1)."""
+    if junit is not None:
+        output_file(junit, "--junit")
+    if markdown is not None:
+        output_file(markdown, "--markdown")
+
+
+def write_outputs(result: Mapping[str, Any], junit: Path | None, markdown: Path | None) -> None:
+    """The result as JUnit XML in ``junit`` and as Markdown in ``markdown``, if given."""
+    if junit is not None:
+        write_output(Path(junit), check_junit(json_safe(result)))
+    if markdown is not None:
+        write_output(Path(markdown), check_markdown(json_safe(result)))

@@ -275,7 +275,11 @@ def simulate(
         click.echo(f"saved in {out}")
 
 
-@cli.command(epilog="\b\nExample:\n  balance replay runs/kraken 17")
+@cli.command(
+    epilog="\b\nExample:\n  balance replay runs/kraken 17",
+    # A negative GAME_INDEX is an argument (refused below), not an unknown option.
+    context_settings={"ignore_unknown_options": True},
+)
 @click.argument("directory", type=click.Path(path_type=Path))
 @click.argument("game_index", type=int)
 def replay(directory: Path, game_index: int) -> None:
@@ -367,7 +371,7 @@ def cards(
     """Value each card of GAME by restricted play: a seat that may never use it."""
     from balance.api import check_card_values, make_setup
     from balance.restricted import card_value_json, restricted_play, write_restricted_play
-    from balance.results import json_safe
+    from balance.results import json_safe, output_dir
 
     setup = make_setup(
         game,
@@ -380,6 +384,8 @@ def cards(
     )
     check_card_values(game)
     check_max_games(precision, max_games)
+    if out is not None:
+        output_dir(out)  # before any game is played
     value = restricted_play(
         setup,
         n_games,
@@ -577,9 +583,11 @@ def _play_tournament(
     as_json: bool,
 ) -> None:
     from balance import tournament_report
-    from balance.results import json_safe
+    from balance.results import json_safe, output_dir
     from balance.tournament import tournament as play
 
+    if out is not None:
+        output_dir(out)  # before any game is played
     result = play(
         game,
         players,
@@ -726,6 +734,7 @@ def check(
     scenarios = checks.load_checks(file)
     if baseline is not None:
         checks.add_baseline(scenarios, baseline, 0.01 if tolerance is None else tolerance)
+    checks.check_outputs(junit, markdown)
     result = checks.run_checks(
         scenarios, threads=threads, progress=sys.stderr.isatty(), on_compile=_say_compiling
     )
@@ -733,10 +742,7 @@ def check(
         click.echo(json.dumps(json_safe(result)))
     else:
         click.echo(checks.check_text(result))
-    if junit is not None:
-        junit.write_text(checks.check_junit(json_safe(result)))
-    if markdown is not None:
-        markdown.write_text(checks.check_markdown(json_safe(result)))
+    checks.write_outputs(result, junit, markdown)
     if any(s["partial"] for s in result["scenarios"]):
         click.echo("interrupted: the verdicts so far are above", err=True)
         sys.exit(130)
@@ -769,7 +775,8 @@ Examples:
   balance deck check island-raiders
 \b
 A good file prints a line per deck; a bad one prints every mistake, one FILE:LINE: reason
-line each. The exit code is 1 when any file is bad.
+line each. The exit code is 1 when any file is bad, 2 when a FILE does not exist (nor
+names an example deck).
 """,
 )
 @click.argument("files", nargs=-1, required=True)
@@ -780,8 +787,7 @@ def deck_check(files: tuple[str, ...]) -> None:
     results = card_files.check_each(files)
     for ok, line in results:
         click.echo(line, err=not ok)
-    if not all(ok for ok, _ in results):
-        sys.exit(1)
+    sys.exit(card_files.check_exit_code(files, results))
 
 
 @deck.command("list", epilog="\b\nExample:\n  balance deck list")

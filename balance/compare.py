@@ -38,7 +38,7 @@ from balance.errors import BalanceError, Interrupted
 from balance.formatting import rules_text
 from balance.games import get_game
 from balance.games.base import Setup
-from balance.results import MANIFEST, RunWriter, manifest_for, write_json
+from balance.results import MANIFEST, RunWriter, manifest_for, output_dir, write_json
 from balance.run import RunResult, check_run, run_games
 from balance.summary import summarize
 
@@ -279,7 +279,7 @@ def compare(
         games = DEFAULT_MAX_GAMES if max_games is None else max_games
         check_precision(precision, games)
     check_run(games, threads, None)
-    out_dir = _out_dir(out) if out is not None else None
+    out_dir = output_dir(out) if out is not None else None
     if out_dir is not None:
         _clear_previous(out_dir)
     results: dict[str, RunResult] = {}
@@ -736,13 +736,6 @@ def _own_title(rows: pd.DataFrame) -> str:
     """What the game's own per-game counts are, from their units: ``reveals per game``."""
     units = sorted({unit for unit in rows["unit"] if unit})
     return (", ".join(units) or "counts") + " per game"
-
-
-def _out_dir(out: str | Path) -> Path:
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise BalanceError(f"--out {str(path)!r} is a file, not a directory")
-    return path
 
 
 def _clear_previous(out: Path) -> None:

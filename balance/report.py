@@ -30,7 +30,7 @@ from balance.formatting import rule_value
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.restricted import restricted_play, restricted_play_chart
-from balance.results import SavedRun, load_run
+from balance.results import SavedRun, load_run, output_dir
 from balance.stats import mean_interval, wilson_interval
 
 WILSON = "95% Wilson intervals"
@@ -330,7 +330,7 @@ def write_report(
     per card; its table is written as ``restricted-play.csv``.
     """
     tables = RunTables.read(directory)
-    out = _out_dir(out)
+    out = output_dir(out)
     charts = report_charts(tables)
     value = None
     if restricted_games is not None:
@@ -348,10 +348,3 @@ def write_report(
     if value is not None:
         value.table.to_csv(out / "restricted-play.csv", index=False)
     return written
-
-
-def _out_dir(out: str | Path) -> Path:
-    path = Path(out)
-    if path.exists() and not path.is_dir():
-        raise BalanceError(f"--out {str(path)!r} is a file, not a directory")
-    return path

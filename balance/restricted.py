@@ -30,6 +30,7 @@ from balance.findings import restricted_play_sentences
 from balance.formatting import interval, percent, rules_text
 from balance.games import get_game
 from balance.games.base import Lineup, Setup
+from balance.results import output_dir
 from balance.run import RunResult, check_run, run_games
 from balance.stats import wilson_interval
 
@@ -488,6 +489,7 @@ def restricted_play_chart(
 
 def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
     """The chart as PNG and ``restricted-play.pdf``, and the table as CSV."""
+    out = output_dir(out)
     if hasattr(value, "write"):  # a game's own card values write themselves
         return value.write(out)
     noun = get_game(value.setup.game).action_noun

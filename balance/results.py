@@ -47,10 +47,7 @@ class RunWriter:
         self.directory = Path(directory)
         self.setup = setup
         self.game = get_game(setup.game)
-        try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise BalanceError(f"cannot create {str(directory)!r}: {exc.strerror}") from None
+        output_dir(self.directory)
         #: The run this one replaces, in words (``None`` if the directory held none).
         self.replaced: str | None = None
         if (self.directory / MANIFEST).exists():
@@ -112,6 +109,51 @@ def _described(path: Path) -> str:
         )
     except (OSError, ValueError, KeyError, TypeError):
         return "a run whose manifest cannot be read"
+
+
+def output_dir(out: str | Path, option: str = "--out", create: bool = True) -> Path:
+    """The directory ``out`` that a command writes to, created (with its parents) before
+    any game is played, so that a place that cannot be written is a one-line error
+    (naming ``option``) at once, not a traceback after the games."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise BalanceError(f"{option} {str(path)!r} is a file, not a directory")
+    if create:
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise BalanceError(f"cannot create {str(path)!r}: {exc.strerror}") from None
+    return path
+
+
+def output_file(out: str | Path, option: str) -> Path:
+    """The file ``out`` that a command writes to, checked before any game is played: its
+    directory is created and the file opened for writing once (and removed again if it
+    was not there), so that a file that cannot be written is a one-line error at once."""
+    path = Path(out)
+    if path.is_dir():
+        raise BalanceError(f"{option} {str(path)!r} is a directory, not a file")
+    if path.parent.exists() and not path.parent.is_dir():
+        raise BalanceError(f"cannot write {str(path)!r}: {str(path.parent)!r} is a file")
+    output_dir(path.parent, option)
+    existed = path.exists()
+    try:
+        with path.open("a"):
+            pass
+    except OSError as exc:
+        raise BalanceError(f"cannot write {str(path)!r}: {exc.strerror}") from None
+    if not existed:
+        path.unlink(missing_ok=True)
+    return path
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write ``text`` to the file ``path`` checked by :func:`output_file`; a failure
+    (the disk full, the file removed from under us) is still a one-line error."""
+    try:
+        path.write_text(text)
+    except OSError as exc:
+        raise BalanceError(f"cannot write {str(path)!r}: {exc.strerror}") from None
 
 
 def json_safe(value: Any) -> Any:
@@ -222,6 +264,8 @@ class SavedRun:
 def load_run(directory: str | Path) -> SavedRun:
     """Read a run directory's manifest and rebuild its set-up; one-line errors if broken."""
     directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise BalanceError(f"{str(directory)!r} is a file, not a run directory")
     if not directory.is_dir():
         raise BalanceError(f"run directory {str(directory)!r} does not exist")
     path = directory / MANIFEST

@@ -92,15 +92,18 @@ def skill(
     """
     from balance import skill_report
     from balance.cli import _rule_pairs, _say_compiling
-    from balance.results import json_safe
+    from balance.results import json_safe, output_dir
     from balance.skill import parse_budgets
     from balance.skill import skill as climb
 
+    budgets = parse_budgets(budget_text)
+    if out is not None:
+        output_dir(out)  # before any game is played
     result = climb(
         game,
         players,
         rungs=rung_texts,
-        budgets=parse_budgets(budget_text),
+        budgets=budgets,
         games=n_games,
         seed=seed,
         variants=variants,

@@ -11,10 +11,9 @@ from matplotlib.figure import Figure
 
 from balance.caveats import warning_lines
 from balance.charts import Chart, flag, plot_grouped, plot_intervals, title_page, write_charts
-from balance.errors import BalanceError
 from balance.formatting import rules_text
 from balance.games import get_game
-from balance.results import write_json
+from balance.results import output_dir, write_json
 from balance.skill import ALPHA, TELL, Skill, describe_threshold
 
 FILES = (
@@ -323,10 +322,7 @@ def charts(result: Skill) -> list[Chart]:
 def write(result: Skill, out: Path) -> list[Path]:
     """The rungs, matches, games, balance and seats as Parquet (rungs and balance also as
     CSV), ``skill.json`` (as ``--json`` prints it), the charts as PNG and ``skill.pdf``."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise BalanceError(f"--out {out} is a file, not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_dir(out)
     result.rungs.to_parquet(out / "skill-rungs.parquet", index=False)
     result.rungs.to_csv(out / "skill-rungs.csv", index=False)
     result.matches.to_parquet(out / "skill-matches.parquet", index=False)

@@ -53,7 +53,7 @@ from balance.metrics import (
 from balance.moments import exact_covariance
 from balance.precision import BLOCK as PRECISION_BLOCK
 from balance.precision import DEFAULT_MAX_GAMES, SeatTracker, check_precision
-from balance.results import json_safe, write_json
+from balance.results import json_safe, output_dir, write_json
 from balance.run import _deferred_interrupt, _ignore_ctrl_c_here, check_run, default_threads
 from balance.stats import t_quantile, wilson_interval
 from balance.sweep_design import (
@@ -1092,8 +1092,7 @@ def tidy_table(points: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> pd.
 def _prepare_out(out_dir: Path, spec: Mapping[str, Any], resume: bool) -> dict[int, Tally]:
     """Make ``out_dir`` ready; with ``resume``, the tallies of the points already played."""
     manifest_path = out_dir / MANIFEST
-    if out_dir.exists() and not out_dir.is_dir():
-        raise BalanceError(f"--out {out_dir} is a file, not a directory")
+    output_dir(out_dir, create=not resume)
     if resume:
         if not manifest_path.exists():
             raise BalanceError(f"--resume: no sweep in {out_dir} (no {MANIFEST})")
@@ -1160,7 +1159,7 @@ def _load_tally(path: Path) -> Tally:
 
 def write_sweep(result: SweepResult, plan: Plan, out_dir: Path, charts: bool = True) -> None:
     """The tidy table (Parquet, CSV), the JSON, the manifest, the charts and the PDF."""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    output_dir(out_dir)
     result.table.to_parquet(out_dir / "sweep.parquet", index=False)
     result.table.to_csv(out_dir / "sweep.csv", index=False)
     write_json(out_dir / "sweep.json", result.to_json())

@@ -20,10 +20,9 @@ from balance.charts import (
     title_page,
     write_charts,
 )
-from balance.errors import BalanceError
 from balance.formatting import rules_text
 from balance.games import get_game
-from balance.results import write_json
+from balance.results import output_dir, write_json
 from balance.stats import wilson_interval
 from balance.tournament import MATRIX_METHOD, RATING_METHOD, Tournament
 
@@ -263,10 +262,7 @@ def write(result: Tournament, out: Path) -> list[Path]:
     """Every game as Parquet (``tournament-games.parquet``), the matrix and ratings as
     Parquet, ``tournament.json`` (as ``--json`` prints it), the charts as PNG and
     ``tournament.pdf``."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise BalanceError(f"--out {out} is a file, not a directory")
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_dir(out)
     result.records.to_parquet(out / "tournament-games.parquet", index=False)
     result.matrix.to_parquet(out / "tournament-matrix.parquet", index=False)
     result.ratings.to_parquet(out / "tournament-ratings.parquet", index=False)

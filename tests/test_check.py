@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from cli_helpers import assert_one_line_error, call_main
+from cli_helpers import assert_one_line_error, call_main, forbid_games
 
 from balance.check import load_checks
 from balance.errors import BalanceError
@@ -129,6 +129,22 @@ def test_bad_input_is_one_line_and_exit_two(tmp_path, monkeypatch, capsys) -> No
         *call_main(monkeypatch, capsys, "check", path, "--tolerance", 0.01), "--baseline"
     )
     assert_one_line_error(*call_main(monkeypatch, capsys, "check", tmp_path / "none.toml"))
+
+
+@pytest.mark.parametrize("option", ["--junit", "--markdown"])
+def test_an_output_that_cannot_be_written_is_bad_input_not_a_failed_target(
+    tmp_path, monkeypatch, capsys, option: str
+) -> None:
+    # Exit code 1 would say a target failed: a place that cannot be written is exit
+    # code 2, said before any game is played.
+    path = write(tmp_path, SCENARIO.format(max_games=4096) + target("length_mean", 1))
+    (tmp_path / "afile").write_text("in the way")
+    forbid_games(monkeypatch)
+    blocked = tmp_path / "afile" / "check.out"
+    code, out, err = call_main(monkeypatch, capsys, "check", path, option, blocked)
+    assert_one_line_error(code, out, err, "cannot write", str(blocked))
+    code, out, err = call_main(monkeypatch, capsys, "check", path, option, tmp_path)
+    assert_one_line_error(code, out, err, option, "is a directory, not a file")
 
 
 def test_the_shipped_example_loads() -> None:

@@ -524,7 +524,7 @@ def test_replay_of_a_missing_directory(tmp_path: Path, monkeypatch, capsys) -> N
     assert_error_in_process(monkeypatch, capsys, *args, fragments=["does not exist"])
 
 
-@pytest.mark.parametrize("index", ["1500", "99999"])
+@pytest.mark.parametrize("index", ["1500", "99999", "-1"])
 def test_replay_index_out_of_range(saved_run, index: str, monkeypatch, capsys) -> None:
     _, directory = saved_run
     args = ("replay", str(directory), index)
@@ -535,6 +535,45 @@ def test_replay_index_out_of_range(saved_run, index: str, monkeypatch, capsys) -
 def test_replay_of_a_directory_that_is_not_a_run(tmp_path: Path, monkeypatch, capsys) -> None:
     args = ("replay", str(tmp_path), "0")
     assert_error_in_process(monkeypatch, capsys, *args, fragments=["not a balance run"])
+
+
+def test_replay_of_a_file(tmp_path: Path, monkeypatch, capsys) -> None:
+    (tmp_path / "afile").write_text("not a run")
+    args = ("replay", str(tmp_path / "afile"), "0")
+    fragments = ["is a file, not a run directory"]
+    assert_error_in_process(monkeypatch, capsys, *args, fragments=fragments)
+
+
+#: Every command that writes files into --out, with the fewest games.
+WRITERS = [
+    ["simulate", "walk-the-plank", "-g", "10"],
+    ["compare", "walk-the-plank", "-g", "10", "-v", "base", "-v", "kraken"],
+    ["cards", "walk-the-plank", "-g", "10"],
+    ["sweep", "walk-the-plank", "-g", "10", "--axis", "plank_max=3..4"],
+    ["tournament", "walk-the-plank", "-g", "10", "--strategy", "random", "--strategy", "greedy"],
+    [
+        "matchup",
+        "battle-of-thieves",
+        "-g",
+        "10",
+        "--deck",
+        "cannon-battery",
+        "--deck",
+        "island-raiders",
+    ],
+    ["skill", "la-planche", "-p", "2", "-g", "10"],
+]
+
+
+@pytest.mark.parametrize("args", WRITERS, ids=[a[0] for a in WRITERS])
+def test_an_out_that_cannot_be_created_is_one_line_before_any_game(
+    args: list[str], tmp_path: Path, monkeypatch, capsys
+) -> None:
+    (tmp_path / "afile").write_text("in the way")
+    cli_helpers.forbid_games(monkeypatch)
+    out = tmp_path / "afile" / "sub"
+    fragments = ["cannot create", str(out)]
+    assert_error_in_process(monkeypatch, capsys, *args, "--out", str(out), fragments=fragments)
 
 
 def test_main_succeeds_quietly() -> None:

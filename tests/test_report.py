@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
-from cli_helpers import call_main, pdf_pages
+from cli_helpers import call_main, forbid_games, pdf_pages
 from click.testing import CliRunner
 from matplotlib import image
 
@@ -246,6 +246,12 @@ def test_missing_directory(monkeypatch, capsys, tmp_path: Path) -> None:
     report_error(monkeypatch, capsys, tmp_path / "nowhere", tmp_path / "o", "does not exist")
 
 
+def test_a_file_is_not_a_run_directory(monkeypatch, capsys, tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("not a run")
+    fragments = ["afile' is a file, not a run directory"]
+    report_error(monkeypatch, capsys, tmp_path / "afile", tmp_path / "o", *fragments)
+
+
 def test_directory_without_manifest(monkeypatch, capsys, tmp_path: Path) -> None:
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "games.parquet").write_bytes(b"")
@@ -391,6 +397,19 @@ def test_out_is_an_existing_file(monkeypatch, capsys, runs, tmp_path: Path) -> N
     )
     assert_one_line_error(code, out, err, "--out", "is a file, not a directory")
     assert blocker.read_text() == "in the way"
+
+
+@pytest.mark.parametrize("restricted", [[], ["--restricted-play", "50"]])
+def test_an_out_that_cannot_be_created(
+    monkeypatch, capsys, tmp_path: Path, restricted: list[str]
+) -> None:
+    run = tmp_path / "run"
+    api.simulate("walk-the-plank", players=2, games=100, out=run, threads=1)
+    (tmp_path / "afile").write_text("in the way")
+    out = tmp_path / "afile" / "sub"
+    forbid_games(monkeypatch)  # restricted play comes after the check
+    code, stdout, err = call_main(monkeypatch, capsys, "report", run, "--out", out, *restricted)
+    assert_one_line_error(code, stdout, err, "cannot create", str(out))
 
 
 def test_restricted_play_of_no_games(monkeypatch, capsys, runs, tmp_path: Path) -> None:

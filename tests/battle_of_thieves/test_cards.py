@@ -874,7 +874,7 @@ def test_cli_check_reports_every_bad_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(
         cli, ["deck", "check", str(bad), "boarding-party", str(worse), "nonsense"]
     )
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # 'nonsense' names nothing: bad input, as a missing file
     assert result.exception is None or isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output
     assert result.stderr.splitlines() == [
@@ -886,6 +886,19 @@ def test_cli_check_reports_every_bad_file(tmp_path: Path) -> None:
         "cannon-battery, island-raiders",
     ]
     assert result.stdout.splitlines()[0].startswith("boarding-party (")
+
+
+def test_cli_check_of_a_missing_file_is_bad_input(tmp_path: Path, monkeypatch) -> None:
+    # Exit code 1 says a file has mistakes; a file that is not there is bad input: 2.
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["deck", "check", "my-deck.toml"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert result.stderr == "my-deck.toml: no such file\n"
+    bad, _ = write(tmp_path, '[[card]]\nname = "X"\ntype = "evnt"\n')
+    assert CliRunner().invoke(cli, ["deck", "check", str(bad)]).exit_code == 1
+    assert CliRunner().invoke(cli, ["deck", "check", str(bad), "my-deck.toml"]).exit_code == 2
+    assert CliRunner().invoke(cli, ["deck", "check", str(tmp_path)]).exit_code == 2
 
 
 #: A deck file with six mistakes, each marked with its number: every one is reported in one

@@ -1718,6 +1718,20 @@ def check_each(references: Sequence[str]) -> list[tuple[bool, str]]:
     return out
 
 
+def check_exit_code(references: Sequence[str], results: Sequence[tuple[bool, str]]) -> int:
+    """``balance deck check``'s exit code: 2 (bad input) when a reference is neither a
+    file nor an example deck's name, else 1 when a file is bad (``results`` of
+    :func:`check_each`), else 0."""
+    for reference in references:
+        try:
+            path = _file_of(reference)
+        except BalanceError:
+            return 2
+        if not path.is_file():
+            return 2
+    return 0 if all(ok for ok, _ in results) else 1
+
+
 def check_files(references: Sequence[str]) -> list[str]:
     """A line per deck of each file (or example deck name), e.g.
     ``cannon-battery (…/cannon-battery.toml): 20 cards, 12 distinct, 30 provisions, ok``;

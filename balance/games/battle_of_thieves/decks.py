@@ -88,10 +88,9 @@ class CardValues:
 
     def write(self, out: Path) -> list[Path]:
         """The chart as PNG and ``card-value.pdf``, and the table as ``card-value.csv``."""
-        out = Path(out)
-        if out.exists() and not out.is_dir():
-            raise BalanceError(f"--out {out} is a file, not a directory")
-        out.mkdir(parents=True, exist_ok=True)
+        from balance.results import output_dir
+
+        out = output_dir(out)
         lines = [
             *self.text().splitlines()[len(self.warnings) :][:2],
             "rules: " + rules_text(self.setup.rules.to_dict()),
