@@ -221,20 +221,17 @@ def restricted_play_sentences(
         f"{len(moved)} of the {len(rows)} {plural} change the win rate of {subject} without "
         f"them beyond chance ({games:,} paired games a {noun}, 5% after Holm's correction)."
     ]
-    if len(helps):
-        found.append(
-            "Worth most to the player who has them: "
-            + "; ".join(said(row) for row in helps.head(SHOWN).itertuples())
-            + (f"; {len(helps) - SHOWN} more in the table" if len(helps) > SHOWN else "")
-            + "."
-        )
-    if len(hurts):
-        found.append(
-            "Costly to their holder (the seat wins more without them): "
-            + "; ".join(said(row) for row in hurts.head(SHOWN).itertuples())
-            + (f"; {len(hurts) - SHOWN} more in the table" if len(hurts) > SHOWN else "")
-            + "."
-        )
+    for heading, these in (
+        ("Worth most to the player who has them", helps),
+        (f"Costly to their holder ({subject} wins more without them)", hurts),
+    ):
+        if len(these):
+            found.append(
+                f"{heading}: "
+                + "; ".join(said(row) for row in these.head(SHOWN).itertuples())
+                + (f"; {len(these) - SHOWN} more in the table" if len(these) > SHOWN else "")
+                + "."
+            )
     if len(moved) < len(rows):
         widest = float((rows["high"] - rows["low"]).max()) / 2
         rest = len(rows) - len(moved)
