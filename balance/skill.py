@@ -555,7 +555,8 @@ def skill(
             # playout a capped game, slow and with no winner to learn from.
             ending = []
             for name, text in zip(labels[:0:-1], texts[:0:-1], strict=True):
-                finished = float(np.mean([b.finished.mean() for b in own_table(name, text).blocks]))
+                blocks = own_table(name, text).blocks
+                finished = float(np.concatenate([b.finished for b in blocks]).mean())
                 if finished >= MIN_ROLLOUT_FINISHED:
                     ending.append(text)
                 else:
