@@ -503,9 +503,10 @@ def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
         f"restricted seat: {value.setup.lineup.restriction_text()}",
         f"method: {METHOD}",
     ]
+    warned = warning_lines(value.warnings)
     findings = findings_page(
         f"{noun.capitalize()} value by restricted play: findings",
-        warning_lines(value.warnings),
+        warned,
         restricted_play_sentences(value.table, noun),
     )
     charts = [
@@ -513,7 +514,7 @@ def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
         restricted_play_chart(value),
     ]
     for chart in charts:
-        flag(chart.figure, warning_lines(value.warnings))
+        flag(chart.figure, warned)  # the findings page states the warnings itself
     charts.insert(0, Chart("00-findings", findings))
     written = write_charts(charts, out, "restricted-play.pdf")
     value.table.to_csv(out / "restricted-play.csv", index=False)

@@ -87,10 +87,10 @@ class CardValues:
         )
 
     def write(self, out: Path) -> list[Path]:
-        """The chart as PNG and ``card-value.pdf``, and the table as ``card-value.csv``."""
-        from balance.results import output_dir
-
-        out = output_dir(out)
+        """The findings and the chart as PNG and ``card-value.pdf``, and the table as
+        ``card-value.csv``, in the directory ``out``, which
+        :func:`balance.restricted.write_restricted_play` has created."""
+        out = Path(out)
         lines = [
             *self.text().splitlines()[len(self.warnings) :][:2],
             "rules: " + rules_text(self.setup.rules.to_dict()),
@@ -103,15 +103,14 @@ class CardValues:
             [f"{row.card} ({decks[row.seat]})" for row in self.table.itertuples()],
             subject="the deck",
         )
+        warned = warning_lines(self.warnings)
         charts = [
             Chart("00-title", title_page("Card value by restricted play", lines)),
             self.chart(),
         ]
         for chart in charts:
-            flag(chart.figure, warning_lines(self.warnings))
-        findings = findings_page(
-            "Card value by restricted play: findings", warning_lines(self.warnings), found
-        )
+            flag(chart.figure, warned)
+        findings = findings_page("Card value by restricted play: findings", warned, found)
         charts.insert(0, Chart("00-findings", findings))
         written = write_charts(charts, out, "card-value.pdf")
         self.table.to_csv(out / "card-value.csv", index=False)
