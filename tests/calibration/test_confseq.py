@@ -6,10 +6,21 @@ itself, the worst case), or at a random block. From a known truth, the betting c
 sequences of :mod:`balance.confseq` must still cover it in at least 95% of the runs at
 every such stop. A fixed-n Wilson interval read the same way (the interval of the games
 so far, after every block) fails the same check: the check can tell.
+
+A confidence sequence covers far more than 95% by design (Ville's inequality bounds the
+chance of *ever* leaving it), so coverage alone cannot tell a sequence that is too wide,
+nor one a little too narrow: a sequence scaled by 0.8 still covers 97-99%. The other
+side is held by an independent implementation written here from the paper's formulas
+(Waudby-Smith and Ramdas, JRSS B 86, 2024, section 4): the hedged capital of every
+candidate mean multiplied out game by game on a fine grid, exactly (no Fan bound, no
+bisection), its confidence set ``{m : capital < 1 / alpha}`` intersected over time. The
+project's interval must contain that one and be at most a few per cent wider; scaled by
+0.8 or 1.3 about its centre it fails that check, and a test shows it does.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -160,3 +171,141 @@ def test_bounded_mean_sequence_covers_at_data_dependent_stops_long() -> None:
 def test_fixed_n_wilson_read_after_every_block_fails_long() -> None:
     covered = wilson_coverage_at_first_miss(0.1, runs=20_000, blocks=100, block=500, seed=1)
     assert covered < 0.85, covered
+
+
+# -- two-sided: against an independent implementation of the paper's sequence ----------
+
+#: Candidate means of the reference implementation (a step of 1/8,000).
+REFERENCE_GRID = 8001
+#: How much wider than the reference the project's interval may be: a share's capital is
+#: exact, so only the grid's and the bisection's rounding (measured: at most 0.4%); a
+#: bounded mean's capital is Fan's lower bound, looser when the stakes are large
+#: (measured: at most 13% with a target's stakes, 2% without).
+WIDER_AT_MOST = {True: 1.05, False: 1.2}
+
+
+def reference_intervals(
+    blocks: list[np.ndarray], *, target: float | None, alpha: float = 0.05
+) -> list[tuple[float, float]]:
+    """The betting confidence sequence of values in ``[0, 1]``, read after each block.
+
+    Written from the paper, not from :mod:`balance.confseq`: for every candidate ``m`` the
+    capital of a bet on the mean being above ``m`` is the product over games of
+    ``1 + l+ (x - m)``, below it of ``1 - l- (x - m)``; ``m`` is ruled out for good once the
+    hedged capital ``(K+ + K-) / 2`` reaches ``1 / alpha``. The stakes are predictable
+    (any such stake keeps the capital a martingale): the one documented by
+    :class:`~balance.confseq.BettingCS`, fixed for a block from the games before it,
+    ``sqrt(2 log(2 / alpha) / (s^2 t log(1 + t)))`` with the running variance ``s^2`` and
+    ``t`` the games at the block's end, or ``target / s^2`` given a target half-width;
+    capped at ``0.5 / m`` and ``0.5 / (1 - m)`` so no bet can lose the whole capital.
+
+    Parameters
+    ----------
+    blocks : the games' values block by block, ``(b,)`` each.
+
+    Returns
+    -------
+    ``(low, high)`` after each block: the smallest and largest candidate never ruled out,
+    intersected with every earlier reading.
+    """
+    m = np.linspace(0.0, 1.0, REFERENCE_GRID)
+    log_plus = np.zeros_like(m)
+    log_minus = np.zeros_like(m)
+    ruled_out = np.zeros(m.shape, dtype=bool)
+    seen = np.empty(0)
+    low, high = 0.0, 1.0
+    readings = []
+    for x in blocks:
+        mean = (0.5 + seen.sum()) / (seen.size + 1)
+        variance = max((0.25 + ((seen - mean) ** 2).sum()) / (seen.size + 1), 1e-6)
+        if target is None:
+            t = seen.size + x.size
+            stake = math.sqrt(2 * math.log(2 / alpha) / (variance * t * math.log1p(t)))
+        else:
+            stake = target / variance
+        with np.errstate(divide="ignore"):
+            up = np.minimum(stake, 0.5 / m)
+            down = np.minimum(stake, 0.5 / (1 - m))
+        for start in range(0, x.size, 256):  # game by game, 256 games a pass
+            games = x[start : start + 256, None]
+            log_plus += np.log1p(up * (games - m)).sum(axis=0)
+            log_minus += np.log1p(-down * (games - m)).sum(axis=0)
+        ruled_out |= np.logaddexp(log_plus, log_minus) - math.log(2) >= math.log(1 / alpha)
+        seen = np.concatenate([seen, x])
+        alive = m[~ruled_out]
+        low, high = max(low, float(alive.min())), min(high, float(alive.max()))
+        readings.append((low, high))
+    return readings
+
+
+def disagreement(
+    interval: tuple[float, float], reference: tuple[float, float], binary: bool
+) -> str | None:
+    """Why ``interval`` is not the reference sequence's (None when it is): narrower at an
+    edge by more than the reference grid's step, or wider than :data:`WIDER_AT_MOST`."""
+    (low, high), (ref_low, ref_high) = interval, reference
+    step = 1.0 / (REFERENCE_GRID - 1)
+    if low > ref_low + step or high < ref_high - step:
+        return f"[{low:.5f}, {high:.5f}] is narrower than [{ref_low:.5f}, {ref_high:.5f}]"
+    if high - low > WIDER_AT_MOST[binary] * (ref_high - ref_low) + 2 * step:
+        return f"[{low:.5f}, {high:.5f}] is wider than {WIDER_AT_MOST[binary]} x the reference"
+    return None
+
+
+def scaled(interval: tuple[float, float], factor: float) -> tuple[float, float]:
+    """``interval`` scaled by ``factor`` about its centre."""
+    centre, half = (interval[0] + interval[1]) / 2, (interval[1] - interval[0]) / 2
+    return centre - factor * half, centre + factor * half
+
+
+def compare_with_reference(
+    draw: Draw, binary: bool, target: float | None, runs: int, blocks: int, block: int, seed: int
+) -> list[tuple[tuple[float, float], tuple[float, float]]]:
+    """The project's refined interval and the reference one after every block of ``runs``
+    simulated runs: a list of ``(interval, reference)`` pairs."""
+    rng = np.random.default_rng(seed)
+    pairs = []
+    for _ in range(runs):
+        values = [draw(rng, block) for _ in range(blocks)]
+        cs = BettingCS(1, binary=binary, target=target)
+        for x, reference in zip(values, reference_intervals(values, target=target), strict=True):
+            cs.update(x)
+            cs.refine()
+            pairs.append(((float(cs.interval()[0][0]), float(cs.interval()[1][0])), reference))
+    return pairs
+
+
+CASES = {
+    "share": (bernoulli(0.3), True),
+    "bounded mean": (beta(2, 5), False),
+}
+
+
+@pytest.mark.parametrize("target", [None, 0.01])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_sequence_is_the_papers_sequence_and_scaled_ones_are_not(
+    case: str, target: float | None
+) -> None:
+    draw, binary = CASES[case]
+    pairs = compare_with_reference(draw, binary, target, runs=1, blocks=6, block=500, seed=4)
+    for interval, reference in pairs:
+        assert disagreement(interval, reference, binary) is None
+    # The check is two-sided: the same sequence scaled by 0.8 or by 1.3 fails it.
+    for factor in (0.8, 1.3):
+        assert all(
+            disagreement(scaled(interval, factor), reference, binary) is not None
+            for interval, reference in pairs
+        ), factor
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", [None, 0.01])
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_sequence_is_the_papers_sequence_long(case: str, target: float | None) -> None:
+    draw, binary = CASES[case]
+    pairs = compare_with_reference(draw, binary, target, runs=6, blocks=20, block=1000, seed=5)
+    problems = [d for i, r in pairs if (d := disagreement(i, r, binary)) is not None]
+    assert not problems, problems[:3]
+    for factor in (0.8, 1.3):
+        passed = sum(disagreement(scaled(i, factor), r, binary) is None for i, r in pairs)
+        assert passed == 0, (factor, passed)
