@@ -89,7 +89,9 @@ class Where:
         """1-based line of ``key`` (or of the section's header)."""
         start, end = self._span(scenario, target)
         if key is not None:
-            pattern = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=")
+            # ``key = ...`` or a table header ``[[scenario.key]]`` (a misspelt one too).
+            name = rf"[\"']?{re.escape(key)}[\"']?"
+            pattern = re.compile(rf"\s*(?:{name}\s*=|\[\[?\s*scenario\s*\.\s*{name}\s*\]\]?)")
             for n in range(start, end):
                 if pattern.match(self.lines[n]):
                     return n + 1

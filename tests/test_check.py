@@ -111,6 +111,12 @@ def test_passing_targets_exit_zero_and_baseline_regression(tmp_path, monkeypatch
         (SCENARIO.format(max_games=10) + "rules = { plank_max = 99 }\n", 6, "plank_max"),
         (SCENARIO.format(max_games=10), 1, "at least one [[scenario.target]]"),
         ("[[scenario]\nname = 1\n", 1, "targets.toml:1:"),
+        (
+            SCENARIO.format(max_games=10)
+            + target("length_mean", 1).replace("scenario.target", "scenario.targets"),
+            7,
+            "unknown field 'targets'",
+        ),
     ],
 )
 def test_bad_files_name_their_line(tmp_path: Path, text: str, line: int, fragment: str) -> None:
