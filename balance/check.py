@@ -342,15 +342,17 @@ def load_checks(path: str | Path) -> list[Scenario]:
             make_setup(game.id, players, 0)
         except BalanceError as error:
             raise where.error(str(error), i, "players") from None
-        steps: list[tuple[str, dict[str, Any]]] = [
-            ("seed", {"seed": seed}),
-            ("variants", {"variants": variants}),
-            ("rules", {"variants": variants, "rules": rules}),
-            ("strategies", {"variants": variants, "rules": rules, "strategies": strategies}),
-        ]
-        for key, step in steps:
+        # Each step adds one piece to those before it, so the last set-up has them all.
+        step: dict[str, Any] = {"rotate_seats": rotate}
+        for key, value in (
+            ("seed", seed),
+            ("variants", variants),
+            ("rules", rules),
+            ("strategies", strategies),
+        ):
+            step[key] = value
             try:
-                setup = make_setup(game.id, players, **step, rotate_seats=rotate)
+                setup = make_setup(game.id, players, **step)
             except BalanceError as error:
                 raise where.error(str(error), i, key) from None
         targets_raw = raw.get("target")

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from cli_helpers import assert_one_line_error, call_main, forbid_games
+from cli_helpers import assert_one_line_error, call_main, forbid_games, simulate_json
 
 from balance.check import load_checks
 from balance.errors import BalanceError
@@ -156,3 +156,19 @@ def test_an_output_that_cannot_be_written_is_bad_input_not_a_failed_target(
 def test_the_shipped_example_loads() -> None:
     scenarios = load_checks(Path(__file__).parent.parent / "examples" / "targets.toml")
     assert [len(s.targets) for s in scenarios] == [3, 2]
+
+
+def test_a_scenario_plays_its_own_seed_as_simulate_does(tmp_path, monkeypatch, capsys) -> None:
+    # Two scenarios that differ only in their seed play different games, and each plays
+    # the games `balance simulate` plays with that seed.
+    text = ""
+    for seed in (1, 2):
+        scenario = SCENARIO.format(max_games=4096).replace("four players", f"seed {seed}")
+        text += scenario + f"seed = {seed}\n" + target("seat_win_rate.0", 0.0, 1.0)
+    code, out, err = call_main(monkeypatch, capsys, "check", write(tmp_path, text), "--json")
+    assert code == 0, err
+    values = [s["targets"][0]["value"] for s in json.loads(out)["scenarios"]]
+    assert values[0] != values[1]
+    for seed, value in zip((1, 2), values, strict=True):
+        summary = simulate_json("walk-the-plank", "-p", 4, "--games", 4096, "--seed", seed)
+        assert value == summary["seat_win_rate"][0]["rate"]
