@@ -365,6 +365,12 @@ def load_checks(path: str | Path) -> list[Scenario]:
     return loaded
 
 
+def _top(metric: Metric) -> float:
+    """The largest band edge taken: 1 for a share; none for a length (a band above the
+    cap is simply passed)."""
+    return math.inf if metric.name == "length_mean" else metric.high
+
+
 def _target(raw: Any, setup: Setup, where: Where, i: int, j: int) -> Target:
     if not isinstance(raw, dict):
         raise where.error("each target must be a table: [[scenario.target]]", i, "target")
@@ -392,6 +398,16 @@ def _target(raw: Any, setup: Setup, where: Where, i: int, j: int) -> Target:
     for key, value in (("min", low), ("max", high)):
         if value is not None and (not _number(value) or not math.isfinite(value)):
             raise where.error(f"{key} must be a number, not {value!r}", i, key, j)
+    for key, value in (("min", low), ("max", high)):
+        if value is not None and not metric.low <= value <= _top(metric):
+            if metric.name == "length_mean":
+                raise where.error(
+                    f"{key} of length_mean must be 0 or more, not {value:g}", i, key, j
+                )
+            hint = f" (write {value / 100:g} for {value:g}%)" if 1 < value <= 100 else ""
+            raise where.error(
+                f"{key} of {name} is a share from 0 to 1, not {value:g}{hint}", i, key, j
+            )
     if low is not None and high is not None and low > high:
         raise where.error(f"min ({low:g}) is above max ({high:g})", i, "min", j)
     return Target(metric, low, high, setup.players)

@@ -104,6 +104,9 @@ def test_passing_targets_exit_zero_and_baseline_regression(tmp_path, monkeypatch
         (SCENARIO.format(max_games=10) + target("seat_win_rate.4", 0.1), 8, "seat_win_rate.3"),
         (SCENARIO.format(max_games=10) + target("length_mean", 9, 7), 9, "min (9) is above max"),
         (SCENARIO.format(max_games=10) + target("length_mean"), 8, "min, max or both"),
+        (SCENARIO.format(max_games=10) + target("seat_win_rate.0", 60), 9, "0.6 for 60%"),
+        (SCENARIO.format(max_games=10) + target("balance_index", 0.9, 1.5), 10, "from 0 to 1"),
+        (SCENARIO.format(max_games=10) + target("length_mean", -1), 9, "length_mean"),
         (SCENARIO.format(max_games=10).replace("walk-the-plank", "chess"), 3, "chess"),
         (SCENARIO.format(max_games=10).replace("players = 4", "players = 9"), 4, "players"),
         (SCENARIO.format(max_games=0) + target("length_mean", 1), 5, "max_games"),
@@ -131,6 +134,8 @@ def test_bad_files_name_their_line(tmp_path: Path, text: str, line: int, fragmen
 def test_bad_input_is_one_line_and_exit_two(tmp_path, monkeypatch, capsys) -> None:
     path = write(tmp_path, SCENARIO.format(max_games=10) + target("length_mean", 9, 7))
     assert_one_line_error(*call_main(monkeypatch, capsys, "check", path), ":9: min (9)")
+    path = write(tmp_path, SCENARIO.format(max_games=10) + target("seat_win_rate.0", 60))
+    assert_one_line_error(*call_main(monkeypatch, capsys, "check", path), ":9: min of")
     assert_one_line_error(
         *call_main(monkeypatch, capsys, "check", path, "--tolerance", 0.01), "--baseline"
     )
