@@ -6,6 +6,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import numpy as np
 import pytest
 from cli_helpers import assert_one_line_error, call_main, forbid_games, simulate_json
 
@@ -21,12 +22,16 @@ max_games = {max_games}
 """
 
 
-def target(metric: str, low: float | None = None, high: float | None = None) -> str:
+def target(
+    metric: str,
+    low: float | None = None,
+    high: float | None = None,
+    tolerance: float | None = None,
+) -> str:
     lines = ["", "[[scenario.target]]", f'metric = "{metric}"']
-    if low is not None:
-        lines.append(f"min = {low}")
-    if high is not None:
-        lines.append(f"max = {high}")
+    for key, value in (("min", low), ("max", high), ("tolerance", tolerance)):
+        if value is not None:
+            lines.append(f"{key} = {value}")
     return "\n".join(lines) + "\n"
 
 
@@ -73,28 +78,63 @@ def test_a_target_on_its_edge_stays_undecided(tmp_path, monkeypatch, capsys) -> 
     assert "| seat_win_rate.0 |" in markdown.read_text()
 
 
-def test_passing_targets_exit_zero_and_baseline_regression(tmp_path, monkeypatch, capsys) -> None:
-    text = SCENARIO.format(max_games=100_000) + target("seat_win_rate.1", 0.25, 0.45)
+def test_a_saved_baseline_finds_the_unchanged_game_unchanged(tmp_path, monkeypatch, capsys) -> None:
+    # Seat 1 wins about 35% of four-player games; a tolerance of 3 points.
+    text = SCENARIO.format(max_games=100_000) + target("seat_win_rate.1", 0.25, 0.45, 0.03)
     path = write(tmp_path, text)
-    code, out, _ = call_main(monkeypatch, capsys, "check", path, "--json")
-    assert code == 0
     baseline = tmp_path / "baseline.json"
-    baseline.write_text(out)
-    code, out, err = call_main(
-        monkeypatch, capsys, "check", path, "--baseline", baseline, "--tolerance", 0.05, "--json"
-    )
+    code, out, err = call_main(monkeypatch, capsys, "check", path, "--save-baseline", baseline)
+    assert code == 0, err
+    (row,) = json.loads(baseline.read_text())["scenarios"][0]["targets"]
+    # Played on until the 95% half-width is within a third of the tolerance.
+    assert 1.96 * row["se"] <= 0.01 and row["games_played"] > row["games"]
+    code, out, err = call_main(monkeypatch, capsys, "check", path, "--baseline", baseline, "--json")
     assert code == 0, err
     rows = json.loads(out)["scenarios"][0]["targets"]
-    (regression,) = [row for row in rows if "baseline" in row]
-    assert regression["verdict"] == "pass"
-    assert regression["max"] - regression["min"] == pytest.approx(0.1)
-    # A baseline 20 points away: the figure moved, the regression check fails.
+    (compared,) = [r for r in rows if "baseline" in r]
+    assert compared["verdict"] == "pass"
+    assert compared["games"] == compared["baseline_games"] == row["games_played"]
+    # The same seed plays the same games: no difference, and the interval of the
+    # difference holds both standard errors.
+    assert compared["difference"] == 0
+    half = (compared["interval"][1] - compared["interval"][0]) / 2
+    assert half == pytest.approx(1.96 * np.sqrt(2) * row["se"], rel=1e-3)
+    # A baseline 20 points away: the figure moved.
     saved = json.loads(baseline.read_text())
     saved["scenarios"][0]["targets"][0]["value"] += 0.2
     baseline.write_text(json.dumps(saved))
     code, out, _ = call_main(monkeypatch, capsys, "check", path, "--baseline", baseline)
     assert code == 1
-    assert "FAIL" in out and "(baseline)" in out
+    assert "MOVED" in out and "against the baseline" in out and "0 unchanged, 1 moved" in out
+
+
+def test_a_short_baseline_leaves_an_unchanged_game_undecided_not_moved(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    # The 4,096 games a clear target needs are too few for a tolerance of a point: the
+    # comparison says so (undecided, exit code 3) instead of calling the game moved.
+    path = write(tmp_path, SCENARIO.format(max_games=100_000) + target("seat_win_rate.1", 0.25))
+    code, out, err = call_main(monkeypatch, capsys, "check", path, "--json")
+    assert code == 0, err
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(out)
+    code, out, err = call_main(monkeypatch, capsys, "check", path, "--baseline", baseline)
+    assert code == 3, out
+    assert "1 undecided" in out and "--save-baseline" in out
+
+
+def test_old_baselines_and_the_old_tolerance_option_are_refused(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    path = write(tmp_path, SCENARIO.format(max_games=4096) + target("seat_win_rate.1", 0.25))
+    forbid_games(monkeypatch)
+    baseline = tmp_path / "baseline.json"
+    row = {"metric": "seat_win_rate.1", "value": 0.35, "interval": [0.33, 0.37], "games": 4096}
+    baseline.write_text(json.dumps({"scenarios": [{"name": "four players", "targets": [row]}]}))
+    code, out, err = call_main(monkeypatch, capsys, "check", path, "--baseline", baseline)
+    assert_one_line_error(code, out, err, "without standard errors", "--save-baseline")
+    code, out, err = call_main(monkeypatch, capsys, "check", path, "--tolerance", 0.01)
+    assert_one_line_error(code, out, err, "tolerance = 0.01", "[[scenario.target]]")
 
 
 @pytest.mark.parametrize(
@@ -107,6 +147,8 @@ def test_passing_targets_exit_zero_and_baseline_regression(tmp_path, monkeypatch
         (SCENARIO.format(max_games=10) + target("seat_win_rate.0", 60), 9, "0.6 for 60%"),
         (SCENARIO.format(max_games=10) + target("balance_index", 0.9, 1.5), 10, "from 0 to 1"),
         (SCENARIO.format(max_games=10) + target("length_mean", -1), 9, "length_mean"),
+        (SCENARIO.format(max_games=10) + target("finished_rate", 0.9, None, 2), 10, "below 1"),
+        (SCENARIO.format(max_games=10) + target("length_mean", 1, None, 0), 10, "above 0"),
         (SCENARIO.format(max_games=10).replace("walk-the-plank", "chess"), 3, "chess"),
         (SCENARIO.format(max_games=10).replace("players = 4", "players = 9"), 4, "players"),
         (SCENARIO.format(max_games=0) + target("length_mean", 1), 5, "max_games"),
@@ -136,9 +178,6 @@ def test_bad_input_is_one_line_and_exit_two(tmp_path, monkeypatch, capsys) -> No
     assert_one_line_error(*call_main(monkeypatch, capsys, "check", path), ":9: min (9)")
     path = write(tmp_path, SCENARIO.format(max_games=10) + target("seat_win_rate.0", 60))
     assert_one_line_error(*call_main(monkeypatch, capsys, "check", path), ":9: min of")
-    assert_one_line_error(
-        *call_main(monkeypatch, capsys, "check", path, "--tolerance", 0.01), "--baseline"
-    )
     assert_one_line_error(*call_main(monkeypatch, capsys, "check", tmp_path / "none.toml"))
 
 
