@@ -735,7 +735,7 @@ def check(
 
     if tolerance is not None:
         raise BalanceError(
-            "--tolerance is now given per target, in its metric's units: tolerance = 0.01 "
+            "--tolerance is given per target, in its metric's units: tolerance = 0.01 "
             f"under [[scenario.target]] in {file} (docs/precision.md)"
         )
     scenarios = checks.load_checks(file)

@@ -103,9 +103,15 @@ def test_a_saved_baseline_finds_the_unchanged_game_unchanged(tmp_path, monkeypat
     saved = json.loads(baseline.read_text())
     saved["scenarios"][0]["targets"][0]["value"] += 0.2
     baseline.write_text(json.dumps(saved))
-    code, out, _ = call_main(monkeypatch, capsys, "check", path, "--baseline", baseline)
+    junit = tmp_path / "check.xml"
+    code, out, _ = call_main(
+        monkeypatch, capsys, "check", path, "--baseline", baseline, "--junit", junit
+    )
     assert code == 1
     assert "MOVED" in out and "against the baseline" in out and "0 unchanged, 1 moved" in out
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert suite.get("tests") == "2" and suite.get("failures") == "1"
+    assert "moved by more than the tolerance" in suite.find("testcase/failure").get("message")
 
 
 def test_a_short_baseline_leaves_an_unchanged_game_undecided_not_moved(
