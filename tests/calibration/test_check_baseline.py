@@ -37,7 +37,7 @@ from .conftest import COVERAGE, assert_calibrated
 
 #: Seat win rates (no winner in the rest of the games).
 CLEAR = (0.40, 0.30, 0.20, 0.07)
-TIED = (0.25, 0.25, 0.24, 0.23)
+TIED = (0.24, 0.24, 0.24, 0.24)
 METRICS = ("seat_win_rate.0", "winner_count.0", "length_mean", "balance_index")
 CAP = 100  # four-player Walk the Plank's
 
