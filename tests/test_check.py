@@ -129,6 +129,25 @@ def test_a_short_baseline_leaves_an_unchanged_game_undecided_not_moved(
     assert "1 undecided" in out and "--save-baseline" in out
 
 
+def test_a_baseline_cut_short_by_max_games_says_which_figures_fell_short(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    text = (
+        SCENARIO.format(max_games=4096)
+        + target("seat_win_rate.1", 0.25)
+        + target("length_mean", 1, None, 5)
+    )
+    baseline = tmp_path / "baseline.json"
+    code, out, err = call_main(
+        monkeypatch, capsys, "check", write(tmp_path, text), "--save-baseline", baseline
+    )
+    assert code == 0, err
+    assert "Saved as a baseline" in out
+    (warning,) = err.splitlines()  # the length's tolerance of 5 rounds is met
+    assert warning.startswith("warning: four players: seat_win_rate.1 rests on 4,096 games")
+    assert "raise max_games" in warning
+
+
 def test_old_baselines_and_the_old_tolerance_option_are_refused(
     tmp_path, monkeypatch, capsys
 ) -> None:
