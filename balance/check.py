@@ -536,10 +536,11 @@ def _target(raw: Any, setup: Setup, where: Where, i: int, j: int) -> Target:
     if low is None and high is None:
         raise where.error("a target needs min, max or both", i, "metric", j)
     for key, value in (("min", low), ("max", high)):
-        if value is not None and (not _number(value) or not math.isfinite(value)):
+        if value is None:
+            continue
+        if not _number(value) or not math.isfinite(value):
             raise where.error(f"{key} must be a number, not {value!r}", i, key, j)
-    for key, value in (("min", low), ("max", high)):
-        if value is not None and not metric.low <= value <= _top(metric):
+        if not metric.low <= value <= _top(metric):
             if metric.name == "length_mean":
                 raise where.error(
                     f"{key} of length_mean must be 0 or more, not {value:g}", i, key, j
