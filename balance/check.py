@@ -9,9 +9,11 @@ target still straddling an edge at the scenario's ``max_games`` is **undecided**
 scenario stops once all its targets are decided. Because the intervals stay valid at any
 stopping time, deciding each target at the first block that settles it keeps its 95%.
 
-With a baseline (a saved ``balance check --json``), every target's figure is also
-checked for equivalence with its saved value: two one-sided tests that it moved by less
-than the tolerance, decided the same way on the band ``value +/- tolerance``.
+With a baseline (a saved ``balance check --json``, best from ``--save-baseline``), every
+target's figure is also compared with its saved value once, over as many games as the
+baseline rests on (fixed before the run): the 95% interval of the difference of the two
+estimates, from both standard errors, inside ``+/- tolerance`` is **unchanged** (two
+one-sided tests at 2.5% each), entirely outside it **moved**, else **undecided**.
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from balance.confseq import BettingCS, gap_interval
 from balance.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Block, Setup
+from balance.moments import RunSums
 from balance.precision import DEFAULT_MAX_GAMES, play_until
 from balance.results import json_safe, output_file, write_output
 from balance.run import MAX_GAMES
@@ -49,8 +53,14 @@ SCENARIO_KEYS = {
     "seed",
     "target",
 }
-TARGET_KEYS = {"metric", "min", "max"}
+TARGET_KEYS = {"metric", "min", "max", "tolerance"}
 PASS, FAIL, UNDECIDED = "pass", "fail", "undecided"
+#: Default tolerance of a baseline comparison: a point for a share, two for the balance
+#: index (its uncertainty spans two seats); for the mean length, 1% of the saved value.
+SHARE_TOLERANCE, INDEX_TOLERANCE, LENGTH_TOLERANCE = 0.01, 0.02, 0.01
+#: ``--save-baseline`` plays until every figure's 95% half-width is at most this share of
+#: its tolerance, so that a rerun of as many games can be found unchanged.
+BASELINE_PRECISION = 1 / 3
 
 
 # -- where in the file ------------------------------------------------------------------
@@ -89,7 +99,9 @@ class Where:
         """1-based line of ``key`` (or of the section's header)."""
         start, end = self._span(scenario, target)
         if key is not None:
-            pattern = re.compile(rf"\s*[\"']?{re.escape(key)}[\"']?\s*=")
+            # ``key = ...`` or a table header ``[[scenario.key]]`` (a misspelt one too).
+            name = rf"[\"']?{re.escape(key)}[\"']?"
+            pattern = re.compile(rf"\s*(?:{name}\s*=|\[\[?\s*scenario\s*\.\s*{name}\s*\]\]?)")
             for n in range(start, end):
                 if pattern.match(self.lines[n]):
                     return n + 1
@@ -143,6 +155,54 @@ def metric_for(name: str, setup: Setup) -> Metric:
     return Metric(name, None)
 
 
+def per_game(metric: Metric, block: Block) -> np.ndarray:
+    """The metric's per-game values in ``block``, ``(G, 1)``; the seats' wins ``(G, n)``
+    for the balance index."""
+    if metric.read is None:
+        return np.asarray(block.won, dtype=float)
+    return metric.read(block)[:, None]
+
+
+def estimate_se(metric: Metric, sums: RunSums) -> tuple[float, float]:
+    """The figure over the games of ``sums`` and its fixed-n standard error.
+
+    The balance index's is the delta method's at the seats with the highest and lowest
+    rates (exact when they are clear of the others, too wide near a tie).
+    """
+    g = sums.games
+    if g == 0:
+        return float("nan"), float("nan")
+    total = [int(x) for x in sums.total]
+
+    def se(pairs: Sequence[tuple[int, int, int]]) -> float:
+        """From the covariances ``sign * cov(a, b)``, exact in integers, then divided."""
+        if g < 2:
+            return float("nan")
+        scaled = sum(
+            sign * (g * int(sums.cross[a, b]) - total[a] * total[b]) for sign, a, b in pairs
+        )
+        return math.sqrt(max(scaled, 0) / (g * (g - 1)) / g)
+
+    if metric.read is not None:
+        return total[0] / g, se([(1, 0, 0)])
+    rates = np.array(total) / g
+    if not (rates > 0).any():
+        return float("nan"), float("nan")
+    a, b = int(rates.argmax()), int(rates.argmin())
+    return float(1 - (rates[a] - rates[b])), se([(1, a, a), (1, b, b), (-2, a, b)])
+
+
+def default_tolerance(metric: str, value: float) -> float:
+    """The tolerance of a comparison with a saved ``value`` when the target gives none."""
+    if metric == "length_mean":
+        return LENGTH_TOLERANCE * abs(value) if value == value and value else 1.0
+    return INDEX_TOLERANCE if metric == "balance_index" else SHARE_TOLERANCE
+
+
+#: The normal quantile of a two-sided 95% interval.
+Z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+
+
 # -- targets ----------------------------------------------------------------------------
 @dataclass
 class Target:
@@ -152,31 +212,35 @@ class Target:
     low: float | None
     high: float | None
     players: int
-    baseline: float | None = None
-    tolerance: float | None = None
+    tolerance: float | None = None  # of a comparison with a baseline; None: the default
     verdict: str = UNDECIDED
     decided_at: int | None = None
     cs: BettingCS = field(init=False)
+    sums: RunSums = field(init=False)  # every game's, for the fixed-n standard error
 
     def __post_init__(self) -> None:
         if self.metric.read is None:  # the balance index: a union bound over the seats
             self.cs = BettingCS(self.players, level=1 - (1 - LEVEL) / self.players, binary=True)
         else:
             self.cs = BettingCS(1, self.metric.low, self.metric.high, binary=self.metric.binary)
+        self.sums = _empty_sums(self.metric, self.players)
 
     def update(self, block: Block) -> None:
-        if self.metric.read is None:
-            self.cs.update(block.won.astype(float))
-        else:
-            self.cs.update(self.metric.read(block))
+        values = per_game(self.metric, block)
+        self.cs.update(values)
+        self.sums.merge(RunSums.of_block(block.size, values, self.sums.columns, {}))
+
+    def allowed(self) -> float:
+        """The tolerance of a comparison with this figure: the target's or the default."""
+        return self.tolerance or default_tolerance(self.metric.name, self.value())
+
+    def precise_enough(self) -> bool:
+        """Whether the fixed-n 95% half-width is within :data:`BASELINE_PRECISION` of the
+        tolerance: a baseline saved now can find a rerun unchanged."""
+        return Z * estimate_se(self.metric, self.sums)[1] <= BASELINE_PRECISION * self.allowed()
 
     def value(self) -> float:
-        estimate = self.cs.estimate
-        if self.metric.read is not None:
-            return float(estimate[0])
-        if not self.cs.games or not (estimate > 0).any():
-            return float("nan")
-        return float(1 - (estimate.max() - estimate.min()))
+        return estimate_se(self.metric, self.sums)[0]
 
     def interval(self) -> tuple[float, float]:
         low, high = self.cs.interval()
@@ -216,36 +280,113 @@ class Target:
 
     def row(self) -> dict[str, Any]:
         low, high = self.interval()
-        row: dict[str, Any] = {
+        return {
             "metric": self.metric.name,
             "min": self.low,
             "max": self.high,
             "value": self.value(),
             "interval": [low, high],
+            "se": estimate_se(self.metric, self.sums)[1],
+            "tolerance": self.allowed(),
             "verdict": self.verdict,
             "games": self.decided_at if self.decided_at is not None else self.cs.games,
             "games_played": self.cs.games,
         }
-        if self.baseline is not None:
-            row["baseline"] = self.baseline
-            row["tolerance"] = self.tolerance
-        return row
+
+
+def _empty_sums(metric: Metric, players: int) -> RunSums:
+    columns = [f"seat {s}" for s in range(players)] if metric.read is None else [metric.name]
+    return RunSums(tuple(columns))
+
+
+@dataclass
+class Comparison:
+    """A figure compared with its saved value over the first ``games`` games of the run.
+
+    ``games`` is fixed before the run (the games the saved value rests on), so the
+    difference's fixed-n interval holds whenever the run stops after them.
+    """
+
+    metric: Metric
+    players: int
+    saved: float
+    saved_se: float
+    saved_games: int
+    tolerance: float
+    games: int
+    verdict: str = UNDECIDED
+    sums: RunSums = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.sums = _empty_sums(self.metric, self.players)
+
+    def update(self, block: Block) -> None:
+        wanted = self.games - self.sums.games
+        if wanted > 0:
+            values = per_game(self.metric, block)[:wanted]
+            self.sums.merge(RunSums.of_block(len(values), values, self.sums.columns, {}))
+
+    def difference(self) -> tuple[float, float, float]:
+        """The estimate minus the saved value, and its 95% interval ``(d, low, high)``
+        from both standard errors (the two runs taken as independent)."""
+        value, se = estimate_se(self.metric, self.sums)
+        d = value - self.saved
+        half = Z * math.hypot(se, self.saved_se)
+        return d, d - half, d + half
+
+    def decide(self) -> bool:
+        """Judge once the games are in: unchanged (pass), moved (fail) or undecided."""
+        if self.sums.games < self.games:
+            return False
+        if self.verdict == UNDECIDED:
+            _, low, high = self.difference()
+            if -self.tolerance <= low and high <= self.tolerance:
+                self.verdict = PASS
+            elif low > self.tolerance or high < -self.tolerance:
+                self.verdict = FAIL
+        return True
+
+    def row(self) -> dict[str, Any]:
+        value, se = estimate_se(self.metric, self.sums)
+        d, low, high = self.difference()
+        return {
+            "metric": self.metric.name,
+            "baseline": self.saved,
+            "baseline_se": self.saved_se,
+            "baseline_games": self.saved_games,
+            "tolerance": self.tolerance,
+            "value": value,
+            "se": se,
+            "difference": d,
+            "interval": [low, high],
+            "verdict": self.verdict,
+            "games": self.sums.games,
+        }
 
 
 class CheckTracker:
-    """Follows a scenario's targets; done once every one is decided."""
+    """Follows a scenario's targets and comparisons; done once every one is decided (and,
+    for a baseline to save, every figure is precise enough)."""
 
-    def __init__(self, targets: Sequence[Target]) -> None:
+    def __init__(
+        self,
+        targets: Sequence[Target],
+        comparisons: Sequence[Comparison] = (),
+        precise: bool = False,
+    ) -> None:
         self.targets = list(targets)
+        self.comparisons = list(comparisons)
+        self.precise = precise
 
     def update(self, block: Block) -> None:
         # Decided targets keep narrowing: their verdicts stand (the intervals are running
         # intersections), their estimates use every game of the scenario.
-        for target in self.targets:
-            target.update(block)
+        for item in [*self.targets, *self.comparisons]:
+            item.update(block)
 
     def done(self) -> bool:
-        return all([target.decide() for target in self.targets])
+        decided = all([item.decide() for item in [*self.targets, *self.comparisons]])
+        return decided and (not self.precise or all(t.precise_enough() for t in self.targets))
 
 
 # -- the file ---------------------------------------------------------------------------
@@ -257,6 +398,7 @@ class Scenario:
     targets: list[Target]
     line: int
     games: int = 0
+    comparisons: list[Comparison] = field(default_factory=list)
 
 
 def _number(value: Any) -> bool:
@@ -340,15 +482,17 @@ def load_checks(path: str | Path) -> list[Scenario]:
             make_setup(game.id, players, 0)
         except BalanceError as error:
             raise where.error(str(error), i, "players") from None
-        steps: list[tuple[str, dict[str, Any]]] = [
-            ("seed", {"seed": seed}),
-            ("variants", {"variants": variants}),
-            ("rules", {"variants": variants, "rules": rules}),
-            ("strategies", {"variants": variants, "rules": rules, "strategies": strategies}),
-        ]
-        for key, step in steps:
+        # Each step adds one piece to those before it, so the last set-up has them all.
+        step: dict[str, Any] = {"rotate_seats": rotate}
+        for key, value in (
+            ("seed", seed),
+            ("variants", variants),
+            ("rules", rules),
+            ("strategies", strategies),
+        ):
+            step[key] = value
             try:
-                setup = make_setup(game.id, players, **step, rotate_seats=rotate)
+                setup = make_setup(game.id, players, **step)
             except BalanceError as error:
                 raise where.error(str(error), i, key) from None
         targets_raw = raw.get("target")
@@ -359,6 +503,12 @@ def load_checks(path: str | Path) -> list[Scenario]:
             targets.append(_target(t, setup, where, i, j))
         loaded.append(Scenario(name, setup, max_games, targets, where.line(i)))
     return loaded
+
+
+def _top(metric: Metric) -> float:
+    """The largest band edge taken: 1 for a share; none for a length (a band above the
+    cap is simply passed)."""
+    return math.inf if metric.name == "length_mean" else metric.high
 
 
 def _target(raw: Any, setup: Setup, where: Where, i: int, j: int) -> Target:
@@ -386,18 +536,37 @@ def _target(raw: Any, setup: Setup, where: Where, i: int, j: int) -> Target:
     if low is None and high is None:
         raise where.error("a target needs min, max or both", i, "metric", j)
     for key, value in (("min", low), ("max", high)):
-        if value is not None and (not _number(value) or not math.isfinite(value)):
+        if value is None:
+            continue
+        if not _number(value) or not math.isfinite(value):
             raise where.error(f"{key} must be a number, not {value!r}", i, key, j)
+        if not metric.low <= value <= _top(metric):
+            if metric.name == "length_mean":
+                raise where.error(
+                    f"{key} of length_mean must be 0 or more, not {value:g}", i, key, j
+                )
+            hint = f" (write {value / 100:g} for {value:g}%)" if 1 < value <= 100 else ""
+            raise where.error(
+                f"{key} of {name} is a share from 0 to 1, not {value:g}{hint}", i, key, j
+            )
     if low is not None and high is not None and low > high:
         raise where.error(f"min ({low:g}) is above max ({high:g})", i, "min", j)
-    return Target(metric, low, high, setup.players)
+    tolerance = raw.get("tolerance")
+    if tolerance is not None and (not _number(tolerance) or not 0 < tolerance < _top(metric)):
+        below = "" if _top(metric) == math.inf else f" and below {_top(metric):g}"
+        raise where.error(
+            f"tolerance of {name} must be a number above 0{below} (in its own units), "
+            f"not {tolerance!r}",
+            i,
+            "tolerance",
+            j,
+        )
+    return Target(metric, low, high, setup.players, tolerance)
 
 
-def add_baseline(scenarios: Sequence[Scenario], path: str | Path, tolerance: float) -> None:
-    """Add to each scenario a regression target for each of its targets' figures: the
-    band ``saved value +/- tolerance`` of a saved ``balance check --json``."""
-    if not _number(tolerance) or not 0 < tolerance < 1e6:
-        raise BalanceError(f"--tolerance must be a positive number, not {tolerance!r}")
+def add_baseline(scenarios: Sequence[Scenario], path: str | Path) -> None:
+    """Give each scenario a comparison of each of its targets' figures with its value in
+    a saved ``balance check --json``, over as many games as that value rests on."""
     try:
         saved = json.loads(Path(path).read_text())
     except (OSError, UnicodeDecodeError) as error:
@@ -407,28 +576,61 @@ def add_baseline(scenarios: Sequence[Scenario], path: str | Path, tolerance: flo
         raise BalanceError(f"{path}:{error.lineno}: not JSON: {error.msg}") from None
     if not isinstance(saved, dict) or not isinstance(saved.get("scenarios"), list):
         raise BalanceError(f"{path}: not a saved 'balance check --json' (no scenarios)")
-    values: dict[tuple[str, str], float] = {}
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
     for scenario in saved["scenarios"]:
         for row in scenario.get("targets", []):
-            if row.get("baseline") is None and _number(row.get("value")):
-                values[(scenario.get("name"), row.get("metric"))] = float(row["value"])
+            if "baseline" not in row:  # a comparison of that run: not a saved figure
+                rows[(scenario.get("name"), row.get("metric"))] = row
     for scenario in scenarios:
-        for metric in dict.fromkeys(t.metric.name for t in list(scenario.targets)):
-            if (scenario.name, metric) not in values:
+        for metric in dict.fromkeys(t.metric.name for t in scenario.targets):
+            row = rows.get((scenario.name, metric))
+            if row is None:
                 raise BalanceError(
                     f"{path}: no saved value of {metric} for scenario {scenario.name!r}"
                 )
-            value = values[(scenario.name, metric)]
-            scenario.targets.append(
-                Target(
+            if "se" not in row:
+                raise BalanceError(
+                    f"{path}: saved by an earlier balance check, without standard errors; "
+                    f"save it again: balance check FILE --save-baseline {path}"
+                )
+            value, se, games = row["value"], row["se"], row.get("games_played")
+            if not all(_number(x) for x in (value, se, games)) or games < 2:
+                raise BalanceError(
+                    f"{path}: no estimate of {metric} for scenario {scenario.name!r} "
+                    "(value, se and games_played)"
+                )
+            # Of the first target of that figure (two bands of one figure are one figure).
+            given = next(t.tolerance for t in scenario.targets if t.metric.name == metric)
+            scenario.comparisons.append(
+                Comparison(
                     metric_for(metric, scenario.setup),
-                    value - tolerance,
-                    value + tolerance,
                     scenario.setup.players,
-                    baseline=value,
-                    tolerance=tolerance,
+                    float(value),
+                    float(se),
+                    int(games),
+                    given or default_tolerance(metric, float(value)),
+                    min(int(games), scenario.max_games),
                 )
             )
+
+
+def imprecise(result: Mapping[str, Any]) -> list[str]:
+    """A line for each figure of a result too imprecise to serve as a baseline (its 95%
+    half-width above :data:`BASELINE_PRECISION` of its tolerance), for ``--save-baseline``."""
+    lines = []
+    for s in result["scenarios"]:
+        for row in s["targets"]:
+            if "baseline" in row:
+                continue
+            metric, half = row["metric"], Z * row["se"]
+            tolerance = row["tolerance"]
+            if not half <= BASELINE_PRECISION * tolerance:
+                lines.append(
+                    f"{s['name']}: {metric} rests on {row['games_played']:,} games, "
+                    f"+/-{half:.4g} (95%), above a third of its tolerance {tolerance:g}: "
+                    "a rerun may be undecided against it (raise max_games)"
+                )
+    return lines
 
 
 def run_checks(
@@ -436,11 +638,14 @@ def run_checks(
     threads: int | None = None,
     progress: bool = False,
     on_compile: Callable[[str], None] | None = None,
+    precise: bool = False,
 ) -> dict[str, Any]:
-    """Play each scenario until its targets are decided; the ``check --json`` result."""
+    """Play each scenario until its targets and comparisons are decided (and, with
+    ``precise``, every figure precise enough for a baseline); the ``check --json``
+    result."""
     out = []
     for scenario in scenarios:
-        tracker = CheckTracker(scenario.targets)
+        tracker = CheckTracker(scenario.targets, scenario.comparisons, precise)
         result = play_until(
             scenario.setup,
             tracker,
@@ -460,12 +665,16 @@ def run_checks(
                 "games": result.games,
                 "max_games": scenario.max_games,
                 "partial": result.partial,
-                "targets": [target.row() for target in scenario.targets],
+                "targets": [target.row() for target in scenario.targets]
+                + [comparison.row() for comparison in scenario.comparisons],
             }
         )
         if result.partial:
             break
-    return {"scenarios": out, "anytime_valid": True, "level": LEVEL}
+    result: dict[str, Any] = {"scenarios": out, "anytime_valid": True, "level": LEVEL}
+    if precise:
+        result["baseline_precision"] = BASELINE_PRECISION
+    return result
 
 
 def exit_code(result: Mapping[str, Any]) -> int:
@@ -492,19 +701,38 @@ def _fmt(value: float | None, metric: str) -> str:
 
 def band_text(row: Mapping[str, Any]) -> str:
     metric = row["metric"]
-    if row.get("baseline") is not None:
-        tol = row["tolerance"]
-        shown = f"{100 * tol:g} pp" if _is_share(metric) else f"{tol:g}"
-        return f"= {_fmt(row['baseline'], metric)} +/- {shown} (baseline)"
     low, high = row["min"], row["max"]
     if low is not None and high is not None:
         return f"{_fmt(low, metric)} to {_fmt(high, metric)}"
     return f">= {_fmt(low, metric)}" if low is not None else f"<= {_fmt(high, metric)}"
 
 
+def _pm(value: float | None, metric: str) -> str:
+    """A half-width or a difference: points for a share."""
+    if value is None or value != value:
+        return "n/a"
+    return f"{100 * value:+.2f} pp" if _is_share(metric) else f"{value:+.3f}"
+
+
+def _compared(row: Mapping[str, Any]) -> bool:
+    return "baseline" in row
+
+
 def _cells(row: Mapping[str, Any]) -> list[str]:
     metric = row["metric"]
     low, high = row["interval"]
+    if _compared(row):
+        verdict = {PASS: "unchanged", FAIL: "MOVED"}.get(row["verdict"], "undecided")
+        se = [x if x is None else Z * x for x in (row["baseline_se"], row["se"])]
+        return [
+            metric,
+            f"{_fmt(row['baseline'], metric)} +/- {_pm(se[0], metric)[1:]}",
+            f"{_fmt(row['value'], metric)} +/- {_pm(se[1], metric)[1:]}",
+            f"{_pm(row['difference'], metric)} [{_pm(low, metric)}, {_pm(high, metric)}]",
+            f"+/- {_pm(row['tolerance'], metric)[1:]}",
+            verdict,
+            f"{row['baseline_games']:,} / {row['games']:,}",
+        ]
     return [
         metric,
         band_text(row),
@@ -516,6 +744,31 @@ def _cells(row: Mapping[str, Any]) -> list[str]:
 
 
 HEADER = ["target", "band", "estimate", "95% anytime interval", "verdict", "games"]
+COMPARED = [
+    "against the baseline",
+    "baseline (95%)",
+    "now (95%)",
+    "difference [95% interval]",
+    "tolerance",
+    "verdict",
+    "games (baseline / now)",
+]
+
+
+def _counts(result: Mapping[str, Any]) -> tuple[list[str], list[str]]:
+    """The verdicts of the targets, then those of the comparisons with a baseline."""
+    rows = [t for s in result["scenarios"] for t in s["targets"]]
+    return (
+        [t["verdict"] for t in rows if not _compared(t)],
+        [t["verdict"] for t in rows if _compared(t)],
+    )
+
+
+def _tables(s: Mapping[str, Any]) -> list[tuple[list[str], list[Mapping[str, Any]]]]:
+    """A scenario's tables: its targets, then its comparisons (if any)."""
+    targets = [row for row in s["targets"] if not _compared(row)]
+    compared = [row for row in s["targets"] if _compared(row)]
+    return [(HEADER, targets)] + ([(COMPARED, compared)] if compared else [])
 
 
 def check_text(result: Mapping[str, Any]) -> str:
@@ -526,13 +779,14 @@ def check_text(result: Mapping[str, Any]) -> str:
             f"{s['name']}: {s['game']}, {s['players']} players, {s['games']:,} games "
             f"(at most {s['max_games']:,})"
         )
-        rows = [HEADER] + [_cells(row) for row in s["targets"]]
-        widths = [max(len(r[c]) for r in rows) for c in range(len(HEADER))]
-        for r in rows:
-            cells = (cell.ljust(w) for cell, w in zip(r, widths, strict=True))
-            lines.append(("  " + "  ".join(cells)).rstrip())
+        for header, table in _tables(s):
+            rows = [header] + [_cells(row) for row in table]
+            widths = [max(len(r[c]) for r in rows) for c in range(len(header))]
+            for r in rows:
+                cells = (cell.ljust(w) for cell, w in zip(r, widths, strict=True))
+                lines.append(("  " + "  ".join(cells)).rstrip())
         lines.append("")
-    verdicts = [t["verdict"] for s in result["scenarios"] for t in s["targets"]]
+    verdicts, compared = _counts(result)
     lines.append(
         f"{verdicts.count(PASS)} passed, {verdicts.count(FAIL)} failed, "
         f"{verdicts.count(UNDECIDED)} undecided. Each target was decided at the first block "
@@ -540,34 +794,56 @@ def check_text(result: Mapping[str, Any]) -> str:
         "outside it (fail); games: when it was decided; estimates and intervals: from "
         "every game of its scenario."
     )
+    if "baseline_precision" in result:
+        lines.append(
+            "Saved as a baseline: each scenario played on until every figure's 95% "
+            "half-width (fixed number of games) was at most a third of its tolerance, or "
+            "to max_games."
+        )
+    if compared:
+        lines.append(
+            f"Against the baseline: {compared.count(PASS)} unchanged, {compared.count(FAIL)} "
+            f"moved, {compared.count(UNDECIDED)} undecided. Each figure over as many games as "
+            "its saved value rests on, minus that value; the difference's 95% interval (fixed "
+            "number of games, from both standard errors) inside +/- tolerance: unchanged; "
+            "entirely outside: moved; else undecided (a baseline too imprecise for its "
+            "tolerance: save one with --save-baseline)."
+        )
     return "\n".join(lines)
 
 
 def check_markdown(result: Mapping[str, Any]) -> str:
     """The result as Markdown tables, for a pull-request comment."""
-    verdicts = [t["verdict"] for s in result["scenarios"] for t in s["targets"]]
-    lines = [
+    verdicts, compared = _counts(result)
+    summary = (
         f"**balance check**: {verdicts.count(PASS)} passed, {verdicts.count(FAIL)} failed, "
-        f"{verdicts.count(UNDECIDED)} undecided (95% anytime-valid intervals)",
-        "",
-    ]
+        f"{verdicts.count(UNDECIDED)} undecided (95% anytime-valid intervals)"
+    )
+    if compared:
+        summary += (
+            f"; against the baseline {compared.count(PASS)} unchanged, "
+            f"{compared.count(FAIL)} moved, {compared.count(UNDECIDED)} undecided"
+        )
+    lines = [summary, ""]
     for s in result["scenarios"]:
         lines += [
             f"#### {s['name']} ({s['game']}, {s['players']} players, {s['games']:,} games)",
             "",
-            "| " + " | ".join(HEADER) + " |",
-            "|" + "---|" * len(HEADER),
         ]
-        for row in s["targets"]:
-            cells = _cells(row)
-            cells[4] = {PASS: "✅ pass", FAIL: "❌ fail"}.get(row["verdict"], "⚠️ undecided")
-            lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
-        lines.append("")
+        for header, table in _tables(s):
+            lines += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+            for row in table:
+                cells = _cells(row)
+                mark = {PASS: "✅ ", FAIL: "❌ "}.get(row["verdict"], "⚠️ ")
+                cells[-2] = mark + cells[-2].lower()
+                lines.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+            lines.append("")
     return "\n".join(lines)
 
 
 def check_junit(result: Mapping[str, Any]) -> str:
-    """The result as JUnit XML: a test suite per scenario, a test case per target."""
+    """The result as JUnit XML: a test suite per scenario, a test case per target and per
+    comparison with the baseline."""
     suites = ET.Element("testsuites", name="balance check")
     for s in result["scenarios"]:
         rows = s["targets"]
@@ -582,31 +858,52 @@ def check_junit(result: Mapping[str, Any]) -> str:
         )
         for row in rows:
             cells = _cells(row)
-            case = ET.SubElement(
-                suite, "testcase", classname=s["name"], name=f"{row['metric']} {cells[1]}"
-            )
-            detail = f"estimate {cells[2]}, 95% anytime interval {cells[3]}, {cells[5]} games"
+            if _compared(row):
+                name = f"{row['metric']} = baseline {cells[4]}"
+                detail = (
+                    f"baseline {cells[1]}, now {cells[2]}, difference {cells[3]} (95%), "
+                    f"games {cells[6]}"
+                )
+                failure, skipped = "moved by more than the tolerance", "undecided"
+            else:
+                name = f"{row['metric']} {cells[1]}"
+                detail = f"estimate {cells[2]}, 95% anytime interval {cells[3]}, {cells[5]} games"
+                failure, skipped = f"outside {cells[1]}", "undecided at max_games"
+            case = ET.SubElement(suite, "testcase", classname=s["name"], name=name)
             if row["verdict"] == FAIL:
-                ET.SubElement(case, "failure", message=f"outside {cells[1]}: {detail}")
+                ET.SubElement(case, "failure", message=f"{failure}: {detail}")
             elif row["verdict"] == UNDECIDED:
-                ET.SubElement(case, "skipped", message=f"undecided at max_games: {detail}")
+                ET.SubElement(case, "skipped", message=f"{skipped}: {detail}")
             else:
                 ET.SubElement(case, "system-out").text = detail
     ET.indent(suites)
     return ET.tostring(suites, encoding="unicode", xml_declaration=True) + "\n"
 
 
-def check_outputs(junit: Path | None, markdown: Path | None) -> None:
-    """Make sure ``--junit`` and ``--markdown`` can be written before any game is played:
-    a one-line error (exit code 2), never taken for a failed target (exit code 1)."""
+def check_outputs(
+    junit: Path | None, markdown: Path | None, save_baseline: Path | None = None
+) -> None:
+    """Make sure ``--junit``, ``--markdown`` and ``--save-baseline`` can be written before
+    any game is played: a one-line error (exit code 2), never taken for a failed target
+    (exit code 1)."""
+    if save_baseline is not None:
+        output_file(save_baseline, "--save-baseline")
     if junit is not None:
         output_file(junit, "--junit")
     if markdown is not None:
         output_file(markdown, "--markdown")
 
 
-def write_outputs(result: Mapping[str, Any], junit: Path | None, markdown: Path | None) -> None:
-    """The result as JUnit XML in ``junit`` and as Markdown in ``markdown``, if given."""
+def write_outputs(
+    result: Mapping[str, Any],
+    junit: Path | None,
+    markdown: Path | None,
+    save_baseline: Path | None = None,
+) -> None:
+    """The result as JUnit XML in ``junit``, as Markdown in ``markdown`` and as JSON (a
+    baseline) in ``save_baseline``, if given."""
+    if save_baseline is not None:
+        write_output(Path(save_baseline), json.dumps(json_safe(result)) + "\n")
     if junit is not None:
         write_output(Path(junit), check_junit(json_safe(result)))
     if markdown is not None:

@@ -202,7 +202,10 @@ def parse_target(text: str) -> Target:
     """``FIGURE>=X``, ``FIGURE<=X``, ``FIGURE>X``, ``FIGURE<X`` or ``FIGURE=LO..HI``."""
     match = re.fullmatch(r"\s*([A-Za-z_][\w.]*)\s*(>=|<=|=|>|<)\s*(.+?)\s*", text)
     if not match:
-        raise BalanceError(f"--target needs FIGURE>=X, FIGURE<=X or FIGURE=LO..HI, not {text!r}")
+        raise BalanceError(
+            f"--target needs FIGURE>=X, FIGURE<=X, FIGURE>X, FIGURE<X or FIGURE=LO..HI, "
+            f"not {text!r}"
+        )
     figure, op, value = match.groups()
     try:
         if op == "=":

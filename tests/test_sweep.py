@@ -86,6 +86,15 @@ def test_targets_parse_and_give_verdicts_from_intervals() -> None:
             parse_target(bad)
 
 
+def test_the_target_syntax_message_lists_every_operator_taken() -> None:
+    with pytest.raises(BalanceError) as error:
+        parse_target("balance_index")
+    for op in (">=", "<=", ">", "<"):
+        assert parse_target(f"balance_index{op}0.5").figure == "balance_index"
+        assert f"FIGURE{op}X" in str(error.value), str(error.value)
+    assert "FIGURE=LO..HI" in str(error.value)
+
+
 def test_figures_are_found_by_dotted_name() -> None:
     metrics = {
         "balance_index": {"value": 0.9, "ci95": [0.8, 1.0]},
