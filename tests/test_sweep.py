@@ -25,7 +25,7 @@ from balance.sweep_design import (
     parse_axis,
     parse_target,
 )
-from balance.sweep_tally import compact, merge
+from balance.sweep_tally import BASE, compact, merge
 
 GAME = "walk-the-plank"
 GAMES = 1500
@@ -214,6 +214,70 @@ def test_baseline_differences_are_compare_s_paired_differences() -> None:
     cells = [d for p in result.points for d in p["difference"].values()]
     assert all(d["p_holm"] >= d["p"] for d in cells)
     assert result.table["figure"].str.startswith("difference.").any()
+
+
+def _paired_tally(rng, rates, games: int = 3000, own: int = 10):
+    """A point's tally on ``games`` synthetic games of three seats, paired with a fair
+    baseline: each game one winner, the point's the baseline's in half of the games (as
+    common random numbers pair them) and else drawn from ``rates``; ``own`` per-game
+    counts of the game's own, the same at the point and the baseline."""
+    from balance.metrics import common_per_game
+
+    base = rng.integers(0, 3, games)
+    point = np.where(rng.random(games) < 0.5, base, rng.choice(3, games, p=rates))
+    length = rng.poisson(8, games)
+    columns = {"length": length, "finished": np.ones(games, dtype=bool)}
+    _, chosen = common_per_game(np.zeros(0), np.zeros(0, bool), np.zeros((0, 3), bool), "r")
+    for seat in range(3):
+        columns[f"won_{seat}"] = point == seat
+    for k in range(own):
+        columns[f"count_{k}"] = rng.poisson(2, games)
+        chosen.append(Metric(f"count {k}", f"count_{k}", "mean"))
+    for name, values in list(columns.items()):
+        columns[BASE + name] = (base == int(name[4:])) if name.startswith("won_") else values
+    return compact(columns, chosen, [f"won_{s}" for s in range(3)])
+
+
+def test_one_clearly_different_point_of_sixty_is_significant_after_holm() -> None:
+    """60 points, 19 differences each: Holm over 1,140 differences needs p-values far below
+    1 / 20,000 (the resampled balance index's draws) to find anything."""
+    from balance.sweep import build_result, plan_sweep
+
+    plan = plan_sweep(
+        GAME,
+        players=[3],
+        axes=["plank_max=3..8", "pirates_per_player=1..5", "variant=base,kraken"],
+        games=3000,
+        baseline="plank_max=3,pirates_per_player=3,variant=base",
+    )
+    rng = np.random.default_rng(5)
+    different = 41
+    tallies = {
+        point: _paired_tally(rng, [0.6, 0.2, 0.2] if point == different else [1 / 3] * 3)
+        for point in range(len(plan.values))
+    }
+    result = build_result(plan, tallies, [], "local", 1.0)
+    cells = [d for p in result.points for d in p["difference"].values()]
+    assert len(result.points) == 60 and len(cells) > 1000
+    index = {p["point"]: p["difference"]["balance_index"] for p in result.points}
+    assert index[different]["value"] < -0.1 and index[different]["significant"]
+    assert index[different]["p"] < 0.05 / len(cells)
+    assert not any(index[p]["significant"] for p in index if p != different)
+    assert "significant at 5% after Holm's correction over the sweep's 1,140" in result.text()
+
+
+def test_a_balance_index_p_value_below_the_draws_is_a_close_upper_bound() -> None:
+    """2,000 draws resolve p-values down to 0.05; below, the Bonferroni tail gives a
+    p-value no smaller than 400,000 draws find (valid), and not much larger."""
+    from balance.metrics import balance_index_difference
+
+    rng = np.random.default_rng(3)
+    base = rng.random(3000) < 0.5
+    point = np.where(rng.random(3000) < 0.5, base, rng.random(3000) < 0.555)
+    pair = (np.column_stack([point, ~point]), np.column_stack([base, ~base]))
+    many = balance_index_difference(*pair, draws=400_000)["p"]
+    few = balance_index_difference(*pair, draws=2_000, resolve_tail=True)["p"]
+    assert 0.0005 < many < 0.002 and many <= few <= 2 * many
 
 
 def test_targets_rank_the_points_that_pass() -> None:
