@@ -429,8 +429,8 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
         if _figure_key(metric) is not None:
             continue
         group = tally.groups[metric.column]
-        if metric.kind == "mean":
-            value, low, high = _weighted_mean_interval(group.rows[:, 0], group.counts)
+        if metric.kind == "mean":  # a count a game (reveals, uses, damage): never below 0
+            value, low, high = _weighted_mean_interval(group.rows[:, 0], group.counts, 0.0)
         else:
             value, low, high = estimate(group.values()[:, 0], metric.kind, metric.seats)
         metrics[metric.column] = {
@@ -442,9 +442,12 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
     return metrics
 
 
-def _weighted_mean_interval(values: np.ndarray, counts: np.ndarray) -> tuple[float, float, float]:
+def _weighted_mean_interval(
+    values: np.ndarray, counts: np.ndarray, floor: float = -math.inf
+) -> tuple[float, float, float]:
     """Mean with a Student t interval of ``counts[k]`` games of value ``values[k]``: the
-    same as :func:`balance.stats.mean_interval` of the games, from their counts.
+    same as :func:`balance.stats.mean_interval` of the games, from their counts, cut at
+    ``floor`` as it is.
 
     Parameters
     ----------
@@ -458,7 +461,7 @@ def _weighted_mean_interval(values: np.ndarray, counts: np.ndarray) -> tuple[flo
         return mean, math.nan, math.nan
     variance = float(np.dot(counts, (values - mean) ** 2) / (games - 1))
     half = float(t_quantile(0.975, games - 1) * math.sqrt(variance / games))
-    return mean, mean - half, mean + half
+    return mean, max(mean - half, floor), mean + half
 
 
 def _seat0_advantage(won: np.ndarray, counts: np.ndarray) -> dict[str, Any]:

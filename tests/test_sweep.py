@@ -439,6 +439,20 @@ def test_a_mean_from_counts_is_the_mean_of_the_games(rows) -> None:
     counts = np.array([c for _, c in rows])
     expected = mean_interval(np.repeat(values, counts))
     assert _weighted_mean_interval(values, counts) == pytest.approx(expected, rel=1e-9, nan_ok=True)
+    floored = mean_interval(np.repeat(values, counts), floor=0.0)
+    assert _weighted_mean_interval(values, counts, 0.0) == pytest.approx(
+        floored, rel=1e-9, nan_ok=True
+    )
+
+
+def test_no_count_of_a_three_game_point_reaches_below_zero() -> None:
+    """Three games leave wide t intervals: a card's reveals a game are cut at 0, as
+    simulate cuts them; only seat 0's advantage (a difference) may be negative."""
+    metrics = sweep(GAME, players=[4], games=3, seed=1).points[0]["metrics"]
+    own = {k: v for k, v in metrics.items() if k.startswith("reveals_")}
+    lows = [v["ci95"][0] for v in own.values() if not math.isnan(v["ci95"][0])]
+    assert lows and min(lows) == 0.0  # some interval was cut, none reaches below
+    assert all(low >= 0.0 for low in lows)
 
 
 @settings(max_examples=30, deadline=None)
