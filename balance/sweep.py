@@ -78,6 +78,8 @@ from balance.sweep_tally import BASE, CORE, WON, Group, Tally, merge, play_tally
 #: "Speed"): a Dask task costs about 2 ms and a 20,000-game task's tally about 4 ms,
 #: against 80-180 ms for playing 20,000 games of Walk the Plank.
 DEFAULT_BLOCK = 20_000
+#: Games a point plays without ``--games`` (or ``--precision``).
+DEFAULT_GAMES = 10_000
 MANIFEST = "manifest.json"
 POINTS_DIR = "points"
 
@@ -122,6 +124,7 @@ class SweepResult:
     targets: list[Target] = field(default_factory=list)
     requested_points: int = 0
     partial: bool = False
+    points_asked: int | None = None
     baseline: dict[str, str] = field(default_factory=dict)
     played_games: int = 0
     precision: float | None = None
@@ -144,6 +147,7 @@ class SweepResult:
                 "elapsed_s": self.elapsed_s,
                 "games_per_s": self.games_per_s,
                 "requested_points": self.requested_points,
+                "points_asked": self.points_asked,
                 "partial": self.partial,
                 "baseline": self.baseline or None,
                 "targets": [t.text for t in self.targets],
@@ -181,6 +185,16 @@ class SweepResult:
         chosen.sort(key=lambda pair: -pair[0])
         return [point for _, point in chosen]
 
+    def _merged(self) -> str:
+        """How many of a sampled design's points landed on levels already drawn."""
+        merged = (self.points_asked or 0) - self.requested_points
+        if merged <= 0:
+            return ""
+        return (
+            f" of {self.points_asked:,} drawn: {merged:,} landed on the levels of another "
+            "and were merged"
+        )
+
     def text(self, limit: int = 60, narrow: bool = False) -> str:
         """The sweep as a designer reads it in a terminal (``narrow``: without seat 0's
         win rate and the share of games finished, for a report's title page)."""
@@ -199,6 +213,7 @@ class SweepResult:
         lines = [
             f"{self.game}: {len(self.points):,} points ({self.design}"
             + (f", {self.requested_points:,} asked; interrupted" if self.partial else "")
+            + self._merged()
             + f"), {each}, "
             + (
                 f"{self.backend}, {self.elapsed_s:.1f} s, {self.games_per_s:,.0f} games/s"
@@ -213,7 +228,7 @@ class SweepResult:
             lines += precision_sweep_lines(self)
         names = [a.name for a in swept] or [PLAYERS]
         widths = {name: max(len(name), 6) for name in names}
-        header = "  ".join(f"{name:<{widths[name]}}" for name in names)
+        header = "point  " + "  ".join(f"{name:<{widths[name]}}" for name in names)
         header += f"  {'balance index':<24}  {'length (' + game.length_unit + ')':<24}"
         header += "" if narrow else f"  {'seat 0 wins':<22}  finished"
         if self.precision is not None:
@@ -224,7 +239,9 @@ class SweepResult:
             values = {**point["rules"], PLAYERS: point["players"]}
             if VARIANT in names:
                 values[VARIANT] = point["variant_label"]
-            cells = "  ".join(f"{_short(values.get(name)):<{widths[name]}}" for name in names)
+            cells = f"{point['point']:<5}  " + "  ".join(
+                f"{_short(values.get(name)):<{widths[name]}}" for name in names
+            )
             m = point["metrics"]
             seat0 = m["seat_win_rate"][0]
             lines.append(
@@ -780,7 +797,7 @@ def sweep(
     axes: Sequence[str | Axis] = (),
     design: str = "grid",
     points: int | None = None,
-    games: int = 10_000,
+    games: int | None = None,
     seed: int = 0,
     strategies: Sequence[str] = ("random",),
     rotate_seats: bool = False,
@@ -809,7 +826,8 @@ def sweep(
     axes : ``NAME=V1,V2``, ``NAME=LO..HI``, ``NAME=A;B`` (values holding commas) or
         ``variant=base,kraken,ghost+dolphin``; see :func:`balance.sweep_design.parse_axis`.
     design : ``grid`` (every combination), ``lhs`` or ``sobol`` (``points`` points).
-    games : games a point plays: indices ``0 .. games - 1`` of ``seed`` at every point.
+    games : games a point plays: indices ``0 .. games - 1`` of ``seed`` at every point
+        (default 10,000; not with ``precision``, which decides each point's games).
     rules : rules fixed at every point.
     baseline : ``NAME=V,...``: each point's paired difference from the point with these
         values (its other values its own), Holm's correction over the sweep.
@@ -825,20 +843,26 @@ def sweep(
     precision : play each point block by block (``block`` games, default
         :data:`balance.precision.BLOCK`, in game order) until its seat win rates and
         balance index have 95% anytime-valid intervals at most this far either side,
-        or ``max_games`` (default :data:`balance.precision.DEFAULT_MAX_GAMES`); ``games``
-        is then ignored. A point stops where ``balance simulate --precision`` with its
-        rules, seed and block size would.
+        or ``max_games`` (default :data:`balance.precision.DEFAULT_MAX_GAMES`). A point
+        stops where ``balance simulate --precision`` with its rules, seed and block size
+        would.
 
     Returns
     -------
     SweepResult, with the tidy table (``.table``) and the verdicts (``.verdicts``).
     """
     if precision is not None:
+        if games is not None:
+            raise BalanceError(
+                "--games and --precision exclude each other: with --precision each point "
+                "plays until precise enough (--max-games caps its games)"
+            )
         max_games = DEFAULT_MAX_GAMES if max_games is None else max_games
         check_precision(precision, max_games)
         games = max_games
     elif max_games is not None:
         raise BalanceError("--max-games goes with --precision; without it, use --games")
+    games = DEFAULT_GAMES if games is None else games
     plan = plan_sweep(
         game,
         players,
@@ -994,7 +1018,7 @@ def build_result(
     verdicts = pd.DataFrame(
         [
             {
-                "point": p["point"],
+                **_axis_columns(p, plan.axes),
                 "target": t.text,
                 "figure": t.figure,
                 "verdict": p["verdicts"][t.text],
@@ -1002,7 +1026,7 @@ def build_result(
             for p in points
             for t in targets
         ],
-        columns=["point", "target", "figure", "verdict"],
+        columns=[*_axis_column_names(plan.axes), "target", "figure", "verdict"],
     )
     return SweepResult(
         game=plan.game,
@@ -1017,6 +1041,7 @@ def build_result(
         verdicts=verdicts,
         targets=list(targets),
         requested_points=len(plan.values),
+        points_asked=plan.spec["points_asked"],
         baseline=dict(plan.spec["baseline"]),
         precision=precision,
         max_games=plan.spec.get("max_games"),
@@ -1048,17 +1073,28 @@ def _flat_figures(metrics: Mapping[str, Any]) -> list[tuple[str, float, float, f
     return rows
 
 
+def _axis_column_names(axes: Sequence[Axis]) -> list[str]:
+    """``point``, ``players``, the rule axes and ``variant`` (if swept): a table's first
+    columns."""
+    names = ["point", PLAYERS, *(a.name for a in axes if a.kind == "rule")]
+    return names + [VARIANT] * any(a.kind == VARIANT for a in axes)
+
+
+def _axis_columns(point: Mapping[str, Any], axes: Sequence[Axis]) -> dict[str, Any]:
+    """A point's number and axis values, as :func:`_axis_column_names` names them."""
+    row = {"point": point["point"], PLAYERS: point["players"]}
+    row.update({a.name: _short(point["rules"].get(a.name)) for a in axes if a.kind == "rule"})
+    if any(a.kind == VARIANT for a in axes):
+        row[VARIANT] = point["variant_label"]
+    return row
+
+
 def tidy_table(points: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> pd.DataFrame:
     """One row a (point, figure): axis columns, ``figure``, ``value``, ``ci_low``,
     ``ci_high``, ``games``, ``p_holm`` (paired differences, named ``difference.FIGURE``)."""
     rows = []
-    names = [a.name for a in axes if a.kind == "rule"]
     for point in points:
-        base = {"point": point["point"], "players": point["players"]}
-        for name in names:
-            base[name] = _short(point["rules"].get(name))
-        if any(a.kind == VARIANT for a in axes):
-            base[VARIANT] = point["variant_label"]
+        base = _axis_columns(point, axes)
         for figure, value, low, high in _flat_figures(point["metrics"]):
             rows.append(
                 {
@@ -1083,11 +1119,8 @@ def tidy_table(points: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> pd.
                     "p_holm": diff.get("p_holm", math.nan),
                 }
             )
-    columns = ["point", "players", *names]
-    if any(a.kind == VARIANT for a in axes):
-        columns.append(VARIANT)
-    columns += ["figure", "value", "ci_low", "ci_high", "games", "p_holm"]
-    return pd.DataFrame(rows, columns=columns)
+    columns = [*_axis_column_names(axes), "figure", "value", "ci_low", "ci_high", "games"]
+    return pd.DataFrame(rows, columns=[*columns, "p_holm"])
 
 
 # --- on disk -----------------------------------------------------------------------

@@ -336,6 +336,37 @@ def test_out_writes_the_tidy_table_manifest_charts_and_resume_plays_only_missing
         sweep(GAME, **{**args, "games": 900}, out=out, resume=True)
 
 
+def test_a_sample_says_what_it_merged_and_tables_name_points_and_axes() -> None:
+    """30 draws over 6 cells of levels: the text says 24 were merged; the text table leads
+    with the point numbers; the verdicts carry each point's axis values."""
+    result = sweep(
+        GAME,
+        players=[4],
+        axes=["plank_max=3..5", "pirates_per_player=2,3"],
+        design="lhs",
+        points=30,
+        games=60,
+        targets=["length_mean<=8"],
+    )
+    assert len(result.points) == 6 and result.to_json()["points_asked"] == 30
+    assert "6 points (lhs of 30 drawn: 24 landed on the levels of another and were merged)" in (
+        result.text()
+    )
+    lines = result.text().splitlines()
+    header = next(k for k, line in enumerate(lines) if line.startswith("point"))
+    assert [line.split()[:3] for line in lines[header + 1 : header + 7]] == [
+        [str(p["point"]), str(p["rules"]["plank_max"]), str(p["rules"]["pirates_per_player"])]
+        for p in result.points
+    ]
+    verdicts = result.verdicts
+    assert list(verdicts.columns[:4]) == ["point", "players", "plank_max", "pirates_per_player"]
+    table = result.table.drop_duplicates("point").set_index("point")
+    for row in verdicts.itertuples():
+        assert row.plank_max == table.loc[row.point, "plank_max"]
+    grid = sweep(GAME, players=[4], axes=["plank_max=3,4"], games=60)
+    assert "merged" not in grid.text()
+
+
 def test_json_has_every_key_the_designers_tools_read() -> None:
     out = invoke(
         "sweep", GAME, "--players", "3", "--axis", "plank_max=3,4", "--games", 600, "--json"
@@ -383,6 +414,7 @@ def test_own_figures_of_la_planche() -> None:
         (["--design", "lhs"], "--points"),
         (["--axis", "plank_max=3,4", "--rule", "plank_max=3"], "both swept"),
         (["--baseline", "nothing=3"], "unknown rule"),
+        (["--precision", 0.05], "--games and --precision exclude each other"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, args, fragment) -> None:
