@@ -49,6 +49,7 @@ from balance.metrics import (
     holm,
     length_summary_from_counts,
     paired_difference,
+    seeded_normal,
 )
 from balance.moments import exact_covariance
 from balance.precision import BLOCK as PRECISION_BLOCK
@@ -403,11 +404,9 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
     # Exact integer sums over the games, as balance simulate keeps them without records.
     seat_wins = won.T @ counts  # (n,)
     cross = won.T @ (won * counts[:, None])  # (n, n)
-    balance = balance_index_from_moments(
-        games,
-        seat_wins / games if games else np.full(players, np.nan),
-        exact_covariance(games, seat_wins, cross) if games >= 2 else None,
-    )
+    rates = seat_wins / games if games else np.full(players, np.nan)
+    covariance = exact_covariance(games, seat_wins, cross) if games >= 2 else None
+    balance = balance_index_from_moments(games, rates, covariance)
     longest = int(length.max()) if games else -1
     ended = np.bincount(length[finished], weights=counts[finished], minlength=longest + 1)
     stopped = np.bincount(length, weights=counts, minlength=longest + 1)
@@ -420,7 +419,11 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
         winner_count[str(k)] = _rate(int(winners[k]), games)
     finished_games = int(counts[finished].sum())
     metrics: dict[str, Any] = {
-        "balance_index": {"value": balance["value"], "ci95": [balance["low"], balance["high"]]},
+        "balance_index": {
+            "value": balance["value"],
+            "ci95": [balance["low"], balance["high"]],
+            "se": _index_se(games, rates, covariance),
+        },
         "length_mean": {
             "value": lengths["mean"],
             "ci95": [lengths["mean_low"], lengths["mean_high"]],
@@ -457,6 +460,23 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
             "ci95": [low, high],
         }
     return metrics
+
+
+#: Normal draws of the seats' win rates behind a balance index's standard error.
+SE_DRAWS = 4_000
+
+
+def _index_se(games: int, rates: np.ndarray, covariance: np.ndarray | None) -> float:
+    """The standard deviation of a point's balance index over repeated sweeps: of
+    ``1 - (max - min)`` of the seats' win rates drawn from their normal approximation
+    (mean ``rates`` ``(n,)``, covariance ``covariance / games`` ``(n, n)``; seeded). Unlike
+    its interval's half-width, which covers the largest of several gaps at once, this
+    is the index's own noise, which the charts compare the points' differences with.
+    """
+    if covariance is None or rates.size < 2 or not np.all(np.isfinite(rates)):
+        return math.nan
+    drawn = rates + seeded_normal(np.asarray(covariance, float) / games, SE_DRAWS, 0)
+    return float(np.std(drawn.max(axis=1) - drawn.min(axis=1), ddof=1))
 
 
 def _weighted_mean_interval(

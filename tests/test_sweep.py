@@ -426,6 +426,9 @@ def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, args, fragment) -
 
 
 def test_sensitivity_names_the_axis_that_moves_a_figure() -> None:
+    import statsmodels.api as sm
+    from statsmodels.formula.api import ols
+
     rng = np.random.default_rng(0)
     axes = [Axis("a", ("1", "2", "3")), Axis("b", ("x", "y")), Axis("c", ("p", "q"))]
     rows = []
@@ -434,14 +437,102 @@ def test_sensitivity_names_the_axis_that_moves_a_figure() -> None:
             for c in axes[2].values:
                 rows.append(
                     {"players": 4, "a": a, "b": b, "c": c,
-                     "f": int(a) * 1.0 + (b == "y") * 0.1 + rng.normal(0, 0.01)}
+                     "f": int(a) * 1.0 + (b == "y") * 0.1 + rng.normal(0, 0.01), "f_se": 0.01}
                 )  # fmt: skip
     frame = pd.DataFrame(rows)
     shares = sensitivity(frame, axes, "f")
     assert list(shares["axis"])[:2] == ["a", "b"] and shares["share"].iloc[0] > 0.9
+    assert list(shares["beyond_noise"]) == [True, True, False]
+    # The shares are statsmodels' type-II sums of squares over the total, on an
+    # unbalanced design too.
+    part = frame.drop(index=[0, 5, 7])
+    fitted = ols("f ~ C(a) + C(b) + C(c)", data=part).fit()
+    table = sm.stats.anova_lm(fitted, typ=2)
+    total = float(((part["f"] - part["f"].mean()) ** 2).sum())
+    got = sensitivity(part, axes, "f").set_index("axis")["share"]
+    for name in "abc":
+        assert got[name] == pytest.approx(table.loc[f"C({name})", "sum_sq"] / total, rel=1e-9)
     effects = main_effects(frame, axes, "f")
     a_means = effects[effects["axis"] == "a"]["mean"].to_numpy()
     assert np.all(np.diff(a_means) > 0.9) and (effects["points"] == [4, 4, 4, 6, 6, 6, 6]).all()
+
+
+def _noise_sweeps(rng, effect: float = 0.0, draws: int = 2000):
+    """``draws`` sweeps of a 4 x 3 x 3 grid (one point missing), each point's figure
+    its truth plus normal noise of its own standard error (0.005 to 0.02): the truth is
+    flat, or moved by ``effect`` standard errors of the typical point along axis ``a``."""
+    from balance.sweep_charts import _main_effect_bases
+
+    axes = [Axis("a", ("1", "2", "3", "4")), Axis("b", ("x", "y", "z")), Axis("c", tuple("pqr"))]
+    grid = pd.DataFrame(
+        [{"players": 4, "a": a, "b": b, "c": c} for a in "1234" for b in "xyz" for c in "pqr"]
+    ).iloc[1:]
+    se = rng.uniform(0.005, 0.02, len(grid))
+    truth = 0.98 + effect * 0.0125 * (grid["a"].astype(int).to_numpy() - 2.5) / 1.5
+    y = truth[:, None] + se[:, None] * rng.standard_normal((len(grid), draws))
+    return _main_effect_bases(grid, [a.name for a in axes]), y, se
+
+
+@pytest.mark.parametrize(("scale", "calibrated"), [(1.0, True), (0.8, False), (1.3, False)])
+def test_pure_noise_sweeps_are_called_noise_in_95_percent_of_draws(scale, calibrated) -> None:
+    """Known truth: a flat figure. No axis passes its noise reference in 95% of sweeps
+    (Bonferroni over three axes: 4.9%); references from standard errors 20% too small
+    or 30% too large miss that by far (checked so that the test can fail)."""
+    from balance.sweep_charts import NOISE_LEVEL, noise_test
+
+    bases, y, se = _noise_sweeps(np.random.default_rng(11), draws=20_000)
+    _, _, p = noise_test(bases, y, se * scale)
+    called = (p < NOISE_LEVEL / 3).any(axis=0).mean()  # 20,000 sweeps: +/-0.15% at 5%
+    assert bool(0.04 <= called <= 0.053) == calibrated, called
+
+
+def test_a_real_effect_passes_its_noise_reference_and_only_it() -> None:
+    from balance.sweep_charts import NOISE_LEVEL, noise_test
+
+    bases, y, se = _noise_sweeps(np.random.default_rng(12), effect=2.0)
+    _, _, p = noise_test(bases, y, se)
+    found = p < NOISE_LEVEL / 3
+    assert found[0].mean() > 0.95 and found[1:].mean() < 0.03
+
+
+@pytest.mark.parametrize(("scale", "calibrated"), [(1.0, True), (0.8, False), (1.3, False)])
+def test_framed_cells_hold_the_best_point_in_95_percent_of_sweeps(scale, calibrated) -> None:
+    """Known truth, the least favourable one: twelve points tied for best, each with its
+    own standard error. Each is framed in 95-98.5% of sweeps (Bonferroni over eleven
+    rivals is a little conservative); standard errors 20% too small or 30% too large
+    leave that band."""
+    from balance.sweep_charts import best_cells
+
+    rng = np.random.default_rng(13)
+    se = rng.uniform(0.01, 0.02, 12)
+    values = 0.98 + se * rng.standard_normal((3000, 12))
+    framed = np.array([best_cells(row, se * scale) for row in values])
+    assert bool(0.95 <= framed.mean() <= 0.985) == calibrated, framed.mean()
+    # A point 6 standard errors below the rest is never framed.
+    assert not best_cells(np.array([0.98, 0.98, 0.98 - 6 * 0.02]), np.full(3, 0.01))[2]
+
+
+def test_the_balance_index_standard_error_is_its_spread_over_repeated_games() -> None:
+    """Known truth: 300 runs of 2,000 games; the mean standard error is the spread of the
+    index within 12% apart from a tie, and no smaller than it at a tie (where it is
+    conservative)."""
+    from balance.metrics import balance_index
+    from balance.sweep import _index_se
+
+    rng = np.random.default_rng(14)
+    for rates, band in [
+        ([0.4, 0.3, 0.2, 0.1], (0.88, 1.12)),
+        ([0.55, 0.45], (0.88, 1.12)),
+        ([0.25] * 4, (1.0, 1.6)),
+    ]:
+        index, se = [], []
+        for _ in range(300):
+            won = rng.multinomial(2000, rates) / 2000
+            covariance = (np.diag(won) - np.outer(won, won)) * 2000 / 1999
+            index.append(balance_index(won))
+            se.append(_index_se(2000, won, covariance))
+        ratio = np.mean(se) / np.std(index, ddof=1)
+        assert band[0] <= ratio <= band[1], (rates, ratio)
 
 
 @pytest.mark.parametrize(
@@ -456,9 +547,25 @@ def test_chart_pages_follow_the_number_of_axes(axes) -> None:
     result = sweep(GAME, players=[4], axes=axes, games=300, targets=["balance_index>=0.5"])
     frame = point_frame(result)
     assert len(frame) == len(result.points) and frame["passes"].dtype == bool
-    names = [chart.name for chart in sweep_charts(result)]
+    charts = {chart.name: chart.figure for chart in sweep_charts(result)}
     expected = {1: "01-balance-index", 2: "01-heat-balance-index-4p", 3: "04-sensitivity"}
-    assert names[0] == "00-title" and expected[len(axes)] in names
+    assert next(iter(charts)) == "00-title" and expected[len(axes)] in charts
+    captions = {
+        name: " ".join(t.get_text().replace("\n", " ") for t in fig.texts)
+        for name, fig in charts.items()
+    }
+    if len(axes) == 2:  # 300 games: every cell is within noise of the best
+        assert "Framed: the cells that cannot be told from the best" in captions[expected[2]]
+        assert "no cell can be told from the best" in charts[expected[2]].axes[0].get_title()
+    if len(axes) == 3:
+        # The ranges the main effects draw are not intervals, and the caption says so.
+        effects = captions["01-main-effects-balance-index"]
+        assert "95% interval" not in effects.split("not an interval")[0]
+        assert "smallest to the largest point" in effects
+        # 300 games a point: the balance index's differences are within its noise.
+        labels = [t.get_text() for t in charts[expected[3]].axes[0].get_yticklabels()]
+        assert "indistinguishable from noise" in labels[0] and labels[0].startswith("balance")
+        assert "Tick: the share the points' own noise" in captions[expected[3]]
 
 
 @settings(max_examples=40, deadline=None)
