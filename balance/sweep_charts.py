@@ -238,12 +238,16 @@ def best_cells(value: np.ndarray, se: np.ndarray, level: float = NOISE_LEVEL) ->
     """
     value = np.asarray(value, dtype=float)
     se = np.asarray(se, dtype=float)
-    if len(value) < 2:
-        return np.isfinite(value)
-    c = normal_quantile(1 - level / (len(value) - 1))
+    c = _rivals_quantile(len(value), level)
     gap = value[None, :] - value[:, None]  # (i, j): how far j is above i
     limit = c * np.sqrt(se[:, None] ** 2 + se[None, :] ** 2)
     return np.isfinite(value) & ~np.any(gap > limit, axis=1)
+
+
+def _rivals_quantile(points: int, level: float = NOISE_LEVEL) -> float:
+    """The one-sided normal quantile at ``level`` shared by a point's ``points - 1``
+    rivals (Bonferroni)."""
+    return normal_quantile(1 - level / max(points - 1, 1))
 
 
 def framed_cells(rows: pd.DataFrame, figure: str) -> tuple[np.ndarray, str]:
@@ -256,7 +260,7 @@ def framed_cells(rows: pd.DataFrame, figure: str) -> tuple[np.ndarray, str]:
     bool ``(N,)`` over ``rows``, and the sentence.
     """
     if figure == "balance_index":
-        critical = normal_quantile(1 - NOISE_LEVEL / max(len(rows) - 1, 1))
+        critical = _rivals_quantile(len(rows))
         return best_cells(rows[figure].to_numpy(), rows[f"{figure}_se"].to_numpy()), (
             " Framed: the cells that cannot be told from the best (highest) point; together "
             f"they hold the best point in at least {1 - NOISE_LEVEL:.0%} of sweeps (a cell "
