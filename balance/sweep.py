@@ -1097,7 +1097,7 @@ def _axis_column_names(axes: Sequence[Axis]) -> list[str]:
     """``point``, ``players``, the rule axes and ``variant`` (if swept): a table's first
     columns."""
     names = ["point", PLAYERS, *(a.name for a in axes if a.kind == "rule")]
-    return names + [VARIANT] * any(a.kind == VARIANT for a in axes)
+    return names + ([VARIANT] if any(a.kind == VARIANT for a in axes) else [])
 
 
 def _axis_columns(point: Mapping[str, Any], axes: Sequence[Axis]) -> dict[str, Any]:
@@ -1139,8 +1139,8 @@ def tidy_table(points: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> pd.
                     "p_holm": diff.get("p_holm", math.nan),
                 }
             )
-    columns = [*_axis_column_names(axes), "figure", "value", "ci_low", "ci_high", "games"]
-    return pd.DataFrame(rows, columns=[*columns, "p_holm"])
+    columns = [*_axis_column_names(axes), "figure", "value", "ci_low", "ci_high", "games", "p_holm"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 # --- on disk -----------------------------------------------------------------------
