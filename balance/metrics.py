@@ -374,7 +374,11 @@ def balance_index_from_moments(
 
 
 def balance_index_difference(
-    variant_won: np.ndarray, base_won: np.ndarray, draws: int = 20_000, seed: int = 0
+    variant_won: np.ndarray,
+    base_won: np.ndarray,
+    draws: int = 20_000,
+    seed: int = 0,
+    resolve_tail: bool = False,
 ) -> dict:
     """Paired difference of the balance index between two runs on the same games.
 
@@ -403,6 +407,13 @@ def balance_index_difference(
     tests/calibration measures. The
     p-value is the smallest ``alpha`` whose interval, built the same way at level
     ``1 - alpha``, leaves out 0 (0 when even the most extreme draw leaves it out).
+
+    With ``resolve_tail``, a p-value below ``TAIL_DRAWS / draws`` (where too few draws
+    lie beyond the critical value to place it) is instead the Bonferroni bound of the
+    largest of the ``K`` standardised errors the critical value is taken over,
+    ``K * (1 - Phi(c))`` at the largest critical value ``c`` whose interval leaves out
+    0: conservative, and as small as the evidence allows, so that a correction over a
+    large family (a sweep's thousands of differences) can still find a difference.
 
     Parameters
     ----------
@@ -471,25 +482,59 @@ def balance_index_difference(
     own_spread = np.einsum("ij,jk,ik->i", own_contrast, covariance, own_contrast)
     own_se = np.sqrt(np.clip(own_spread, 0.0, None))
 
-    def bounds(alpha: float) -> tuple[float, float]:
+    def critical(alpha: float) -> float:
         row = min(max(int(np.ceil((1 - alpha) * draws)) - 1, 0), draws - 1)
-        c_low = c_high = float(max(joint[row].max(), 0.0))
-        lower = np.where(chosen, value - c_low * se, np.inf).min(axis=1)[in_base].max()
-        upper = np.where(chosen, value + c_high * se, np.inf).min(axis=1)[in_base].max()
+        return float(max(joint[row].max(), 0.0))
+
+    def bounds_at(c: float) -> tuple[float, float]:
+        lower = np.where(chosen, value - c * se, np.inf).min(axis=1)[in_base].max()
+        upper = np.where(chosen, value + c * se, np.inf).min(axis=1)[in_base].max()
         # Every pair's own paired change: the difference lies between the smallest and
         # the largest of them.
-        lower = max(lower, float((own_value - c_low * own_se).min()))
-        upper = min(upper, float((own_value + c_high * own_se).max()))
+        lower = max(lower, float((own_value - c * own_se).min()))
+        upper = min(upper, float((own_value + c * own_se).max()))
         return float(lower), float(upper)
 
-    low, high = bounds(1 - LEVEL)
-    return {
-        "difference": difference,
-        "low": low,
-        "high": high,
-        "p": _interval_p(bounds, draws),
-        "games": games,
-    }
+    low, high = bounds_at(critical(1 - LEVEL))
+    p = _interval_p(lambda alpha: bounds_at(critical(alpha)), draws)
+    resolved = TAIL_DRAWS / draws
+    if resolve_tail and p < resolved:
+        # The largest of K one-sided standard normals: K components, one column of
+        # ``joint`` each side (the most of any column).
+        k = int(above[:, in_variant].sum(axis=0).max() + below[in_base, :].sum(axis=1).max())
+        p = min(resolved, k * _tail(_widest_excluding(bounds_at, critical(resolved))))
+    return {"difference": difference, "low": low, "high": high, "p": p, "games": games}
+
+
+#: Draws beyond the critical value below which a resampled p-value is not resolved.
+TAIL_DRAWS = 100
+
+
+def _widest_excluding(bounds_at, start: float) -> float:
+    """The largest critical value whose interval ``bounds_at(c)`` leaves out 0, from a
+    ``start`` whose interval does (intervals widen with ``c``)."""
+
+    def holds(c: float) -> bool:
+        low, high = bounds_at(c)
+        return low <= 0.0 <= high
+
+    lo, hi = start, 64.0
+    if not holds(hi):
+        return hi
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if holds(mid):
+            hi = mid
+        else:
+            lo = mid
+    return lo
+
+
+def _tail(c: float) -> float:
+    """``1 - Phi(c)``, accurate far in the tail."""
+    from scipy import special
+
+    return float(special.ndtr(-c))
 
 
 def _interval_p(bounds, draws: int) -> float:

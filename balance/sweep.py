@@ -49,6 +49,7 @@ from balance.metrics import (
     holm,
     length_summary_from_counts,
     paired_difference,
+    seeded_normal,
 )
 from balance.moments import exact_covariance
 from balance.precision import BLOCK as PRECISION_BLOCK
@@ -78,6 +79,8 @@ from balance.sweep_tally import BASE, CORE, WON, Group, Tally, merge, play_tally
 #: "Speed"): a Dask task costs about 2 ms and a 20,000-game task's tally about 4 ms,
 #: against 80-180 ms for playing 20,000 games of Walk the Plank.
 DEFAULT_BLOCK = 20_000
+#: Games a point plays without ``--games`` (or ``--precision``).
+DEFAULT_GAMES = 10_000
 MANIFEST = "manifest.json"
 POINTS_DIR = "points"
 
@@ -122,6 +125,7 @@ class SweepResult:
     targets: list[Target] = field(default_factory=list)
     requested_points: int = 0
     partial: bool = False
+    points_asked: int | None = None
     baseline: dict[str, str] = field(default_factory=dict)
     played_games: int = 0
     precision: float | None = None
@@ -144,6 +148,7 @@ class SweepResult:
                 "elapsed_s": self.elapsed_s,
                 "games_per_s": self.games_per_s,
                 "requested_points": self.requested_points,
+                "points_asked": self.points_asked,
                 "partial": self.partial,
                 "baseline": self.baseline or None,
                 "targets": [t.text for t in self.targets],
@@ -181,6 +186,16 @@ class SweepResult:
         chosen.sort(key=lambda pair: -pair[0])
         return [point for _, point in chosen]
 
+    def _merged(self) -> str:
+        """How many of a sampled design's points landed on levels already drawn."""
+        merged = (self.points_asked or 0) - self.requested_points
+        if merged <= 0:
+            return ""
+        return (
+            f" of {self.points_asked:,} drawn: {merged:,} landed on the levels of another "
+            "and were merged"
+        )
+
     def text(self, limit: int = 60, narrow: bool = False) -> str:
         """The sweep as a designer reads it in a terminal (``narrow``: without seat 0's
         win rate and the share of games finished, for a report's title page)."""
@@ -199,6 +214,7 @@ class SweepResult:
         lines = [
             f"{self.game}: {len(self.points):,} points ({self.design}"
             + (f", {self.requested_points:,} asked; interrupted" if self.partial else "")
+            + self._merged()
             + f"), {each}, "
             + (
                 f"{self.backend}, {self.elapsed_s:.1f} s, {self.games_per_s:,.0f} games/s"
@@ -213,7 +229,7 @@ class SweepResult:
             lines += precision_sweep_lines(self)
         names = [a.name for a in swept] or [PLAYERS]
         widths = {name: max(len(name), 6) for name in names}
-        header = "  ".join(f"{name:<{widths[name]}}" for name in names)
+        header = "point  " + "  ".join(f"{name:<{widths[name]}}" for name in names)
         header += f"  {'balance index':<24}  {'length (' + game.length_unit + ')':<24}"
         header += "" if narrow else f"  {'seat 0 wins':<22}  finished"
         if self.precision is not None:
@@ -224,7 +240,9 @@ class SweepResult:
             values = {**point["rules"], PLAYERS: point["players"]}
             if VARIANT in names:
                 values[VARIANT] = point["variant_label"]
-            cells = "  ".join(f"{_short(values.get(name)):<{widths[name]}}" for name in names)
+            cells = f"{point['point']:<5}  " + "  ".join(
+                f"{_short(values.get(name)):<{widths[name]}}" for name in names
+            )
             m = point["metrics"]
             seat0 = m["seat_win_rate"][0]
             lines.append(
@@ -386,11 +404,9 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
     # Exact integer sums over the games, as balance simulate keeps them without records.
     seat_wins = won.T @ counts  # (n,)
     cross = won.T @ (won * counts[:, None])  # (n, n)
-    balance = balance_index_from_moments(
-        games,
-        seat_wins / games if games else np.full(players, np.nan),
-        exact_covariance(games, seat_wins, cross) if games >= 2 else None,
-    )
+    rates = seat_wins / games if games else np.full(players, np.nan)
+    covariance = exact_covariance(games, seat_wins, cross) if games >= 2 else None
+    balance = balance_index_from_moments(games, rates, covariance)
     longest = int(length.max()) if games else -1
     ended = np.bincount(length[finished], weights=counts[finished], minlength=longest + 1)
     stopped = np.bincount(length, weights=counts, minlength=longest + 1)
@@ -403,7 +419,11 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
         winner_count[str(k)] = _rate(int(winners[k]), games)
     finished_games = int(counts[finished].sum())
     metrics: dict[str, Any] = {
-        "balance_index": {"value": balance["value"], "ci95": [balance["low"], balance["high"]]},
+        "balance_index": {
+            "value": balance["value"],
+            "ci95": [balance["low"], balance["high"]],
+            "se": _index_se(games, rates, covariance),
+        },
         "length_mean": {
             "value": lengths["mean"],
             "ci95": [lengths["mean_low"], lengths["mean_high"]],
@@ -429,8 +449,8 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
         if _figure_key(metric) is not None:
             continue
         group = tally.groups[metric.column]
-        if metric.kind == "mean":
-            value, low, high = _weighted_mean_interval(group.rows[:, 0], group.counts)
+        if metric.kind == "mean":  # a count a game (reveals, uses, damage): never below 0
+            value, low, high = _weighted_mean_interval(group.rows[:, 0], group.counts, 0.0)
         else:
             value, low, high = estimate(group.values()[:, 0], metric.kind, metric.seats)
         metrics[metric.column] = {
@@ -442,9 +462,29 @@ def point_metrics(tally: Tally, players: int) -> dict[str, Any]:
     return metrics
 
 
-def _weighted_mean_interval(values: np.ndarray, counts: np.ndarray) -> tuple[float, float, float]:
+#: Normal draws of the seats' win rates behind a balance index's standard error.
+SE_DRAWS = 4_000
+
+
+def _index_se(games: int, rates: np.ndarray, covariance: np.ndarray | None) -> float:
+    """The standard deviation of a point's balance index over repeated sweeps: of
+    ``1 - (max - min)`` of the seats' win rates drawn from their normal approximation
+    (mean ``rates`` ``(n,)``, covariance ``covariance / games`` ``(n, n)``; seeded). Unlike
+    its interval's half-width, which covers the largest of several gaps at once, this
+    is the index's own noise, which the charts compare the points' differences with.
+    """
+    if covariance is None or rates.size < 2 or not np.all(np.isfinite(rates)):
+        return math.nan
+    drawn = rates + seeded_normal(np.asarray(covariance, float) / games, SE_DRAWS, 0)
+    return float(np.std(drawn.max(axis=1) - drawn.min(axis=1), ddof=1))
+
+
+def _weighted_mean_interval(
+    values: np.ndarray, counts: np.ndarray, floor: float = -math.inf
+) -> tuple[float, float, float]:
     """Mean with a Student t interval of ``counts[k]`` games of value ``values[k]``: the
-    same as :func:`balance.stats.mean_interval` of the games, from their counts.
+    same as :func:`balance.stats.mean_interval` of the games, from their counts, cut at
+    ``floor`` as it is.
 
     Parameters
     ----------
@@ -458,7 +498,7 @@ def _weighted_mean_interval(values: np.ndarray, counts: np.ndarray) -> tuple[flo
         return mean, math.nan, math.nan
     variance = float(np.dot(counts, (values - mean) ** 2) / (games - 1))
     half = float(t_quantile(0.975, games - 1) * math.sqrt(variance / games))
-    return mean, mean - half, mean + half
+    return mean, max(mean - half, floor), mean + half
 
 
 def _seat0_advantage(won: np.ndarray, counts: np.ndarray) -> dict[str, Any]:
@@ -496,7 +536,9 @@ def _figure_key(metric: Metric) -> str | None:
 def point_differences(tally: Tally) -> dict[str, dict[str, Any]]:
     """Each figure's paired difference (point - baseline) over the same games, with its
     95% interval and raw p-value, as ``balance compare`` computes them (paired t over
-    games; the balance index's from the seat gaps, resampled)."""
+    games; the balance index's from the seat gaps, resampled, its p-value resolved
+    below the draws by a Bonferroni bound: see
+    :func:`balance.metrics.balance_index_difference`)."""
     result: dict[str, dict[str, Any]] = {}
     won = tally.values(WON).to_numpy(dtype=float)
     n = len(tally.won_columns)
@@ -518,15 +560,14 @@ def point_differences(tally: Tally) -> dict[str, dict[str, Any]]:
             "value": float(diff["difference"]),
             "ci95": [float(diff["low"]), float(diff["high"])],
             "p": float(diff["p"]),
-            "p_is_bound": False,
         }
-    index = balance_index_difference(point_won, base_won, draws=DRAWS)
-    bound = bool(index["p"] == 0)  # no draw beyond 0: p is below 1 / DRAWS
+    # Holm runs over every difference of the sweep, thousands of them: the resampled
+    # p-value must resolve far below 1 / DRAWS for a difference to be found at all.
+    index = balance_index_difference(point_won, base_won, draws=DRAWS, resolve_tail=True)
     result["balance_index"] = {
         "value": float(index["difference"]),
         "ci95": [float(index["low"]), float(index["high"])],
-        "p": 1 / DRAWS if bound else float(index["p"]),
-        "p_is_bound": bound,
+        "p": float(index["p"]),
     }
     return result
 
@@ -776,7 +817,7 @@ def sweep(
     axes: Sequence[str | Axis] = (),
     design: str = "grid",
     points: int | None = None,
-    games: int = 10_000,
+    games: int | None = None,
     seed: int = 0,
     strategies: Sequence[str] = ("random",),
     rotate_seats: bool = False,
@@ -805,7 +846,8 @@ def sweep(
     axes : ``NAME=V1,V2``, ``NAME=LO..HI``, ``NAME=A;B`` (values holding commas) or
         ``variant=base,kraken,ghost+dolphin``; see :func:`balance.sweep_design.parse_axis`.
     design : ``grid`` (every combination), ``lhs`` or ``sobol`` (``points`` points).
-    games : games a point plays: indices ``0 .. games - 1`` of ``seed`` at every point.
+    games : games a point plays: indices ``0 .. games - 1`` of ``seed`` at every point
+        (default 10,000; not with ``precision``, which decides each point's games).
     rules : rules fixed at every point.
     baseline : ``NAME=V,...``: each point's paired difference from the point with these
         values (its other values its own), Holm's correction over the sweep.
@@ -821,20 +863,26 @@ def sweep(
     precision : play each point block by block (``block`` games, default
         :data:`balance.precision.BLOCK`, in game order) until its seat win rates and
         balance index have 95% anytime-valid intervals at most this far either side,
-        or ``max_games`` (default :data:`balance.precision.DEFAULT_MAX_GAMES`); ``games``
-        is then ignored. A point stops where ``balance simulate --precision`` with its
-        rules, seed and block size would.
+        or ``max_games`` (default :data:`balance.precision.DEFAULT_MAX_GAMES`). A point
+        stops where ``balance simulate --precision`` with its rules, seed and block size
+        would.
 
     Returns
     -------
     SweepResult, with the tidy table (``.table``) and the verdicts (``.verdicts``).
     """
     if precision is not None:
+        if games is not None:
+            raise BalanceError(
+                "--games and --precision exclude each other: with --precision each point "
+                "plays until precise enough (--max-games caps its games)"
+            )
         max_games = DEFAULT_MAX_GAMES if max_games is None else max_games
         check_precision(precision, max_games)
         games = max_games
     elif max_games is not None:
         raise BalanceError("--max-games goes with --precision; without it, use --games")
+    games = DEFAULT_GAMES if games is None else games
     plan = plan_sweep(
         game,
         players,
@@ -990,7 +1038,7 @@ def build_result(
     verdicts = pd.DataFrame(
         [
             {
-                "point": p["point"],
+                **_axis_columns(p, plan.axes),
                 "target": t.text,
                 "figure": t.figure,
                 "verdict": p["verdicts"][t.text],
@@ -998,7 +1046,7 @@ def build_result(
             for p in points
             for t in targets
         ],
-        columns=["point", "target", "figure", "verdict"],
+        columns=[*_axis_column_names(plan.axes), "target", "figure", "verdict"],
     )
     return SweepResult(
         game=plan.game,
@@ -1013,6 +1061,7 @@ def build_result(
         verdicts=verdicts,
         targets=list(targets),
         requested_points=len(plan.values),
+        points_asked=plan.spec["points_asked"],
         baseline=dict(plan.spec["baseline"]),
         precision=precision,
         max_games=plan.spec.get("max_games"),
@@ -1044,17 +1093,28 @@ def _flat_figures(metrics: Mapping[str, Any]) -> list[tuple[str, float, float, f
     return rows
 
 
+def _axis_column_names(axes: Sequence[Axis]) -> list[str]:
+    """``point``, ``players``, the rule axes and ``variant`` (if swept): a table's first
+    columns."""
+    names = ["point", PLAYERS, *(a.name for a in axes if a.kind == "rule")]
+    return names + ([VARIANT] if any(a.kind == VARIANT for a in axes) else [])
+
+
+def _axis_columns(point: Mapping[str, Any], axes: Sequence[Axis]) -> dict[str, Any]:
+    """A point's number and axis values, as :func:`_axis_column_names` names them."""
+    row = {"point": point["point"], PLAYERS: point["players"]}
+    row.update({a.name: _short(point["rules"].get(a.name)) for a in axes if a.kind == "rule"})
+    if any(a.kind == VARIANT for a in axes):
+        row[VARIANT] = point["variant_label"]
+    return row
+
+
 def tidy_table(points: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> pd.DataFrame:
     """One row a (point, figure): axis columns, ``figure``, ``value``, ``ci_low``,
     ``ci_high``, ``games``, ``p_holm`` (paired differences, named ``difference.FIGURE``)."""
     rows = []
-    names = [a.name for a in axes if a.kind == "rule"]
     for point in points:
-        base = {"point": point["point"], "players": point["players"]}
-        for name in names:
-            base[name] = _short(point["rules"].get(name))
-        if any(a.kind == VARIANT for a in axes):
-            base[VARIANT] = point["variant_label"]
+        base = _axis_columns(point, axes)
         for figure, value, low, high in _flat_figures(point["metrics"]):
             rows.append(
                 {
@@ -1079,10 +1139,7 @@ def tidy_table(points: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> pd.
                     "p_holm": diff.get("p_holm", math.nan),
                 }
             )
-    columns = ["point", "players", *names]
-    if any(a.kind == VARIANT for a in axes):
-        columns.append(VARIANT)
-    columns += ["figure", "value", "ci_low", "ci_high", "games", "p_holm"]
+    columns = [*_axis_column_names(axes), "figure", "value", "ci_low", "ci_high", "games", "p_holm"]
     return pd.DataFrame(rows, columns=columns)
 
 

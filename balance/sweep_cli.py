@@ -41,9 +41,9 @@ whole number), or variant=base,kraken,ghost+dolphin. docs/sweeps.md explains the
     "--games",
     "n_games",
     type=int,
-    default=10_000,
-    show_default=True,
-    help="Games a point plays (the same indices at every point).",
+    default=None,
+    help="Games a point plays (the same indices at every point; default 10,000; not with "
+    "--precision).",
 )
 @click.option("-s", "--seed", type=int, default=0, show_default=True, help="Run seed.")
 @click.option(
@@ -109,7 +109,7 @@ def sweep(
     axis_texts: tuple[str, ...],
     design: str,
     points: int | None,
-    n_games: int,
+    n_games: int | None,
     seed: int,
     strategy_texts: tuple[str, ...],
     rotate_seats: bool,

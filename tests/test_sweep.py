@@ -25,7 +25,7 @@ from balance.sweep_design import (
     parse_axis,
     parse_target,
 )
-from balance.sweep_tally import compact, merge
+from balance.sweep_tally import BASE, compact, merge
 
 GAME = "walk-the-plank"
 GAMES = 1500
@@ -225,6 +225,70 @@ def test_baseline_differences_are_compare_s_paired_differences() -> None:
     assert result.table["figure"].str.startswith("difference.").any()
 
 
+def _paired_tally(rng, rates, games: int = 3000, own: int = 10):
+    """A point's tally on ``games`` synthetic games of three seats, paired with a fair
+    baseline: each game one winner, the point's the baseline's in half of the games (as
+    common random numbers pair them) and else drawn from ``rates``; ``own`` per-game
+    counts of the game's own, the same at the point and the baseline."""
+    from balance.metrics import common_per_game
+
+    base = rng.integers(0, 3, games)
+    point = np.where(rng.random(games) < 0.5, base, rng.choice(3, games, p=rates))
+    length = rng.poisson(8, games)
+    columns = {"length": length, "finished": np.ones(games, dtype=bool)}
+    _, chosen = common_per_game(np.zeros(0), np.zeros(0, bool), np.zeros((0, 3), bool), "r")
+    for seat in range(3):
+        columns[f"won_{seat}"] = point == seat
+    for k in range(own):
+        columns[f"count_{k}"] = rng.poisson(2, games)
+        chosen.append(Metric(f"count {k}", f"count_{k}", "mean"))
+    for name, values in list(columns.items()):
+        columns[BASE + name] = (base == int(name[4:])) if name.startswith("won_") else values
+    return compact(columns, chosen, [f"won_{s}" for s in range(3)])
+
+
+def test_one_clearly_different_point_of_sixty_is_significant_after_holm() -> None:
+    """60 points, 19 differences each: Holm over 1,140 differences needs p-values far below
+    1 / 20,000 (the resampled balance index's draws) to find anything."""
+    from balance.sweep import build_result, plan_sweep
+
+    plan = plan_sweep(
+        GAME,
+        players=[3],
+        axes=["plank_max=3..8", "pirates_per_player=1..5", "variant=base,kraken"],
+        games=3000,
+        baseline="plank_max=3,pirates_per_player=3,variant=base",
+    )
+    rng = np.random.default_rng(5)
+    different = 41
+    tallies = {
+        point: _paired_tally(rng, [0.6, 0.2, 0.2] if point == different else [1 / 3] * 3)
+        for point in range(len(plan.values))
+    }
+    result = build_result(plan, tallies, [], "local", 1.0)
+    cells = [d for p in result.points for d in p["difference"].values()]
+    assert len(result.points) == 60 and len(cells) > 1000
+    index = {p["point"]: p["difference"]["balance_index"] for p in result.points}
+    assert index[different]["value"] < -0.1 and index[different]["significant"]
+    assert index[different]["p"] < 0.05 / len(cells)
+    assert not any(index[p]["significant"] for p in index if p != different)
+    assert "significant at 5% after Holm's correction over the sweep's 1,140" in result.text()
+
+
+def test_a_balance_index_p_value_below_the_draws_is_a_close_upper_bound() -> None:
+    """2,000 draws resolve p-values down to 0.05; below, the Bonferroni tail gives a
+    p-value no smaller than 400,000 draws find (valid), and not much larger."""
+    from balance.metrics import balance_index_difference
+
+    rng = np.random.default_rng(3)
+    base = rng.random(3000) < 0.5
+    point = np.where(rng.random(3000) < 0.5, base, rng.random(3000) < 0.555)
+    pair = (np.column_stack([point, ~point]), np.column_stack([base, ~base]))
+    many = balance_index_difference(*pair, draws=400_000)["p"]
+    few = balance_index_difference(*pair, draws=2_000, resolve_tail=True)["p"]
+    assert 0.0005 < many < 0.002 and many <= few <= 2 * many
+
+
 def test_targets_rank_the_points_that_pass() -> None:
     result = sweep(
         GAME,
@@ -281,6 +345,37 @@ def test_out_writes_the_tidy_table_manifest_charts_and_resume_plays_only_missing
         sweep(GAME, **{**args, "games": 900}, out=out, resume=True)
 
 
+def test_a_sample_says_what_it_merged_and_tables_name_points_and_axes() -> None:
+    """30 draws over 6 cells of levels: the text says 24 were merged; the text table leads
+    with the point numbers; the verdicts carry each point's axis values."""
+    result = sweep(
+        GAME,
+        players=[4],
+        axes=["plank_max=3..5", "pirates_per_player=2,3"],
+        design="lhs",
+        points=30,
+        games=60,
+        targets=["length_mean<=8"],
+    )
+    assert len(result.points) == 6 and result.to_json()["points_asked"] == 30
+    assert "6 points (lhs of 30 drawn: 24 landed on the levels of another and were merged)" in (
+        result.text()
+    )
+    lines = result.text().splitlines()
+    header = next(k for k, line in enumerate(lines) if line.startswith("point"))
+    assert [line.split()[:3] for line in lines[header + 1 : header + 7]] == [
+        [str(p["point"]), str(p["rules"]["plank_max"]), str(p["rules"]["pirates_per_player"])]
+        for p in result.points
+    ]
+    verdicts = result.verdicts
+    assert list(verdicts.columns[:4]) == ["point", "players", "plank_max", "pirates_per_player"]
+    table = result.table.drop_duplicates("point").set_index("point")
+    for row in verdicts.itertuples():
+        assert row.plank_max == table.loc[row.point, "plank_max"]
+    grid = sweep(GAME, players=[4], axes=["plank_max=3,4"], games=60)
+    assert "merged" not in grid.text()
+
+
 def test_json_has_every_key_the_designers_tools_read() -> None:
     out = invoke(
         "sweep", GAME, "--players", "3", "--axis", "plank_max=3,4", "--games", 600, "--json"
@@ -328,6 +423,7 @@ def test_own_figures_of_la_planche() -> None:
         (["--design", "lhs"], "--points"),
         (["--axis", "plank_max=3,4", "--rule", "plank_max=3"], "both swept"),
         (["--baseline", "nothing=3"], "unknown rule"),
+        (["--precision", 0.05], "--games and --precision exclude each other"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, args, fragment) -> None:
@@ -339,6 +435,9 @@ def test_bad_input_is_one_line_and_exit_2(monkeypatch, capsys, args, fragment) -
 
 
 def test_sensitivity_names_the_axis_that_moves_a_figure() -> None:
+    import statsmodels.api as sm
+    from statsmodels.formula.api import ols
+
     rng = np.random.default_rng(0)
     axes = [Axis("a", ("1", "2", "3")), Axis("b", ("x", "y")), Axis("c", ("p", "q"))]
     rows = []
@@ -347,14 +446,104 @@ def test_sensitivity_names_the_axis_that_moves_a_figure() -> None:
             for c in axes[2].values:
                 rows.append(
                     {"players": 4, "a": a, "b": b, "c": c,
-                     "f": int(a) * 1.0 + (b == "y") * 0.1 + rng.normal(0, 0.01)}
+                     "f": int(a) * 1.0 + (b == "y") * 0.1 + rng.normal(0, 0.01), "f_se": 0.01}
                 )  # fmt: skip
     frame = pd.DataFrame(rows)
     shares = sensitivity(frame, axes, "f")
     assert list(shares["axis"])[:2] == ["a", "b"] and shares["share"].iloc[0] > 0.9
+    assert list(shares["beyond_noise"]) == [True, True, False]
+    # The shares are statsmodels' type-II sums of squares over the total, on an
+    # unbalanced design too.
+    part = frame.drop(index=[0, 5, 7])
+    fitted = ols("f ~ C(a) + C(b) + C(c)", data=part).fit()
+    table = sm.stats.anova_lm(fitted, typ=2)
+    total = float(((part["f"] - part["f"].mean()) ** 2).sum())
+    got = sensitivity(part, axes, "f").set_index("axis")["share"]
+    for name in "abc":
+        assert got[name] == pytest.approx(table.loc[f"C({name})", "sum_sq"] / total, rel=1e-9)
     effects = main_effects(frame, axes, "f")
     a_means = effects[effects["axis"] == "a"]["mean"].to_numpy()
     assert np.all(np.diff(a_means) > 0.9) and (effects["points"] == [4, 4, 4, 6, 6, 6, 6]).all()
+
+
+def _noise_sweeps(rng, effect: float = 0.0, draws: int = 2000):
+    """``draws`` sweeps of a 4 x 3 x 3 grid (one point missing), each point's figure
+    its truth plus normal noise of its own standard error (0.005 to 0.02): the truth is
+    flat, or moved by ``effect`` standard errors of the typical point along axis ``a``."""
+    from balance.sweep_charts import _main_effect_bases
+
+    axes = [Axis("a", ("1", "2", "3", "4")), Axis("b", ("x", "y", "z")), Axis("c", tuple("pqr"))]
+    grid = pd.DataFrame(
+        [{"players": 4, "a": a, "b": b, "c": c} for a in "1234" for b in "xyz" for c in "pqr"]
+    ).iloc[1:]
+    se = rng.uniform(0.005, 0.02, len(grid))
+    truth = 0.98 + effect * 0.0125 * (grid["a"].astype(int).to_numpy() - 2.5) / 1.5
+    y = truth[:, None] + se[:, None] * rng.standard_normal((len(grid), draws))
+    return _main_effect_bases(grid, [a.name for a in axes]), y, se
+
+
+@pytest.mark.parametrize(("scale", "calibrated"), [(1.0, True), (0.8, False), (1.3, False)])
+def test_pure_noise_sweeps_are_called_noise_in_95_percent_of_draws(scale, calibrated) -> None:
+    """Known truth: a flat figure. No axis passes its noise reference in 95% of sweeps
+    (Bonferroni over three axes: 4.9%); references from standard errors 20% too small
+    or 30% too large miss that by far (checked so that the test can fail)."""
+    from balance.sweep_charts import NOISE_LEVEL, noise_test
+
+    bases, y, se = _noise_sweeps(np.random.default_rng(11), draws=20_000)
+    _, _, p = noise_test(bases, y, se * scale)
+    called = (p < NOISE_LEVEL / 3).any(axis=0).mean()  # 20,000 sweeps: +/-0.15% at 5%
+    assert bool(0.04 <= called <= 0.053) == calibrated, called
+
+
+def test_a_real_effect_passes_its_noise_reference_and_only_it() -> None:
+    """Known truth: axis ``a`` moves the figure by two typical standard errors end to
+    end; the flat axes stay within their references (5%/3 of sweeps each)."""
+    from balance.sweep_charts import NOISE_LEVEL, noise_test
+
+    bases, y, se = _noise_sweeps(np.random.default_rng(12), effect=2.0)
+    _, _, p = noise_test(bases, y, se)
+    found = p < NOISE_LEVEL / 3
+    assert found[0].mean() > 0.95 and found[1:].mean() < 0.03
+
+
+@pytest.mark.parametrize(("scale", "calibrated"), [(1.0, True), (0.8, False), (1.3, False)])
+def test_framed_cells_hold_the_best_point_in_95_percent_of_sweeps(scale, calibrated) -> None:
+    """Known truth, the least favourable one: twelve points tied for best, each with its
+    own standard error. Each is framed in 95-98.5% of sweeps (Bonferroni over eleven
+    rivals is a little conservative); standard errors 20% too small or 30% too large
+    leave that band."""
+    from balance.sweep_charts import best_cells
+
+    rng = np.random.default_rng(13)
+    se = rng.uniform(0.01, 0.02, 12)
+    values = 0.98 + se * rng.standard_normal((3000, 12))
+    framed = np.array([best_cells(row, se * scale) for row in values])
+    assert bool(0.95 <= framed.mean() <= 0.985) == calibrated, framed.mean()
+    # A point 6 standard errors below the rest is never framed.
+    assert not best_cells(np.array([0.98, 0.98, 0.98 - 6 * 0.02]), np.full(3, 0.01))[2]
+
+
+def test_the_balance_index_standard_error_is_its_spread_over_repeated_games() -> None:
+    """Known truth: 300 runs of 2,000 games; the mean standard error is the spread of the
+    index within 12% apart from a tie, and no smaller than it at a tie (where it is
+    conservative)."""
+    from balance.metrics import balance_index
+    from balance.sweep import _index_se
+
+    rng = np.random.default_rng(14)
+    for rates, band in [
+        ([0.4, 0.3, 0.2, 0.1], (0.88, 1.12)),
+        ([0.55, 0.45], (0.88, 1.12)),
+        ([0.25] * 4, (1.0, 1.6)),
+    ]:
+        index, se = [], []
+        for _ in range(300):
+            won = rng.multinomial(2000, rates) / 2000
+            covariance = (np.diag(won) - np.outer(won, won)) * 2000 / 1999
+            index.append(balance_index(won))
+            se.append(_index_se(2000, won, covariance))
+        ratio = np.mean(se) / np.std(index, ddof=1)
+        assert band[0] <= ratio <= band[1], (rates, ratio)
 
 
 @pytest.mark.parametrize(
@@ -369,9 +558,25 @@ def test_chart_pages_follow_the_number_of_axes(axes) -> None:
     result = sweep(GAME, players=[4], axes=axes, games=300, targets=["balance_index>=0.5"])
     frame = point_frame(result)
     assert len(frame) == len(result.points) and frame["passes"].dtype == bool
-    names = [chart.name for chart in sweep_charts(result)]
+    charts = {chart.name: chart.figure for chart in sweep_charts(result)}
     expected = {1: "01-balance-index", 2: "01-heat-balance-index-4p", 3: "04-sensitivity"}
-    assert names[0] == "00-title" and expected[len(axes)] in names
+    assert next(iter(charts)) == "00-title" and expected[len(axes)] in charts
+    captions = {
+        name: " ".join(t.get_text().replace("\n", " ") for t in fig.texts)
+        for name, fig in charts.items()
+    }
+    if len(axes) == 2:  # 300 games: every cell is within noise of the best
+        assert "Framed: the cells that cannot be told from the best" in captions[expected[2]]
+        assert "no cell can be told from the best" in charts[expected[2]].axes[0].get_title()
+    if len(axes) == 3:
+        # The ranges the main effects draw are not intervals, and the caption says so.
+        effects = captions["01-main-effects-balance-index"]
+        assert "95% interval" not in effects.split("not an interval")[0]
+        assert "smallest to the largest point" in effects
+        # 300 games a point: the balance index's differences are within its noise.
+        labels = [t.get_text() for t in charts[expected[3]].axes[0].get_yticklabels()]
+        assert "indistinguishable from noise" in labels[0] and labels[0].startswith("balance")
+        assert "Tick: the share the points' own noise" in captions[expected[3]]
 
 
 @settings(max_examples=40, deadline=None)
@@ -384,6 +589,20 @@ def test_a_mean_from_counts_is_the_mean_of_the_games(rows) -> None:
     counts = np.array([c for _, c in rows])
     expected = mean_interval(np.repeat(values, counts))
     assert _weighted_mean_interval(values, counts) == pytest.approx(expected, rel=1e-9, nan_ok=True)
+    floored = mean_interval(np.repeat(values, counts), floor=0.0)
+    assert _weighted_mean_interval(values, counts, 0.0) == pytest.approx(
+        floored, rel=1e-9, nan_ok=True
+    )
+
+
+def test_no_count_of_a_three_game_point_reaches_below_zero() -> None:
+    """Three games leave wide t intervals: a card's reveals a game are cut at 0, as
+    simulate cuts them; only seat 0's advantage (a difference) may be negative."""
+    metrics = sweep(GAME, players=[4], games=3, seed=1).points[0]["metrics"]
+    own = {k: v for k, v in metrics.items() if k.startswith("reveals_")}
+    lows = [v["ci95"][0] for v in own.values() if not math.isnan(v["ci95"][0])]
+    assert lows and min(lows) == 0.0  # some interval was cut, none reaches below
+    assert all(low >= 0.0 for low in lows)
 
 
 @settings(max_examples=30, deadline=None)
