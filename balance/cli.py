@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from balance.caveats import warning_lines
 from balance.cli_strategy import strategy_group
@@ -117,7 +118,7 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
             type=int,
             default=100_000,
             show_default=True,
-            help="Games to play.",
+            help="Games to play (not with --precision, which plays until precise enough).",
         ),
         click.option("-s", "--seed", type=int, default=0, show_default=True, help="Run seed."),
         click.option(
@@ -169,9 +170,16 @@ def precision_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def check_max_games(precision: float | None, max_games: int | None) -> None:
-    """``--max-games`` only bounds a run that plays until ``--precision``."""
+    """``--max-games`` only bounds a run that plays until ``--precision``, and
+    ``--games`` only sets the games of one that does not."""
     if max_games is not None and precision is None:
         raise BalanceError("--max-games goes with --precision; without it, use --games")
+    source = click.get_current_context().get_parameter_source("n_games")
+    if precision is not None and source not in (None, ParameterSource.DEFAULT):
+        raise BalanceError(
+            "--games and --precision exclude each other: --precision plays until precise "
+            "enough; bound it with --max-games"
+        )
 
 
 @cli.command(

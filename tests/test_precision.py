@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from cli_helpers import assert_one_line_error, call_main, invoke
+from cli_helpers import assert_one_line_error, call_main, forbid_games, invoke
 
 from balance import api
 from balance.precision import BLOCK
@@ -57,6 +57,23 @@ def test_max_games_ends_the_run_first_and_says_so() -> None:
 def test_bad_precision_is_one_line(monkeypatch, capsys, args, fragment) -> None:
     result = call_main(monkeypatch, capsys, "simulate", "walk-the-plank", *args)
     assert_one_line_error(*result, fragment)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "walk-the-plank"],
+        ["compare", "walk-the-plank", "--variant", "base", "--variant", "kraken"],
+        ["cards", "walk-the-plank", "--card", "charge"],
+    ],
+)
+@pytest.mark.parametrize("games", [["--games", 5000], ["-g", 100_000]])
+def test_games_with_precision_is_refused(monkeypatch, capsys, command, games) -> None:
+    # --precision plays until precise enough: a number of games given beside it would be
+    # ignored, even the default's own number.
+    forbid_games(monkeypatch)
+    result = call_main(monkeypatch, capsys, *command, *games, "--precision", 0.01)
+    assert_one_line_error(*result, "--games and --precision exclude each other")
 
 
 def paired(threads: int, precision: float = 0.03):
