@@ -324,8 +324,9 @@ def _restricted_play_until(
             for action, result in results.items()
         },
     )
+    # Anytime-valid, and never narrower than the paired t interval at the same games.
     low, high = tracker.values.interval()
-    table["low"], table["high"] = low, high
+    table["low"], table["high"] = np.fmin(low, table["low"]), np.fmax(high, table["high"])
     return RestrictedPlay(
         setup=base,
         table=table,
