@@ -82,7 +82,7 @@ def value_table(
     """
     out = []
     for labels, wins, base in rows:
-        diff = metrics.paired_difference(wins, base)
+        diff = metrics.paired_difference(wins, base, bounds=(-1.0, 1.0))
         games = len(wins)
         low, high = wilson_interval(float(np.sum(wins)), games)
         base_low, base_high = wilson_interval(float(np.sum(base[:games])), games)
