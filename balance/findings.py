@@ -154,11 +154,12 @@ def _points(amount: float) -> str:
 
 
 def effect_text(min_effect: float) -> str:
-    """``a change matters from 1 point of a rate or of the balance index, 1% of a mean``."""
+    """``a change matters from 1 point of a rate, 0.01 of the balance index and 1% of a
+    mean ...``."""
     return (
-        f"a change matters from {min_effect:g} {_points(min_effect)} of a rate or of the "
-        "balance index, "
-        f"{min_effect:g}% of a mean such as the game length (--min-effect)"
+        f"a change matters from {min_effect:g} {_points(min_effect)} of a rate, "
+        f"{min_effect / 100:g} of the balance index and {min_effect:g}% of a mean such as "
+        "the game length (--min-effect)"
     )
 
 
@@ -210,9 +211,11 @@ def difference_sentences(
     games = int(rows["games"].iloc[0])
     matters = _matters(rows, min_effect)
     low, high = rows["diff_low"].to_numpy(float), rows["diff_high"].to_numpy(float)
-    beyond = rows["significant"].to_numpy(bool)
-    # Only a change beyond chance after Holm's correction matters: the interval of one
-    # row alone may clear the threshold by the luck of many tests.
+    # Beyond chance: significant after Holm's correction, and the interval shown clear of
+    # zero (under --precision the interval is anytime-valid, the p-value fixed-n). Only
+    # such a change matters: one row's interval alone may clear the threshold by the luck
+    # of many tests.
+    beyond = rows["significant"].to_numpy(bool) & ((low > 0) | (high < 0))
     big = beyond & ((low >= matters) | (high <= -matters))
     small = (low >= -matters) & (high <= matters)
     seats = rows["metric"].str.fullmatch(r"seat \d+ win rate").to_numpy() | (
@@ -220,18 +223,22 @@ def difference_sentences(
     )
     found = [f"{label} against {base} ({games:,} paired games; {effect_text(min_effect)}):"]
     who = rows[seats]
-    widest = float(np.fmax(who["diff_low"].abs(), who["diff_high"].abs()).max())
+    reach = np.fmax(who["diff_low"].abs(), who["diff_high"].abs())
+    on_seats = reach[who["kind"] != "index"].max()
+    on_index = reach[who["kind"] == "index"].max()
+    reaches = f"{points(on_seats)} points for a seat's win rate" + (
+        f", {on_index:.3f} for the balance index" if on_index == on_index else ""
+    )
     if len(who) and small[seats].all():
         found.append(
-            f"{label} does not change who wins: every seat's win rate and the balance index "
-            f"move by at most {points(widest)} points either way (the widest bound of their "
-            f"95% intervals), under the {min_effect:g} {_points(min_effect)} that matters."
+            f"{label} does not change who wins: the 95% intervals of the changes reach at "
+            f"most {reaches}, under what matters."
         )
     elif len(who) and not beyond[seats].any():
         found.append(
             f"Whether {label} changes who wins is not settled: no seat's win rate moves "
-            f"beyond chance, but their 95% intervals reach {points(widest)} points, more than "
-            f"the {min_effect:g} {_points(min_effect)} that matters; more games would tell."
+            f"beyond chance, but the 95% intervals reach {reaches}, more than what matters; "
+            "more games would tell."
         )
     bounded = "(the largest change each allows)"
     for heading, these, say in (

@@ -154,15 +154,35 @@ def test_a_variant_that_does_not_change_who_wins_says_so_with_its_bound() -> Non
         diff_high=[0.6, 0.004, 0.002, 0.003],
     )
     found = findings.difference_sentences(rows, "dolphin", "base")
+    assert found[0].endswith(
+        "a change matters from 1 point of a rate, 0.01 of the balance index and 1% of a mean "
+        "such as the game length (--min-effect)):"
+    )
     assert found[1] == (
-        "dolphin does not change who wins: every seat's win rate and the balance index move "
-        "by at most 0.40 points either way (the widest bound of their 95% intervals), under "
-        "the 1 point that matters."
+        "dolphin does not change who wins: the 95% intervals of the changes reach at most "
+        "0.40 points for a seat's win rate, 0.003 for the balance index, under what matters."
     )
     # Asked to care about a quarter of a point, the same games cannot tell.
     found = findings.difference_sentences(rows, "dolphin", "base", min_effect=0.25)
+    assert found[0].endswith(
+        "0.0025 of the balance index and 0.25% of a mean such as the game length (--min-effect)):"
+    )
     assert found[1].startswith("Whether dolphin changes who wins is not settled: ")
-    assert "reach 0.40 points, more than the 0.25 points that matters" in found[1]
+    assert "reach 0.40 points for a seat's win rate, 0.003 for the balance index, more" in found[1]
+
+
+def test_a_significant_change_whose_interval_holds_zero_is_not_beyond_chance() -> None:
+    # Under --precision the interval is anytime-valid and the p-value fixed-n: the
+    # findings follow the interval shown.
+    rows = difference_rows(
+        [False, True, False, False],
+        difference=[0.01, -0.0046, -0.001, 0.0],
+        diff_low=[-0.02, -0.0097, -0.004, -0.002],
+        diff_high=[0.04, 0.0003, 0.002, 0.003],
+    )
+    found = findings.difference_sentences(rows, "dolphin", "base")
+    assert found[1].startswith("dolphin does not change who wins")
+    assert not any(line.startswith("Beyond chance") for line in found)
 
 
 def test_a_significant_but_tiny_change_reads_as_tiny() -> None:

@@ -154,7 +154,9 @@ def test_narrow_spread_over_a_wide_range_holds_its_estimate_and_the_t_interval()
     low, high = (float(v[0]) for v in cs.interval())
     _, t_low, t_high = mean_interval(x)
     assert low < t_low < x.mean() < t_high < high
-    assert high - low < 3 * (t_high - t_low)
+    # Not wastefully wide either: 1.9 times the t interval here (Fan's bound and a stake
+    # not tuned to any width cost that much); 30% wider would fail.
+    assert high - low < 2.2 * (t_high - t_low)
 
 
 def test_sequence_narrows_like_a_fixed_interval_times_a_constant() -> None:
