@@ -177,10 +177,10 @@ def min_effect_option(command: Callable[..., Any]) -> Callable[..., Any]:
         default=1.0,
         show_default=True,
         metavar="PP",
-        help="The smallest change that matters, in percentage points of a rate or of the "
-        "balance index (and in percent of the reference's value for a mean such as the "
-        "game length): the findings say whether each difference is bigger, smaller, or "
-        "not settled.",
+        help="The smallest change that matters: PP percentage points of a rate, PP/100 of "
+        "the balance index, PP percent of the reference's value of a mean such as the game "
+        "length. The findings say whether each difference is bigger, smaller, or not "
+        "settled.",
     )(command)
 
 

@@ -243,9 +243,9 @@ def apply_anytime(table: Any, tracker: PairedTracker) -> None:
     """Replace the paired-t intervals of ``table`` (:func:`balance.metrics.paired_table`)
     with the tracker's anytime-valid ones, where it has them; marks them ``anytime``.
 
-    Each stays at least as wide as the paired t interval it replaces, on either side: a
-    sequence valid at every number of games is never narrower than one valid at a single
-    number, and so the interval always holds its estimate.
+    Each stays at least as wide as the paired t interval it replaces, on either side (a
+    sequence valid at every number of games is wider than an interval valid at one; were
+    it narrower on a side, the t bound is kept there), so it always holds its estimate.
     """
     found = tracker.intervals()
     keys = list(zip(table["run"], table["metric"], strict=True))
