@@ -308,7 +308,9 @@ def restricted_play_sentences(
     plural = f"{noun}s" if len(rows) != 1 else noun
     matters = min_effect / 100
     small = (rows["low"] >= -matters) & (rows["high"] <= matters)
-    beyond = rows["significant"].astype(bool)
+    # As in a comparison: significant, and the interval shown (anytime-valid under
+    # --precision) clear of zero.
+    beyond = rows["significant"].astype(bool) & ((rows["low"] > 0) | (rows["high"] < 0))
     moved = rows[beyond & ~small]
     helps = moved[moved["difference"] < 0].sort_values("difference")
     hurts = moved[moved["difference"] > 0].sort_values("difference", ascending=False)

@@ -464,3 +464,7 @@ def test_restricted_play_findings_say_which_cards_are_too_small_to_matter() -> N
     assert hurts.startswith("Costly to their holder") and "run (0.30 points" in hurts
     assert "[+0.10, +0.50], perhaps too small)" in hurts
     assert unsettled.startswith("Not settled") and "charge 0.60" in unsettled
+    # Significant by its fixed-n p-value, but its anytime-valid interval holds zero.
+    held = table.assign(significant=True)
+    first, tiny = findings.restricted_play_sentences(held, "card")
+    assert first.startswith("1 of the 2 cards change the win rate")
