@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from balance.caveats import warning_lines
 from balance.cli_strategy import strategy_group
@@ -117,7 +118,7 @@ def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
             type=int,
             default=100_000,
             show_default=True,
-            help="Games to play.",
+            help="Games to play (not with --precision, which plays until precise enough).",
         ),
         click.option("-s", "--seed", type=int, default=0, show_default=True, help="Run seed."),
         click.option(
@@ -168,10 +169,32 @@ def precision_options(command: Callable[..., Any]) -> Callable[..., Any]:
     )(command)
 
 
+def min_effect_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--min-effect PP``: the smallest change the findings count as mattering."""
+    return click.option(
+        "--min-effect",
+        type=float,
+        default=1.0,
+        show_default=True,
+        metavar="PP",
+        help="The smallest change that matters: PP percentage points of a rate, PP/100 of "
+        "the balance index, PP percent of the reference's value of a mean such as the game "
+        "length. The findings say whether each difference is bigger, smaller, or not "
+        "settled.",
+    )(command)
+
+
 def check_max_games(precision: float | None, max_games: int | None) -> None:
-    """``--max-games`` only bounds a run that plays until ``--precision``."""
+    """``--max-games`` only bounds a run that plays until ``--precision``, and
+    ``--games`` only sets the games of one that does not."""
     if max_games is not None and precision is None:
         raise BalanceError("--max-games goes with --precision; without it, use --games")
+    source = click.get_current_context().get_parameter_source("n_games")
+    if precision is not None and source not in (None, ParameterSource.DEFAULT):
+        raise BalanceError(
+            "--games and --precision exclude each other: --precision plays until precise "
+            "enough; bound it with --max-games"
+        )
 
 
 @cli.command(
@@ -351,6 +374,7 @@ Examples:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the card values as JSON only.")
 @precision_options
+@min_effect_option
 def cards(
     game: str,
     players: int,
@@ -367,6 +391,7 @@ def cards(
     as_json: bool,
     precision: float | None,
     max_games: int | None,
+    min_effect: float,
 ) -> None:
     """Value each card of GAME by restricted play: a seat that may never use it."""
     from balance.api import check_card_values, make_setup
@@ -395,6 +420,7 @@ def cards(
         on_compile=_say_compiling,
         precision=precision,
         max_games=max_games,
+        min_effect=min_effect,
     )
     if as_json:
         click.echo(json.dumps(json_safe(card_value_json(value))))
@@ -436,6 +462,7 @@ A variant is "base", a variant's name, a rule NAME=VALUE, or several joined by "
     "--out", type=click.Path(path_type=Path), default=None, help="Write runs, charts, PDF here."
 )
 @precision_options
+@min_effect_option
 def compare(
     game: str,
     players: int,
@@ -450,6 +477,7 @@ def compare(
     out: Path | None,
     precision: float | None,
     max_games: int | None,
+    min_effect: float,
 ) -> None:
     """Play variants of GAME on the same games and test their paired differences."""
     from balance.compare import compare as run_comparison
@@ -470,6 +498,7 @@ def compare(
         on_compile=_say_compiling,
         precision=precision,
         max_games=max_games,
+        min_effect=min_effect,
     )
     click.echo(comparison.text())
     if out is not None:

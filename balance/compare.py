@@ -92,6 +92,7 @@ class Comparison:
     elapsed_s: float
     summaries: dict[str, dict[str, Any]]
     precision: dict[str, Any] | None = None  # compare --precision: how the run stopped
+    min_effect: float = findings.MIN_EFFECT  # the smallest change that matters, in points
 
     @property
     def labels(self) -> list[str]:
@@ -228,6 +229,8 @@ class Comparison:
             "interval is conservative there (it held the truth in 97-99.95% of simulated "
             "runs near a tie, against 95% nominal; docs/reports.md)."
         )
+        lines.append("\nFindings:")
+        lines += [f"  {line}" for line in comparison_findings(self)]
         return "\n".join(lines)
 
 
@@ -246,6 +249,7 @@ def compare(
     on_compile: Callable[[str], None] | None = None,
     precision: float | None = None,
     max_games: int | None = None,
+    min_effect: float = findings.MIN_EFFECT,
 ) -> Comparison:
     """Play every variant on the same ``games`` game indices and compare them in pairs.
 
@@ -256,8 +260,10 @@ def compare(
     ``variants`` are :func:`parse_variant` texts, the first being the one the others are
     compared with; ``rules`` apply to every variant, before the variant's own. With
     ``out``, each variant's run is saved under ``out/runs/LABEL`` and the comparison's
-    charts, table (``comparison.csv``) and PDF are written to ``out``.
+    charts, table (``comparison.csv``) and PDF are written to ``out``. ``min_effect`` is
+    the smallest change the findings count as mattering (:func:`findings.difference_sentences`).
     """
+    findings.check_min_effect(min_effect)
     specs = [parse_variant(text) for text in variants]
     if len(specs) < 2:
         raise BalanceError(
@@ -353,6 +359,7 @@ def compare(
         partial=partial,
         elapsed_s=elapsed,
         summaries=summaries,
+        min_effect=min_effect,
     )
     if tracker is not None:
         from balance.paired_precision import apply_anytime
@@ -649,7 +656,9 @@ def comparison_findings(comparison: Comparison) -> list[str]:
             )
         )
     for label in comparison.labels[1:]:
-        found += findings.difference_sentences(table[table["run"] == label], label, base)
+        found += findings.difference_sentences(
+            table[table["run"] == label], label, base, comparison.min_effect
+        )
     return found
 
 
@@ -659,8 +668,13 @@ def findings_chart(comparison: Comparison) -> Chart:
     lines = [
         *comparison_findings(comparison),
         f"{comparison.games:,} games per variant, the same seed and game indices for every "
-        "variant. Rates: 95% Wilson intervals; differences: paired over games, 95% Student "
-        "t intervals; significance after Holm's correction over the "
+        "variant. Rates: 95% Wilson intervals; differences: paired over games, 95% "
+        + (
+            "anytime-valid intervals for rates and game length, Student t for the others"
+            if comparison.precision
+            else "Student t intervals"
+        )
+        + "; significance after Holm's correction over the "
         f"{int(comparison.table['p'].notna().sum())} differences of the comparison.",
     ]
     return Chart(
@@ -695,6 +709,7 @@ def write_comparison(comparison: Comparison, out: Path) -> list[Path]:
             "partial": comparison.partial,
             "variants": comparison.labels,
             "warnings": comparison.warnings,
+            "min_effect": comparison.min_effect,
             **({"precision": comparison.precision} if comparison.precision else {}),
             "rows": comparison.table.replace({np.nan: None}).to_dict(orient="records"),
         },

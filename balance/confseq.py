@@ -20,9 +20,13 @@ squares. For values that are 0 or 1 (a seat won or not) the capital is exact; fo
 bounded values it is the lower bound of Fan, Grama and Liu (2015),
 ``log(1 + u z) >= u z + (log(1 - u) + u) z^2`` for ``z >= -1`` and ``0 <= u < 1``, which
 keeps the capital a nonnegative supermartingale: the sequence stays valid and a little
-conservative. Candidate means live on a grid (rescaled to ``[0, 1]``); the two edges of
-the confidence set are then refined by bisection on the blocks' sums. The reported
-interval is the running intersection of every interval so far.
+conservative. Candidate means live on a grid (rescaled to ``[0, 1]``); once the interval
+spans few of its points, the grid is laid afresh over the interval alone and its
+capital recomputed from the blocks' sums, so the interval can narrow far below the first
+grid's step (a length difference over ``[-cap, cap]`` is known to hundredths of a round
+long before its first grid, 2 cap / 2048 apart, could tell). The two edges are then
+refined by bisection on the blocks' sums. The reported interval is the running
+intersection of every interval so far.
 """
 
 from __future__ import annotations
@@ -39,6 +43,8 @@ from balance.stats import LEVEL
 GRID = 2049
 #: Largest share of the capital a bet may stake against a candidate mean.
 TRUNCATION = 0.5
+#: Below this many surviving candidates, the grid is laid afresh over the interval.
+FEW = 64
 
 
 def _psi_over_square(u: np.ndarray) -> np.ndarray:
@@ -99,8 +105,8 @@ class BettingCS:
         self.alpha = 1.0 - level
         self.binary = binary
         self.target = None if target is None else target / self.span
-        self.m = np.linspace(0.0, 1.0, grid)
-        self.step = float(self.m[1] - self.m[0])
+        # One grid a stream, ``(k, grid)``: each is laid afresh over its own interval.
+        self.m = np.tile(np.linspace(0.0, 1.0, grid), (k, 1))
         self._threshold = math.log(1.0 / self.alpha)
         self._log_plus = np.zeros((k, grid))
         self._log_minus = np.zeros((k, grid))
@@ -175,7 +181,7 @@ class BettingCS:
         squares = np.broadcast_to(np.asarray(squares, dtype=float), (self.k,))
         stake = self._stake(size)
         plus, minus = self._log_capital(
-            self.m[None, :], size, total[:, None], squares[:, None], stake[:, None], self.binary
+            self.m, size, total[:, None], squares[:, None], stake[:, None], self.binary
         )
         self._log_plus += plus
         self._log_minus += minus
@@ -187,21 +193,68 @@ class BettingCS:
         self._coarse()
 
     # -- reading ---------------------------------------------------------------------
+    @property
+    def step(self) -> float:
+        """The widest grid step of any stream (rescaled to ``[0, 1]``)."""
+        return float((self.m[:, 1] - self.m[:, 0]).max())
+
     def _coarse(self) -> None:
-        """Narrow the running interval to the grid's surviving candidates (conservative)."""
+        """Narrow the running interval to the grid's surviving candidates (conservative),
+        laying a finer grid over any interval that spans fewer than :data:`FEW` of them."""
+        for _ in range(8):  # each pass narrows a crowded stream's step ~ grid / FEW times
+            self._narrow()
+            alive = (~self._ruled_out).sum(axis=1)
+            crowded = np.flatnonzero((alive < FEW) & (self._hi - self._lo > 1e-12))
+            if not crowded.size:
+                return
+            self._regrid(crowded)
+
+    def _narrow(self) -> None:
+        rows = np.arange(self.k)
         alive = ~self._ruled_out
         any_alive = alive.any(axis=1)
+        size = self.m.shape[1]
         first = np.where(any_alive, alive.argmax(axis=1), 0)
-        last = np.where(any_alive, self.m.size - 1 - alive[:, ::-1].argmax(axis=1), 0)
-        lo = self.m[np.maximum(first - 1, 0)]
-        hi = self.m[np.minimum(last + 1, self.m.size - 1)]
-        mean = self._total / max(self.games, 1)
-        # Every candidate ruled out (a 5% event): keep the estimate alone.
-        lo = np.where(any_alive, lo, mean)
-        hi = np.where(any_alive, hi, mean)
+        last = np.where(any_alive, size - 1 - alive[:, ::-1].argmax(axis=1), 0)
+        # Every candidate ruled out: the set (if any) lies between two neighbours of the
+        # least-ruled-out one, where the capital is lowest.
+        least = (np.logaddexp(self._log_plus, self._log_minus)).argmin(axis=1)
+        first = np.where(any_alive, first, least)
+        last = np.where(any_alive, last, least)
+        lo = self.m[rows, np.maximum(first - 1, 0)]
+        hi = self.m[rows, np.minimum(last + 1, size - 1)]
         self._lo = np.maximum(self._lo, lo)
         self._hi = np.minimum(self._hi, hi)
         self._hi = np.maximum(self._hi, self._lo)
+
+    def _regrid(self, streams: np.ndarray) -> None:
+        """Lay each of ``streams``' grid over its running interval and recompute its
+        capital there, block by block, from every block so far: a new candidate is ruled
+        out if its capital ever reached ``1 / alpha``, as if it had been on the grid from
+        the start."""
+        size = np.array([b[0] for b in self._blocks], dtype=float)[:, None]
+        for i in streams:
+            m = np.linspace(self._lo[i], self._hi[i], self.m.shape[1])
+            plus = np.zeros_like(m)
+            minus = np.zeros_like(m)
+            ever = np.zeros(m.shape, dtype=bool)
+            for start in range(0, len(self._blocks), 256):  # bounded memory
+                part = self._blocks[start : start + 256]
+                p, q = self._log_capital(
+                    m[None, :],
+                    size[start : start + 256],
+                    np.array([b[1][i] for b in part])[:, None],
+                    np.array([b[2][i] for b in part])[:, None],
+                    np.array([b[3][i] for b in part])[:, None],
+                    self.binary,
+                )
+                p, q = plus + np.cumsum(p, axis=0), minus + np.cumsum(q, axis=0)
+                ever |= self._rejects(p, q).any(axis=0)
+                plus, minus = p[-1], q[-1]
+            self.m[i] = m
+            self._log_plus[i] = plus
+            self._log_minus[i] = minus
+            self._ruled_out[i] = ever
 
     def refine(self, iterations: int = 30) -> None:
         """Bisect each edge of the running interval against the blocks' capital."""
@@ -218,7 +271,8 @@ class BettingCS:
 
         for edge in ("lo", "hi"):
             outer = self._lo.copy() if edge == "lo" else self._hi.copy()
-            inner = np.clip(outer + (self.step if edge == "lo" else -self.step), 0.0, 1.0)
+            step = self.m[:, 1] - self.m[:, 0]
+            inner = np.clip(outer + (step if edge == "lo" else -step), 0.0, 1.0)
             inner = np.minimum(inner, self._hi) if edge == "lo" else np.maximum(inner, self._lo)
             # Only where the outer edge is ruled out now and the inner one is not.
             active = ruled_out(outer) & ~ruled_out(inner)

@@ -3,9 +3,11 @@
 Every sentence restates a figure the report already shows, with its 95% interval and
 the number of games behind it; nothing here computes a new statistic. The seat
 sentence turns the balance index into the gap between the seats that win most and
-least (the gap is 1 - the index, in percentage points, and so is its interval); a
-comparison's sentences list the differences that stay significant after Holm's
-correction, and say how many did not move beyond chance.
+least (the gap is 1 - the index, in percentage points, and so is its interval). A
+comparison's and a card value's sentences sort the differences by a smallest change that
+matters (``--min-effect``): those whose interval lies beyond it, those beyond chance but
+too small to matter, those too small to matter (with the largest change their interval
+allows: a null result with its bound), and those the games cannot settle.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from balance.errors import BalanceError
 from balance.formatting import index_text, percent
 
-#: At most this many significant differences are spelled out per variant.
+#: At most this many differences of a kind are spelled out per variant.
 SHOWN = 5
+#: The smallest change that matters when none is given (``--min-effect``): one
+#: percentage point of a rate or of the balance index, 1% of the reference's mean.
+MIN_EFFECT = 1.0
 
 
 def points(value: float) -> str:
@@ -132,40 +138,129 @@ def no_winner_sentence(count: int, interval: tuple[float, float], games: int) ->
     return f"Nobody won {count:,} of the {games:,} games ({_rate(count / games, *interval)})."
 
 
-def difference_sentences(table: pd.DataFrame, label: str, base: str) -> list[str]:
-    """What changes from ``base`` to ``label``: the significant differences, then the rest.
+def check_min_effect(min_effect: float) -> None:
+    """A one-line error unless ``min_effect`` is a change that may matter (``--min-effect``)."""
+    if isinstance(min_effect, bool) or not isinstance(min_effect, int | float):
+        raise BalanceError(f"--min-effect must be a number, not {min_effect!r}")
+    if not 0 < min_effect < 100:
+        raise BalanceError(
+            "--min-effect is the smallest change that matters, in percentage points of a "
+            f"rate (1: one point), above 0 and below 100, not {min_effect:g}"
+        )
 
-    The significant differences are spelled out in the table's order (game length,
-    finished share, seat win rates, winners, the game's own counts, balance index), at
-    most :data:`SHOWN` of them.
+
+def _points(amount: float) -> str:
+    return "point" if amount == 1 else "points"
+
+
+def effect_text(min_effect: float) -> str:
+    """``a change matters from 1 point of a rate, 0.01 of the balance index and 1% of a
+    mean ...``."""
+    return (
+        f"a change matters from {min_effect:g} {_points(min_effect)} of a rate, "
+        f"{min_effect / 100:g} of the balance index and {min_effect:g}% of a mean such as "
+        "the game length (--min-effect)"
+    )
+
+
+def _matters(rows: pd.DataFrame, min_effect: float) -> np.ndarray:
+    """``(len(rows),)`` the smallest change of each row that matters, in its units: the
+    points of a rate or index, the percent of the reference's value of a mean."""
+    share = min_effect / 100
+    relative = share * rows["base_value"].abs().to_numpy(dtype=float)
+    return np.where(rows["kind"].to_numpy() == "mean", relative, share)
+
+
+def _bounded(row) -> str:
+    """A row and the largest change its interval allows: ``games with 1 winner 0.78 points``."""
+    bound = max(abs(row.diff_low), abs(row.diff_high))
+    if row.kind == "mean":
+        return f"{row.metric} {bound:.3f}{f' {row.unit}' if row.unit else ''}"
+    return f"{row.metric} {points(bound)} points"
+
+
+def _named(rows: pd.DataFrame, say) -> str:
+    """At most :data:`SHOWN` rows said by ``say``, joined; how many more are in the table."""
+    said = "; ".join(say(row) for row in rows.head(SHOWN).itertuples())
+    return said + (f"; {len(rows) - SHOWN} more in the table" if len(rows) > SHOWN else "")
+
+
+def difference_sentences(
+    table: pd.DataFrame, label: str, base: str, min_effect: float = MIN_EFFECT
+) -> list[str]:
+    """What changes from ``base`` to ``label``, sorted by whether it matters.
+
+    A difference *matters* when it is significant after Holm's correction and its whole
+    95% interval lies beyond ``min_effect`` (points of a rate or the balance index, percent
+    of the reference's value of a mean), and is *too small to matter* when its whole
+    interval lies within it; otherwise the games cannot tell. After a heading naming the
+    games and ``min_effect``: whether the variant changes who wins (the seats' win rates
+    and the balance index), with the bound of their intervals; then the changes that
+    matter, those beyond chance that may be too small, those beyond chance but too small,
+    the other rows too small to matter and those not settled, each with its interval or
+    bound, at most :data:`SHOWN` of each, in the table's order.
 
     Parameters
     ----------
     table : :func:`balance.metrics.paired_table`'s rows of run ``label`` (every metric).
+    min_effect : the smallest change that matters, in points of a rate (1: one point).
     """
     rows = table[table["p"].notna()]
-    moved = rows[rows["significant"].astype(bool)]
-    games = int(rows["games"].iloc[0]) if len(rows) else 0
-    if moved.empty:
-        return [
-            f"{label} against {base}: nothing moved beyond chance; none of the {len(rows)} "
-            f"paired differences ({games:,} games) is significant after Holm's correction."
-        ]
-    said = [_change(row) for row in moved.head(SHOWN).itertuples()]
-    more = len(moved) - len(said)
-    rest = len(rows) - len(moved)
-    tail = (f"; {more} more significant differences are in the table" if more else "") + (
-        f"; nothing else moved (the other {rest} of {len(rows)} differences are within "
-        "chance after Holm's correction)"
-        if rest
-        else "; every difference is significant"
+    if rows.empty:
+        return [f"{label} against {base}: no paired difference could be measured."]
+    games = int(rows["games"].iloc[0])
+    matters = _matters(rows, min_effect)
+    low, high = rows["diff_low"].to_numpy(float), rows["diff_high"].to_numpy(float)
+    # Beyond chance: significant after Holm's correction, and the interval shown clear of
+    # zero (under --precision the interval is anytime-valid, the p-value fixed-n). Only
+    # such a change matters: one row's interval alone may clear the threshold by the luck
+    # of many tests.
+    beyond = rows["significant"].to_numpy(bool) & ((low > 0) | (high < 0))
+    big = beyond & ((low >= matters) | (high <= -matters))
+    small = (low >= -matters) & (high <= matters)
+    seats = rows["metric"].str.fullmatch(r"seat \d+ win rate").to_numpy() | (
+        rows["kind"].to_numpy() == "index"
     )
-    return [f"{label} against {base} ({games:,} paired games): " + "; ".join(said) + tail + "."]
+    found = [f"{label} against {base} ({games:,} paired games; {effect_text(min_effect)}):"]
+    who = rows[seats]
+    reach = np.fmax(who["diff_low"].abs(), who["diff_high"].abs())
+    on_seats = reach[who["kind"] != "index"].max()
+    on_index = reach[who["kind"] == "index"].max()
+    reaches = f"{points(on_seats)} points for a seat's win rate" + (
+        f", {on_index:.3f} for the balance index" if on_index == on_index else ""
+    )
+    if len(who) and small[seats].all():
+        found.append(
+            f"{label} does not change who wins: the 95% intervals of the changes reach at "
+            f"most {reaches}, under what matters."
+        )
+    elif len(who) and not beyond[seats].any():
+        found.append(
+            f"Whether {label} changes who wins is not settled: no seat's win rate moves "
+            f"beyond chance, but the 95% intervals reach {reaches}, more than what matters; "
+            "more games would tell."
+        )
+    bounded = "(the largest change each allows)"
+    for heading, these, say in (
+        ("Changes that matter", big, _change),
+        ("Beyond chance, perhaps too small to matter", beyond & ~big & ~small, _change),
+        ("Beyond chance but too small to matter", beyond & small, _change),
+        (f"Too small to matter {bounded}", ~seats & ~beyond & small, _bounded),
+        (
+            "Not settled, no change beyond chance but one that matters cannot be ruled out "
+            + bounded,
+            ~seats & ~beyond & ~small,
+            _bounded,
+        ),
+    ):
+        if these.any():
+            found.append(f"{heading}: {_named(rows[these], say)}.")
+    return found
 
 
 def _change(row) -> str:
-    """One significant difference in words: what rises or falls, from what to what."""
-    if row.kind == "share":
+    """One difference in words: what rises or falls, from what to what."""
+    if row.kind in ("share", "seat share"):
         values = f"from {100 * row.base_value:.2f}% to {100 * row.value:.2f}%"
         amount = (
             f"{100 * row.difference:+.2f} points [{100 * row.diff_low:+.2f}, "
@@ -175,6 +270,8 @@ def _change(row) -> str:
         unit = f" {row.unit}" if row.unit else ""
         values = f"from {row.base_value:.3f} to {row.value:.3f}{unit}"
         amount = f"{row.difference:+.3f}{unit} [{row.diff_low:+.3f}, {row.diff_high:+.3f}]"
+        if row.kind == "mean" and row.base_value:
+            amount += f", {100 * row.difference / abs(row.base_value):+.1f}%"
     if row.metric == "game length":
         verb = "games last longer" if row.difference > 0 else "games get shorter"
         return f"{verb}, {values} ({amount})"
@@ -187,9 +284,10 @@ def restricted_play_sentences(
     noun: str,
     labels: Sequence[str] | None = None,
     subject: str = "the restricted seat",
+    min_effect: float = MIN_EFFECT,
 ) -> list[str]:
     """What restricted play found: the actions worth most to the player who has them,
-    those that cost their holder, and how many moved nothing beyond chance.
+    those that cost their holder, those too small to matter and those not settled.
 
     Parameters
     ----------
@@ -199,6 +297,8 @@ def restricted_play_sentences(
     noun : what an action is called in the game (``card``, ``symbol``).
     labels : ``(len(table),)`` names of the rows (default: ``action``).
     subject : who plays without the action (Battle of Thieves: the deck, its card blanked).
+    min_effect : the smallest change of the win rate that matters, in points; a value
+        whose whole 95% interval lies within it is too small to matter.
     """
     table = table.assign(label=list(table["action"] if labels is None else labels))
     rows = table[table["difference"].notna()]
@@ -206,20 +306,33 @@ def restricted_play_sentences(
         return [f"No {noun} was measured."]
     games = int(rows["games"].min())
     plural = f"{noun}s" if len(rows) != 1 else noun
-    moved = rows[rows["significant"].astype(bool)]
+    matters = min_effect / 100
+    small = (rows["low"] >= -matters) & (rows["high"] <= matters)
+    # As in a comparison: significant, and the interval shown (anytime-valid under
+    # --precision) clear of zero.
+    beyond = rows["significant"].astype(bool) & ((rows["low"] > 0) | (rows["high"] < 0))
+    moved = rows[beyond & ~small]
     helps = moved[moved["difference"] < 0].sort_values("difference")
     hurts = moved[moved["difference"] > 0].sort_values("difference", ascending=False)
 
     def said(row) -> str:
+        perhaps = "" if row.low >= matters or row.high <= -matters else ", perhaps too small"
         return (
             f"{row.label} ({points(row.difference)} points: {subject} wins "
             f"{100 * row.win_rate:.2f}% without it, {100 * row.base_win_rate:.2f}% with it; "
-            f"change {100 * row.difference:+.2f} [{100 * row.low:+.2f}, {100 * row.high:+.2f}])"
+            f"change {100 * row.difference:+.2f} [{100 * row.low:+.2f}, {100 * row.high:+.2f}]"
+            f"{perhaps})"
         )
 
+    def bounded(row) -> str:
+        note = " (beyond chance)" if row.significant else ""
+        return f"{row.label} {points(max(abs(row.low), abs(row.high)))}{note}"
+
     found = [
-        f"{len(moved)} of the {len(rows)} {plural} change the win rate of {subject} without "
-        f"them beyond chance ({games:,} paired games a {noun}, 5% after Holm's correction)."
+        f"{int(beyond.sum())} of the {len(rows)} {plural} change the win rate of {subject} "
+        f"without them beyond chance ({games:,} paired games a {noun}, 5% after Holm's "
+        f"correction); a change matters from {min_effect:g} {_points(min_effect)} "
+        "(--min-effect)."
     ]
     for heading, these in (
         ("Worth most to the player who has them", helps),
@@ -232,15 +345,21 @@ def restricted_play_sentences(
                 + (f"; {len(these) - SHOWN} more in the table" if len(these) > SHOWN else "")
                 + "."
             )
-    if len(moved) < len(rows):
-        widest = float((rows["high"] - rows["low"]).max()) / 2
-        rest = len(rows) - len(moved)
-        others = f"The other {rest} {noun}s" if rest > 1 else f"The other {noun}"
-        if moved.empty:
-            others = f"All {len(rows)} {plural}" if len(rows) > 1 else f"The {noun}"
-        found.append(
-            f"{others} moved nothing beyond chance: at this number of games a change "
-            f"smaller than about {100 * widest:.2f} points either way (the widest half "
-            "interval) cannot be told apart from none."
-        )
+    for heading, these in (
+        (
+            f"Too small to matter, each within +/-{min_effect:g} {_points(min_effect)} (the "
+            "largest change each allows)",
+            rows[small],
+        ),
+        (
+            "Not settled, no change beyond chance but one that matters cannot be ruled out "
+            "(the largest change each allows)",
+            rows[~beyond & ~small],
+        ),
+    ):
+        if len(these):
+            ordered = these.assign(
+                widest=np.fmax(these["low"].abs(), these["high"].abs())
+            ).sort_values("widest", ascending=False)
+            found.append(f"{heading}: {_named(ordered, bounded)}.")
     return found

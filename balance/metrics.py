@@ -267,12 +267,19 @@ def length_text(figures: dict, unit: str) -> str:
     )
 
 
-def paired_difference(variant: np.ndarray, base: np.ndarray, level: float = LEVEL) -> dict:
+def paired_difference(
+    variant: np.ndarray,
+    base: np.ndarray,
+    level: float = LEVEL,
+    bounds: tuple[float, float] = (-np.inf, np.inf),
+) -> dict:
     """Mean of the per-game differences ``variant - base`` on the same game indices.
 
     Both arrays hold one value a game, game ``i`` of one paired with game ``i`` of the
     other (same seed and index: common random numbers). The interval and the two-sided
-    p-value are those of the paired t-test.
+    p-value are those of the paired t-test; the interval is cut to ``bounds``, the range
+    the difference can take (``(-1, 1)`` for rates: a t interval over few games can reach
+    beyond it, and cutting off impossible values only raises the coverage).
 
     Returns
     -------
@@ -284,6 +291,7 @@ def paired_difference(variant: np.ndarray, base: np.ndarray, level: float = LEVE
         raise ValueError("paired arrays must hold the same games")
     delta = variant - base
     mean, low, high = mean_interval(delta, level)
+    low, high = max(low, bounds[0]), min(high, bounds[1])
     if delta.size < 2:
         p = float("nan")
     elif np.all(delta == delta[0]):
@@ -810,7 +818,9 @@ def paired_table(
             }
             if label != labels[0]:
                 diff = paired_difference(
-                    table[metric.column].to_numpy(), base[metric.column].to_numpy()
+                    table[metric.column].to_numpy(),
+                    base[metric.column].to_numpy(),
+                    bounds=(-1.0, 1.0) if metric.kind in RATE_KINDS else (-np.inf, np.inf),
                 )
                 row.update(
                     base_value=estimate(base[metric.column].to_numpy(), metric.kind, metric.seats)[
@@ -846,8 +856,8 @@ def paired_table(
             row.update(
                 base_value=balance_index(base[list(won_columns)].to_numpy().mean(axis=0)),
                 difference=diff["difference"],
-                diff_low=diff["low"],
-                diff_high=diff["high"],
+                diff_low=max(diff["low"], -1.0),  # two indices in [0, 1]
+                diff_high=min(diff["high"], 1.0),
                 p=1 / DRAWS if bound else diff["p"],
                 p_is_bound=bound,
             )

@@ -241,12 +241,17 @@ def play_lockstep_until(
 
 def apply_anytime(table: Any, tracker: PairedTracker) -> None:
     """Replace the paired-t intervals of ``table`` (:func:`balance.metrics.paired_table`)
-    with the tracker's anytime-valid ones, where it has them; marks them ``anytime``."""
+    with the tracker's anytime-valid ones, where it has them; marks them ``anytime``.
+
+    Each stays at least as wide as the paired t interval it replaces, on either side (a
+    sequence valid at every number of games is wider than an interval valid at one; were
+    it narrower on a side, the t bound is kept there), so it always holds its estimate.
+    """
     found = tracker.intervals()
     keys = list(zip(table["run"], table["metric"], strict=True))
     here = np.array([key in found for key in keys], dtype=bool)
     table["anytime"] = here
     if here.any():
         bounds = np.array([found[key] for key, hit in zip(keys, here, strict=True) if hit])
-        table.loc[here, "diff_low"] = bounds[:, 0]
-        table.loc[here, "diff_high"] = bounds[:, 1]
+        table.loc[here, "diff_low"] = np.fmin(bounds[:, 0], table.loc[here, "diff_low"])
+        table.loc[here, "diff_high"] = np.fmax(bounds[:, 1], table.loc[here, "diff_high"])

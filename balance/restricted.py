@@ -26,7 +26,7 @@ from balance import metrics
 from balance.caveats import CAP_SHARE, capped_warning, warning_lines
 from balance.charts import Chart, findings_page, flag, plot_intervals, title_page, write_charts
 from balance.errors import BalanceError, Interrupted
-from balance.findings import restricted_play_sentences
+from balance.findings import MIN_EFFECT, check_min_effect, restricted_play_sentences
 from balance.formatting import interval, percent, rules_text
 from balance.games import get_game
 from balance.games.base import Lineup, Setup
@@ -82,7 +82,7 @@ def value_table(
     """
     out = []
     for labels, wins, base in rows:
-        diff = metrics.paired_difference(wins, base)
+        diff = metrics.paired_difference(wins, base, bounds=(-1.0, 1.0))
         games = len(wins)
         low, high = wilson_interval(float(np.sum(wins)), games)
         base_low, base_high = wilson_interval(float(np.sum(base[:games])), games)
@@ -145,6 +145,8 @@ class RestrictedPlay:
     #: Games stopped at the cap, in the unrestricted run or a restricted one (see
     #: :mod:`balance.caveats`); printed first, each on a line beginning ``warning:``.
     warnings: list[str] = dataclasses.field(default_factory=list)
+    #: The smallest change of a win rate that matters, in points (``--min-effect``).
+    min_effect: float = MIN_EFFECT
 
     @property
     def games(self) -> int:
@@ -203,6 +205,9 @@ class RestrictedPlay:
                 else f"Stopped after {self.games:,} games a {noun}: every value within "
                 f"+/-{h:g} (the last to get there: {by})."
             )
+        lines.append("\nFindings:")
+        found = restricted_play_sentences(self.table, noun, min_effect=self.min_effect)
+        lines += [f"  {line}" for line in found]
         return "\n".join(lines)
 
 
@@ -222,6 +227,7 @@ def restricted_play(
     on_compile: Callable[[str], None] | None = None,
     precision: float | None = None,
     max_games: int | None = None,
+    min_effect: float = MIN_EFFECT,
 ) -> RestrictedPlay:
     """Play ``setup`` unrestricted and once per action restricted, and pair the runs.
 
@@ -229,8 +235,26 @@ def restricted_play(
     ``setup`` with :func:`balance.api.make_setup`, or take a saved run's. With
     ``precision`` H, ``games`` is ignored: the runs play the same games block by block
     until every card's value has a 95% anytime-valid interval at most H either side, or
-    until ``max_games`` (:mod:`balance.paired_precision`).
+    until ``max_games`` (:mod:`balance.paired_precision`). ``min_effect``: the smallest
+    change of a win rate, in points, that the findings count as mattering.
     """
+    check_min_effect(min_effect)
+    value = _restricted_play(
+        setup, games, actions, threads, progress, on_compile, precision, max_games
+    )
+    return dataclasses.replace(value, min_effect=min_effect)
+
+
+def _restricted_play(
+    setup: Setup,
+    games: int,
+    actions: Sequence[str],
+    threads: int | None,
+    progress: bool,
+    on_compile: Callable[[str], None] | None,
+    precision: float | None,
+    max_games: int | None,
+) -> RestrictedPlay:
     game = get_game(setup.game)
     if getattr(game, "blank_setups", None) is not None:  # a deck without the card
         if precision is not None:
@@ -324,8 +348,9 @@ def _restricted_play_until(
             for action, result in results.items()
         },
     )
+    # Anytime-valid, and never narrower than the paired t interval at the same games.
     low, high = tracker.values.interval()
-    table["low"], table["high"] = low, high
+    table["low"], table["high"] = np.fmin(low, table["low"]), np.fmax(high, table["high"])
     return RestrictedPlay(
         setup=base,
         table=table,
@@ -507,7 +532,7 @@ def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
     findings = findings_page(
         f"{noun.capitalize()} value by restricted play: findings",
         warned,
-        restricted_play_sentences(value.table, noun),
+        restricted_play_sentences(value.table, noun, min_effect=value.min_effect),
     )
     charts = [
         Chart("00-title", title_page(f"{noun.capitalize()} value by restricted play", lines)),

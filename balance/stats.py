@@ -352,7 +352,8 @@ def restricted_mean(
     game stopped at one cap and ``limit`` that cap, it is the plain mean of the lengths
     played. The interval is normal with the Greenwood-type variance
     ``sum_t A_t^2 d_t / (n_t (n_t - d_t))``, ``A_t`` the area under the curve from ``t``
-    to ``limit`` (Klein and Moeschberger, Survival Analysis, 2003, section 4.5).
+    to ``limit`` (Klein and Moeschberger, Survival Analysis, 2003, section 4.5), cut to
+    ``[0, limit]``.
 
     Parameters
     ----------
@@ -397,7 +398,9 @@ def restricted_mean_from_counts(
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(n > ended, beyond**2 * ended / (n * (n - ended)), 0.0)
     half = float(normal_quantile(0.5 + level / 2) * np.sqrt(terms.sum()))
-    return mean, mean - half, mean + half
+    # A mean of min(length, limit) lies in [0, limit]: a normal interval over few games
+    # can reach beyond, and cutting off impossible values only raises the coverage.
+    return mean, max(mean - half, 0.0), min(mean + half, float(limit))
 
 
 def _fit(counts: np.ndarray, size: int) -> np.ndarray:

@@ -514,7 +514,10 @@ def _seat0_advantage(won: np.ndarray, counts: np.ndarray) -> dict[str, Any]:
         return {"value": math.nan, "ci95": [math.nan, math.nan]}
     per_game = won[:, 0].astype(float) - won.mean(axis=1)
     value, low, high = _weighted_mean_interval(per_game, counts)
-    return {"value": float(value), "ci95": [float(low), float(high)]}
+    # Each game's value lies within +/-(n - 1) / n: a t interval over few games can
+    # reach beyond, and cutting off impossible values only raises the coverage.
+    most = (won.shape[1] - 1) / won.shape[1]
+    return {"value": float(value), "ci95": [max(float(low), -most), min(float(high), most)]}
 
 
 def _figure_key(metric: Metric) -> str | None:

@@ -306,6 +306,37 @@ def test_paired_difference_of_one_game_has_no_p_value() -> None:
     assert math.isnan(result["p"]) and math.isnan(result["low"]) and math.isnan(result["high"])
 
 
+def test_intervals_over_few_games_stay_within_what_the_figure_can_take() -> None:
+    # Over three games a t or normal interval reaches beyond the range; each is cut there.
+    from balance.restricted import value_table
+    from balance.stats import restricted_mean
+    from balance.sweep import _seat0_advantage
+
+    won = np.array([[1, 0], [1, 0], [0, 1]], dtype=bool)
+    lost = np.array([[0, 1], [0, 1], [0, 1]], dtype=bool)
+    runs = {
+        label: common_per_game(np.full(3, 5), np.ones(3, dtype=bool), w, "rounds")
+        for label, w in (("base", lost), ("variant", won))
+    }
+    table = paired_table(
+        {label: frame for label, (frame, _) in runs.items()},
+        runs["base"][1],
+        ["won_0", "won_1"],
+    )
+    rows = table[table["kind"].isin(["share", "index"]) & table["diff_low"].notna()]
+    assert rows["metric"].str.contains("win rate").any()
+    assert (rows["diff_low"] >= -1).all() and (rows["diff_high"] <= 1).all()
+    cards = value_table([({"card": "x"}, won[:, 0].astype(float), np.zeros(3))])
+    assert cards["low"].iloc[0] >= -1 and cards["high"].iloc[0] <= 1
+    assert cards["high"].iloc[0] == 1  # the t interval reached +2.1
+    _, low, high = restricted_mean(np.array([0, 9, 9, 9]), np.ones(4, dtype=bool))
+    assert high == 9  # the normal interval reached 10.6
+    _, low, high = restricted_mean(np.array([0, 0, 0, 0, 5]), np.ones(5, dtype=bool))
+    assert low == 0  # and here -0.75
+    advantage = _seat0_advantage(np.array([[1, 0, 0], [0, 0, 0]], dtype=bool), np.array([2, 1]))
+    assert advantage["ci95"][1] == pytest.approx(2 / 3)  # a game gives at most 1 - 1/3
+
+
 def test_paired_difference_rejects_mismatched_shapes() -> None:
     with pytest.raises(ValueError, match="same games"):
         paired_difference(np.zeros(5), np.zeros(4))

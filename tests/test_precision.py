@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import numpy as np
+import pandas as pd
 import pytest
-from cli_helpers import assert_one_line_error, call_main, invoke
+from cli_helpers import assert_one_line_error, call_main, forbid_games, invoke
 
 from balance import api
+from balance.games.base import Block
 from balance.precision import BLOCK
 
 
@@ -59,6 +62,23 @@ def test_bad_precision_is_one_line(monkeypatch, capsys, args, fragment) -> None:
     assert_one_line_error(*result, fragment)
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "walk-the-plank"],
+        ["compare", "walk-the-plank", "--variant", "base", "--variant", "kraken"],
+        ["cards", "walk-the-plank", "--card", "charge"],
+    ],
+)
+@pytest.mark.parametrize("games", [["--games", 5000], ["-g", 100_000]])
+def test_games_with_precision_is_refused(monkeypatch, capsys, command, games) -> None:
+    # --precision plays until precise enough: a number of games given beside it would be
+    # ignored, even the default's own number.
+    forbid_games(monkeypatch)
+    result = call_main(monkeypatch, capsys, *command, *games, "--precision", 0.01)
+    assert_one_line_error(*result, "--games and --precision exclude each other")
+
+
 def paired(threads: int, precision: float = 0.03):
     from balance.compare import compare
 
@@ -75,6 +95,64 @@ def test_compare_stops_once_every_paired_difference_of_a_rate_is_narrow_enough()
     inside = (rows["diff_low"] <= rows["difference"]) & (rows["difference"] <= rows["diff_high"])
     assert inside.all()
     assert "anytime-valid" in one.text()
+
+
+def paired_blocks(rng: np.random.Generator, first: int, players: int = 3) -> dict[str, Block]:
+    """A block of games of two variants: the winner redrawn in a third of the games, the
+    length one round shorter or longer now and then (-0.136 rounds on average)."""
+    size = BLOCK
+    winner = rng.integers(players, size=size)
+    other = np.where(rng.random(size) < 1 / 3, rng.integers(players, size=size), winner)
+    length = rng.integers(4, 12, size=size)
+    change = rng.choice([-1, 0, 1], size=size, p=[0.3, 0.536, 0.164])
+    finished = np.ones(size, dtype=bool)
+    seats = np.eye(players, dtype=bool)
+    return {
+        "base": Block(first, length, finished, seats[winner], {}),
+        "dolphin": Block(first, length + change, finished, seats[other], {}),
+    }
+
+
+def test_compare_precision_intervals_hold_their_estimate_and_the_t_interval() -> None:
+    # The difference of lengths lies in [-100, 100] rounds: known to hundredths of a
+    # round, far finer than the sequence's first grid (0.098 rounds apart).
+    from balance import metrics
+    from balance.paired_precision import PairedTracker, apply_anytime
+
+    rng = np.random.default_rng(5)
+    tracker = PairedTracker(["base", "dolphin"], 3, 100, 0.005)
+    played: dict[str, list[Block]] = {"base": [], "dolphin": []}
+    while not tracker.done():
+        blocks = paired_blocks(rng, len(played["base"]) * BLOCK)
+        tracker.update_pair(blocks)
+        for label, block in blocks.items():
+            played[label].append(block)
+    tracker.finish()
+    frames = {
+        label: metrics.common_per_game(
+            np.concatenate([b.length for b in blocks]),
+            np.concatenate([b.finished for b in blocks]),
+            np.concatenate([b.won for b in blocks]),
+            "rounds",
+        )
+        for label, blocks in played.items()
+    }
+    rows = []
+    for metric in frames["base"][1]:
+        diff = metrics.paired_difference(
+            frames["dolphin"][0][metric.column], frames["base"][0][metric.column]
+        )
+        rows.append({"run": "dolphin", "metric": metric.name, **diff})
+    table = pd.DataFrame(rows).rename(columns={"low": "diff_low", "high": "diff_high"})
+    fixed = table.copy()
+    apply_anytime(table, tracker)
+    assert table["anytime"].all()
+    assert (table["diff_low"] <= table["difference"]).all()
+    assert (table["difference"] <= table["diff_high"]).all()
+    assert (table["diff_low"] <= fixed["diff_low"]).all()
+    assert (table["diff_high"] >= fixed["diff_high"]).all()
+    length = table.set_index("metric").loc["game length"]
+    assert length["diff_high"] - length["diff_low"] > 0.01
 
 
 @pytest.mark.slow

@@ -108,10 +108,10 @@ def test_seat_sentence_says_whether_the_gap_is_more_than_chance() -> None:
     assert "cannot be compared" in findings.seat_sentence(seats, [0, 0, 0], low, high, nan, 9)
 
 
-def difference_rows(significant: list[bool]) -> pd.DataFrame:
-    """A comparison table's rows of one variant (hand-made)."""
+def difference_rows(significant: list[bool], **columns: list[float]) -> pd.DataFrame:
+    """A comparison table's rows of one variant (hand-made); ``columns`` replace some."""
     metrics = ["game length", "seat 0 win rate", "seat 1 win rate", "balance index"]
-    return pd.DataFrame(
+    table = pd.DataFrame(
         {
             "run": "kraken",
             "metric": metrics,
@@ -128,25 +128,103 @@ def difference_rows(significant: list[bool]) -> pd.DataFrame:
             "significant": significant,
         }
     )
+    return table.assign(**columns)
 
 
-def test_difference_sentences_list_what_moved_and_count_the_rest() -> None:
-    (text,) = findings.difference_sentences(
+def test_difference_sentences_list_what_matters() -> None:
+    head, *rest = findings.difference_sentences(
         difference_rows([True, True, False, False]), "kraken", "base"
     )
-    assert text.startswith("kraken against base (5,000 paired games): games last longer, ")
-    assert "from 7.800 to 8.300 rounds (+0.500 rounds [+0.400, +0.600])" in text
-    assert "seat 0 win rate falls from 34.00% to 32.00% (-2.00 points [-3.00, -1.00])" in text
-    assert "seat 1 win rate" not in text and "balance index" not in text
-    assert text.endswith(
-        "nothing else moved (the other 2 of 4 differences are within "
-        "chance after Holm's correction)."
+    assert head.startswith("kraken against base (5,000 paired games; a change matters from 1 ")
+    (changes,) = [line for line in rest if line.startswith("Changes that matter: ")]
+    assert "games last longer, from 7.800 to 8.300 rounds (+0.500 rounds [+0.400, +0.600]" in (
+        changes
+    )
+    assert "seat 0 win rate falls from 34.00% to 32.00% (-2.00 points [-3.00, -1.00])" in changes
+    assert "seat 1 win rate" not in changes and "balance index" not in changes
+
+
+def test_a_variant_that_does_not_change_who_wins_says_so_with_its_bound() -> None:
+    # Every seat and the index within +/-0.4 points, none significant: a null result
+    # with its bound, not "nothing moved".
+    rows = difference_rows(
+        [True, False, False, False],
+        difference=[0.5, 0.001, -0.001, 0.0],
+        diff_low=[0.4, -0.003, -0.004, -0.002],
+        diff_high=[0.6, 0.004, 0.002, 0.003],
+    )
+    found = findings.difference_sentences(rows, "dolphin", "base")
+    assert found[0].endswith(
+        "a change matters from 1 point of a rate, 0.01 of the balance index and 1% of a mean "
+        "such as the game length (--min-effect)):"
+    )
+    assert found[1] == (
+        "dolphin does not change who wins: the 95% intervals of the changes reach at most "
+        "0.40 points for a seat's win rate, 0.003 for the balance index, under what matters."
+    )
+    # Asked to care about a quarter of a point, the same games cannot tell.
+    found = findings.difference_sentences(rows, "dolphin", "base", min_effect=0.25)
+    assert found[0].endswith(
+        "0.0025 of the balance index and 0.25% of a mean such as the game length (--min-effect)):"
+    )
+    assert found[1].startswith("Whether dolphin changes who wins is not settled: ")
+    assert "reach 0.40 points for a seat's win rate, 0.003 for the balance index, more" in found[1]
+
+
+def test_a_significant_change_whose_interval_holds_zero_is_not_beyond_chance() -> None:
+    # Under --precision the interval is anytime-valid and the p-value fixed-n: the
+    # findings follow the interval shown.
+    rows = difference_rows(
+        [False, True, False, False],
+        difference=[0.01, -0.0046, -0.001, 0.0],
+        diff_low=[-0.02, -0.0097, -0.004, -0.002],
+        diff_high=[0.04, 0.0003, 0.002, 0.003],
+    )
+    found = findings.difference_sentences(rows, "dolphin", "base")
+    assert found[1].startswith("dolphin does not change who wins")
+    assert not any(line.startswith("Beyond chance") for line in found)
+
+
+def test_a_significant_but_tiny_change_reads_as_tiny() -> None:
+    rows = difference_rows(
+        [False, True, False, False],
+        value=[7.81, 0.343, 0.349, 0.99],
+        difference=[0.01, 0.003, -0.001, 0.0],
+        diff_low=[-0.02, 0.001, -0.004, -0.002],
+        diff_high=[0.04, 0.005, 0.002, 0.003],
+    )
+    found = findings.difference_sentences(rows, "kraken", "base")
+    assert not any(line.startswith("Changes that matter") for line in found)
+    (tiny,) = [line for line in found if line.startswith("Beyond chance but too small")]
+    assert "seat 0 win rate rises from 34.00% to 34.30% (+0.30 points [+0.10, +0.50])" in tiny
+    assert found[-1] == (
+        "Too small to matter (the largest change each allows): game length 0.040 rounds."
+    )
+    # A designer who cares about a twentieth of a point sees it matter.
+    found = findings.difference_sentences(rows, "kraken", "base", min_effect=0.05)
+    assert any("Changes that matter: seat 0 win rate rises" in line for line in found)
+
+
+def test_a_change_the_games_cannot_settle_says_how_large_it_may_be() -> None:
+    rows = difference_rows([False] * 4, diff_low=[-0.3, -0.03, -0.01, -0.03])
+    found = findings.difference_sentences(rows, "kraken", "base")
+    assert found[-1] == (
+        "Not settled, no change beyond chance but one that matters cannot be ruled out "
+        "(the largest change each allows): game length 0.600 rounds."
     )
 
 
-def test_difference_sentences_when_nothing_moved() -> None:
-    (text,) = findings.difference_sentences(difference_rows([False] * 4), "kraken", "base")
-    assert text.startswith("kraken against base: nothing moved beyond chance; none of the 4")
+@pytest.mark.parametrize("value", [0, -1, 100, float("nan")])
+def test_bad_min_effect_is_one_line(monkeypatch, capsys, value) -> None:
+    from cli_helpers import assert_one_line_error, call_main, forbid_games
+
+    forbid_games(monkeypatch)
+    for command in (
+        ["compare", "walk-the-plank", "--variant", "base", "--variant", "kraken"],
+        ["cards", "walk-the-plank", "--card", "charge"],
+    ):
+        result = call_main(monkeypatch, capsys, *command, "--min-effect", value)
+        assert_one_line_error(*result, "--min-effect", "smallest change that matters")
 
 
 def test_length_sentence_is_a_lower_bound_with_capped_games() -> None:
@@ -238,12 +316,12 @@ def test_comparison_findings_restate_the_table(capped_comparison) -> None:
     ]
     value = finished.iloc[0]
     assert finished["significant"].all()
-    assert lines[2].startswith("round_cap=3 against base (600 paired games): ")
+    assert lines[2].startswith("round_cap=3 against base (600 paired games; ")
     assert (
         f"finished before the cap falls from {100 * value.base_value:.2f}% to "
         f"{100 * value.value:.2f}% ({100 * value.difference:+.2f} points "
         f"[{100 * value.diff_low:+.2f}, {100 * value.diff_high:+.2f}])"
-    ) in lines[2]
+    ) in " ".join(lines[3:])
 
 
 @pytest.fixture(scope="module")
@@ -349,11 +427,44 @@ def test_restricted_play_findings_say_which_cards_help_and_hurt_their_holder() -
     first, helps, hurts, rest = findings.restricted_play_sentences(table, "card")
     assert first.startswith("2 of the 4 cards change the win rate of the restricted seat")
     assert "500 paired games a card" in first
+    assert first.endswith("a change matters from 1 point (--min-effect).")
     assert helps.startswith("Worth most to the player who has them: run (12.00 points")
     assert "charge" not in helps and "not-me" not in helps
     assert hurts.startswith("Costly to their holder") and "charge (14.00 points" in hurts
-    assert rest.startswith("The other 2 cards moved nothing beyond chance")
-    assert "about 4.00 points either way" in rest  # the widest half interval (charge's)
+    assert rest == (
+        "Not settled, no change beyond chance but one that matters cannot be ruled out "
+        "(the largest change each allows): drag-to-sea 5.00; not-me 4.00."
+    )
     none = table.assign(significant=False)
     first, rest = findings.restricted_play_sentences(none, "symbol")
-    assert first.startswith("0 of the 4 symbols") and rest.startswith("All 4 symbols")
+    assert first.startswith("0 of the 4 symbols") and rest.startswith("Not settled")
+
+
+def test_restricted_play_findings_say_which_cards_are_too_small_to_matter() -> None:
+    table = pd.DataFrame(
+        {
+            "action": ["run", "charge"],
+            "games": [90_000, 90_000],
+            "win_rate": [0.323, 0.318],
+            "base_win_rate": [0.32, 0.32],
+            "difference": [0.003, -0.002],
+            "low": [0.001, -0.006],
+            "high": [0.005, 0.002],
+            "significant": [True, False],
+        }
+    )
+    first, tiny = findings.restricted_play_sentences(table, "card")
+    assert first.startswith("1 of the 2 cards change the win rate")
+    assert tiny == (
+        "Too small to matter, each within +/-1 point (the largest change each allows): "
+        "charge 0.60; run 0.50 (beyond chance)."
+    )
+    # Asked to care about a fifth of a point, run's change matters.
+    _, hurts, unsettled = findings.restricted_play_sentences(table, "card", min_effect=0.2)
+    assert hurts.startswith("Costly to their holder") and "run (0.30 points" in hurts
+    assert "[+0.10, +0.50], perhaps too small)" in hurts
+    assert unsettled.startswith("Not settled") and "charge 0.60" in unsettled
+    # Significant by its fixed-n p-value, but its anytime-valid interval holds zero.
+    held = table.assign(significant=True)
+    first, tiny = findings.restricted_play_sentences(held, "card")
+    assert first.startswith("1 of the 2 cards change the win rate")

@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from balance.confseq import BettingCS
-from balance.stats import wilson_interval
+from balance.stats import mean_interval, wilson_interval
 
 #: The least coverage accepted at a data-dependent stop.
 AT_LEAST = 0.95
@@ -41,6 +41,17 @@ def bernoulli(share: float) -> Draw:
 
 def beta(a: float, b: float) -> Draw:
     return lambda rng, size: rng.beta(a, b, size)
+
+
+#: A paired difference of game lengths in rounds, -3 to +4, in [-cap, cap]: its mean,
+#: 7 / 29, lies 0.05 rounds from the nearest point of the first grid (200 / 2048 apart).
+LENGTHS = np.arange(-3, 5)
+LENGTH_ODDS = np.array([2, 3, 5, 6, 6, 4, 2, 1]) / 29
+LENGTH_TRUTH = float(LENGTHS @ LENGTH_ODDS)
+
+
+def length_differences(rng: np.random.Generator, size: int) -> np.ndarray:
+    return rng.choice(LENGTHS, size=size, p=LENGTH_ODDS).astype(float)
 
 
 def sequence_interval(cs: BettingCS, truth: float) -> tuple[float, float]:
@@ -63,6 +74,7 @@ def coverage_at_stops(
     *,
     binary: bool = True,
     target: float | None = None,
+    bounds: tuple[float, float] = (0.0, 1.0),
 ) -> dict[str, float]:
     """Coverage of ``truth`` at three stops of each of ``runs`` runs of ``blocks`` blocks.
 
@@ -74,7 +86,7 @@ def coverage_at_stops(
     rng = np.random.default_rng(seed)
     never = at_watched = at_random = 0
     for _ in range(runs):
-        cs = BettingCS(1, binary=binary, target=target)
+        cs = BettingCS(1, *bounds, binary=binary, target=target)
         stop_at = int(rng.integers(blocks))
         missed = watched_done = False
         for index in range(blocks):
@@ -123,6 +135,39 @@ def test_bounded_mean_sequence_covers_at_data_dependent_stops() -> None:
         beta(2, 5), truth, runs=80, blocks=15, block=200, watched=0.31, binary=False
     )
     assert min(result.values()) >= AT_LEAST, result
+
+
+def test_narrow_spread_over_a_wide_range_covers_at_data_dependent_stops() -> None:
+    # A length difference over [-100, 100]: after a few thousand games its interval is
+    # narrower than the first grid's step (200 / 2048 rounds), and must still cover.
+    result = coverage_at_stops(
+        length_differences,
+        LENGTH_TRUTH,
+        runs=60,
+        blocks=12,
+        block=4000,
+        watched=LENGTH_TRUTH + 0.05,
+        binary=False,
+        bounds=(-100.0, 100.0),
+    )
+    assert min(result.values()) >= AT_LEAST, result
+
+
+def test_narrow_spread_over_a_wide_range_holds_its_estimate_and_the_t_interval() -> None:
+    # An anytime-valid interval holds its estimate and is wider than the Student t
+    # interval of the same games, which is valid at that one number of games only.
+    rng = np.random.default_rng(4)
+    cs = BettingCS(1, -100.0, 100.0)
+    x = length_differences(rng, 60 * 4096)
+    for start in range(0, x.size, 4096):
+        cs.update(x[start : start + 4096])
+    cs.refine()
+    low, high = (float(v[0]) for v in cs.interval())
+    _, t_low, t_high = mean_interval(x)
+    assert low < t_low < x.mean() < t_high < high
+    # Not wastefully wide either: 1.9 times the t interval here (Fan's bound and a stake
+    # not tuned to any width cost that much); 30% wider would fail.
+    assert high - low < 2.2 * (t_high - t_low)
 
 
 def test_sequence_narrows_like_a_fixed_interval_times_a_constant() -> None:

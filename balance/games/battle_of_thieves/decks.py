@@ -35,7 +35,7 @@ from balance.charts import (
     write_charts,
 )
 from balance.errors import BalanceError
-from balance.findings import restricted_play_sentences
+from balance.findings import MIN_EFFECT, restricted_play_sentences
 from balance.formatting import rules_text
 from balance.games.base import Setup
 from balance.games.battle_of_thieves.usefulness import card_keys
@@ -60,6 +60,8 @@ class CardValues:
     #: Games of the run with every real card stopped at the turn cap (see
     #: :mod:`balance.caveats`); printed first, each on a line beginning ``warning:``.
     warnings: list[str] = dataclasses.field(default_factory=list)
+    #: The smallest change of a win rate that matters, in points (``--min-effect``).
+    min_effect: float = MIN_EFFECT
 
     def chart(self, name: str = "20-card-value") -> Chart:
         """The forest plot of every card's value, seat 0's deck first."""
@@ -96,13 +98,6 @@ class CardValues:
             "rules: " + rules_text(self.setup.rules.to_dict()),
             "strategies by seat: " + ", ".join(self.setup.lineup.labels),
         ]
-        decks = self.setup.rules.content().deck_names
-        found = restricted_play_sentences(
-            self.table,
-            "card",
-            [f"{row.card} ({decks[row.seat]})" for row in self.table.itertuples()],
-            subject="the deck",
-        )
         warned = warning_lines(self.warnings)
         charts = [
             Chart("00-title", title_page("Card value by restricted play", lines)),
@@ -110,11 +105,22 @@ class CardValues:
         ]
         for chart in charts:
             flag(chart.figure, warned)
-        findings = findings_page("Card value by restricted play: findings", warned, found)
+        findings = findings_page("Card value by restricted play: findings", warned, self.findings())
         charts.insert(0, Chart("00-findings", findings))
         written = write_charts(charts, out, "card-value.pdf")
         self.table.to_csv(out / "card-value.csv", index=False)
         return [*written, out / "card-value.csv"]
+
+    def findings(self) -> list[str]:
+        """The findings page's sentences (:func:`balance.findings.restricted_play_sentences`)."""
+        decks = self.setup.rules.content().deck_names
+        return restricted_play_sentences(
+            self.table,
+            "card",
+            [f"{row.card} ({decks[row.seat]})" for row in self.table.itertuples()],
+            subject="the deck",
+            min_effect=self.min_effect,
+        )
 
     def text(self) -> str:
         decks = self.setup.rules.content().deck_names
@@ -143,6 +149,8 @@ class CardValues:
             "* significant at 95% after Holm's correction over the cards. Win rates: Wilson "
             "intervals over the paired games; differences: paired t."
         )
+        lines.append("\nFindings:")
+        lines += [f"  {line}" for line in self.findings()]
         return "\n".join(lines)
 
 
