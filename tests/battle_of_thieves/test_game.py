@@ -1410,6 +1410,10 @@ def check_replay(directory: Path, index: int) -> str:
     names = sorted({str(c) for c in cards["card"]}, key=len, reverse=True)
     count = {key: [0, 0] for key in ("shots", "chaos_shots", "hits", "attacks", "attack_hits")}
     drawn, played = [start[0], start[1]], [{}, {}]
+    # Each provision an island visit took back is said once, in the game's words.
+    kinds = {"plank": "planks", "cannonball": "cannonballs", "food": "food"}
+    kinds |= {"chaos ball": "chaos_balls", "incendiary ball": "incendiary_balls"}
+    taken = {f"taken_{kind}": [0, 0] for kind in kinds.values()}
     seat = None
     for line in text.splitlines():
         if head := re.match(r"turn \d+, seat (\d)", line):
@@ -1421,6 +1425,8 @@ def check_replay(directory: Path, index: int) -> str:
         elif play := re.match(r"  seat (\d) plays (.*)$", line):
             card = next(n for n in names if play[2] == n or play[2].startswith(n + " on "))
             played[int(play[1])][card] = played[int(play[1])].get(card, 0) + 1
+        elif take := re.match(r"  seat (\d) takes back one (.+)$", line):
+            taken[f"taken_{kinds[take[2]]}"][int(take[1])] += 1
         elif re.match(r"  .+ fires an? (cannonball|incendiary ball|cursed ball)$", line):
             count["shots"][seat] += 1
         elif re.match(r"  .+ fires a chaos ball$", line):
@@ -1432,7 +1438,7 @@ def check_replay(directory: Path, index: int) -> str:
         elif re.match(r"  rolled \d+ \(modified -?\d+, needs \d+\) → hit$", line):
             count["attack_hits"][seat] += 1
     assert drawn == seats["cards_drawn"].tolist()
-    for key, values in count.items():
+    for key, values in (count | taken).items():
         assert values == seats[key].tolist(), key
     for s in (0, 1):
         mine = cards[(cards["seat"] == s) & (cards["played"] > 0)]
