@@ -678,6 +678,34 @@ def test_text_of_a_mirror_match_counts_seat_games_and_games(runs) -> None:
         assert entry["played_in_games"] <= summary["games"], card
 
 
+def test_text_names_what_each_seat_held_and_counts_games_with_a_winner() -> None:
+    """Seat 0 holds one deck and one strategy in every game: its win rate is theirs as
+    much as the seat's, so the text names them; a game has at most one winner."""
+
+    def summary(strategies: list[str], rotate: bool) -> dict:
+        rules = {"decks": [CANNON, BOARDING]}
+        return api.simulate(
+            GAME_ID, None, 40, SEED, strategies, rules=rules, rotate_seats=rotate, threads=1
+        ).summary()
+
+    fixed = summary(["cannoneer", "bailer"], False)
+    labels = ["seat 0 (cannon-battery deck, cannoneer)", "seat 1 (boarding-party deck, bailer)"]
+    assert fixed["seat_labels"] == labels
+    text = format_summary(fixed)
+    for row, label in zip(fixed["seat_win_rate"], labels, strict=True):
+        assert re.search(rf"^  {re.escape(label)}  +{row['rate']:.1%}  \[", text, re.M)
+    counts = text.split("Games with no winner and with a winner:\n")[1].splitlines()[:3]
+    capped = fixed["winner_count"]["0"]
+    assert 0 < capped < 1
+    assert re.match(rf"  no winner +{capped:.1%}  \[", counts[0]), counts
+    assert re.match(rf"  a winner +{1 - capped:.1%}  \[", counts[1]), counts
+    assert not counts[2].startswith("  "), counts  # no row for two winners
+    # Seats rotated: the decks stay in their seats, the strategies do not.
+    rotated = summary(["random", "random"], True)
+    labels = ["seat 0 (cannon-battery deck)", "seat 1 (boarding-party deck)"]
+    assert rotated["seat_labels"] == labels
+
+
 def test_the_api_reads_the_seats_of_a_mirror_match(runs) -> None:
     _, directory = runs["mirror"]
     run = api.simulate(
@@ -862,7 +890,8 @@ def test_a_deck_file_plays_as_the_example_it_copies(tmp_path: Path, runs) -> Non
     mine = simulate_json("--deck", path, "--deck", BOARDING, "-g", GAMES, "-s", SEED, "-t", 2)
     assert mine["decks"] == ["my-battery", BOARDING]
     assert mine["rules"]["decks"] == [str(path), BOARDING]
-    skip = TIMING | {"decks", "rules", "cards"}
+    assert mine["seat_labels"][0] == "seat 0 (my-battery deck, random)"
+    skip = TIMING | {"decks", "rules", "cards", "seat_labels"}
     assert {k: v for k, v in mine.items() if k not in skip} == {
         k: v for k, v in summary.items() if k not in skip
     }
@@ -1576,7 +1605,7 @@ def test_a_strategy_parameter_is_used(runs) -> None:
     same = simulate_json(*args, "--strategy", "cannoneer:panic_water=60", "--strategy", "bailer")
     moved = simulate_json(*args, "--strategy", "cannoneer:panic_water=40", "--strategy", "bailer")
     assert moved["strategies"] == ["cannoneer(panic_water=40)", "bailer"]
-    skip = TIMING | {"strategies"}
+    skip = TIMING | {"strategies", "seat_labels"}
     # Its default value plays the same games; another value plays other games.
     assert {k: v for k, v in same.items() if k not in skip} == {
         k: v for k, v in base.items() if k not in skip
@@ -1596,7 +1625,7 @@ def test_a_users_strategy_file(tmp_path: Path) -> None:
     shipped = simulate_json(*args)
     assert mine["strategies"] == ["uniform", "uniform"]
     # The same uniform choices from the seat's stream: the games of the shipped random.
-    skip = TIMING | {"strategies"}
+    skip = TIMING | {"strategies", "seat_labels"}
     assert {k: v for k, v in mine.items() if k not in skip} == {
         k: v for k, v in shipped.items() if k not in skip
     }
