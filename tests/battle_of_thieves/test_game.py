@@ -1388,6 +1388,35 @@ def test_report_charts_show_the_records(runs) -> None:
             plt.close(chart.figure)
 
 
+def test_report_names_what_each_seat_held(runs) -> None:
+    """The seat chart and the findings name each seat's deck and strategy (a seat held
+    them in every game) and say a game has at most one winner."""
+    import matplotlib.pyplot as plt
+
+    from balance.report import common_charts, run_findings
+
+    summary, directory = runs["heuristic"]
+    run = RunTables.read(directory)
+    labels = ["seat 0 (cannon-battery deck, cannoneer)", "seat 1 (boarding-party deck, bailer)"]
+    seats = next(c for c in common_charts(run) if c.name == "01-seat-win-rates").figure
+    play = next(c for c in GAME.report_charts(run) if c.name == "11-play-by-seat").figure
+    try:
+        ticks = [label.get_text() for label in seats.axes[0].get_xticklabels()]
+        assert ticks == labels
+        note = " ".join(t.get_text() for t in seats.texts).replace("\n", " ")
+        assert "at most one winner" in note and "several winners" not in note
+        assert [t.get_text() for t in play.axes[0].get_legend().texts] == labels
+    finally:
+        plt.close(seats)
+        plt.close(play)
+    held, gap = run_findings(run)[:2]
+    assert held.startswith(f"Every game gave each seat the same: {labels[0]}, {labels[1]}.")
+    rates = [row["rate"] for row in summary["seat_win_rate"]]
+    low, high = sorted(range(2), key=lambda s: rates[s])
+    assert gap.startswith(f"{labels[low].capitalize()} wins ")
+    assert f"percentage points less often than {labels[high]}:" in gap
+
+
 def test_report_with_restricted_play(runs, tmp_path: Path) -> None:
     _, directory = runs["ab"]
     out = tmp_path / "report"
