@@ -1191,6 +1191,41 @@ def test_matchup_prints_the_matrix(matchup_run) -> None:
         )
 
 
+def test_tournaments_name_what_each_seat_held() -> None:
+    """Strategies playing the rule ``decks``: seat 0 holds one deck in every game, so the
+    text, JSON and matrix chart name each seat's deck and each seat order's rate says
+    which deck it played; a matchup names the strategies by seat. Two players: no field."""
+    import matplotlib.pyplot as plt
+
+    from balance import tournament_report
+    from balance.tournament import tournament
+
+    def caption(result) -> str:
+        figure = tournament_report.heat_map(result)
+        plt.close(figure)
+        return " ".join(t.get_text() for t in figure.texts).replace("\n", " ")
+
+    rules = [("decks", f"{CANNON},{BOARDING}")]
+    result = tournament(GAME_ID, None, ("cannoneer", "bailer"), games=20, seed=SEED, rules=rules)
+    assert result.to_json()["decks"] == [CANNON, BOARDING]
+    text = tournament_report.text(result)
+    assert f"\nDecks by seat, in every game: seat 0 {CANNON}, seat 1 {BOARDING}; " in text
+    for row in result.matrix.itertuples():
+        assert (
+            f"  {row.contestant:<22} vs {row.against:<22} first ({CANNON}) "
+            f"{100 * row.first_rate:5.1f}% [{100 * row.first_low:4.1f}, "
+            f"{100 * row.first_high:4.1f}]  second ({BOARDING}) {100 * row.second_rate:5.1f}% "
+        ) in text
+    said = caption(result)
+    assert f"decks by seat {CANNON}, {BOARDING}" in said and "field player" not in said
+    decks = tournament(GAME_ID, None, ("cannoneer", "bailer"), (CANNON, BOARDING), games=20)
+    assert (
+        decks.to_json()["strategies"] == ["cannoneer", "bailer"] and "decks" not in decks.to_json()
+    )
+    said = caption(decks)
+    assert "strategies by seat cannoneer, bailer" in said and "field player" not in said
+
+
 MATCHUP_ERRORS = [
     ([GAME_ID, "--deck", CANNON], ["at least two decks"]),
     ([GAME_ID, "--deck", CANNON, "--deck", BOARDING, "--strategy", "nobody"], ["'nobody'"]),
