@@ -874,8 +874,9 @@ def format_summary(s: dict[str, Any]) -> str:
         f"Seat win rates ({n_games:,} games, 95% "
         f"{'anytime-valid' if s.get('anytime_valid') else 'Wilson'} intervals):",
     ]
-    for row in s["seat_win_rate"]:
-        lines.append(f"  seat {row['seat']}  {percent(row['rate']):>6}  {interval(row['ci95'])}")
+    width = max(len(label) for label in s["seat_labels"])
+    for row, label in zip(s["seat_win_rate"], s["seat_labels"], strict=True):
+        lines.append(f"  {label:<{width}}  {percent(row['rate']):>6}  {interval(row['ci95'])}")
     lines.append(
         f"  balance index (1 - largest gap between seats): {index_text(s['balance_index'])} "
         + (
@@ -891,9 +892,7 @@ def format_summary(s: dict[str, Any]) -> str:
                 f"  {row['strategy']:<24} {percent(row['rate']):>6}  {interval(row['ci95'])}"
                 f"  ({row['seats_played']:,} seats)"
             )
-    lines.append("Winners per game:")
-    for k, rate in s["winner_count"].items():
-        lines.append(f"  {k}: {percent(rate):>6}  {interval(s['winner_count_ci95'][k])}")
+    lines += winner_lines(s)
     lines += length_lines(s)
     lines.append(
         f"Finished before the cap: {percent(s['finished_rate'])} {interval(s['finished_ci95'])}"
@@ -906,6 +905,21 @@ def format_summary(s: dict[str, Any]) -> str:
         f"{s['threads']} thread{'' if s['threads'] == 1 else 's'})"
     )
     return "\n".join(lines)
+
+
+def winner_lines(s: dict[str, Any]) -> list[str]:
+    """Games by how many players won them: ``no winner``, ``one winner``, ``2 winners``
+    ...; a game that has at most one winner shows only the first two."""
+    single = get_game(s["game"]).single_winner
+    lines = ["Games with no winner and with a winner:" if single else "Games by number of winners:"]
+    for k, rate in s["winner_count"].items():
+        if single and int(k) > 1:
+            continue
+        label = {"0": "no winner", "1": "a winner" if single else "one winner"}.get(
+            k, f"{k} winners"
+        )
+        lines.append(f"  {label:<11} {percent(rate):>6}  {interval(s['winner_count_ci95'][k])}")
+    return lines
 
 
 def card_value_lines(value: dict[str, Any]) -> list[str]:

@@ -89,6 +89,22 @@ def seat_sentence(
     )
 
 
+def held_sentence(seats: Sequence[str], held: Sequence[str]) -> str | None:
+    """Where the seats held different things in every game (a deck, a strategy), that a
+    gap between seats is theirs as much as the seats'; None where they held the same.
+
+    Parameters
+    ----------
+    seats : ``(n,)`` seat names, with what each held; held : ``(n,)`` what each held.
+    """
+    if len(set(held)) < 2:
+        return None
+    return (
+        f"Every game gave each seat the same: {', '.join(seats)}. A gap between the seats "
+        "measures what they held as much as their place at the table."
+    )
+
+
 def strategy_sentence(table: pd.DataFrame) -> str:
     """The strategies that win most and least often over the seats they played.
 

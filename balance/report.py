@@ -28,7 +28,7 @@ from balance.charts import (
 from balance.errors import BalanceError
 from balance.formatting import rule_value
 from balance.games import get_game
-from balance.games.base import Setup
+from balance.games.base import Setup, seat_labels
 from balance.restricted import restricted_play, restricted_play_chart
 from balance.results import SavedRun, load_run, output_dir
 from balance.stats import mean_interval, wilson_interval
@@ -147,11 +147,16 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
     seats = tables["seats"]
     rates = metrics.seat_win_rates(seats)
     index = metrics.balance_index_interval(metrics.won_matrix(seats))
+    winners = (
+        "A game has at most one winner; games without one make the rates sum to less than 100%."
+        if game.single_winner
+        else "A game may have several winners, so the rates need not sum to 100%."
+    )
     charts.append(
         Chart(
             "01-seat-win-rates",
             plot_rates(
-                [f"seat {s}" for s in rates["seat"]],
+                seat_labels(game, setup),
                 rates["rate"],
                 rates["low"],
                 rates["high"],
@@ -167,8 +172,7 @@ def common_charts(tables: RunTables, label: str = "") -> list[Chart]:
                 "between two seats' win rates; its interval comes from simultaneous "
                 "intervals of the differences between seats. Near a tie the index "
                 "understates balance by about the noise (two truly equal seats over 1,000 "
-                "games average 0.975). A game may have several winners, so the rates need "
-                "not sum to 100%.",
+                f"games average 0.975). {winners}",
             ),
         )
     )
@@ -252,16 +256,19 @@ def run_findings(tables: RunTables) -> list[str]:
     n_games = tables.games
     rates = metrics.seat_win_rates(seats)
     won = metrics.won_matrix(seats)
-    found = [
+    labels = seat_labels(game, setup)
+    held = findings.held_sentence(labels, game.seat_holdings(setup))
+    found = [] if held is None else [held]
+    found.append(
         findings.seat_sentence(
-            [f"seat {s}" for s in rates["seat"]],
+            labels,
             rates["rate"],
             rates["low"],
             rates["high"],
             metrics.balance_index_interval(won),
             n_games,
         )
-    ]
+    )
     if setup.lineup.mixed:
         found.append(findings.strategy_sentence(metrics.strategy_win_rates(seats)))
     nobody = int((~won.any(axis=1)).sum())

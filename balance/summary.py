@@ -12,6 +12,7 @@ import numpy as np
 
 from balance.caveats import run_warnings, run_warnings_from_counts
 from balance.games import get_game
+from balance.games.base import seat_labels
 from balance.metrics import (
     balance_index_from_moments,
     balance_index_interval,
@@ -182,6 +183,7 @@ def _common(
         "winner_count": {k: v["rate"] for k, v in winner_count.items()},
         "winner_count_ci95": {k: v["ci95"] for k, v in winner_count.items()},
         "seat_win_rate": seat_rows,
+        "seat_labels": seat_labels(game, setup),
         "balance_index": balance["value"],
         "balance_index_ci95": [balance["low"], balance["high"]],
         "interval_method": "95%: Wilson for rates over games; Student t for means; "

@@ -116,6 +116,9 @@ class Tournament:
     #: Pairings whose games often stopped at the cap (:mod:`balance.caveats`), printed
     #: first, each on a line beginning ``warning:``.
     warnings: tuple[str, ...] = ()
+    #: Strategies as contestants in Battle of Thieves: the deck each seat held in every
+    #: game (rule ``decks``), so a seat order's rate is its deck's too. Else empty.
+    decks: tuple[str, ...] = ()
 
     def cell(self, row: str, column: str) -> pd.Series:
         """The matrix row of ``row`` against ``column``."""
@@ -174,6 +177,10 @@ class Tournament:
         if self.rating_note:
             record["ratings_note"] = self.rating_note
         record["warnings"] = list(self.warnings)
+        if self.decks:
+            record["decks"] = list(self.decks)  # by seat, in every game
+        elif self.kind == "decks":
+            record["strategies"] = list(self.strategies)  # by seat (one: both seats)
         if self.vs_field is not None:
             record["vs_field"] = [
                 {
@@ -387,6 +394,7 @@ def tournament(
     ratings, note = bradley_terry(labels, wins)
     vs_field = _vs_field(records, labels, players) if players > 2 else None
     first_setup = pairings[0].setup
+    shared = _shared_rules(first_setup, decks)  # with the decks when strategies play them
     return Tournament(
         game=chosen.id,
         players=players,
@@ -404,9 +412,10 @@ def tournament(
         vs_field=vs_field,
         rating_note=note,
         variants=tuple(first_setup.rules.variants),
-        rules=_shared_rules(first_setup, decks),
+        rules=shared,
         cap=chosen.length_cap(first_setup.rules),
         warnings=_warnings(records, chosen.length_cap(first_setup.rules), chosen.length_unit),
+        decks=tuple(first_setup.rules.content().deck_names) if "decks" in shared else (),
     )
 
 

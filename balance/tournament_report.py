@@ -46,6 +46,12 @@ def describe(result: Tournament) -> list[str]:
     ]
     if result.kind == "decks":
         lines.append(f"Strategies by seat: {', '.join(result.strategies)}.")
+    if result.decks:
+        lines.append(
+            f"Decks by seat, in every game: seat 0 {result.decks[0]}, seat 1 "
+            f"{result.decks[1]}; a contestant's rate in a seat order is its deck's as much "
+            "as the seat's."
+        )
     if result.players == 2:
         lines.append(
             f"Every pair plays each deal twice, once in each seat order ({result.games // 2:,} "
@@ -96,15 +102,18 @@ def text(result: Tournament) -> str:
             f"  from {row.decisive_games:,} decided games"
         )
     if result.players == 2:
+        first, second = (f" ({deck})" for deck in result.decks) if result.decks else ("", "")
         lines += [
             "",
-            "By seat order (95% Wilson intervals): the row playing first (seat 0), then second.",
+            "By seat order (95% Wilson intervals): the row playing first (seat 0), then second"
+            + (" (seat 1), with the seat's deck" if result.decks else "")
+            + ".",
         ]
         for row in result.matrix.itertuples():
             lines.append(
-                f"  {row.contestant[:22]:<22} vs {row.against[:22]:<22} first "
+                f"  {row.contestant[:22]:<22} vs {row.against[:22]:<22} first{first} "
                 f"{row.first_rate * 100:5.1f}% [{row.first_low * 100:4.1f}, "
-                f"{row.first_high * 100:4.1f}]  second {row.second_rate * 100:5.1f}% "
+                f"{row.first_high * 100:4.1f}]  second{second} {row.second_rate * 100:5.1f}% "
                 f"[{row.second_low * 100:4.1f}, {row.second_high * 100:4.1f}]  "
                 f"({row.games_per_seat_order:,} games each)"
             )
@@ -183,14 +192,20 @@ def heat_map(result: Tournament) -> Figure:
     how = (
         f"{result.games:,} games a pair, half in each seat order, the same deals for every pair"
         + (f"; strategies by seat {', '.join(result.strategies)}" if result.kind == "decks" else "")
+        + (f"; decks by seat {', '.join(result.decks)}" if result.decks else "")
         if result.players == 2
         else f"{result.games:,} games a pair at mixed tables of {result.players} (the other "
         f"seats: {result.field}), seats rotated"
     )
+    neither = (
+        "capped, drawn, or lost by both"
+        if result.players == 2
+        else "capped, drawn, or won by a field player"
+    )
     caption(
         figure,
         f"{how}. A cell is the share of the pair's games the row won and the column did not; "
-        f"{MATRIX_METHOD}. Games neither won (capped, drawn, or won by a field player) count "
+        f"{MATRIX_METHOD}. Games neither won ({neither}) count "
         "for neither, so a pair's two rates can sum to less than 100%.",
     )
     return figure

@@ -327,7 +327,8 @@ def test_human_summary() -> None:
     assert "Seat win rates (1,500 games, 95% Wilson intervals):" in out
     for seat in range(4):
         assert re.search(rf"^  seat {seat}\s+\d+\.\d%  \[\d+\.\d%, \d+\.\d%\]$", out, re.M)
-    assert "Game length: mean" in out and "Winners per game:" in out
+    assert "Game length: mean" in out and "Games by number of winners:" in out
+    assert re.search(r"^  no winner +\d+\.\d%", out, re.M) and "  2 winners " in out
     assert "Win rate per strategy" not in out  # one strategy only
     for name in CARD_NAMES:
         assert re.search(rf"^  {name}\s", out, re.MULTILINE), name

@@ -211,6 +211,13 @@ class Game(Protocol):
     #: Whether the engine records the slim block itself (:meth:`play_slim_block` is then
     #: cheaper than :meth:`play_block`); else slimming a whole block costs more than it saves.
     records_slim: bool
+    #: Whether a game has at most one winner (else several may share a win).
+    single_winner: bool
+
+    def seat_holdings(self, setup: Setup) -> list[str]:
+        """What each seat held in every game of ``setup``, in the game's words, or an
+        empty list where the seats differ only by their place at the table."""
+        ...
 
     def check_players(self, players: int) -> None: ...
 
@@ -384,6 +391,12 @@ class EngineGame:
     variant_names: tuple[str, ...]
     strategies_module: str
     records_slim = False
+    single_winner = False
+
+    def seat_holdings(self, setup: Setup) -> list[str]:
+        """What each seat held in every game (none here: a game that deals each seat its
+        own things, such as a deck, names them)."""
+        return []
 
     @property
     def shipped(self) -> tuple[Strategy, ...]:
@@ -462,6 +475,13 @@ class EngineGame:
         check_replay(record, checked, game_index)
         header = replay_header(self.replay_title, setup, game_index, self.action_verb)
         return "\n".join([*header, "", *lines])
+
+
+def seat_labels(game: Game, setup: Setup) -> list[str]:
+    """Each seat as texts and charts name it: ``seat 0``, with what it held in every game
+    (:meth:`Game.seat_holdings`), e.g. ``seat 0 (boarding-party deck, cannoneer)``."""
+    held = game.seat_holdings(setup)
+    return [f"seat {s} ({held[s]})" if held else f"seat {s}" for s in range(setup.players)]
 
 
 def quiet(line: str) -> None:

@@ -823,6 +823,30 @@ def test_deck_mistake_lines_with_inline_tables(tmp_path: Path) -> None:
     )
 
 
+def test_deck_check_refuses_what_simulate_refuses(tmp_path: Path, monkeypatch) -> None:
+    """A legendary card whose own copy limit is raised to 2 still plays one copy a deck
+    (rule ``legendary_copies``): deck check says so at the deck's line, and simulate
+    refuses the deck unless the rule is raised."""
+    monkeypatch.chdir(tmp_path)
+    Path("library.toml").write_text(
+        LIBRARY.replace('type = "legendary"', 'type = "legendary"\ncopies = 2')
+    )
+    deck = replace('"Broadside" = 10', '"Broadside" = 8\n"Kraken" = 2')
+    Path("deck.toml").write_text('include = ["library.toml"]\n' + textwrap.dedent(deck))
+    line = Path("deck.toml").read_text().splitlines().index('"Kraken" = 2') + 1
+    result = CliRunner().invoke(cli, ["deck", "check", "deck.toml"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"deck.toml:{line}: deck 'test-deck', cards: 2 copies of the legendary card 'Kraken'; "
+        "the rule legendary_copies allows 1 (to play it: --rule legendary_copies=2)"
+    ]
+    assert result.stdout == ""
+    rules = BattleRules(decks=("deck.toml", "deck.toml"))
+    with pytest.raises(BalanceError, match="legendary_copies allows 1"):
+        rules.content()
+    BattleRules(decks=("deck.toml", "deck.toml"), legendary_copies=2).content()  # it plays
+
+
 def test_duplicate_deck_names(tmp_path: Path) -> None:
     deck_check(
         tmp_path,

@@ -678,6 +678,34 @@ def test_text_of_a_mirror_match_counts_seat_games_and_games(runs) -> None:
         assert entry["played_in_games"] <= summary["games"], card
 
 
+def test_text_names_what_each_seat_held_and_counts_games_with_a_winner() -> None:
+    """Seat 0 holds one deck and one strategy in every game: its win rate is theirs as
+    much as the seat's, so the text names them; a game has at most one winner."""
+
+    def summary(strategies: list[str], rotate: bool) -> dict:
+        rules = {"decks": [CANNON, BOARDING]}
+        return api.simulate(
+            GAME_ID, None, 40, SEED, strategies, rules=rules, rotate_seats=rotate, threads=1
+        ).summary()
+
+    fixed = summary(["cannoneer", "bailer"], False)
+    labels = ["seat 0 (cannon-battery deck, cannoneer)", "seat 1 (boarding-party deck, bailer)"]
+    assert fixed["seat_labels"] == labels
+    text = format_summary(fixed)
+    for row, label in zip(fixed["seat_win_rate"], labels, strict=True):
+        assert re.search(rf"^  {re.escape(label)}  +{row['rate']:.1%}  \[", text, re.M)
+    counts = text.split("Games with no winner and with a winner:\n")[1].splitlines()[:3]
+    capped = fixed["winner_count"]["0"]
+    assert 0 < capped < 1
+    assert re.match(rf"  no winner +{capped:.1%}  \[", counts[0]), counts
+    assert re.match(rf"  a winner +{1 - capped:.1%}  \[", counts[1]), counts
+    assert not counts[2].startswith("  "), counts  # no row for two winners
+    # Seats rotated: the decks stay in their seats, the strategies do not.
+    rotated = summary(["random", "random"], True)
+    labels = ["seat 0 (cannon-battery deck)", "seat 1 (boarding-party deck)"]
+    assert rotated["seat_labels"] == labels
+
+
 def test_the_api_reads_the_seats_of_a_mirror_match(runs) -> None:
     _, directory = runs["mirror"]
     run = api.simulate(
@@ -862,7 +890,8 @@ def test_a_deck_file_plays_as_the_example_it_copies(tmp_path: Path, runs) -> Non
     mine = simulate_json("--deck", path, "--deck", BOARDING, "-g", GAMES, "-s", SEED, "-t", 2)
     assert mine["decks"] == ["my-battery", BOARDING]
     assert mine["rules"]["decks"] == [str(path), BOARDING]
-    skip = TIMING | {"decks", "rules", "cards"}
+    assert mine["seat_labels"][0] == "seat 0 (my-battery deck, random)"
+    skip = TIMING | {"decks", "rules", "cards", "seat_labels"}
     assert {k: v for k, v in mine.items() if k not in skip} == {
         k: v for k, v in summary.items() if k not in skip
     }
@@ -1162,6 +1191,41 @@ def test_matchup_prints_the_matrix(matchup_run) -> None:
         )
 
 
+def test_tournaments_name_what_each_seat_held() -> None:
+    """Strategies playing the rule ``decks``: seat 0 holds one deck in every game, so the
+    text, JSON and matrix chart name each seat's deck and each seat order's rate says
+    which deck it played; a matchup names the strategies by seat. Two players: no field."""
+    import matplotlib.pyplot as plt
+
+    from balance import tournament_report
+    from balance.tournament import tournament
+
+    def caption(result) -> str:
+        figure = tournament_report.heat_map(result)
+        plt.close(figure)
+        return " ".join(t.get_text() for t in figure.texts).replace("\n", " ")
+
+    rules = [("decks", f"{CANNON},{BOARDING}")]
+    result = tournament(GAME_ID, None, ("cannoneer", "bailer"), games=20, seed=SEED, rules=rules)
+    assert result.to_json()["decks"] == [CANNON, BOARDING]
+    text = tournament_report.text(result)
+    assert f"\nDecks by seat, in every game: seat 0 {CANNON}, seat 1 {BOARDING}; " in text
+    for row in result.matrix.itertuples():
+        assert (
+            f"  {row.contestant:<22} vs {row.against:<22} first ({CANNON}) "
+            f"{100 * row.first_rate:5.1f}% [{100 * row.first_low:4.1f}, "
+            f"{100 * row.first_high:4.1f}]  second ({BOARDING}) {100 * row.second_rate:5.1f}% "
+        ) in text
+    said = caption(result)
+    assert f"decks by seat {CANNON}, {BOARDING}" in said and "field player" not in said
+    decks = tournament(GAME_ID, None, ("cannoneer", "bailer"), (CANNON, BOARDING), games=20)
+    assert (
+        decks.to_json()["strategies"] == ["cannoneer", "bailer"] and "decks" not in decks.to_json()
+    )
+    said = caption(decks)
+    assert "strategies by seat cannoneer, bailer" in said and "field player" not in said
+
+
 MATCHUP_ERRORS = [
     ([GAME_ID, "--deck", CANNON], ["at least two decks"]),
     ([GAME_ID, "--deck", CANNON, "--deck", BOARDING, "--strategy", "nobody"], ["'nobody'"]),
@@ -1359,6 +1423,35 @@ def test_report_charts_show_the_records(runs) -> None:
             plt.close(chart.figure)
 
 
+def test_report_names_what_each_seat_held(runs) -> None:
+    """The seat chart and the findings name each seat's deck and strategy (a seat held
+    them in every game) and say a game has at most one winner."""
+    import matplotlib.pyplot as plt
+
+    from balance.report import common_charts, run_findings
+
+    summary, directory = runs["heuristic"]
+    run = RunTables.read(directory)
+    labels = ["seat 0 (cannon-battery deck, cannoneer)", "seat 1 (boarding-party deck, bailer)"]
+    seats = next(c for c in common_charts(run) if c.name == "01-seat-win-rates").figure
+    play = next(c for c in GAME.report_charts(run) if c.name == "11-play-by-seat").figure
+    try:
+        ticks = [label.get_text() for label in seats.axes[0].get_xticklabels()]
+        assert ticks == labels
+        note = " ".join(t.get_text() for t in seats.texts).replace("\n", " ")
+        assert "at most one winner" in note and "several winners" not in note
+        assert [t.get_text() for t in play.axes[0].get_legend().texts] == labels
+    finally:
+        plt.close(seats)
+        plt.close(play)
+    held, gap = run_findings(run)[:2]
+    assert held.startswith(f"Every game gave each seat the same: {labels[0]}, {labels[1]}.")
+    rates = [row["rate"] for row in summary["seat_win_rate"]]
+    low, high = sorted(range(2), key=lambda s: rates[s])
+    assert gap.startswith(f"{labels[low].capitalize()} wins ")
+    assert f"percentage points less often than {labels[high]}:" in gap
+
+
 def test_report_with_restricted_play(runs, tmp_path: Path) -> None:
     _, directory = runs["ab"]
     out = tmp_path / "report"
@@ -1410,6 +1503,10 @@ def check_replay(directory: Path, index: int) -> str:
     names = sorted({str(c) for c in cards["card"]}, key=len, reverse=True)
     count = {key: [0, 0] for key in ("shots", "chaos_shots", "hits", "attacks", "attack_hits")}
     drawn, played = [start[0], start[1]], [{}, {}]
+    # Each provision an island visit took back is said once, in the game's words.
+    kinds = {"plank": "planks", "cannonball": "cannonballs", "food": "food"}
+    kinds |= {"chaos ball": "chaos_balls", "incendiary ball": "incendiary_balls"}
+    taken = {f"taken_{kind}": [0, 0] for kind in kinds.values()}
     seat = None
     for line in text.splitlines():
         if head := re.match(r"turn \d+, seat (\d)", line):
@@ -1421,6 +1518,8 @@ def check_replay(directory: Path, index: int) -> str:
         elif play := re.match(r"  seat (\d) plays (.*)$", line):
             card = next(n for n in names if play[2] == n or play[2].startswith(n + " on "))
             played[int(play[1])][card] = played[int(play[1])].get(card, 0) + 1
+        elif take := re.match(r"  seat (\d) takes back one (.+)$", line):
+            taken[f"taken_{kinds[take[2]]}"][int(take[1])] += 1
         elif re.match(r"  .+ fires an? (cannonball|incendiary ball|cursed ball)$", line):
             count["shots"][seat] += 1
         elif re.match(r"  .+ fires a chaos ball$", line):
@@ -1432,7 +1531,7 @@ def check_replay(directory: Path, index: int) -> str:
         elif re.match(r"  rolled \d+ \(modified -?\d+, needs \d+\) → hit$", line):
             count["attack_hits"][seat] += 1
     assert drawn == seats["cards_drawn"].tolist()
-    for key, values in count.items():
+    for key, values in (count | taken).items():
         assert values == seats[key].tolist(), key
     for s in (0, 1):
         mine = cards[(cards["seat"] == s) & (cards["played"] > 0)]
@@ -1570,7 +1669,7 @@ def test_a_strategy_parameter_is_used(runs) -> None:
     same = simulate_json(*args, "--strategy", "cannoneer:panic_water=60", "--strategy", "bailer")
     moved = simulate_json(*args, "--strategy", "cannoneer:panic_water=40", "--strategy", "bailer")
     assert moved["strategies"] == ["cannoneer(panic_water=40)", "bailer"]
-    skip = TIMING | {"strategies"}
+    skip = TIMING | {"strategies", "seat_labels"}
     # Its default value plays the same games; another value plays other games.
     assert {k: v for k, v in same.items() if k not in skip} == {
         k: v for k, v in base.items() if k not in skip
@@ -1590,7 +1689,7 @@ def test_a_users_strategy_file(tmp_path: Path) -> None:
     shipped = simulate_json(*args)
     assert mine["strategies"] == ["uniform", "uniform"]
     # The same uniform choices from the seat's stream: the games of the shipped random.
-    skip = TIMING | {"strategies"}
+    skip = TIMING | {"strategies", "seat_labels"}
     assert {k: v for k, v in mine.items() if k not in skip} == {
         k: v for k, v in shipped.items() if k not in skip
     }

@@ -35,6 +35,7 @@ from typing import Any, NamedTuple, NoReturn, TypeVar
 from balance.errors import BalanceError
 from balance.games.battle_of_thieves import layout as L
 from balance.games.battle_of_thieves.content import Content, blanked, make_content
+from balance.games.battle_of_thieves.rules import BattleRules
 
 
 class FileMistakes(BalanceError):
@@ -625,6 +626,7 @@ class Deck:
     text: str = field(default="", compare=False)
     where: str = field(default="", compare=False)
     file: str = field(default="", compare=False)  # the file as shown in messages
+    card_lines: tuple[int, ...] = field(default=(), compare=False)  # each card's line
 
     def card_list(self) -> list[str]:
         """The 20 cards, copies in a row, in the file's order."""
@@ -1103,15 +1105,20 @@ def _deck_pirates(table: Table, library: _Defs, errors: list[BalanceError]) -> l
     return pirates
 
 
-def _deck_cards(table: Table, library: _Defs, errors: list[BalanceError]) -> list[Any]:
-    """The deck's (card, copies) lines (each line's mistakes in ``errors``), 20 in all."""
+def _deck_cards(
+    table: Table, library: _Defs, errors: list[BalanceError]
+) -> tuple[list[Any], list[int]]:
+    """The deck's (card, copies) lines (each line's mistakes in ``errors``), 20 in all,
+    and the line each is on."""
     cards_table = table.child("cards", f"{table.label}, cards")
     if not isinstance(table.data["cards"], dict):
         table.fail("cards", "'cards' must be a table of \"card name\" = copies")
     cards: list[Any] = []
+    lines: list[int] = []
 
     def one(card_name: str, copies: Any) -> tuple[str, int]:
         line = cards_table.line(card_name)
+        lines.append(line)
         if _unknown(library, "card", card_name):
             cards_table.fail(
                 None, f"unknown card '{card_name}'{_suggest(card_name, library.cards)}", line
@@ -1139,7 +1146,7 @@ def _deck_cards(table: Table, library: _Defs, errors: list[BalanceError]) -> lis
         total = sum(c for _, c in cards)
         if total != L.DECK_SIZE:
             table.fail(None, f"{total} cards; a deck has exactly {L.DECK_SIZE}", cards_table.header)
-    return cards
+    return cards, lines
 
 
 def _deck_provisions(table: Table, errors: list[BalanceError]) -> list[int]:
@@ -1193,11 +1200,12 @@ def _deck(table: Table, library: _Defs) -> Deck:
         shape["name"],
         ship,
         tuple(pirates),
-        tuple(cards),
+        tuple(cards[0]),
         tuple(provisions),
         shape["text"],
         where,
         table.source.shown,
+        tuple(cards[1]),
     )
 
 
@@ -1714,8 +1722,30 @@ def check_each(references: Sequence[str]) -> list[tuple[bool, str]]:
         except BalanceError as error:
             out.extend((False, line) for line in _lines_of(error))
             continue
-        out.extend((True, line) for line in _summary(library))
+        mistakes = _legendary_mistakes(library)
+        out.extend((False, line) for line in mistakes)
+        if not mistakes:
+            out.extend((True, line) for line in _summary(library))
     return out
+
+
+def _legendary_mistakes(library: Library) -> list[str]:
+    """A FILE:LINE line for each deck of the file that holds more copies of a legendary
+    card than the rule ``legendary_copies`` allows by default: ``simulate`` refuses such
+    a deck unless that rule is raised, so ``deck check`` says so (the file itself loads,
+    for a run that raises it)."""
+    limit = BattleRules().legendary_copies
+    lines = []
+    for name in library.own_decks:
+        deck = library.decks[name]
+        for (card, copies), line in zip(deck.cards, deck.card_lines, strict=True):
+            if library.cards[card].type == L.LEGENDARY and copies > limit:
+                lines.append(
+                    f"{deck.file}:{line}: deck '{name}', cards: {copies} copies of the "
+                    f"legendary card '{card}'; the rule legendary_copies allows {limit} "
+                    f"(to play it: --rule legendary_copies={copies})"
+                )
+    return lines
 
 
 def check_exit_code(references: Sequence[str], results: Sequence[tuple[bool, str]]) -> int:

@@ -86,6 +86,7 @@ class BattleOfThieves(EngineGame):
     seat_note = "seat (0 plays game turn 1)"
     action_noun = "card"
     action_verb = "play"
+    single_winner = True  # the other player's ship sank, or their sins are all discarded
 
     engine = engine
     rules_class = BattleRules
@@ -104,6 +105,14 @@ class BattleOfThieves(EngineGame):
                 f"the decks of the run in {str(directory)!r} ({', '.join(setup.rules.decks)}) "
                 "have changed since it was saved; restore the deck files, or play the run again"
             )
+
+    def seat_holdings(self, setup: Setup) -> list[str]:
+        """Each seat's deck and, with seats fixed, its strategy: a seat's results are its
+        deck's and its strategy's as much as its place's."""
+        decks = [f"{deck} deck" for deck in setup.rules.content().deck_names]
+        if setup.lineup.rotate:
+            return decks
+        return [f"{deck}, {label}" for deck, label in zip(decks, setup.lineup.labels, strict=True)]
 
     def check_rules(self, rules: BattleRules, players: int) -> None:
         """The decks must load: a bad deck file is a one-line error before anything runs."""

@@ -417,6 +417,10 @@ def card_name(pos: Position, card: int) -> str:
     return pos.content.names[card]
 
 
+#: One provision of each kind, in PROVISIONS order, as a narration says it.
+PROVISION_NAMES = ("plank", "cannonball", "food", "chaos ball", "incendiary ball")
+
+
 def zone_name(zone: int) -> str:
     if zone == DEAD:
         return "the dead"
@@ -455,7 +459,7 @@ def option_text(pos: Position, option: Option) -> str:
     if kind == VISIT:
         return f"{name} visits the island again"
     if kind == TAKE:
-        return f"seat {p} takes back one of its {PROVISIONS[what]}"
+        return f"seat {p} takes back one {PROVISION_NAMES[what]}"
     if kind == ACTIVATE:
         item = card_name(pos, pos.sides[p].pirates[who].item)
         on = f" on {pirate_name(pos, target)}" if target >= 0 else ""
@@ -1378,7 +1382,7 @@ def visit(pos: Position, i: int, dice: Dice, say: Narrator = _quiet) -> None:
     """
     count(pos, pos.player, SEAT_STAT.ISLAND_VISITS)
     pos.taking = can_take(pos, i)
-    say(f"  {pos.taking} provisions to take back")
+    say(f"  {pos.taking} provision{'' if pos.taking == 1 else 's'} to take back")
     if pos.taking == 0:
         island_cards(pos, dice, say)
 
@@ -1398,8 +1402,7 @@ def take_provision(pos: Position, kind: int, dice: Dice, say: Narrator = _quiet)
     p = pos.player
     pos.sides[p].provisions[kind] += 1
     count(pos, p, SEAT_STAT.TAKEN_PLANKS + kind)
-    pos.taking -= 1
-    say(f"  seat {p} takes back one of its {PROVISIONS[kind]}")
+    pos.taking -= 1  # the TAKE option itself was narrated as it was chosen
     if pos.taking == 0:
         island_cards(pos, dice, say)
 

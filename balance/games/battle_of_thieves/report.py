@@ -9,6 +9,8 @@ import pandas as pd
 
 from balance.charts import Chart, plot_grouped, plot_intervals, plot_rates
 from balance.formatting import interval, percent
+from balance.games import get_game
+from balance.games.base import seat_labels
 from balance.games.battle_of_thieves.layout import CARD_STAT, DECK_SIZE, WIN_REASONS
 from balance.games.battle_of_thieves.usefulness import TOTAL, card_table, card_totals
 from balance.stats import mean_interval, wilson_interval
@@ -109,6 +111,7 @@ def battle_charts(tables: Any) -> list[Chart]:
     n_games = len(games)
     content = tables.setup.rules.content()
     decks = content.deck_names
+    held = seat_labels(get_game(tables.setup.game), tables.setup)  # each seat's deck, strategy
     reasons = win_reasons(games)
     cap = tables.setup.rules.turn_cap
     cap_games = int(reasons.set_index("reason").at["cap", "games"])
@@ -128,7 +131,7 @@ def battle_charts(tables: Any) -> list[Chart]:
                 title=f"how games ended: {percent(cap_games / n_games)} stopped by the "
                 f"{cap}-turn cap",
                 ylabel="share of games",
-                note=f"{n_games:,} games; {WILSON}. Decks: seat 0 {decks[0]}, seat 1 {decks[1]}. "
+                note=f"{n_games:,} games; {WILSON}. Seats: {', '.join(held)}. "
                 f"Games {capped}: still running after {cap} game turns, counted as "
                 "unfinished (docs/battle-of-thieves.md, 'Games that stall').",
             ),
@@ -137,10 +140,7 @@ def battle_charts(tables: Any) -> list[Chart]:
             "11-play-by-seat",
             plot_grouped(
                 list(PLAY.values()),
-                {
-                    f"{label} ({decks[int(label[-1])]})": values
-                    for label, values in play_by_seat(seats).items()
-                },
+                {held[int(label[-1])]: values for label, values in play_by_seat(seats).items()},
                 title="what each seat does in a game",
                 ylabel="per game",
                 xlabel="",
