@@ -475,6 +475,9 @@ def tournament(
         wins[index[row.contestant], index[row.against]] = row.wins
     ratings, note = bradley_terry(labels, wins)
     pair_gaps = _pair_gaps(records, labels)
+    misfit = misfit_pairs(ratings, pair_gaps)
+    if misfit:
+        note = "; ".join(filter(None, [note, misfit]))
     vs_field = _vs_field(records, labels, players) if players > 2 else None
     first_setup = pairings[0].setup
     return Tournament(
@@ -621,6 +624,37 @@ def _matrix(records: pd.DataFrame, labels: Sequence[str], players: int) -> pd.Da
                     entry[f"{order}_high"] = float(order_high)
             out.append(entry)
     return pd.DataFrame(out)
+
+
+def misfit_pairs(ratings: pd.DataFrame, pair_gaps: pd.DataFrame) -> str:
+    """The pairs whose gap by the ratings falls outside the interval of their own games'
+    gap (:func:`pair_gap`), in a sentence; empty when there are none (or no ratings).
+
+    The ratings give every contestant one strength; when strength is not one number (A
+    beats B, B beats C, C beats A, or one pair decides far fewer games than the others),
+    they can put a pair where its own games rule out, and the pair gap is the one to read.
+    """
+    rating = ratings.set_index("contestant")["rating"]
+    found = []
+    for row in pair_gaps.itertuples():
+        by_ratings = rating[row.contestant] - rating[row.against]
+        known = by_ratings == by_ratings and row.low == row.low and row.high == row.high
+        if known and not row.low <= by_ratings <= row.high:
+            own = (
+                f"at least {row.low:+,.0f}"
+                if math.isinf(row.gap)
+                else f"{row.gap:+,.0f} [{row.low:+,.0f}, {row.high:+,.0f}]"
+            )
+            found.append(
+                f"{row.contestant} over {row.against} {round(by_ratings):+,d} by the ratings, "
+                f"{own} by their own games"
+            )
+    if not found:
+        return ""
+    return (
+        "the ratings put some pairs where their own games rule out (one strength a "
+        "contestant does not fit these games), read the pair gaps for them: " + "; ".join(found)
+    )
 
 
 def _pair_games(

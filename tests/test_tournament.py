@@ -16,7 +16,7 @@ from scipy import optimize
 
 from balance import api
 from balance.stats import share_interval, wilson_interval
-from balance.tournament import ELO, bradley_terry, pair_gap, tournament
+from balance.tournament import ELO, bradley_terry, misfit_pairs, pair_gap, tournament
 
 GAME = "walk-the-plank"
 SEED = 7
@@ -95,6 +95,30 @@ def test_pair_gap_is_the_elo_log_odds_of_the_decided_share_clustered_by_deal() -
     assert [found["gap"], found["low"], found["high"]] == pytest.approx(logit)
     nothing = pair_gap(np.zeros(10, bool), np.zeros(10, bool), np.arange(10))
     assert nothing["decided"] == 0 and math.isnan(nothing["gap"])
+
+
+def test_ratings_that_put_a_pair_where_its_own_games_rule_out_say_so() -> None:
+    """A beats B, B beats C and C beats A, each 70 to 30: one strength each puts every
+    pair level, which each pair's own games rule out."""
+    deal = np.arange(100)
+    won = np.arange(100) < 70
+    gaps = pd.DataFrame(
+        [
+            {"contestant": a, "against": b, **pair_gap(won, ~won, deal)}
+            for a, b in (("a", "b"), ("b", "c"), ("c", "a"))
+        ]
+    )
+    ratings, _ = bradley_terry(list("abc"), np.array([[0, 70, 30], [30, 0, 70], [70, 30, 0]]))
+    assert ratings["rating"].to_numpy() == pytest.approx([0, 0, 0], abs=1e-6)
+    said = misfit_pairs(ratings, gaps)
+    assert said.startswith("the ratings put some pairs where their own games rule out")
+    low, high = gaps.loc[0, "low"], gaps.loc[0, "high"]
+    assert (
+        f"a over b +0 by the ratings, +147 [{low:+,.0f}, {high:+,.0f}] by their own games" in said
+    )
+    assert said.count("by their own games") == 3
+    fitting, _ = bradley_terry(list("ab"), np.array([[0, 70], [30, 0]]))
+    assert misfit_pairs(fitting, gaps.iloc[:1]) == ""
 
 
 # --- two players ----------------------------------------------------------------------------
