@@ -272,7 +272,7 @@ def pair_gaps_chart(result: Tournament) -> Figure:
         value,
         np.where(bounded, np.nan, table["low"]),
         np.where(bounded, np.nan, table["high"]),
-        title=f"gap between each pair (Elo points), against {result.measured_against}",
+        title=f"pair gaps (Elo points), against {result.measured_against}",
         xlabel="gap (Elo points): the first named ahead of the second",
         note=f"{GAP_METHOD}. An arrow: the first won every decided game, so the gap is at "
         "least the point drawn (the lower end of its 95% interval). A gap of 100 points: "
