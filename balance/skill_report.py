@@ -214,7 +214,8 @@ def findings(result: Skill) -> list[str]:
         said.append(
             f"{result.strongest} is never reliably ahead of random ({basis})."
             if games is None
-            else f"Games to tell: {result.strongest} needs {games:,} games "
+            else f"Games to tell: {result.strongest} needs {games:,} "
+            f"{'game' if games == 1 else 'games'} "
             f"[{low:,}, {'never' if high is None else f'{high:,}'}] to be ahead of random with "
             f"{TELL:.0%} probability ({basis})."
         )
