@@ -126,6 +126,8 @@ class Tournament:
     pair_gaps: pd.DataFrame
     vs_field: pd.DataFrame | None
     rating_note: str = ""
+    #: The pairs the ratings put where their own games rule out (:func:`misfit_pairs`).
+    rating_misfit: str = ""
     variants: tuple[str, ...] = ()
     rules: dict[str, Any] | None = None
     #: The length at which a game stops unfinished (:meth:`Game.length_cap`), if any.
@@ -209,8 +211,8 @@ class Tournament:
             "partial": self.partial,
             "methods": {"matrix": MATRIX_METHOD, "ratings": RATING_METHOD, "pair_gaps": GAP_METHOD},
         }
-        if self.rating_note:
-            record["ratings_note"] = self.rating_note
+        if self.rating_note or self.rating_misfit:
+            record["ratings_note"] = "; ".join(filter(None, [self.rating_note, self.rating_misfit]))
         record["warnings"] = list(self.warnings)
         if self.vs_field is not None:
             record["vs_field"] = [
@@ -475,9 +477,6 @@ def tournament(
         wins[index[row.contestant], index[row.against]] = row.wins
     ratings, note = bradley_terry(labels, wins)
     pair_gaps = _pair_gaps(records, labels)
-    misfit = misfit_pairs(ratings, pair_gaps)
-    if misfit:
-        note = "; ".join(filter(None, [note, misfit]))
     vs_field = _vs_field(records, labels, players) if players > 2 else None
     first_setup = pairings[0].setup
     return Tournament(
@@ -497,6 +496,7 @@ def tournament(
         pair_gaps=pair_gaps,
         vs_field=vs_field,
         rating_note=note,
+        rating_misfit=misfit_pairs(ratings, pair_gaps),
         variants=tuple(first_setup.rules.variants),
         rules=_shared_rules(first_setup, decks),
         cap=chosen.length_cap(first_setup.rules),

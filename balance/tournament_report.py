@@ -98,8 +98,7 @@ def text(result: Tournament) -> str:
         ),
         f"Ratings ({RATING_METHOD}):",
     ]
-    if result.rating_note:
-        lines.append(f"  note: {result.rating_note}.")
+    lines += [f"  note: {note}." for note in (result.rating_note, result.rating_misfit) if note]
     for row in result.ratings.sort_values("rating", ascending=False).itertuples():
         rating = (
             f"{row.rating:+8.0f} [{row.low:+.0f}, {row.high:+.0f}]"
@@ -240,6 +239,12 @@ def ratings_chart(result: Tournament) -> Figure:
     table = result.ratings.sort_values("rating", ascending=False, na_position="last")
     note = (
         (f"Note: {result.rating_note}. " if result.rating_note else "")
+        + (
+            "Note: the ratings put some pairs where their own games rule out (the text names "
+            "them): read the pair gaps for those. "
+            if result.rating_misfit
+            else ""
+        )
         + f"Measured against {result.measured_against}. {RATING_METHOD}. A gap of 100 "
         "points: the stronger wins about 64% of the games one of the two wins. Each rating "
         "rests on the decided games it played "
