@@ -145,15 +145,16 @@ def gap_text(row: Any) -> str:
     """A pair gap in words: ``+412 [+380, +445] from 3,210 decided games (won 91.6%
     [90.5, 92.6])``, ``at least +1,180 ...`` where one side won every decided game, ``n/a``
     with none."""
-    if not row.decided:
+    decided = int(row.decided)
+    if not decided:
         return "n/a (no decided game)"
     won = f"won {_pct(row.share, row.share_low, row.share_high)}"
     if math.isinf(row.gap):
-        return f"at least {row.low:+,.0f} (won all {row.decided:,} decided games)"
+        return f"at least {row.low:+,.0f} (won all {decided:,} decided games)"
     if row.low != row.low:  # one deal held every decided game: no interval
-        return f"{row.gap:+,.0f} [n/a] from {row.decided:,} decided games ({won})"
+        return f"{row.gap:+,.0f} [n/a] from {decided:,} decided games ({won})"
     return (
-        f"{row.gap:+,.0f} [{row.low:+,.0f}, {row.high:+,.0f}] from {row.decided:,} decided "
+        f"{row.gap:+,.0f} [{row.low:+,.0f}, {row.high:+,.0f}] from {decided:,} decided "
         f"games ({won})"
     )
 

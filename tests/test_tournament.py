@@ -95,6 +95,13 @@ def test_pair_gap_is_the_elo_log_odds_of_the_decided_share_clustered_by_deal() -
     assert [found["gap"], found["low"], found["high"]] == pytest.approx(logit)
     nothing = pair_gap(np.zeros(10, bool), np.zeros(10, bool), np.arange(10))
     assert nothing["decided"] == 0 and math.isnan(nothing["gap"])
+    from balance.tournament_report import gap_text
+
+    assert gap_text(pd.Series(nothing)) == "n/a (no decided game)"
+    assert gap_text(pd.Series(found)).startswith(
+        f"{found['gap']:+,.0f} [{found['low']:+,.0f}, {found['high']:+,.0f}] from "
+        f"{found['decided']:,} decided games"
+    )
 
 
 def test_ratings_that_put_a_pair_where_its_own_games_rule_out_say_so() -> None:
