@@ -4,6 +4,7 @@ files (Parquet, CSV, JSON, PNG and PDF). Drawing only: every number comes from a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -294,11 +295,10 @@ def _fit_shares(figure: Figure) -> Figure:
 
 
 def _wrap(label: str, width: int = 18) -> str:
-    """``ismcts:iterations=16,rollout=detective`` on lines of ``width``, broken after a
-    colon or comma where it can."""
-    parts = label.replace(":", ":\n").replace(",", ",\n").split("\n")
+    """``ismcts(iterations=16,rollout=detective)`` on lines of ``width``, broken after
+    an opening bracket, a colon or a comma where it can."""
     lines = [""]
-    for part in parts:
+    for part in re.split(r"(?<=[(:,])", label):
         if lines[-1] and len(lines[-1]) + len(part) > width:
             lines.append("")
         lines[-1] += part

@@ -402,7 +402,10 @@ def test_the_report_opens_with_findings_in_sentences(two_player) -> None:
 
 
 def test_share_charts_stop_at_100_percent_and_fit_long_rung_names(two_player) -> None:
-    long = {"greedy": "mc:playouts=128,rollout=detective,guess=evidence,width=4,margin=2"}
+    long = {
+        "aggressor": "ismcts(iterations=4,rollout=detective)",
+        "greedy": "mc(playouts=128,rollout=detective,guess=evidence,width=4,margin=2)",
+    }
     renamed = dataclasses.replace(
         two_player,
         names=tuple(long.get(name, name) for name in two_player.names),
