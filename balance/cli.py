@@ -639,8 +639,8 @@ def _play_tournament(
         tournament_report.write(result, out)
         if not as_json:
             click.echo(
-                f"\nsaved the games, matrix and ratings (Parquet), JSON, charts and "
-                f"tournament.pdf in {out}"
+                f"\nsaved the games, matrix, ratings and pair gaps (Parquet; pair gaps also "
+                f"CSV), JSON, charts and tournament.pdf in {out}"
             )
     if result.partial:
         click.echo(f"interrupted: {result.games:,} games a pairing", err=True)

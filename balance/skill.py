@@ -18,10 +18,11 @@ same deals):
 
 From these: each rung's rate against the rung below and against random with 95% Wilson
 intervals, compared with the fair share ``1/N``; the **skill depth** (how many rungs beat
-the rung below significantly, after Holm, at a rate of at least ``1.1/N``: 55% with two
-players); **games to tell** (how many games the strongest rung needs to be ahead of
-random, and of the best heuristic, with 95% probability); and the headline balance
-figures (seat win rates, balance index, game length) of a table played by each rung in
+the rung below by a head-to-head share significantly above 55%, Holm over the rungs);
+the rungs that lose to the rung below (a ladder that goes down, and perhaps back up);
+**games to tell** (how many games the strongest rung needs to be ahead of random, and of
+the best heuristic, with 95% probability); and the headline balance figures (seat win
+rates, balance index, game length) of a table played by each rung in
 every seat. ``docs/skill.md`` defines each measure. :mod:`balance.skill_report` writes
 text, charts and files from what :func:`skill` returns.
 """
@@ -76,10 +77,12 @@ METHODS = {
     "share": "head to head: the rung's share of the games that separate it from one seat "
     "of the other strategy (one of the two won, the other did not); 95% Wilson intervals at "
     "the effective number of games",
-    "skill_depth": "one-sided score test of each rung's head-to-head share against the rung "
-    "below versus 1/2 (statsmodels proportions_ztest), Holm over the rungs at 5% "
-    "(statsmodels multipletests); a rung counts when it is significant and its share is at "
-    "least 55%",
+    "skill_depth": "one-sided score test of H0 'the rung's head-to-head share against the "
+    "rung below is at most 55%' at the effective number of games (statsmodels "
+    "proportions_ztest), Holm over the rungs at 5% (statsmodels multipletests); a rung "
+    "counts when H0 is rejected",
+    "steps_down": "one-sided score test of H0 'the share is at least 1/2', Holm over the "
+    "rungs at 5%: a rung that rejects it loses to the rung below",
     "games_to_tell": "smallest n with P(S_n > 0) >= 0.95, S_n the rung's games ahead of one "
     "seat of the other strategy after n games (+1 a game it won and that seat did not, -1 "
     "the reverse), at the estimated rates; exact to 4,000 games, normal beyond; its "
@@ -102,8 +105,9 @@ class Match:
     other did not. ``share`` (``share_low``, ``share_high``): ``ahead / (ahead +
     behind)``, the rung's share of the games that separate it from the other player,
     fair at 1/2 whatever the game's shared wins or games nobody wins; its 95% interval
-    is Wilson's at ``effective`` games (clustered by deal), and ``p_value`` is the
-    one-sided score test of ``share > 1/2``.
+    is Wilson's at ``effective`` games (clustered by deal). ``p_value`` is the one-sided
+    score test of H0 ``share <= 55%`` (:data:`SHARE_MARGIN`: a step of skill) and
+    ``p_down`` of H0 ``share >= 1/2`` (a step down).
     """
 
     rung: str
@@ -121,6 +125,7 @@ class Match:
     share_high: float
     effective: float
     p_value: float
+    p_down: float
 
 
 @dataclass(frozen=True)
@@ -131,8 +136,10 @@ class Skill:
     ``search`` for ``mc`` and ``ismcts``, else ``heuristic``, a user's file included);
     ``vs_below_*`` and ``vs_random_*``: ``rate``, ``low``, ``high``, ``share``,
     ``share_low``, ``share_high`` (see :class:`Match`; NaN below the first rung) and
-    ``games``; ``p_value`` and ``p_holm`` (one-sided, of the head-to-head share against
-    one half; Holm over the rungs), ``beats_below`` (the rung counts in the skill depth).
+    ``games``; ``p_value`` and ``p_holm`` (one-sided, of H0 "the head-to-head share
+    against the rung below is at most 55%"; Holm over the rungs), ``beats_below`` (the
+    rung counts in the skill depth); ``p_down_holm`` (of H0 "the share is at least one
+    half", Holm over the rungs) and ``loses_to_below``.
 
     ``matches``: one row a match played (``rung``, ``against``, ``role``: ``vs_below``,
     ``vs_random`` or ``vs_best_heuristic``, then as :class:`Match`).
@@ -168,6 +175,8 @@ class Skill:
     ordering: str
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    #: Where the ladder goes down (:func:`dip_sentences`), said before the numbers.
+    dips: tuple[str, ...] = ()
     variants: tuple[str, ...] = ()
     rules: dict[str, Any] = field(default_factory=dict)
     length_unit: str = "turns"
@@ -185,9 +194,9 @@ class Skill:
     def to_json(self) -> dict[str, Any]:
         """The ladder as ``balance skill --json`` prints it: ``game``, ``players``,
         ``rungs`` (``name``, ``vs_below`` ``{"rate", "ci95", ...}`` or null,
-        ``vs_random``), ``skill_depth``, ``games_to_tell`` (``vs_random``,
-        ``vs_best_heuristic``: ``{"games", "ci95", ...}`` or null); then ``games`` (a
-        match), ``seed``, ``fair_share``, ``threshold``, ``best_heuristic``,
+        ``vs_random``), ``skill_depth``, ``goes_down`` (sentences), ``games_to_tell``
+        (``vs_random``, ``vs_best_heuristic``: ``{"games", "ci95", ...}`` or null); then
+        ``games`` (a match), ``seed``, ``fair_share``, ``threshold``, ``best_heuristic``,
         ``balance_by_rung``, ``notes``, ``warnings`` and ``methods``."""
         matches = self.matches.set_index(["rung", "role"])
         rungs = []
@@ -209,6 +218,8 @@ class Skill:
             if entry["vs_below"] is not None:
                 entry["vs_below"]["p_holm"] = float(row.p_holm)
                 entry["vs_below"]["beats_below"] = bool(row.beats_below)
+                entry["vs_below"]["p_down_holm"] = float(row.p_down_holm)
+                entry["vs_below"]["loses_to_below"] = bool(row.loses_to_below)
             rungs.append(entry)
         seats = self.seats.groupby("rung", sort=False)
         balance = []
@@ -240,6 +251,7 @@ class Skill:
             "players": self.players,
             "rungs": rungs,
             "skill_depth": self.skill_depth,
+            "goes_down": list(self.dips),
             "games_to_tell": self.games_to_tell,
             "games": self.games,
             "seed": self.seed,
@@ -307,24 +319,23 @@ def holm(p_values: Sequence[float], alpha: float = ALPHA) -> tuple[np.ndarray, n
 
 
 def skill_depth(
-    shares: Sequence[float], p_values: Sequence[float], alpha: float = ALPHA
+    p_values: Sequence[float], alpha: float = ALPHA
 ) -> tuple[int, np.ndarray, np.ndarray]:
-    """How many rungs beat the rung below: the head-to-head share significantly above one
-    half after Holm over the rungs, and at least :data:`SHARE_MARGIN` (55%).
+    """How many rungs beat the rung below: H0 "the head-to-head share is at most
+    :data:`SHARE_MARGIN` (55%)" rejected after Holm over the rungs, so that the chance of
+    counting any rung whose true share is 55% or less is at most ``alpha``.
 
     Parameters
     ----------
-    shares : ``(R,)`` each rung's head-to-head share against the rung below (the rungs
-        above the first).
-    p_values : ``(R,)`` their one-sided p-values of ``share > 1/2``.
+    p_values : ``(R,)`` each rung's one-sided p-value of H0 against the rung below
+        (:attr:`Match.p_value`; the rungs above the first).
 
     Returns
     -------
     ``(depth, beats, adjusted)``: the count, which rungs count (bool ``(R,)``) and the
     Holm-adjusted p-values ``(R,)``.
     """
-    rejected, adjusted = holm(p_values, alpha)
-    beats = rejected & (np.asarray(shares, dtype=float) >= SHARE_MARGIN - 1e-12)
+    beats, adjusted = holm(p_values, alpha)
     return int(beats.sum()), beats, adjusted
 
 
@@ -615,7 +626,8 @@ def skill(
         )
     matches = pd.DataFrame(rows)
     below = matches[matches["role"] == "vs_below"]
-    depth, beats, adjusted = skill_depth(below["share"], below["p_value"])
+    depth, beats, adjusted = skill_depth(below["p_value"])
+    down, down_adjusted = holm(below["p_down"])
     rung_rows = []
     for i, name in enumerate(labels):
         entry: dict[str, Any] = {"rung": name, "kind": kinds[i]}
@@ -629,8 +641,11 @@ def skill(
         entry["p_value"] = float(below["p_value"].iloc[i - 1]) if i else np.nan
         entry["p_holm"] = float(adjusted[i - 1]) if i else np.nan
         entry["beats_below"] = bool(beats[i - 1]) if i else False
+        entry["p_down_holm"] = float(down_adjusted[i - 1]) if i else np.nan
+        entry["loses_to_below"] = bool(down[i - 1]) if i else False
         rung_rows.append(entry)
 
+    rungs_table = pd.DataFrame(rung_rows)
     balance_rows, seat_rows = [], []
     for name, text in zip(labels, texts, strict=True):
         balance, seats = _balance(name, own_table(name, text))
@@ -646,7 +661,7 @@ def skill(
         games=int(matches["games"].min()),
         requested=games,
         names=tuple(labels),
-        rungs=pd.DataFrame(rung_rows),
+        rungs=rungs_table,
         matches=matches,
         records=records,
         balance=pd.DataFrame(balance_rows),
@@ -661,6 +676,7 @@ def skill(
         ordering=ordering,
         notes=tuple(notes),
         warnings=_warnings(records, matches, cap, chosen.length_unit),
+        dips=tuple(dip_sentences(rungs_table, depth)),
         variants=tuple(first.rules.variants),
         rules=dict(first.rules.to_dict()),
         length_unit=chosen.length_unit,
@@ -716,7 +732,6 @@ def _play_match(
     rows = np.arange(len(won))
     rung_won = won[rows, rung_seat]
     others_won = won.sum(axis=1) - rung_won  # seats of the other strategy that won
-    other_rate = others_won / (players - 1)  # a seat of it, on average
     frame = pd.DataFrame(
         {
             "game": records["game"],
@@ -727,11 +742,37 @@ def _play_match(
             "length": records["length"],
         }
     )
+    found = Match(
+        rung=a,
+        against=b,
+        fair_share=fair,
+        **head_to_head(rung_won, others_won, frame["game"].to_numpy(), players),
+    )
+    return found, frame
+
+
+def head_to_head(
+    rung_won: np.ndarray, others_won: np.ndarray, deal: np.ndarray, players: int
+) -> dict[str, Any]:
+    """The statistics of a match (:class:`Match`, but for its names and fair share) from
+    its games.
+
+    Parameters
+    ----------
+    rung_won : bool ``(G,)``: whether the rung won each game.
+    others_won : int ``(G,)``: how many seats of the other strategy won it (``players -
+        1`` seats).
+    deal : int ``(G,)``: each game's deal (game index); a deal's games are one cluster.
+    players : players a table.
+    """
+    rung_won = np.asarray(rung_won, dtype=bool)
+    others_won = np.asarray(others_won)
+    other_rate = others_won / (players - 1)  # a seat of it, on average
     beat = rung_won & (others_won == 0) if players == 2 else rung_won
     ahead = rung_won * (1 - other_rate)  # beat one seat of the other strategy
     behind = ~rung_won * other_rate  # beaten by it
     n = len(beat)
-    _, cluster = np.unique(frame["game"].to_numpy(), return_inverse=True)
+    _, cluster = np.unique(deal, return_inverse=True)
 
     def by_cluster(values: np.ndarray) -> np.ndarray:
         return np.bincount(cluster, weights=np.asarray(values, dtype=float))
@@ -747,24 +788,21 @@ def _play_match(
         share_low, share_high = (float(x) for x in wilson_interval(share * effective, effective))
     else:  # no game separated the two
         share, effective, share_low, share_high = 0.5, 0.0, 0.0, 1.0
-    found = Match(
-        rung=a,
-        against=b,
-        games=n,
-        wins=int(beat.sum()),
-        rate=rate,
-        low=float(low),
-        high=float(high),
-        fair_share=fair,
-        ahead=float(ahead.mean()),
-        behind=float(behind.mean()),
-        share=share,
-        share_low=share_low,
-        share_high=share_high,
-        effective=effective,
-        p_value=score_p_value(share, effective, 0.5),
-    )
-    return found, frame
+    return {
+        "games": n,
+        "wins": int(beat.sum()),
+        "rate": rate,
+        "low": float(low),
+        "high": float(high),
+        "ahead": float(ahead.mean()),
+        "behind": float(behind.mean()),
+        "share": share,
+        "share_low": share_low,
+        "share_high": share_high,
+        "effective": effective,
+        "p_value": score_p_value(share, effective, SHARE_MARGIN),
+        "p_down": score_p_value(1 - share, effective, 0.5),
+    }
 
 
 def _balance(name: str, result: RunResult) -> tuple[dict[str, Any], list[dict[str, Any]]]:
@@ -820,9 +858,42 @@ def _warnings(
     return tuple(found)
 
 
+def dip_sentences(rungs: pd.DataFrame, depth: int) -> list[str]:
+    """One sentence for each rung that loses to the rung below (``loses_to_below``), saying
+    when a later rung climbs back: the skill depth counts steps between neighbours, so a
+    step up from a rung that lost is no step above the rung it lost to.
+
+    Parameters
+    ----------
+    rungs : :attr:`Skill.rungs` (``rung``, ``vs_below_share*``, ``p_down_holm``,
+        ``loses_to_below``, ``beats_below``), weakest first.
+    depth : the skill depth.
+    """
+    names = rungs["rung"].tolist()
+    out = []
+    for i in np.flatnonzero(rungs["loses_to_below"].to_numpy(bool)):
+        row = rungs.iloc[i]
+        p = "<1e-15" if row.p_down_holm < 1e-15 else f"{row.p_down_holm:.2g}"
+        text = (
+            f"{names[i]} loses to the rung below, {names[i - 1]}: head to head "
+            f"{row.vs_below_share:.1%} [{row.vs_below_share_low:.1%}, "
+            f"{row.vs_below_share_high:.1%}] (Holm p {p})"
+        )
+        later = [names[j] for j in range(i + 1, len(names)) if rungs["beats_below"].iloc[j]]
+        if later:
+            text += (
+                f"; the ladder goes down here and back up ({', '.join(later)} beating the rung "
+                f"below): a step up from {names[i]} says nothing of {names[i - 1]}, so the "
+                f"skill depth ({depth} of {len(names) - 1}) counts steps between neighbours, "
+                "not levels of skill above random"
+            )
+        out.append(text)
+    return out
+
+
 def describe_threshold() -> str:
     """The skill depth's margin in words."""
     return (
-        f"a head-to-head share of at least {SHARE_MARGIN:.0%} (the share of the games that "
-        "separate the two: one won, the other did not)"
+        f"a head-to-head share significantly above {SHARE_MARGIN:.0%} (the share of the games "
+        "that separate the two: one won, the other did not)"
     )

@@ -4,13 +4,23 @@ files (Parquet, CSV, JSON, PNG and PDF). Drawing only: every number comes from a
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from matplotlib.figure import Figure
 
 from balance.caveats import warning_lines
-from balance.charts import Chart, flag, plot_grouped, plot_intervals, title_page, write_charts
+from balance.charts import (
+    Chart,
+    findings_page,
+    flag,
+    plot_grouped,
+    plot_intervals,
+    title_page,
+    write_charts,
+)
 from balance.formatting import rules_text
 from balance.games import get_game
 from balance.results import output_dir, write_json
@@ -98,6 +108,7 @@ def text(result: Skill) -> str:
     lines = [
         *warning_lines(result.warnings),
         *describe(result),
+        *(f"The ladder goes down: {dip}." for dip in result.dips),
         "",
         "Each rung against the rung below and against random: its win rate (compare with the "
         f"fair share {result.fair_share:.1%}, an equal player's rate when every game has one "
@@ -122,13 +133,13 @@ def text(result: Skill) -> str:
             line = f"    {name:<18} win rate {rate}  head to head {share}"
             if role == "vs_below":
                 p = "<1e-15" if row.p_holm < 1e-15 else f"{row.p_holm:.2g}"
-                line += f"  beats it: {'yes' if row.beats_below else 'no'} (Holm p {p})"
+                line += f"  a step of skill: {'yes' if row.beats_below else 'no'} (Holm p {p})"
             lines.append(line)
     lines += [
         "",
         f"Skill depth: {result.skill_depth} of {len(result.names) - 1} rungs beat the rung "
-        f"below significantly (one-sided, Holm over the rungs at {ALPHA:.0%}) with "
-        f"{describe_threshold()}.",
+        f"below with {describe_threshold()}: one-sided score test of H0 'share at most "
+        f"{result.threshold:.0%}', Holm over the rungs at {ALPHA:.0%}.",
         "",
         f"Games to tell: games {result.strongest} needs to be ahead (more games won than one "
         f"seat of the other) with {TELL:.0%} probability, [interval from the head-to-head "
@@ -170,11 +181,72 @@ def text(result: Skill) -> str:
     return "\n".join(lines)
 
 
+def findings(result: Skill) -> list[str]:
+    """The report's first page in plain sentences: the skill depth and its steps, where
+    the ladder goes down, games to tell, and balance under the weakest and strongest
+    rung; every figure with its 95% interval and the games it rests on."""
+    rungs = result.rungs.iloc[1:]
+    steps = rungs[rungs["beats_below"]]
+    test = (
+        f"a head-to-head share against the rung below significantly above "
+        f"{result.threshold:.0%} (Holm over the rungs at {ALPHA:.0%})"
+    )
+    depth = f"Skill depth {result.skill_depth} of {len(rungs)}"
+    if steps.empty:
+        said = [f"{depth}: no rung is a step of skill, {test}."]
+    else:
+        said = [
+            f"{depth}: the steps of skill, {test}, are "
+            + "; ".join(
+                f"{row.rung} over {result.names[row.Index - 1]}, "
+                f"{_pct(row.vs_below_share, row.vs_below_share_low, row.vs_below_share_high)}"
+                for row in steps.itertuples()
+            )
+            + "."
+        ]
+    said += [f"The ladder goes down: {dip}." for dip in result.dips]
+    tell = result.games_to_tell["vs_random"]
+    if tell is not None:
+        games, (low, high) = tell["games"], tell["ci95"]
+        basis = (
+            f"ahead in {tell['ahead']:.1%} of {tell['games_played']:,} games, behind in "
+            f"{tell['behind']:.1%}"
+        )
+        said.append(
+            f"{result.strongest} is never reliably ahead of random ({basis})."
+            if games is None
+            else f"Games to tell: {result.strongest} needs {games:,} "
+            f"{'game' if games == 1 else 'games'} "
+            f"[{low:,}, {'never' if high is None else f'{high:,}'}] to be ahead of random with "
+            f"{TELL:.0%} probability ({basis})."
+        )
+    balance = result.balance.set_index("rung")
+    ends = [result.names[0], result.strongest]
+    shown = [
+        f"{name} {balance.at[name, 'balance_index']:.3f} [{balance.at[name, 'bi_low']:.3f}, "
+        f"{balance.at[name, 'bi_high']:.3f}]"
+        for name in ends
+        if balance.at[name, "balance_index"] == balance.at[name, "balance_index"]
+    ]
+    if shown:
+        said.append(
+            "Balance index (1: every seat wins equally often) with every seat played by "
+            + " and by ".join(shown)
+            + f", {balance['games'].min():,} games each."
+        )
+    said.append(
+        f"{result.games:,} games a match. Head-to-head shares are of the games that separate "
+        f"the two (one won, the other did not), with {rate_method(result)}. The pages after "
+        "the title page show each figure."
+    )
+    return said
+
+
 def ladder_chart(result: Skill) -> Figure:
     """Each rung's win rate against the rung below and against random, with intervals;
     the fair share dashed."""
     table = result.rungs
-    return plot_grouped(
+    figure = plot_grouped(
         list(table["rung"]),
         {
             "against the rung below": (
@@ -205,12 +277,43 @@ def ladder_chart(result: Skill) -> Figure:
         "several players, or by nobody, move an equal player's rate off it: compare with the "
         "first rung against random). The first rung has no rung below.",
     )
+    return _fit_shares(figure)
+
+
+def _fit_shares(figure: Figure) -> Figure:
+    """A chart of shares as the skill report draws them: the y axis from 0 to 100% (a
+    share goes no higher), the legend above the axes where it covers no bar, and every
+    rung's label on lines of at most 18 characters (a search rung's parameters are long)
+    so that no label runs off the page."""
+    ax = figure.axes[0]
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8, ncols=4, loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False)
+    ax.set_title(ax.get_title(), pad=22)
+    labels = [tick.get_text() for tick in ax.get_xticklabels()]
+    ax.set_xticks(ax.get_xticks(), [_wrap(label) for label in labels], rotation=0, ha="center")
+    return figure
+
+
+def _wrap(label: str, width: int = 18) -> str:
+    """``ismcts(iterations=16,rollout=detective)`` on lines of ``width``, broken after
+    an opening bracket, a colon or a comma where it can."""
+    lines = [""]
+    for part in re.split(r"(?<=[(:,])", label):
+        if lines[-1] and len(lines[-1]) + len(part) > width:
+            lines.append("")
+        lines[-1] += part
+    return "\n".join(lines)
 
 
 def share_chart(result: Skill) -> Figure:
     """Each rung's head-to-head share against the rung below and against random, with
     intervals; one half dashed, the skill depth's margin dotted."""
-    table = result.rungs
+    table = result.rungs.copy()
+    # A match that no game separated has no share: no bar (the text says n/a).
+    apart = {(m.rung, m.role): m.ahead + m.behind > 0 for m in result.matches.itertuples()}
+    for role in ("vs_below", "vs_random"):
+        none = [not apart.get((rung, role), True) for rung in table["rung"]]
+        table.loc[none, [f"{role}_share", f"{role}_share_low", f"{role}_share_high"]] = np.nan
     figure = plot_grouped(
         list(table["rung"]),
         {
@@ -226,19 +329,18 @@ def share_chart(result: Skill) -> Figure:
             ),
         },
         title="the skill ladder: head to head",
-        ylabel="share of the games that separate the two",
+        ylabel="head-to-head share",
         xlabel="rung (weakest first)",
         reference=0.5,
         note=f"{result.games:,} games a match. Head to head: of the games that separate the "
         "rung from one seat of the other strategy (one won, the other did not), the share the "
         f"rung won; {rate_method(result)}. Dashed: 50%, equal players; dotted: "
-        f"{result.threshold:.0%}, the share a rung needs against the rung below (and "
-        f"significance after Holm) to count in the skill depth, here {result.skill_depth}.",
+        f"{result.threshold:.0%}: a rung counts in the skill depth (here "
+        f"{result.skill_depth}) when its share against the rung below is significantly above "
+        "it (Holm over the rungs).",
     )
-    axes = figure.axes[0]
-    axes.axhline(result.threshold, color="black", ls=":", lw=1)
-    axes.set_ylim(0, 1.3)
-    return figure
+    figure.axes[0].axhline(result.threshold, color="black", ls=":", lw=1)
+    return _fit_shares(figure)
 
 
 def seats_chart(result: Skill) -> Figure:
@@ -247,7 +349,7 @@ def seats_chart(result: Skill) -> Figure:
     series = {}
     for seat, table in seats.groupby("seat"):
         series[f"seat {seat}"] = (table["rate"], table["low"], table["high"])
-    return plot_grouped(
+    figure = plot_grouped(
         list(result.balance["rung"]),
         series,
         title="seat win rates with every seat played by the rung",
@@ -257,13 +359,14 @@ def seats_chart(result: Skill) -> Figure:
         note=f"{result.balance['games'].min():,} games a rung, the same game indices for every "
         f"rung; 95% Wilson intervals. Dashed: the fair share 1/{result.players}.",
     )
+    return _fit_shares(figure)
 
 
 def balance_chart(result: Skill) -> Figure:
     """The balance index of a table played by each rung, with its interval."""
     table = result.balance
     return plot_intervals(
-        list(table["rung"]),
+        [_wrap(name, 34) for name in table["rung"]],
         table["balance_index"],
         table["bi_low"],
         table["bi_high"],
@@ -281,7 +384,7 @@ def length_chart(result: Skill) -> Figure:
     table = result.balance
     capped = ", ".join(table.loc[table["length_is_lower_bound"], "rung"])
     return plot_intervals(
-        list(table["rung"]),
+        [_wrap(name, 34) for name in table["rung"]],
         table["length"],
         table["length_low"],
         table["length_high"],
@@ -294,8 +397,8 @@ def length_chart(result: Skill) -> Figure:
 
 
 def charts(result: Skill) -> list[Chart]:
-    """Title page, the ladder (win rates, head to head), seat win rates, balance index
-    and length by rung."""
+    """Findings, title page, the ladder (win rates, head to head), seat win rates, balance
+    index and length by rung."""
     game = get_game(result.game)
     lines = [
         *describe(result),
@@ -307,6 +410,14 @@ def charts(result: Skill) -> list[Chart]:
         lines.append("rules: " + rules_text(result.rules))
     lines += [f"note: {note}" for note in result.notes]
     pages = [
+        Chart(
+            "00-findings",
+            findings_page(
+                f"{game.title}: skill ladder, findings",
+                warning_lines(result.warnings),
+                findings(result),
+            ),
+        ),
         Chart("00-title", title_page(f"{game.title}: skill ladder", lines)),
         Chart("01-ladder", ladder_chart(result)),
         Chart("02-head-to-head", share_chart(result)),
@@ -314,7 +425,7 @@ def charts(result: Skill) -> list[Chart]:
         Chart("04-balance-index", balance_chart(result)),
         Chart("05-length", length_chart(result)),
     ]
-    for page in pages:
+    for page in pages[1:]:  # the findings page says the warnings first
         flag(page.figure, warning_lines(result.warnings))
     return pages
 

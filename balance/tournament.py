@@ -16,9 +16,14 @@ random streams (common random numbers, see ``docs/tournament.md``).
   table (:func:`balance.games.base.seating_orders`). The row beats the column in a game
   of their mixed table when the row won it and the column did not.
 
-Bradley–Terry ratings (:func:`bradley_terry`) are fitted by maximum likelihood to the
-games of each pair that one of the two won and the other did not, as a binomial GLM
-with a logit link (statsmodels), with 95% Wald intervals from the fit.
+Each pair's **gap** (:func:`pair_gap`) is the Elo-scale log-odds of the row's share of
+the pair's *decided* games (one of the two won, the other did not), with the Wilson
+interval of that share at the effective number of games (clustered by deal), carried to
+the Elo scale: it rests on the pair's own games, so it agrees with the matrix.
+Bradley–Terry ratings (:func:`bradley_terry`) pool every pair: fitted by maximum
+likelihood to the decided games, as a binomial GLM with a logit link (statsmodels), with
+95% Wald intervals from the fit; they do not exist when some contestants never lost to
+some others.
 
 This module plays and computes; :mod:`balance.tournament_report` writes text, charts and
 files from what it returns.
@@ -34,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import statsmodels.api as sm
-from scipy import sparse, stats
+from scipy import sparse, special, stats
 from scipy.sparse.csgraph import connected_components
 
 from balance.api import make_setup
@@ -51,6 +56,11 @@ ELO = 400 / math.log(10)
 RATING_METHOD = (
     "Bradley-Terry, maximum likelihood (binomial GLM, logit link) on the games one of a pair "
     "won and the other did not; Elo scale (400 log10 odds), mean 0; 95% Wald intervals"
+)
+GAP_METHOD = (
+    "Elo-scale log-odds (400 log10 odds) of the first's share of the pair's decided games "
+    "(one of the two won, the other did not); 95% Wilson interval of that share at the "
+    "effective number of games (games of one deal are one cluster), carried to the Elo scale"
 )
 MATRIX_METHOD = (
     "95% Wilson intervals at the effective number of games (games of one deal are one cluster)"
@@ -90,6 +100,12 @@ class Tournament:
     ``ratings``: ``contestant``, ``rating`` (Elo scale, mean 0), ``low``, ``high``,
     ``decisive_games``; NaN where the ratings do not exist (:func:`bradley_terry`).
 
+    ``pair_gaps``: one row an unordered pair, the one with more decided games won first
+    (:func:`pair_gap`): ``contestant``, ``against``, ``decided``, ``wins``, ``share``,
+    ``share_low``, ``share_high``, ``gap``, ``low``, ``high`` (Elo points; ``gap`` and
+    ``high`` are +inf where ``contestant`` won every decided game, everything NaN where
+    no game was decided).
+
     ``vs_field`` (three or more players): ``contestant``, ``games``, ``wins``, ``rate``,
     ``low``, ``high`` (Wilson), ``fair_share`` (``1 / players``).
     """
@@ -107,8 +123,11 @@ class Tournament:
     records: pd.DataFrame
     matrix: pd.DataFrame
     ratings: pd.DataFrame
+    pair_gaps: pd.DataFrame
     vs_field: pd.DataFrame | None
     rating_note: str = ""
+    #: The pairs the ratings put where their own games rule out (:func:`misfit_pairs`).
+    rating_misfit: str = ""
     variants: tuple[str, ...] = ()
     rules: dict[str, Any] | None = None
     #: The length at which a game stops unfinished (:meth:`Game.length_cap`), if any.
@@ -119,6 +138,14 @@ class Tournament:
     #: Strategies as contestants in Battle of Thieves: the deck each seat held in every
     #: game (rule ``decks``), so a seat order's rate is its deck's too. Else empty.
     decks: tuple[str, ...] = ()
+
+    @property
+    def measured_against(self) -> str:
+        """What the ratings and pair gaps were measured against: with three or more
+        players they hold for mixed tables of this field only."""
+        if self.players == 2:
+            return "each other, head to head"
+        return f"the field {self.field} (mixed tables of {self.players})"
 
     def cell(self, row: str, column: str) -> pd.Series:
         """The matrix row of ``row`` against ``column``."""
@@ -137,7 +164,9 @@ class Tournament:
         ``players``, ``games`` (a pairing), ``contestants``, ``matrix`` (row beats column:
         ``{"rate", "ci95"}``, null on the diagonal), ``ratings`` (``name``, ``rating``,
         ``ci95``); then ``seed``, ``field``, ``partial``, ``methods`` and, with three or
-        more players, ``vs_field``."""
+        more players, ``vs_field``; ``pair_gaps`` (``contestant``, ``against``,
+        ``gap``, ``ci95``, ``decided_games``: ``gap`` null and ``ci95`` ``[X, null]`` for
+        "at least X", all null with no decided game) and ``measured_against``."""
         cells = self.matrix.set_index(["contestant", "against"])
         matrix: list[list[dict[str, Any] | None]] = []
         for row in self.contestants:
@@ -169,13 +198,24 @@ class Tournament:
                 }
                 for row in self.ratings.itertuples()
             ],
+            "pair_gaps": [
+                {
+                    "contestant": row.contestant,
+                    "against": row.against,
+                    "gap": float(row.gap),
+                    "ci95": [float(row.low), float(row.high)],
+                    "decided_games": int(row.decided),
+                }
+                for row in self.pair_gaps.itertuples()
+            ],
+            "measured_against": self.measured_against,
             "seed": self.seed,
             "field": self.field,
             "partial": self.partial,
-            "methods": {"matrix": MATRIX_METHOD, "ratings": RATING_METHOD},
+            "methods": {"matrix": MATRIX_METHOD, "ratings": RATING_METHOD, "pair_gaps": GAP_METHOD},
         }
-        if self.rating_note:
-            record["ratings_note"] = self.rating_note
+        if self.rating_note or self.rating_misfit:
+            record["ratings_note"] = "; ".join(filter(None, [self.rating_note, self.rating_misfit]))
         record["warnings"] = list(self.warnings)
         if self.decks:
             record["decks"] = list(self.decks)  # by seat, in every game
@@ -212,10 +252,11 @@ def bradley_terry(names: Sequence[str], wins: np.ndarray) -> tuple[pd.DataFrame,
     Returns
     -------
     ``(table, note)``: ``contestant``, ``rating``, ``low``, ``high``, ``decisive_games``
-    (one row a contestant, in the order given) and a note, empty unless the maximum
-    likelihood ratings do not exist (some group of contestants never lost a game to the
-    others, so the likelihood grows without bound): then half a game is added to each
-    side of every pair before the fit, and the note says so.
+    (one row a contestant, in the order given) and a note, empty when every rating
+    exists. A contestant without a decided game has no rating (NaN). When some group of
+    contestants never lost a game to the others, the likelihood grows without bound as
+    their gap grows: no finite ratings fit the games, every rating is NaN, and the note
+    says so (:func:`pair_gap` then says "at least").
     """
     wins = np.asarray(wins, dtype=float)
     k = len(names)
@@ -232,29 +273,35 @@ def bradley_terry(names: Sequence[str], wins: np.ndarray) -> tuple[pd.DataFrame,
             "decisive_games": decisive.astype(np.int64),
         }
     )
+    rated = np.flatnonzero(decisive > 0)
+    notes = []
+    if len(rated) < k:
+        unrated = ", ".join(names[i] for i in range(k) if decisive[i] == 0)
+        notes.append(f"no decided game, so no rating: {unrated}")
+    if len(rated) < 2:
+        return table, "; ".join(notes)
+    wins = wins[np.ix_(rated, rated)]
+    m = len(rated)
     graph = sparse.csr_matrix(wins > 0)
     parts, _ = connected_components(graph, directed=True, connection="strong")
-    note = ""
     if parts > 1:
-        # Some group never lost to the rest: the likelihood grows without bound as their
-        # gap grows. Half a game added to each side of every pair keeps the fit finite.
-        wins = wins + 0.5 * (1 - np.eye(k))
-        note = (
-            "some contestants never lost a game to some others, so maximum likelihood "
-            "gives an infinite gap; ratings fitted with half a game added to each side of "
-            "every pair: a gap that rests on a pair one side always won is a lower bound"
+        notes.append(
+            "some contestants never lost a game to some others, so no finite ratings fit "
+            "these games (maximum likelihood sets them infinitely apart) and none are given; "
+            "the pair gaps measure each pair"
         )
+        return table, "; ".join(notes)
     rows, endog, weights = [], [], []
-    for i in range(k):
-        for j in range(i + 1, k):
+    for i in range(m):
+        for j in range(i + 1, m):
             if wins[i, j] + wins[j, i] > 0:  # one row for i's wins, one for j's
-                row = np.zeros(k)
+                row = np.zeros(m)
                 row[i], row[j] = 1.0, -1.0
                 rows += [row, row]
                 endog += [1.0, 0.0]
                 weights += [wins[i, j], wins[j, i]]
     # Sum-to-zero coding: r = C @ beta, the last rating minus the sum of the others.
-    coding = np.vstack([np.eye(k - 1), -np.ones((1, k - 1))])
+    coding = np.vstack([np.eye(m - 1), -np.ones((1, m - 1))])
     design = np.asarray(rows) @ coding
     model = sm.GLM(
         np.asarray(endog), design, family=sm.families.Binomial(), freq_weights=np.asarray(weights)
@@ -264,10 +311,54 @@ def bradley_terry(names: Sequence[str], wins: np.ndarray) -> tuple[pd.DataFrame,
     covariance = coding @ np.asarray(fit.cov_params()) @ coding.T
     z = float(stats.norm.ppf(0.5 + LEVEL / 2))
     spread = z * np.sqrt(np.clip(np.diag(covariance), 0, None))
-    table["rating"] = ELO * ratings
-    table["low"] = ELO * (ratings - spread)
-    table["high"] = ELO * (ratings + spread)
-    return table, note
+    table.loc[rated, "rating"] = ELO * ratings
+    table.loc[rated, "low"] = ELO * (ratings - spread)
+    table.loc[rated, "high"] = ELO * (ratings + spread)
+    return table, "; ".join(notes)
+
+
+def pair_gap(row_won: np.ndarray, column_won: np.ndarray, deal: np.ndarray) -> dict[str, float]:
+    """The gap between two contestants on the Elo scale, from their own games.
+
+    The row's share ``p`` of the decided games (one of the two won, the other did not)
+    has its Wilson interval at the effective number of games, the games of one deal one
+    cluster (:func:`balance.stats.share_interval`); the gap is ``ELO * logit(p)`` and its
+    interval the ends of the share's, carried over (a monotone map keeps the coverage).
+    Under Bradley–Terry strengths the gap is ``r_row - r_column``.
+
+    Parameters
+    ----------
+    row_won, column_won : bool ``(G,)``: whether the row, and the column, won each game.
+    deal : int ``(G,)``: each game's deal (game index).
+
+    Returns
+    -------
+    ``decided``, ``wins`` (the row's), ``share``, ``share_low``, ``share_high``,
+    ``gap``, ``low``, ``high``. Where the row won every decided game ``gap`` and
+    ``high`` are +inf and ``low`` is the least gap the games allow ("at least"); where
+    it won none, the mirror image; with no decided game every figure but the counts is
+    NaN.
+    """
+    row_won = np.asarray(row_won, dtype=bool)
+    column_won = np.asarray(column_won, dtype=bool)
+    beat = row_won & ~column_won
+    decided = beat | (column_won & ~row_won)
+    _, cluster = np.unique(np.asarray(deal)[decided], return_inverse=True)
+    share, share_low, share_high = share_interval(
+        np.bincount(cluster, weights=beat[decided].astype(float)), np.bincount(cluster)
+    )
+    with np.errstate(divide="ignore"):
+        gap, low, high = (ELO * float(special.logit(p)) for p in (share, share_low, share_high))
+    return {
+        "decided": int(decided.sum()),
+        "wins": int(beat.sum()),
+        "share": share,
+        "share_low": share_low,
+        "share_high": share_high,
+        "gap": gap,
+        "low": low,
+        "high": high,
+    }
 
 
 def tournament(
@@ -392,6 +483,7 @@ def tournament(
     for row in matrix.itertuples():
         wins[index[row.contestant], index[row.against]] = row.wins
     ratings, note = bradley_terry(labels, wins)
+    pair_gaps = _pair_gaps(records, labels)
     vs_field = _vs_field(records, labels, players) if players > 2 else None
     first_setup = pairings[0].setup
     shared = _shared_rules(first_setup, decks)  # with the decks when strategies play them
@@ -409,8 +501,10 @@ def tournament(
         records=records,
         matrix=matrix,
         ratings=ratings,
+        pair_gaps=pair_gaps,
         vs_field=vs_field,
         rating_note=note,
+        rating_misfit=misfit_pairs(ratings, pair_gaps),
         variants=tuple(first_setup.rules.variants),
         rules=shared,
         cap=chosen.length_cap(first_setup.rules),
@@ -508,11 +602,7 @@ def _matrix(records: pd.DataFrame, labels: Sequence[str], players: int) -> pd.Da
         for column in labels:
             if row == column:
                 continue
-            mine = games[(games["first"] == row) & (games["second"] == column)]
-            theirs = games[(games["first"] == column) & (games["second"] == row)]
-            row_won = np.concatenate([mine["first_won"], theirs["second_won"]])
-            column_won = np.concatenate([mine["second_won"], theirs["first_won"]])
-            deal = np.concatenate([mine["game"], theirs["game"]])
+            mine, theirs, (row_won, column_won, deal) = _pair_games(games, row, column)
             beat = row_won & ~column_won
             _, cluster = np.unique(deal, return_inverse=True)
             numerators = np.bincount(cluster, weights=beat.astype(float))
@@ -542,6 +632,67 @@ def _matrix(records: pd.DataFrame, labels: Sequence[str], players: int) -> pd.Da
                     entry[f"{order}_low"] = float(order_low)
                     entry[f"{order}_high"] = float(order_high)
             out.append(entry)
+    return pd.DataFrame(out)
+
+
+def misfit_pairs(ratings: pd.DataFrame, pair_gaps: pd.DataFrame) -> str:
+    """The pairs whose gap by the ratings falls outside the interval of their own games'
+    gap (:func:`pair_gap`), in a sentence; empty when there are none (or no ratings).
+
+    The ratings give every contestant one strength; when strength is not one number (A
+    beats B, B beats C, C beats A, or one pair decides far fewer games than the others),
+    they can put a pair where its own games rule out, and the pair gap is the one to read.
+    """
+    rating = ratings.set_index("contestant")["rating"]
+    found = []
+    for row in pair_gaps.itertuples():
+        by_ratings = rating[row.contestant] - rating[row.against]
+        known = by_ratings == by_ratings and row.low == row.low and row.high == row.high
+        if known and not row.low <= by_ratings <= row.high:
+            own = (
+                f"at least {row.low:+,.0f}"
+                if math.isinf(row.gap)
+                else f"{row.gap:+,.0f} [{row.low:+,.0f}, {row.high:+,.0f}]"
+            )
+            found.append(
+                f"{row.contestant} over {row.against} {round(by_ratings):+,d} by the ratings, "
+                f"{own} by their own games"
+            )
+    if not found:
+        return ""
+    return (
+        "the ratings put some pairs where their own games rule out (one strength a "
+        "contestant does not fit these games), read the pair gaps for them: " + "; ".join(found)
+    )
+
+
+def _pair_games(
+    games: pd.DataFrame, row: str, column: str
+) -> tuple[pd.DataFrame, pd.DataFrame, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The mixed (or two-player) games of ``row`` and ``column``: those with ``row`` as
+    line-up entry 0, those with ``column``, and over both, ``(row_won, column_won,
+    deal)``, each ``(G,)``."""
+    mine = games[(games["first"] == row) & (games["second"] == column)]
+    theirs = games[(games["first"] == column) & (games["second"] == row)]
+    row_won = np.concatenate([mine["first_won"], theirs["second_won"]]).astype(bool)
+    column_won = np.concatenate([mine["second_won"], theirs["first_won"]]).astype(bool)
+    deal = np.concatenate([mine["game"], theirs["game"]])
+    return mine, theirs, (row_won, column_won, deal)
+
+
+def _pair_gaps(records: pd.DataFrame, labels: Sequence[str]) -> pd.DataFrame:
+    """Every unordered pair's gap (:func:`pair_gap`), the one that won more of their
+    decided games first (the order given on a tie)."""
+    games = records[records["kind"] == "pair"]
+    out = []
+    for i, a in enumerate(labels):
+        for b in labels[i + 1 :]:
+            first, second = a, b
+            gap = pair_gap(*_pair_games(games, a, b)[2])
+            if 2 * gap["wins"] < gap["decided"]:
+                first, second = b, a
+                gap = pair_gap(*_pair_games(games, b, a)[2])
+            out.append({"contestant": first, "against": second, **gap})
     return pd.DataFrame(out)
 
 

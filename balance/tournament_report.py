@@ -4,7 +4,9 @@ files (Parquet, JSON, PNG and PDF). Drawing only: every number comes from a
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
+from typing import Any
 
 import matplotlib
 import numpy as np
@@ -24,13 +26,15 @@ from balance.formatting import rules_text
 from balance.games import get_game
 from balance.results import output_dir, write_json
 from balance.stats import wilson_interval
-from balance.tournament import MATRIX_METHOD, RATING_METHOD, Tournament
+from balance.tournament import GAP_METHOD, MATRIX_METHOD, RATING_METHOD, Tournament
 
 FILES = (
     "tournament.json",
     "tournament-games.parquet",
     "tournament-matrix.parquet",
     "tournament-ratings.parquet",
+    "tournament-pair-gaps.parquet",
+    "tournament-pair-gaps.csv",
 )
 
 
@@ -92,15 +96,28 @@ def text(result: Tournament) -> str:
         lines.append(f"{row[: width - 2]:<{width}}" + "".join(cells))
     lines += [
         "",
+        f"Measured against {result.measured_against}"
+        + (
+            ": against another field (--field) the ratings and gaps differ."
+            if result.players > 2
+            else "."
+        ),
         f"Ratings ({RATING_METHOD}):",
     ]
-    if result.rating_note:
-        lines.append(f"  note: {result.rating_note}.")
+    lines += [f"  note: {note}." for note in (result.rating_note, result.rating_misfit) if note]
     for row in result.ratings.sort_values("rating", ascending=False).itertuples():
-        lines.append(
-            f"  {row.contestant[:30]:<32}{row.rating:+8.0f} [{row.low:+.0f}, {row.high:+.0f}]"
-            f"  from {row.decisive_games:,} decided games"
+        rating = (
+            f"{row.rating:+8.0f} [{row.low:+.0f}, {row.high:+.0f}]"
+            if row.rating == row.rating
+            else f"{'n/a':>8}"
         )
+        lines.append(
+            f"  {row.contestant[:30]:<32}{rating}  from {row.decisive_games:,} decided games"
+        )
+    lines += ["", f"Pair gaps ({GAP_METHOD}):"]
+    for row in result.pair_gaps.itertuples():
+        pair = f"{row.contestant[:24]} over {row.against[:24]}"
+        lines.append(f"  {pair:<52}{gap_text(row)}")
     if result.players == 2:
         first, second = (f" ({deck})" for deck in result.decks) if result.decks else ("", "")
         lines += [
@@ -131,6 +148,28 @@ def text(result: Tournament) -> str:
             )
     lines += ["", *neither_lines(result)]
     return "\n".join(lines)
+
+
+def gap_text(row: Any) -> str:
+    """A pair gap in words: ``+412 [+380, +445] from 3,210 decided games (won 91.6%
+    [90.5, 92.6])``, ``at least +1,180 ...`` where one side won every decided game, ``n/a``
+    with none."""
+    decided = int(row.decided)
+    if not decided:
+        return "n/a (no decided game)"
+    won = f"won {_pct(row.share, row.share_low, row.share_high)}"
+    if math.isinf(row.gap):
+        return f"at least {row.low:+,.0f} (won all {decided:,} decided games)"
+    if row.low != row.low:  # one deal held every decided game: no interval
+        return f"{row.gap:+,.0f} [n/a] from {decided:,} decided games ({won})"
+    return (
+        f"{row.gap:+,.0f} [{row.low:+,.0f}, {row.high:+,.0f}] from {decided:,} decided "
+        f"games ({won})"
+    )
+
+
+def _pct(share: float, low: float, high: float) -> str:
+    return f"{share:.1%} [{low * 100:.1f}, {high * 100:.1f}]"
 
 
 def neither_lines(result: Tournament) -> list[str]:
@@ -216,8 +255,15 @@ def ratings_chart(result: Tournament) -> Figure:
     table = result.ratings.sort_values("rating", ascending=False, na_position="last")
     note = (
         (f"Note: {result.rating_note}. " if result.rating_note else "")
-        + f"{RATING_METHOD}. A gap of 100 points: the stronger wins about 64% of the games one "
-        f"of the two wins. Each rating rests on the decided games it played "
+        + (
+            "Note: the ratings put some pairs where their own games rule out (the text names "
+            "them): read the pair gaps for those. "
+            if result.rating_misfit
+            else ""
+        )
+        + f"Measured against {result.measured_against}. {RATING_METHOD}. A gap of 100 "
+        "points: the stronger wins about 64% of the games one of the two wins. Each rating "
+        "rests on the decided games it played "
         + ", ".join(f"{row.contestant} {row.decisive_games:,}" for row in table.itertuples())
         + f" ({result.games:,} games a pairing)."
     )
@@ -226,10 +272,45 @@ def ratings_chart(result: Tournament) -> Figure:
         table["rating"],
         table["low"],
         table["high"],
-        title="Bradley-Terry ratings (Elo scale)",
+        title=f"Bradley-Terry ratings (Elo scale), against {result.measured_against}",
         xlabel="rating (Elo points, mean 0)",
         note=note,
     )
+
+
+def pair_gaps_chart(result: Tournament) -> Figure:
+    """Each pair's gap on the Elo scale with its interval; an arrow where the data give
+    only a lower bound, nothing where no game was decided."""
+    table = result.pair_gaps
+    bounded = np.isinf(table["gap"].to_numpy(dtype=float))
+    value = np.where(bounded, table["low"], table["gap"])
+    labels = [
+        f"{row.contestant} over {row.against}" + (" (n/a)" if not row.decided else "")
+        for row in table.itertuples()
+    ]
+    figure = plot_intervals(
+        labels,
+        value,
+        np.where(bounded, np.nan, table["low"]),
+        np.where(bounded, np.nan, table["high"]),
+        title=f"pair gaps (Elo points), against {result.measured_against}",
+        xlabel="gap (Elo points): the first named ahead of the second",
+        note=f"{GAP_METHOD}. An arrow: the first won every decided game, so the gap is at "
+        "least the point drawn (the lower end of its 95% interval). A gap of 100 points: "
+        "the first wins about 64% of the pair's decided games. Decided games: "
+        + ", ".join(f"{row.contestant}-{row.against} {row.decided:,}" for row in table.itertuples())
+        + f" ({result.games:,} games a pairing).",
+    )
+    ax = figure.axes[0]
+    y = np.arange(len(labels))[::-1]
+    span = np.nanmax(np.abs(value), initial=100.0) * 0.25
+    for where, start in zip(y[bounded], value[bounded], strict=True):
+        ax.annotate(
+            "", (start + span, where), (start, where), arrowprops={"arrowstyle": "->", "lw": 1.1}
+        )
+    if bounded.any():
+        ax.set_xlim(right=max(ax.get_xlim()[1], float(np.nanmax(value)) + 1.3 * span))
+    return figure
 
 
 def field_chart(result: Tournament) -> Figure:
@@ -252,7 +333,8 @@ def field_chart(result: Tournament) -> Figure:
 
 
 def charts(result: Tournament) -> list[Chart]:
-    """Title page, heat map, ratings and (more than two players) the field."""
+    """Title page, heat map, ratings (where they exist), pair gaps and (more than two
+    players) the field."""
     game = get_game(result.game)
     lines = [
         *describe(result),
@@ -264,10 +346,12 @@ def charts(result: Tournament) -> list[Chart]:
     pages = [
         Chart("00-title", title_page(f"{game.title}: tournament", lines)),
         Chart("01-matrix", heat_map(result)),
-        Chart("02-ratings", ratings_chart(result)),
     ]
+    if result.ratings["rating"].notna().any():
+        pages.append(Chart("02-ratings", ratings_chart(result)))
+    pages.append(Chart("03-pair-gaps", pair_gaps_chart(result)))
     if result.vs_field is not None:
-        pages.append(Chart("03-field", field_chart(result)))
+        pages.append(Chart("04-field", field_chart(result)))
     for page in pages:
         flag(page.figure, warning_lines(result.warnings))
     return pages
@@ -275,12 +359,14 @@ def charts(result: Tournament) -> list[Chart]:
 
 def write(result: Tournament, out: Path) -> list[Path]:
     """Every game as Parquet (``tournament-games.parquet``), the matrix and ratings as
-    Parquet, ``tournament.json`` (as ``--json`` prints it), the charts as PNG and
-    ``tournament.pdf``."""
+    Parquet, the pair gaps as Parquet and CSV, ``tournament.json`` (as ``--json`` prints
+    it), the charts as PNG and ``tournament.pdf``."""
     out = output_dir(out)
     result.records.to_parquet(out / "tournament-games.parquet", index=False)
     result.matrix.to_parquet(out / "tournament-matrix.parquet", index=False)
     result.ratings.to_parquet(out / "tournament-ratings.parquet", index=False)
+    result.pair_gaps.to_parquet(out / "tournament-pair-gaps.parquet", index=False)
+    result.pair_gaps.to_csv(out / "tournament-pair-gaps.csv", index=False)
     written = [out / name for name in FILES]
     if result.vs_field is not None:
         result.vs_field.to_parquet(out / "tournament-field.parquet", index=False)

@@ -16,7 +16,7 @@ from scipy import optimize
 
 from balance import api
 from balance.stats import share_interval, wilson_interval
-from balance.tournament import ELO, bradley_terry, tournament
+from balance.tournament import ELO, bradley_terry, misfit_pairs, pair_gap, tournament
 
 GAME = "walk-the-plank"
 SEED = 7
@@ -57,16 +57,75 @@ def test_ratings_match_an_independent_maximum_likelihood_fit() -> None:
     assert (table["low"] < table["rating"]).all() and (table["rating"] < table["high"]).all()
 
 
-def test_a_contestant_that_never_lost_gets_a_finite_rating_with_a_note() -> None:
-    """No maximum-likelihood ratings exist; half a game added each way keeps them finite."""
+def test_no_ratings_where_some_contestants_never_lost_to_others() -> None:
+    """No maximum-likelihood ratings exist: none are given (a finite fit would print a
+    gap the matrix rules out), and the note says why."""
     wins = np.array([[0, 5, 4], [0, 0, 3], [0, 2, 0]])
     table, note = bradley_terry(list("abc"), wins)
-    assert "never lost" in note and "half a game" in note
-    expected, plain = bradley_terry(list("abc"), wins + 0.5 * (1 - np.eye(3)))
-    assert plain == ""
-    assert table["rating"].to_numpy() == pytest.approx(expected["rating"].to_numpy())
+    assert "never lost" in note and "pair gaps" in note
+    assert table[["rating", "low", "high"]].isna().all().all()
     assert table["decisive_games"].tolist() == [9, 10, 9]  # the games as played
-    assert table["rating"].iloc[0] > table["rating"].iloc[1:].max()
+
+
+def test_a_contestant_without_a_decided_game_has_no_rating() -> None:
+    table, note = bradley_terry(list("ab"), np.zeros((2, 2)))
+    assert table["rating"].isna().all() and "no decided game" in note
+    wins = np.array([[0, 60, 0], [40, 0, 0], [0, 0, 0]])
+    table, note = bradley_terry(list("abc"), wins)
+    expected, _ = bradley_terry(list("ab"), wins[:2, :2])
+    assert table["rating"].iloc[:2].tolist() == pytest.approx(expected["rating"].tolist())
+    assert math.isnan(table["rating"].iloc[2]) and note == "no decided game, so no rating: c"
+
+
+def test_pair_gap_is_the_elo_log_odds_of_the_decided_share_clustered_by_deal() -> None:
+    rng = np.random.default_rng(5)
+    first = rng.random(600) < 0.55
+    second = ~first & (rng.random(600) < 0.8)
+    deal = np.repeat(np.arange(300), 2)
+    found = pair_gap(first, second, deal)
+    decided = first ^ second
+    assert found["decided"] == decided.sum() and found["wins"] == (first & ~second).sum()
+    by_deal = np.bincount(deal[decided], weights=first[decided].astype(float), minlength=300)
+    trials = np.bincount(deal[decided], minlength=300)
+    share, low, high = share_interval(by_deal[trials > 0], trials[trials > 0])
+    assert [found["share"], found["share_low"], found["share_high"]] == pytest.approx(
+        [share, low, high]
+    )
+    logit = [math.log(p / (1 - p)) * ELO for p in (share, low, high)]
+    assert [found["gap"], found["low"], found["high"]] == pytest.approx(logit)
+    nothing = pair_gap(np.zeros(10, bool), np.zeros(10, bool), np.arange(10))
+    assert nothing["decided"] == 0 and math.isnan(nothing["gap"])
+    from balance.tournament_report import gap_text
+
+    assert gap_text(pd.Series(nothing)) == "n/a (no decided game)"
+    assert gap_text(pd.Series(found)).startswith(
+        f"{found['gap']:+,.0f} [{found['low']:+,.0f}, {found['high']:+,.0f}] from "
+        f"{found['decided']:,} decided games"
+    )
+
+
+def test_ratings_that_put_a_pair_where_its_own_games_rule_out_say_so() -> None:
+    """A beats B, B beats C and C beats A, each 70 to 30: one strength each puts every
+    pair level, which each pair's own games rule out."""
+    deal = np.arange(100)
+    won = np.arange(100) < 70
+    gaps = pd.DataFrame(
+        [
+            {"contestant": a, "against": b, **pair_gap(won, ~won, deal)}
+            for a, b in (("a", "b"), ("b", "c"), ("c", "a"))
+        ]
+    )
+    ratings, _ = bradley_terry(list("abc"), np.array([[0, 70, 30], [30, 0, 70], [70, 30, 0]]))
+    assert ratings["rating"].to_numpy() == pytest.approx([0, 0, 0], abs=1e-6)
+    said = misfit_pairs(ratings, gaps)
+    assert said.startswith("the ratings put some pairs where their own games rule out")
+    low, high = gaps.loc[0, "low"], gaps.loc[0, "high"]
+    assert (
+        f"a over b +0 by the ratings, +147 [{low:+,.0f}, {high:+,.0f}] by their own games" in said
+    )
+    assert said.count("by their own games") == 3
+    fitting, _ = bradley_terry(list("ab"), np.array([[0, 70], [30, 0]]))
+    assert misfit_pairs(fitting, gaps.iloc[:1]) == ""
 
 
 # --- two players ----------------------------------------------------------------------------
@@ -145,7 +204,38 @@ def test_the_json_is_shaped_as_documented(duel) -> None:
     assert [r["name"] for r in record["ratings"]] == record["contestants"]
     for entry in record["ratings"]:
         assert set(entry) == {"name", "rating", "ci95"}
-        assert entry["ci95"][0] < entry["rating"] < entry["ci95"][1]
+    assert record["measured_against"] == "each other, head to head"
+    assert len(record["pair_gaps"]) == k * (k - 1) // 2
+    for entry in record["pair_gaps"]:
+        assert set(entry) == {"contestant", "against", "gap", "ci95", "decided_games"}
+
+
+def test_a_pair_one_side_always_won_has_a_gap_of_at_least_and_no_ratings(duel) -> None:
+    """survivor never loses to aggressor: the pair gap is a lower bound that agrees with
+    the matrix, and the ratings are not given (a finite fit would contradict it)."""
+    from balance import tournament_report
+    from balance.results import json_safe
+
+    gaps = duel.pair_gaps.set_index(["contestant", "against"])
+    gap = gaps.loc[("survivor", "aggressor")]
+    decided = int(duel.cell("survivor", "aggressor")["wins"])
+    assert duel.cell("aggressor", "survivor")["wins"] == 0 and gap["decided"] == decided
+    assert gap["gap"] == math.inf
+    # The least gap leaves aggressor the Wilson upper end of 0 of the decided games.
+    most = float(wilson_interval(0, decided)[1])
+    assert 1 / (1 + 10 ** (gap["low"] / 400)) == pytest.approx(most)
+    assert duel.ratings["rating"].isna().all()
+    text = tournament_report.text(duel)
+    assert f"at least {gap['low']:+,.0f} (won all {decided:,} decided games)" in text
+    ratings = text[text.index("Ratings (") :]
+    assert "note: some contestants never lost" in ratings.splitlines()[1]
+    assert "n/a" in ratings.splitlines()[2]
+    entry = next(
+        e
+        for e in json_safe(duel.to_json())["pair_gaps"]
+        if (e["contestant"], e["against"]) == ("survivor", "aggressor")
+    )
+    assert entry["gap"] is None and entry["ci95"] == [pytest.approx(gap["low"]), None]
 
 
 # --- more players: the field and mixed tables ---------------------------------------------------
@@ -188,6 +278,16 @@ def test_mixed_tables_seat_both_contestants_with_the_field(table_of_three) -> No
     assert record["field"] == "random" and len(record["vs_field"]) == 2
 
 
+def test_ratings_and_gaps_say_which_field_they_were_measured_against(table_of_three) -> None:
+    from balance import tournament_report
+
+    said = "the field random (mixed tables of 3)"
+    assert table_of_three.to_json()["measured_against"] == said
+    text = tournament_report.text(table_of_three)
+    assert f"Measured against {said}: against another field" in text
+    assert text.index("Measured against") < text.index("Ratings (")
+
+
 def test_pairings_that_stall_at_the_cap_are_warned_about_first() -> None:
     from balance import tournament_report
 
@@ -216,8 +316,10 @@ def test_the_command_prints_writes_and_answers_in_json(tmp_path: Path) -> None:
     assert "Ratings (Bradley-Terry" in text and "By seat order" in text
     names = {path.name for path in out.iterdir()}
     assert {"tournament.json", "tournament-games.parquet", "tournament.pdf"} <= names
-    assert {"00-title.png", "01-matrix.png", "02-ratings.png"} <= names
-    assert pdf_pages(out / "tournament.pdf") == 3
+    assert {"00-title.png", "01-matrix.png", "03-pair-gaps.png"} <= names
+    assert {"tournament-pair-gaps.csv", "tournament-pair-gaps.parquet"} <= names
+    pages = 4 if "02-ratings.png" in names else 3
+    assert pdf_pages(out / "tournament.pdf") == pages
     games = pd.read_parquet(out / "tournament-games.parquet")
     assert len(games) == 100  # both seat orders of one pair, 50 games each
     assert games.groupby("first")["game"].apply(list).tolist() == [list(range(50))] * 2

@@ -1077,22 +1077,25 @@ def test_matchup_is_the_tournament_of_the_decks(matchup_run) -> None:
     order, and writes the tournament's files."""
     out_text, out = matchup_run
     assert out_text.endswith(
-        "\nsaved the games, matrix and ratings (Parquet), JSON, charts and tournament.pdf in "
-        f"{out}\n"
+        "\nsaved the games, matrix, ratings and pair gaps (Parquet; pair gaps also CSV), JSON, "
+        f"charts and tournament.pdf in {out}\n"
     )
     assert {p.name for p in out.iterdir()} == {
         "tournament.json",
         "tournament-games.parquet",
         "tournament-matrix.parquet",
         "tournament-ratings.parquet",
+        "tournament-pair-gaps.parquet",
+        "tournament-pair-gaps.csv",
         "tournament.pdf",
         "00-title.png",
         "01-matrix.png",
         "02-ratings.png",
+        "03-pair-gaps.png",
     }
-    for page in ("00-title", "01-matrix", "02-ratings"):
+    for page in ("00-title", "01-matrix", "02-ratings", "03-pair-gaps"):
         assert (out / f"{page}.png").read_bytes().startswith(b"\x89PNG"), page
-    assert pdf_pages(out / "tournament.pdf") == 3
+    assert pdf_pages(out / "tournament.pdf") == 4
     record = json.loads((out / "tournament.json").read_text())
     assert record["contestants"] == list(MATCHUP_DECKS)
     assert (record["game"], record["players"], record["games"]) == (GAME_ID, 2, 2 * MATCHUP_GAMES)
