@@ -172,7 +172,12 @@ class Comparison:
         )
         lines.append(
             "* = significant at 5% after Holm's correction over the "
-            f"{int(self.table['p'].notna().sum())} differences of this table."
+            f"{int(self.table['p'].notna().sum())} differences of this table"
+            + (
+                ", and for a difference with an anytime-valid interval, that interval clear of 0."
+                if self.precision
+                else "."
+            )
         )
         shared = self.shared_wins
         if shared:
@@ -474,7 +479,8 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
     base = labels[0]
     holm_note = (
         f"Filled points: significant at 5% after Holm's correction over the "
-        f"{int(table['p'].notna().sum())} paired differences of the comparison."
+        f"{int(table['p'].notna().sum())} paired differences of the comparison"
+        + (", and an anytime-valid interval clear of 0." if comparison.precision else ".")
     )
     charts = [
         Chart("00-title", title_page(f"{game.title}: variants compared", _title_lines(comparison)))

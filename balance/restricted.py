@@ -189,7 +189,7 @@ class RestrictedPlay:
         if self.precision is not None:
             change = (
                 "95% anytime-valid intervals (confidence sequences) for the change; the "
-                "p-values are fixed-n."
+                "p-values are fixed-n, and a * also needs the interval clear of 0."
             )
         lines.append(
             f"\nA negative change: the {noun} helps the player who has it. * = significant at "
@@ -351,6 +351,9 @@ def _restricted_play_until(
     # Anytime-valid, and never narrower than the paired t interval at the same games.
     low, high = tracker.values.interval()
     table["low"], table["high"] = np.fmin(low, table["low"]), np.fmax(high, table["high"])
+    # A star (a filled point) never sits on an interval that holds 0.
+    clear = (table["low"] > 0) | (table["high"] < 0)
+    table["significant"] = table["significant"].astype(bool) & clear
     return RestrictedPlay(
         setup=base,
         table=table,
@@ -506,8 +509,15 @@ def restricted_play_chart(
             f"{value.setup.players} players, strategies {', '.join(value.setup.lineup.labels)}; "
             f"{value.setup.lineup.seating_text()}; {value.setup.lineup.restriction_text()}. "
             f"Negative: the {noun} helps the "
-            "player who has it. 95% paired t intervals; filled points stay significant after "
-            f"Holm's correction over the {noun}s.",
+            "player who has it. "
+            + (
+                "95% anytime-valid intervals (confidence sequences); filled points stay "
+                f"significant after Holm's correction over the {noun}s, their interval clear "
+                "of 0."
+                if value.precision is not None
+                else "95% paired t intervals; filled points stay significant after "
+                f"Holm's correction over the {noun}s."
+            ),
         ),
     )
 
