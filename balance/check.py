@@ -426,6 +426,16 @@ def load_checks(path: str | Path) -> list[Scenario]:
     if extra:
         raise BalanceError(f"{path}:1: unknown field {extra[0]!r}; a file holds [[scenario]]s")
     scenarios = data.get("scenario")
+    if isinstance(scenarios, dict):  # [scenario]: a single table, not one of a list
+        line = next(
+            (
+                n
+                for n, text in enumerate(where.lines, 1)
+                if re.match(r"\s*\[\s*scenario\s*\]", text)
+            ),
+            1,
+        )
+        raise BalanceError(f"{path}:{line}: write [[scenario]], with double brackets")
     if not isinstance(scenarios, list) or not scenarios:
         raise BalanceError(f"{path}:1: no [[scenario]] in the file")
     names: set[str] = set()
@@ -496,6 +506,8 @@ def load_checks(path: str | Path) -> list[Scenario]:
             except BalanceError as error:
                 raise where.error(str(error), i, key) from None
         targets_raw = raw.get("target")
+        if isinstance(targets_raw, dict):  # [scenario.target]: a table, not one of a list
+            raise where.error("write [[scenario.target]], with double brackets", i, "target")
         if not isinstance(targets_raw, list) or not targets_raw:
             raise where.error("a scenario needs at least one [[scenario.target]]", i)
         targets = []
@@ -517,7 +529,10 @@ def _target(raw: Any, setup: Setup, where: Where, i: int, j: int) -> Target:
     for key in raw:
         if key not in TARGET_KEYS:
             raise where.error(
-                f"unknown field {key!r} in a target; fields: metric, min, max", i, key, j
+                f"unknown field {key!r} in a target; fields: metric, min, max, tolerance",
+                i,
+                key,
+                j,
             )
     name = raw.get("metric")
     if not isinstance(name, str):

@@ -180,6 +180,28 @@ def test_old_baselines_and_the_old_tolerance_option_are_refused(
         (SCENARIO.format(max_games=10) + "colour = 1\n" + target("length_mean", 1), 6, "colour"),
         (SCENARIO.format(max_games=10) + "rules = { plank_max = 99 }\n", 6, "plank_max"),
         (SCENARIO.format(max_games=10), 1, "at least one [[scenario.target]]"),
+        (
+            SCENARIO.format(max_games=10)
+            + target("length_mean", 1).replace("[[scenario.target]]", "[scenario.target]"),
+            7,
+            "write [[scenario.target]], with double brackets",
+        ),
+        (
+            SCENARIO.format(max_games=10).replace("[[scenario]]", "[scenario]")
+            + target("length_mean", 1),
+            1,
+            "write [[scenario]], with double brackets",
+        ),
+        (
+            "# targets\n\n" + SCENARIO.format(max_games=10).replace("[[scenario]]", "[scenario]"),
+            3,
+            "write [[scenario]], with double brackets",
+        ),
+        (
+            SCENARIO.format(max_games=10) + target("length_mean", 1) + "tolerence = 0.1\n",
+            10,
+            "fields: metric, min, max, tolerance",
+        ),
         ("[[scenario]\nname = 1\n", 1, "targets.toml:1:"),
         (
             SCENARIO.format(max_games=10)
