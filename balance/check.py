@@ -821,10 +821,42 @@ def check_text(result: Mapping[str, Any]) -> str:
             f"moved, {compared.count(UNDECIDED)} undecided. Each figure over as many games as "
             "its saved value rests on, minus that value; the difference's 95% interval (fixed "
             "number of games, from both standard errors) inside +/- tolerance: unchanged; "
-            "entirely outside: moved; else undecided (a baseline too imprecise for its "
-            "tolerance: save one with --save-baseline)."
+            "entirely outside: moved; else undecided."
         )
+        lines += _undecided_lines(result)
     return "\n".join(lines)
+
+
+def _undecided_lines(result: Mapping[str, Any]) -> list[str]:
+    """Why each undecided comparison is undecided: an interval wider than the tolerance
+    band (a baseline too imprecise for it), or a difference close to the tolerance."""
+    wide, close = [], []
+    for s in result["scenarios"]:
+        for row in s["targets"]:
+            if not _compared(row) or row["verdict"] != UNDECIDED:
+                continue
+            low, high = row["interval"]
+            name = f"{s['name']}: {row['metric']}"
+            if not high - low < 2 * row["tolerance"]:
+                wide.append(name)
+            else:
+                close.append(name)
+    lines = []
+    if wide:
+        lines.append(
+            "Undecided because the difference's interval is wider than +/- tolerance (a "
+            "baseline too imprecise for its tolerance: save one with --save-baseline): "
+            + "; ".join(wide)
+            + "."
+        )
+    if close:
+        lines.append(
+            "Undecided because the difference lies close to the tolerance (its interval "
+            "straddles +/- tolerance: the figure moved by about as much as the tolerance): "
+            + "; ".join(close)
+            + "."
+        )
+    return lines
 
 
 def check_markdown(result: Mapping[str, Any]) -> str:

@@ -263,3 +263,35 @@ def test_a_scenario_plays_its_own_seed_as_simulate_does(tmp_path, monkeypatch, c
     for seed, value in zip((1, 2), values, strict=True):
         summary = simulate_json("walk-the-plank", "-p", 4, "--games", 4096, "--seed", seed)
         assert value == summary["seat_win_rate"][0]["rate"]
+
+
+def test_an_undecided_comparison_says_why() -> None:
+    # A precise baseline and a difference close to the tolerance: not a baseline too
+    # imprecise for its tolerance, but a figure that moved by about the tolerance.
+    from balance.check import check_text
+
+    def compared(metric: str, difference: float, half: float) -> dict:
+        return {
+            "metric": metric,
+            "baseline": 7.8,
+            "baseline_se": 0.01,
+            "baseline_games": 81_920,
+            "tolerance": 0.1,
+            "value": 7.8 + difference,
+            "se": 0.01,
+            "difference": difference,
+            "interval": [difference - half, difference + half],
+            "verdict": "undecided",
+            "games": 81_920,
+        }
+
+    scenario = {"name": "four players", "game": "walk-the-plank", "players": 4}
+    close = {**scenario, "games": 81_920, "max_games": 100_000}
+    close["targets"] = [compared("length_mean", -0.125, 0.027)]
+    text = check_text({"scenarios": [close]})
+    assert "close to the tolerance" in text and "four players: length_mean" in text
+    assert "too imprecise" not in text
+    close["targets"] = [compared("length_mean", 0.0, 0.15)]
+    text = check_text({"scenarios": [close]})
+    assert "too imprecise" in text and "--save-baseline" in text
+    assert "close to the tolerance" not in text
