@@ -741,14 +741,24 @@ def _title_lines(comparison: Comparison) -> list[str]:
         lines.append(f"  {label}: {rules_text(setup.rules.to_dict())}")
     from balance import __version__
 
+    lines += ["", f"balance version: {__version__}", ""]
+    if comparison.precision:
+        lines += [
+            *comparison._precision_lines(),
+            "",
+            "Rates: 95% Wilson intervals. Differences: paired over games; of rates and of",
+            "game length 95% anytime-valid intervals, of the others 95% Student t intervals.",
+        ]
+    else:
+        lines += [
+            "Rates: 95% Wilson intervals. Differences: paired over games, 95% Student t",
+            "intervals.",
+        ]
     lines += [
-        "",
-        f"balance version: {__version__}",
-        "",
-        "Rates: 95% Wilson intervals. Differences: paired over games, 95% Student t",
-        "intervals. Balance index: simultaneous intervals of the seat differences; its",
-        "difference: simultaneous intervals of the paired seat-gap differences.",
-        "Significance: Holm's correction over every difference in the comparison.",
+        "Balance index: simultaneous intervals of the seat differences; its difference:",
+        "simultaneous intervals of the paired seat-gap differences.",
+        "Significance: Holm's correction over every difference in the comparison"
+        + (", and an anytime-valid interval clear of 0." if comparison.precision else "."),
     ]
     return lines
 

@@ -97,6 +97,14 @@ def test_compare_stops_once_every_paired_difference_of_a_rate_is_narrow_enough()
     assert "anytime-valid" in one.text()
 
 
+def test_compare_title_page_names_its_anytime_valid_intervals_and_stop() -> None:
+    from balance.compare import _title_lines
+
+    text = "\n".join(_title_lines(paired(threads=2)))
+    assert "anytime-valid" in text and "stopped after" in text
+    assert "Differences: paired over games, 95% Student t" not in text
+
+
 def paired_blocks(rng: np.random.Generator, first: int, players: int = 3) -> dict[str, Block]:
     """A block of games of two variants: the winner redrawn in a third of the games, the
     length one round shorter or longer now and then (-0.136 rounds on average)."""
