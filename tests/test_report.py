@@ -446,3 +446,18 @@ def test_game_length_title_with_unfinished_games_says_the_mean_is_a_bound(plain_
     assert f"restricted mean to {cap}: {games['rounds'].mean():.2f} [" in title
     assert f"mean at least {games['rounds'].mean():.2f}" in title
     assert f"2,000 games, {unfinished:,} unfinished" in title
+
+
+@pytest.mark.parametrize("count", [5, 90])
+def test_a_title_page_holds_all_its_text(count: int) -> None:
+    # A sweep's title page lists every point: a long text makes the page taller instead
+    # of running off its bottom.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from balance.charts import title_page
+
+    figure = title_page("Walk the Plank: sweep", [f"point {i}" for i in range(count)])
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    for text in figure.texts:
+        box = text.get_window_extent(renderer)
+        assert box.y0 >= 0 and box.y1 <= figure.bbox.height
