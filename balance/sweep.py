@@ -295,7 +295,11 @@ class SweepResult:
                 "and targets)"
             )
             if passing:
-                lines.append(f"{len(passing)} points pass every target, best first:")
+                lines.append(
+                    f"{len(passing)} points pass every target, best first:"
+                    if len(passing) != 1
+                    else "1 point passes every target:"
+                )
                 for point in passing[:limit]:
                     figures = "; ".join(
                         f"{t.figure} {_fig_named(point['metrics'], t.figure)}" for t in self.targets

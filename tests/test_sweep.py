@@ -307,7 +307,10 @@ def test_targets_rank_the_points_that_pass() -> None:
     assert lengths[3]["ci95"][1] < 10 < lengths[5]["ci95"][0]  # short planks, short games
     passing = result.passing()
     assert passing and all(set(p["verdicts"].values()) == {"pass"} for p in passing)
-    assert "points pass every target" in result.text()
+    result.passing = lambda: passing[:1]  # a single point passing is said in the singular
+    assert "\n1 point passes every target:\n" in result.text()
+    result.passing = lambda: passing[:1] * 2
+    assert "\n2 points pass every target, best first:\n" in result.text()
     assert len(result.verdicts) == 2 * len(result.points)
     assert set(result.verdicts["verdict"]) <= {"pass", "fail", "undecided"}
 
