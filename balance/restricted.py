@@ -26,7 +26,12 @@ from balance import metrics
 from balance.caveats import CAP_SHARE, capped_warning, warning_lines
 from balance.charts import Chart, findings_page, flag, plot_intervals, title_page, write_charts
 from balance.errors import BalanceError, Interrupted
-from balance.findings import MIN_EFFECT, check_min_effect, restricted_play_sentences
+from balance.findings import (
+    MIN_EFFECT,
+    check_min_effect,
+    random_field_sentences,
+    restricted_play_sentences,
+)
 from balance.formatting import interval, percent, rules_text
 from balance.games import get_game
 from balance.games.base import Lineup, Setup
@@ -206,7 +211,8 @@ class RestrictedPlay:
                 f"+/-{h:g} (the last to get there: {by})."
             )
         lines.append("\nFindings:")
-        found = restricted_play_sentences(self.table, noun, min_effect=self.min_effect)
+        found = random_field_sentences(self.setup.lineup.labels, noun)
+        found += restricted_play_sentences(self.table, noun, min_effect=self.min_effect)
         lines += [f"  {line}" for line in found]
         return "\n".join(lines)
 
@@ -542,7 +548,8 @@ def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
     findings = findings_page(
         f"{noun.capitalize()} value by restricted play: findings",
         warned,
-        restricted_play_sentences(value.table, noun, min_effect=value.min_effect),
+        random_field_sentences(value.setup.lineup.labels, noun)
+        + restricted_play_sentences(value.table, noun, min_effect=value.min_effect),
     )
     charts = [
         Chart("00-title", title_page(f"{noun.capitalize()} value by restricted play", lines)),
