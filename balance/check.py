@@ -828,8 +828,9 @@ def check_text(result: Mapping[str, Any]) -> str:
 
 
 def _undecided_lines(result: Mapping[str, Any]) -> list[str]:
-    """Why each undecided comparison is undecided: an interval wider than the tolerance
-    band (a baseline too imprecise for it), or a difference close to the tolerance."""
+    """Why each undecided comparison is undecided: an interval too wide for its tolerance
+    (more than half as wide as +/- tolerance), or, on a narrower one, a difference close
+    to the tolerance (within half of it either way)."""
     wide, close = [], []
     for s in result["scenarios"]:
         for row in s["targets"]:
@@ -837,17 +838,18 @@ def _undecided_lines(result: Mapping[str, Any]) -> list[str]:
                 continue
             low, high = row["interval"]
             name = f"{s['name']}: {row['metric']}"
-            if not high - low < 2 * row["tolerance"]:
+            if not (high - low) / 2 <= row["tolerance"] / 2:
                 wide.append(name)
             else:
                 close.append(name)
     lines = []
     if wide:
         lines.append(
-            "Undecided because the difference's interval is wider than +/- tolerance (a "
-            "baseline too imprecise for its tolerance: save one with --save-baseline): "
+            "Undecided for want of games (the difference's 95% interval reaches more than "
+            "half the tolerance either side): "
             + "; ".join(wide)
-            + "."
+            + ". A baseline saved with --save-baseline, and a rerun as long as it "
+            "(max_games), would tell."
         )
     if close:
         lines.append(
