@@ -149,6 +149,17 @@ def test_title_lines_name_everything_that_decides_the_charts(mixed_run) -> None:
     assert "Wilson" in text
 
 
+def test_findings_page_names_the_rules_it_was_played_by(mixed_run, monkeypatch) -> None:
+    # The findings page is read on its own: it says which variant and rules it rests on.
+    from balance import report
+
+    seen = {}
+    monkeypatch.setattr(report, "findings_page", lambda title, w, lines: seen.update(l=lines))
+    report.findings_chart(RunTables.read(mixed_run))
+    last = seen["l"][-1]
+    assert "rules changed from the defaults: plank_max=5, ghost=true, kraken=true" in last
+
+
 def test_title_lines_of_a_base_game(runs) -> None:
     lines = describe_run(RunTables.read(runs["plain"]))
     assert "variants: none (base game)" in lines
