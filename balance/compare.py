@@ -650,7 +650,9 @@ def comparison_findings(comparison: Comparison) -> list[str]:
     table = comparison.table
     base = comparison.labels[0]
     seats = [f"seat {s}" for s in range(comparison.first.players)]
-    found = []
+    found = findings.random_play_sentences(
+        comparison.first.lineup.labels, "the seats' win rates and what each variant changes"
+    )
     for label in comparison.labels:
         rows = table[table["run"] == label].set_index("metric")
         rates = rows.loc[[f"{seat} win rate" for seat in seats]]

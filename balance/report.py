@@ -258,7 +258,10 @@ def run_findings(tables: RunTables) -> list[str]:
     won = metrics.won_matrix(seats)
     labels = seat_labels(game, setup)
     held = findings.held_sentence(labels, game.seat_holdings(setup))
-    found = [] if held is None else [held]
+    found = findings.random_play_sentences(
+        setup.lineup.labels, "the gaps between seats, the winners and the game lengths"
+    )
+    found += [] if held is None else [held]
     found.append(
         findings.seat_sentence(
             labels,
