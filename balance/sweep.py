@@ -310,6 +310,15 @@ class SweepResult:
         return "\n".join(lines)
 
 
+def games_played_text(games: Sequence[int]) -> str:
+    """The games the points of a ``--precision`` sweep played: ``8,192 to 12,288 games a
+    point``, or ``8,192 games at every point`` when they all played as many."""
+    low, high = min(games, default=0), max(games, default=0)
+    if low == high:
+        return f"{low:,} games at every point"
+    return f"{low:,} to {high:,} games a point"
+
+
 def precision_sweep_lines(result: SweepResult) -> list[str]:
     """How the points of a ``--precision`` sweep stopped, for the text output."""
     h = result.precision
@@ -317,8 +326,8 @@ def precision_sweep_lines(result: SweepResult) -> list[str]:
     capped = sum(p["stopped_by"] == "max_games" for p in result.points)
     lines = [
         f"Each point played blocks of games until every seat win rate and the balance index "
-        f"were within +/-{h:g}: {min(games, default=0):,} to {max(games, default=0):,} games a "
-        f"point; {capped} of {len(games)} stopped at --max-games first.",
+        f"were within +/-{h:g}: {games_played_text(games)}; {capped} of {len(games)} stopped "
+        "at --max-games first.",
         "Seat win rates and balance index: 95% anytime-valid intervals "
         "(confidence sequences); other intervals are fixed-n.",
     ]

@@ -783,3 +783,16 @@ def test_bad_precision_is_one_line_as_in_simulate(monkeypatch, capsys, args, fra
     assert_one_line_error(code, out, err, fragment)
     code, out, err = call_main(monkeypatch, capsys, "simulate", GAME, *args)
     assert_one_line_error(code, out, err, fragment)
+
+
+def test_a_precision_sweep_whose_points_played_alike_says_so_once() -> None:
+    from types import SimpleNamespace
+
+    from balance.sweep import precision_sweep_lines
+
+    alike = [{"games": 8192, "stopped_by": "balance index"}] * 3
+    (line, _) = precision_sweep_lines(SimpleNamespace(precision=0.03, points=alike))
+    assert "8,192 games at every point" in line and "8,192 to 8,192" not in line
+    apart = [*alike, {"games": 12288, "stopped_by": "max_games"}]
+    (line, _) = precision_sweep_lines(SimpleNamespace(precision=0.03, points=apart))
+    assert "8,192 to 12,288 games a point; 1 of 4 stopped at --max-games" in line
