@@ -677,6 +677,7 @@ def run_checks(
                 "name": scenario.name,
                 "game": scenario.setup.game,
                 "players": scenario.setup.players,
+                "seed": scenario.setup.seed,
                 "games": result.games,
                 "max_games": scenario.max_games,
                 "partial": result.partial,
@@ -790,8 +791,9 @@ def check_text(result: Mapping[str, Any]) -> str:
     """The result as text: a table per scenario, then the counts."""
     lines = []
     for s in result["scenarios"]:
+        seed = f", seed {s['seed']}" if "seed" in s else ""
         lines.append(
-            f"{s['name']}: {s['game']}, {s['players']} players, {s['games']:,} games "
+            f"{s['name']}: {s['game']}, {s['players']} players{seed}, {s['games']:,} games "
             f"(at most {s['max_games']:,})"
         )
         for header, table in _tables(s):

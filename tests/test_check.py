@@ -259,7 +259,10 @@ def test_a_scenario_plays_its_own_seed_as_simulate_does(tmp_path, monkeypatch, c
     code, out, err = call_main(monkeypatch, capsys, "check", write(tmp_path, text), "--json")
     assert code == 0, err
     values = [s["targets"][0]["value"] for s in json.loads(out)["scenarios"]]
+    assert [s["seed"] for s in json.loads(out)["scenarios"]] == [1, 2]
     assert values[0] != values[1]
+    code, out, err = call_main(monkeypatch, capsys, "check", write(tmp_path, text))
+    assert "seed 1: walk-the-plank, 4 players, seed 1, 4,096 games" in out
     for seed, value in zip((1, 2), values, strict=True):
         summary = simulate_json("walk-the-plank", "-p", 4, "--games", 4096, "--seed", seed)
         assert value == summary["seat_win_rate"][0]["rate"]
