@@ -420,6 +420,11 @@ def load_checks(path: str | Path) -> list[Scenario]:
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"at line (\d+)", str(error))
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
+        if reason.startswith("Cannot overwrite a value"):
+            reason = (
+                "a key given twice, or a [table] where [[scenario]] or [[scenario.target]] "
+                "(double brackets) is meant"
+            )
         raise BalanceError(f"{path}:{found.group(1) if found else 1}: {reason}") from None
     where = Where(str(path), text)
     extra = sorted(set(data) - {"scenario"})

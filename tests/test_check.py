@@ -203,6 +203,14 @@ def test_old_baselines_and_the_old_tolerance_option_are_refused(
             "fields: metric, min, max, tolerance",
         ),
         ("[[scenario]\nname = 1\n", 1, "targets.toml:1:"),
+        (SCENARIO.format(max_games=10) + "players = 3\n", 6, "a key given twice"),
+        (
+            SCENARIO.format(max_games=10)
+            + target("length_mean", 1).replace("[[scenario.target]]", "[scenario.target]")
+            + target("length_mean", 2),
+            11,
+            "(double brackets) is meant",
+        ),
         (
             SCENARIO.format(max_games=10)
             + target("length_mean", 1).replace("scenario.target", "scenario.targets"),
