@@ -263,7 +263,9 @@ class SweepResult:
             lines.append(f"... {len(self.points) - limit:,} more points (--json or --out)")
         if self.baseline:
             shown = ", ".join(f"{k}={v}" for k, v in self.baseline.items())
-            count = sum(len(p.get("difference", {})) for p in self.points)
+            count = sum(
+                d["p"] == d["p"] for p in self.points for d in p.get("difference", {}).values()
+            )
             lines.append(
                 f"\nPaired differences from the baseline ({shown}) at each point, on the same "
                 f"games; * = significant at 5% after Holm's correction over the sweep's "
@@ -271,6 +273,9 @@ class SweepResult:
             )
             for point in self.points[:limit]:
                 diff = point.get("difference", {})
+                if diff and all(d["p"] != d["p"] for d in diff.values()):
+                    lines.append(f"  point {point['point']} ({_label(point)}): the baseline")
+                    continue
                 parts = []
                 for key in ("balance_index", "length_mean", "seat_win_rate.0"):
                     if key in diff:
@@ -1044,6 +1049,11 @@ def build_result(
             _apply_anytime(entry, anytime[index])
         if plan.baselines[index] is not None:
             entry["difference"] = point_differences(tally)
+            if plan.baselines[index] == setup:
+                # The baseline against itself: every difference 0, and no test to count
+                # in Holm's correction.
+                for figure in entry["difference"].values():
+                    figure["p"] = math.nan
         points.append(entry)
     _holm_over_sweep(points)
     for entry in points:

@@ -221,7 +221,12 @@ def test_baseline_differences_are_compare_s_paired_differences() -> None:
     assert diff["p"] == pytest.approx(row["p"], rel=1e-9, abs=1e-300)
     # Holm over every difference of the sweep: adjusted p-values are never smaller
     cells = [d for p in result.points for d in p["difference"].values()]
-    assert all(d["p_holm"] >= d["p"] for d in cells)
+    assert all(d["p_holm"] >= d["p"] for d in cells if d["p"] == d["p"])
+    # The baseline against itself is no test: it does not count in Holm's correction.
+    assert all(d["p"] != d["p"] for d in at_base["difference"].values())
+    tests = len(other["difference"])
+    assert f"Holm's correction over the sweep's {tests:,} differences" in result.text()
+    assert "\n  point 0 (3 players, plank_max=3): the baseline\n" in result.text()
     assert result.table["figure"].str.startswith("difference.").any()
 
 
@@ -272,7 +277,8 @@ def test_one_clearly_different_point_of_sixty_is_significant_after_holm() -> Non
     assert index[different]["value"] < -0.1 and index[different]["significant"]
     assert index[different]["p"] < 0.05 / len(cells)
     assert not any(index[p]["significant"] for p in index if p != different)
-    assert "significant at 5% after Holm's correction over the sweep's 1,140" in result.text()
+    # 59 points of 19 differences: the baseline against itself is not counted.
+    assert "significant at 5% after Holm's correction over the sweep's 1,121" in result.text()
 
 
 def test_a_balance_index_p_value_below_the_draws_is_a_close_upper_bound() -> None:
