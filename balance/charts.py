@@ -358,13 +358,27 @@ def plot_grouped(
 
 
 def title_page(title: str, lines: Sequence[str]) -> Figure:
-    """A page of text: what the report is about, before any chart."""
-    figure = Figure(figsize=(WIDTH, HEIGHT * 1.3))
-    figure.text(0.06, 0.94, title, fontsize=16, weight="bold", va="top")
+    """A page of text: what the report is about, before any chart.
+
+    The page is as tall as its text needs (at least a title page's height), so that a
+    long text (a sweep's table of points) is never cut at the bottom of the page.
+    """
     wrapped: list[str] = []
     for line in lines:
         wrapped.extend(textwrap.wrap(line, 95, subsequent_indent="    ") or [""])
-    figure.text(0.06, 0.87, "\n".join(wrapped), fontsize=8.5, va="top", family="monospace")
+    # inches: the title's top, the text's top, a line of 8.5-point text, the bottom margin
+    title_top, text_top, line, bottom = 0.39, 0.845, 0.16, 0.3
+    height = max(HEIGHT * 1.3, text_top + line * len(wrapped) + bottom)
+    figure = Figure(figsize=(WIDTH, height))
+    figure.text(0.06, 1 - title_top / height, title, fontsize=16, weight="bold", va="top")
+    figure.text(
+        0.06,
+        1 - text_top / height,
+        "\n".join(wrapped),
+        fontsize=8.5,
+        va="top",
+        family="monospace",
+    )
     return figure
 
 

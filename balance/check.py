@@ -420,12 +420,27 @@ def load_checks(path: str | Path) -> list[Scenario]:
     except tomllib.TOMLDecodeError as error:
         found = re.search(r"at line (\d+)", str(error))
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(error))
+        if reason.startswith("Cannot overwrite a value"):
+            reason = (
+                "a key given twice, or a [table] where [[scenario]] or [[scenario.target]] "
+                "(double brackets) is meant"
+            )
         raise BalanceError(f"{path}:{found.group(1) if found else 1}: {reason}") from None
     where = Where(str(path), text)
     extra = sorted(set(data) - {"scenario"})
     if extra:
         raise BalanceError(f"{path}:1: unknown field {extra[0]!r}; a file holds [[scenario]]s")
     scenarios = data.get("scenario")
+    if isinstance(scenarios, dict):  # [scenario]: a single table, not one of a list
+        line = next(
+            (
+                n
+                for n, text in enumerate(where.lines, 1)
+                if re.match(r"\s*\[\s*scenario\s*\]", text)
+            ),
+            1,
+        )
+        raise BalanceError(f"{path}:{line}: write [[scenario]], with double brackets")
     if not isinstance(scenarios, list) or not scenarios:
         raise BalanceError(f"{path}:1: no [[scenario]] in the file")
     names: set[str] = set()
@@ -496,6 +511,8 @@ def load_checks(path: str | Path) -> list[Scenario]:
             except BalanceError as error:
                 raise where.error(str(error), i, key) from None
         targets_raw = raw.get("target")
+        if isinstance(targets_raw, dict):  # [scenario.target]: a table, not one of a list
+            raise where.error("write [[scenario.target]], with double brackets", i, "target")
         if not isinstance(targets_raw, list) or not targets_raw:
             raise where.error("a scenario needs at least one [[scenario.target]]", i)
         targets = []
@@ -517,7 +534,10 @@ def _target(raw: Any, setup: Setup, where: Where, i: int, j: int) -> Target:
     for key in raw:
         if key not in TARGET_KEYS:
             raise where.error(
-                f"unknown field {key!r} in a target; fields: metric, min, max", i, key, j
+                f"unknown field {key!r} in a target; fields: metric, min, max, tolerance",
+                i,
+                key,
+                j,
             )
     name = raw.get("metric")
     if not isinstance(name, str):
@@ -662,6 +682,7 @@ def run_checks(
                 "name": scenario.name,
                 "game": scenario.setup.game,
                 "players": scenario.setup.players,
+                "seed": scenario.setup.seed,
                 "games": result.games,
                 "max_games": scenario.max_games,
                 "partial": result.partial,
@@ -775,8 +796,9 @@ def check_text(result: Mapping[str, Any]) -> str:
     """The result as text: a table per scenario, then the counts."""
     lines = []
     for s in result["scenarios"]:
+        seed = f", seed {s['seed']}" if "seed" in s else ""
         lines.append(
-            f"{s['name']}: {s['game']}, {s['players']} players, {s['games']:,} games "
+            f"{s['name']}: {s['game']}, {s['players']} players{seed}, {s['games']:,} games "
             f"(at most {s['max_games']:,})"
         )
         for header, table in _tables(s):
@@ -806,10 +828,44 @@ def check_text(result: Mapping[str, Any]) -> str:
             f"moved, {compared.count(UNDECIDED)} undecided. Each figure over as many games as "
             "its saved value rests on, minus that value; the difference's 95% interval (fixed "
             "number of games, from both standard errors) inside +/- tolerance: unchanged; "
-            "entirely outside: moved; else undecided (a baseline too imprecise for its "
-            "tolerance: save one with --save-baseline)."
+            "entirely outside: moved; else undecided."
         )
+        lines += _undecided_lines(result)
     return "\n".join(lines)
+
+
+def _undecided_lines(result: Mapping[str, Any]) -> list[str]:
+    """Why each undecided comparison is undecided: an interval too wide for its tolerance
+    (more than half as wide as +/- tolerance), or, on a narrower one, a difference close
+    to the tolerance (within half of it either way)."""
+    wide, close = [], []
+    for s in result["scenarios"]:
+        for row in s["targets"]:
+            if not _compared(row) or row["verdict"] != UNDECIDED:
+                continue
+            low, high = row["interval"]
+            name = f"{s['name']}: {row['metric']}"
+            if not (high - low) / 2 <= row["tolerance"] / 2:
+                wide.append(name)
+            else:
+                close.append(name)
+    lines = []
+    if wide:
+        lines.append(
+            "Undecided for want of games (the difference's 95% interval reaches more than "
+            "half the tolerance either side): "
+            + "; ".join(wide)
+            + ". A baseline saved with --save-baseline, and a rerun as long as it "
+            "(max_games), would tell."
+        )
+    if close:
+        lines.append(
+            "Undecided because the difference lies close to the tolerance (its interval "
+            "straddles +/- tolerance: the figure moved by about as much as the tolerance): "
+            + "; ".join(close)
+            + "."
+        )
+    return lines
 
 
 def check_markdown(result: Mapping[str, Any]) -> str:

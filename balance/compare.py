@@ -172,7 +172,12 @@ class Comparison:
         )
         lines.append(
             "* = significant at 5% after Holm's correction over the "
-            f"{int(self.table['p'].notna().sum())} differences of this table."
+            f"{int(self.table['p'].notna().sum())} differences of this table"
+            + (
+                ", and for a difference with an anytime-valid interval, that interval clear of 0."
+                if self.precision
+                else "."
+            )
         )
         shared = self.shared_wins
         if shared:
@@ -474,7 +479,8 @@ def comparison_charts(comparison: Comparison) -> list[Chart]:
     base = labels[0]
     holm_note = (
         f"Filled points: significant at 5% after Holm's correction over the "
-        f"{int(table['p'].notna().sum())} paired differences of the comparison."
+        f"{int(table['p'].notna().sum())} paired differences of the comparison"
+        + (", and an anytime-valid interval clear of 0." if comparison.precision else ".")
     )
     charts = [
         Chart("00-title", title_page(f"{game.title}: variants compared", _title_lines(comparison)))
@@ -644,7 +650,9 @@ def comparison_findings(comparison: Comparison) -> list[str]:
     table = comparison.table
     base = comparison.labels[0]
     seats = [f"seat {s}" for s in range(comparison.first.players)]
-    found = []
+    found = findings.random_play_sentences(
+        comparison.first.lineup.labels, "the seats' win rates and what each variant changes"
+    )
     for label in comparison.labels:
         rows = table[table["run"] == label].set_index("metric")
         rates = rows.loc[[f"{seat} win rate" for seat in seats]]
@@ -735,14 +743,24 @@ def _title_lines(comparison: Comparison) -> list[str]:
         lines.append(f"  {label}: {rules_text(setup.rules.to_dict())}")
     from balance import __version__
 
+    lines += ["", f"balance version: {__version__}", ""]
+    if comparison.precision:
+        lines += [
+            *comparison._precision_lines(),
+            "",
+            "Rates: 95% Wilson intervals. Differences: paired over games; of rates and of",
+            "game length 95% anytime-valid intervals, of the others 95% Student t intervals.",
+        ]
+    else:
+        lines += [
+            "Rates: 95% Wilson intervals. Differences: paired over games, 95% Student t",
+            "intervals.",
+        ]
     lines += [
-        "",
-        f"balance version: {__version__}",
-        "",
-        "Rates: 95% Wilson intervals. Differences: paired over games, 95% Student t",
-        "intervals. Balance index: simultaneous intervals of the seat differences; its",
-        "difference: simultaneous intervals of the paired seat-gap differences.",
-        "Significance: Holm's correction over every difference in the comparison.",
+        "Balance index: simultaneous intervals of the seat differences; its difference:",
+        "simultaneous intervals of the paired seat-gap differences.",
+        "Significance: Holm's correction over every difference in the comparison"
+        + (", and an anytime-valid interval clear of 0." if comparison.precision else "."),
     ]
     return lines
 

@@ -295,6 +295,30 @@ def _change(row) -> str:
     return f"{row.metric} {verb} {values} ({amount})"
 
 
+def random_play_sentences(strategies: Sequence[str], what: str) -> list[str]:
+    """A sentence before a run's or a comparison's findings when every seat plays the
+    rules' uniform-random player: ``what`` (its figures) describes random play."""
+    if not strategies or any(s != "random" for s in strategies):
+        return []
+    return [
+        f"Every seat plays the uniform-random player: {what} are those of random play, not "
+        "of players who choose well (--strategy seats others)."
+    ]
+
+
+def random_field_sentences(strategies: Sequence[str], noun: str) -> list[str]:
+    """A sentence before a restricted play's findings when every seat plays the rules'
+    uniform-random player: a value is then what the action is worth played at random
+    among random players, not to a player who uses it well."""
+    if not strategies or any(s != "random" for s in strategies):
+        return []
+    return [
+        f"Every seat plays the uniform-random player: each value is what the {noun} is "
+        f"worth played at random among random players, not to a player who uses it well; "
+        "a strategy that plays well (--strategy) may value it otherwise."
+    ]
+
+
 def restricted_play_sentences(
     table: pd.DataFrame,
     noun: str,

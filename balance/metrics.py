@@ -761,7 +761,9 @@ def common_per_game(
 def estimate(values: np.ndarray, kind: str, seats: int = 1) -> tuple[float, float, float]:
     """One run's value of a metric with its 95% interval: ``(value, low, high)``.
 
-    ``seats``: for a ``"seat share"``, the seats a game each value is the share of."""
+    ``seats``: for a ``"seat share"``, the seats a game each value is the share of. A
+    ``"mean"`` is of a count a game (a length, reveals, uses, damage, a score): its
+    interval is cut at 0, as ``simulate`` and ``sweep`` cut it."""
     values = np.asarray(values)
     if kind == "share":
         count, total = int(values.sum()), int(values.size)
@@ -770,7 +772,7 @@ def estimate(values: np.ndarray, kind: str, seats: int = 1) -> tuple[float, floa
     if kind == "seat share":
         shares = values.astype(float)
         return share_interval(seats * shares, np.full(shares.size, float(seats)))
-    return mean_interval(values.astype(float))
+    return mean_interval(values.astype(float), floor=0.0)
 
 
 def paired_table(

@@ -246,6 +246,7 @@ def apply_anytime(table: Any, tracker: PairedTracker) -> None:
     Each stays at least as wide as the paired t interval it replaces, on either side (a
     sequence valid at every number of games is wider than an interval valid at one; were
     it narrower on a side, the t bound is kept there), so it always holds its estimate.
+    Such a row stays ``significant`` only if its anytime-valid interval is clear of 0 too.
     """
     found = tracker.intervals()
     keys = list(zip(table["run"], table["metric"], strict=True))
@@ -255,3 +256,8 @@ def apply_anytime(table: Any, tracker: PairedTracker) -> None:
         bounds = np.array([found[key] for key, hit in zip(keys, here, strict=True) if hit])
         table.loc[here, "diff_low"] = np.fmin(bounds[:, 0], table.loc[here, "diff_low"])
         table.loc[here, "diff_high"] = np.fmax(bounds[:, 1], table.loc[here, "diff_high"])
+        if "significant" in table:
+            # A star (a filled point) never sits on an interval that holds 0: a row with an
+            # anytime-valid interval stays significant only if that interval is clear of 0.
+            clear = (table["diff_low"] > 0) | (table["diff_high"] < 0)
+            table["significant"] = table["significant"].astype(bool) & (~here | clear)

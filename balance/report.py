@@ -26,7 +26,7 @@ from balance.charts import (
     write_charts,
 )
 from balance.errors import BalanceError
-from balance.formatting import rule_value
+from balance.formatting import rule_value, rules_text
 from balance.games import get_game
 from balance.games.base import Setup, seat_labels
 from balance.restricted import restricted_play, restricted_play_chart
@@ -258,7 +258,10 @@ def run_findings(tables: RunTables) -> list[str]:
     won = metrics.won_matrix(seats)
     labels = seat_labels(game, setup)
     held = findings.held_sentence(labels, game.seat_holdings(setup))
-    found = [] if held is None else [held]
+    found = findings.random_play_sentences(
+        setup.lineup.labels, "the gaps between seats, the winners and the game lengths"
+    )
+    found += [] if held is None else [held]
     found.append(
         findings.seat_sentence(
             labels,
@@ -294,9 +297,14 @@ def run_findings(tables: RunTables) -> list[str]:
 def findings_chart(tables: RunTables) -> Chart:
     """The report's first page: its warnings and findings in plain sentences."""
     game = get_game(tables.setup.game)
+    defaults = game.default_rules().to_dict()
+    changed = {k: v for k, v in tables.setup.rules.to_dict().items() if defaults.get(k) != v}
+    rules = (
+        "rules changed from the defaults: " + rules_text(changed) if changed else "default rules"
+    )
     lines = [
         *run_findings(tables),
-        f"{game.title}, {tables.setup.players} players, strategies "
+        f"{game.title}, {tables.setup.players} players, {rules}, strategies "
         f"{', '.join(tables.setup.lineup.labels)}. Intervals are 95%: Wilson for rates over "
         "games, Wilson at the effective number of seats (games as clusters) for a "
         "strategy's rate over its seats, "

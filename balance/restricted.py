@@ -26,7 +26,12 @@ from balance import metrics
 from balance.caveats import CAP_SHARE, capped_warning, warning_lines
 from balance.charts import Chart, findings_page, flag, plot_intervals, title_page, write_charts
 from balance.errors import BalanceError, Interrupted
-from balance.findings import MIN_EFFECT, check_min_effect, restricted_play_sentences
+from balance.findings import (
+    MIN_EFFECT,
+    check_min_effect,
+    random_field_sentences,
+    restricted_play_sentences,
+)
 from balance.formatting import interval, percent, rules_text
 from balance.games import get_game
 from balance.games.base import Lineup, Setup
@@ -189,7 +194,7 @@ class RestrictedPlay:
         if self.precision is not None:
             change = (
                 "95% anytime-valid intervals (confidence sequences) for the change; the "
-                "p-values are fixed-n."
+                "p-values are fixed-n, and a * also needs the interval clear of 0."
             )
         lines.append(
             f"\nA negative change: the {noun} helps the player who has it. * = significant at "
@@ -206,7 +211,8 @@ class RestrictedPlay:
                 f"+/-{h:g} (the last to get there: {by})."
             )
         lines.append("\nFindings:")
-        found = restricted_play_sentences(self.table, noun, min_effect=self.min_effect)
+        found = random_field_sentences(self.setup.lineup.labels, noun)
+        found += restricted_play_sentences(self.table, noun, min_effect=self.min_effect)
         lines += [f"  {line}" for line in found]
         return "\n".join(lines)
 
@@ -351,6 +357,9 @@ def _restricted_play_until(
     # Anytime-valid, and never narrower than the paired t interval at the same games.
     low, high = tracker.values.interval()
     table["low"], table["high"] = np.fmin(low, table["low"]), np.fmax(high, table["high"])
+    # A star (a filled point) never sits on an interval that holds 0.
+    clear = (table["low"] > 0) | (table["high"] < 0)
+    table["significant"] = table["significant"].astype(bool) & clear
     return RestrictedPlay(
         setup=base,
         table=table,
@@ -506,8 +515,15 @@ def restricted_play_chart(
             f"{value.setup.players} players, strategies {', '.join(value.setup.lineup.labels)}; "
             f"{value.setup.lineup.seating_text()}; {value.setup.lineup.restriction_text()}. "
             f"Negative: the {noun} helps the "
-            "player who has it. 95% paired t intervals; filled points stay significant after "
-            f"Holm's correction over the {noun}s.",
+            "player who has it. "
+            + (
+                "95% anytime-valid intervals (confidence sequences); filled points stay "
+                f"significant after Holm's correction over the {noun}s, their interval clear "
+                "of 0."
+                if value.precision is not None
+                else "95% paired t intervals; filled points stay significant after "
+                f"Holm's correction over the {noun}s."
+            ),
         ),
     )
 
@@ -532,7 +548,8 @@ def write_restricted_play(value: RestrictedPlay, out: Path) -> list[Path]:
     findings = findings_page(
         f"{noun.capitalize()} value by restricted play: findings",
         warned,
-        restricted_play_sentences(value.table, noun, min_effect=value.min_effect),
+        random_field_sentences(value.setup.lineup.labels, noun)
+        + restricted_play_sentences(value.table, noun, min_effect=value.min_effect),
     )
     charts = [
         Chart("00-title", title_page(f"{noun.capitalize()} value by restricted play", lines)),

@@ -263,7 +263,9 @@ class SweepResult:
             lines.append(f"... {len(self.points) - limit:,} more points (--json or --out)")
         if self.baseline:
             shown = ", ".join(f"{k}={v}" for k, v in self.baseline.items())
-            count = sum(len(p.get("difference", {})) for p in self.points)
+            count = sum(
+                d["p"] == d["p"] for p in self.points for d in p.get("difference", {}).values()
+            )
             lines.append(
                 f"\nPaired differences from the baseline ({shown}) at each point, on the same "
                 f"games; * = significant at 5% after Holm's correction over the sweep's "
@@ -271,6 +273,9 @@ class SweepResult:
             )
             for point in self.points[:limit]:
                 diff = point.get("difference", {})
+                if diff and all(d["p"] != d["p"] for d in diff.values()):
+                    lines.append(f"  point {point['point']} ({_label(point)}): the baseline")
+                    continue
                 parts = []
                 for key in ("balance_index", "length_mean", "seat_win_rate.0"):
                     if key in diff:
@@ -295,7 +300,11 @@ class SweepResult:
                 "and targets)"
             )
             if passing:
-                lines.append(f"{len(passing)} points pass every target, best first:")
+                lines.append(
+                    f"{len(passing)} points pass every target, best first:"
+                    if len(passing) != 1
+                    else "1 point passes every target:"
+                )
                 for point in passing[:limit]:
                     figures = "; ".join(
                         f"{t.figure} {_fig_named(point['metrics'], t.figure)}" for t in self.targets
@@ -306,6 +315,15 @@ class SweepResult:
         return "\n".join(lines)
 
 
+def games_played_text(games: Sequence[int]) -> str:
+    """The games the points of a ``--precision`` sweep played: ``8,192 to 12,288 games a
+    point``, or ``8,192 games at every point`` when they all played as many."""
+    low, high = min(games, default=0), max(games, default=0)
+    if low == high:
+        return f"{low:,} games at every point"
+    return f"{low:,} to {high:,} games a point"
+
+
 def precision_sweep_lines(result: SweepResult) -> list[str]:
     """How the points of a ``--precision`` sweep stopped, for the text output."""
     h = result.precision
@@ -313,8 +331,8 @@ def precision_sweep_lines(result: SweepResult) -> list[str]:
     capped = sum(p["stopped_by"] == "max_games" for p in result.points)
     lines = [
         f"Each point played blocks of games until every seat win rate and the balance index "
-        f"were within +/-{h:g}: {min(games, default=0):,} to {max(games, default=0):,} games a "
-        f"point; {capped} of {len(games)} stopped at --max-games first.",
+        f"were within +/-{h:g}: {games_played_text(games)}; {capped} of {len(games)} stopped "
+        "at --max-games first.",
         "Seat win rates and balance index: 95% anytime-valid intervals "
         "(confidence sequences); other intervals are fixed-n.",
     ]
@@ -1031,6 +1049,11 @@ def build_result(
             _apply_anytime(entry, anytime[index])
         if plan.baselines[index] is not None:
             entry["difference"] = point_differences(tally)
+            if plan.baselines[index] == setup:
+                # The baseline against itself: every difference 0, and no test to count
+                # in Holm's correction.
+                for figure in entry["difference"].values():
+                    figure["p"] = math.nan
         points.append(entry)
     _holm_over_sweep(points)
     for entry in points:

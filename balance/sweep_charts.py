@@ -501,11 +501,13 @@ def sweep_charts(result: SweepResult) -> list[Chart]:
         "the seat differences for the balance index."
     )
     if result.precision is not None:
+        from balance.sweep import games_played_text
+
         played = [p["games"] for p in result.points]
         games_note = (
             f"Each point played until its seat win rates and balance index were within "
-            f"+/-{result.precision:g} (or {result.max_games:,} games): {min(played):,} to "
-            f"{max(played):,} games a point (game indices from 0 of seed {result.seed}); "
+            f"+/-{result.precision:g} (or {result.max_games:,} games): "
+            f"{games_played_text(played)} (game indices from 0 of seed {result.seed}); "
             f"{len(result.points)} points ({result.design})."
         )
         interval_note = (

@@ -147,3 +147,14 @@ def test_value_table_pairs_each_row_with_its_own_base() -> None:
     assert isinstance(table, pd.DataFrame)
     assert table["difference"].tolist() == [0.5, 0.0]
     assert table["games"].tolist() == [3, 3]
+
+
+def test_card_values_among_random_players_say_so_before_the_findings() -> None:
+    from balance.findings import random_field_sentences
+    from balance.restricted import restricted_play
+
+    setup = make_setup("walk-the-plank", 3, SEED)
+    text = restricted_play(setup, 200, ["charge"], threads=2).text()
+    findings = text.split("Findings:")[1]
+    assert "uniform-random player" in findings.splitlines()[1]
+    assert random_field_sentences(["random", "greedy", "random"], "card") == []

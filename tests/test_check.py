@@ -180,7 +180,37 @@ def test_old_baselines_and_the_old_tolerance_option_are_refused(
         (SCENARIO.format(max_games=10) + "colour = 1\n" + target("length_mean", 1), 6, "colour"),
         (SCENARIO.format(max_games=10) + "rules = { plank_max = 99 }\n", 6, "plank_max"),
         (SCENARIO.format(max_games=10), 1, "at least one [[scenario.target]]"),
+        (
+            SCENARIO.format(max_games=10)
+            + target("length_mean", 1).replace("[[scenario.target]]", "[scenario.target]"),
+            7,
+            "write [[scenario.target]], with double brackets",
+        ),
+        (
+            SCENARIO.format(max_games=10).replace("[[scenario]]", "[scenario]")
+            + target("length_mean", 1),
+            1,
+            "write [[scenario]], with double brackets",
+        ),
+        (
+            "# targets\n\n" + SCENARIO.format(max_games=10).replace("[[scenario]]", "[scenario]"),
+            3,
+            "write [[scenario]], with double brackets",
+        ),
+        (
+            SCENARIO.format(max_games=10) + target("length_mean", 1) + "tolerence = 0.1\n",
+            10,
+            "fields: metric, min, max, tolerance",
+        ),
         ("[[scenario]\nname = 1\n", 1, "targets.toml:1:"),
+        (SCENARIO.format(max_games=10) + "players = 3\n", 6, "a key given twice"),
+        (
+            SCENARIO.format(max_games=10)
+            + target("length_mean", 1).replace("[[scenario.target]]", "[scenario.target]")
+            + target("length_mean", 2),
+            11,
+            "(double brackets) is meant",
+        ),
         (
             SCENARIO.format(max_games=10)
             + target("length_mean", 1).replace("scenario.target", "scenario.targets"),
@@ -237,7 +267,43 @@ def test_a_scenario_plays_its_own_seed_as_simulate_does(tmp_path, monkeypatch, c
     code, out, err = call_main(monkeypatch, capsys, "check", write(tmp_path, text), "--json")
     assert code == 0, err
     values = [s["targets"][0]["value"] for s in json.loads(out)["scenarios"]]
+    assert [s["seed"] for s in json.loads(out)["scenarios"]] == [1, 2]
     assert values[0] != values[1]
+    code, out, err = call_main(monkeypatch, capsys, "check", write(tmp_path, text))
+    assert "seed 1: walk-the-plank, 4 players, seed 1, 4,096 games" in out
     for seed, value in zip((1, 2), values, strict=True):
         summary = simulate_json("walk-the-plank", "-p", 4, "--games", 4096, "--seed", seed)
         assert value == summary["seat_win_rate"][0]["rate"]
+
+
+def test_an_undecided_comparison_says_why() -> None:
+    # A precise baseline and a difference close to the tolerance: not a baseline too
+    # imprecise for its tolerance, but a figure that moved by about the tolerance.
+    from balance.check import check_text
+
+    def compared(metric: str, difference: float, half: float) -> dict:
+        return {
+            "metric": metric,
+            "baseline": 7.8,
+            "baseline_se": 0.01,
+            "baseline_games": 81_920,
+            "tolerance": 0.1,
+            "value": 7.8 + difference,
+            "se": 0.01,
+            "difference": difference,
+            "interval": [difference - half, difference + half],
+            "verdict": "undecided",
+            "games": 81_920,
+        }
+
+    scenario = {"name": "four players", "game": "walk-the-plank", "players": 4}
+    close = {**scenario, "games": 81_920, "max_games": 100_000}
+    close["targets"] = [compared("length_mean", -0.125, 0.027)]
+    text = check_text({"scenarios": [close]})
+    assert "close to the tolerance" in text and "four players: length_mean" in text
+    assert "for want of games" not in text
+    for difference, half in ((0.0, 0.15), (-0.035, 0.099)):
+        close["targets"] = [compared("length_mean", difference, half)]
+        text = check_text({"scenarios": [close]})
+        assert "for want of games" in text and "--save-baseline" in text
+        assert "close to the tolerance" not in text

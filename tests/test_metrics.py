@@ -624,6 +624,10 @@ def test_estimate_of_a_share_and_a_mean() -> None:
     sem = math.sqrt(24 / 5) / math.sqrt(6)  # mean 5, squared deviations 24
     assert value == 5.0
     assert (low, high) == pytest.approx(stats.t.interval(0.95, 5, loc=5.0, scale=sem), rel=1e-12)
+    # A count a game cannot average below 0: a run's interval of a skewed count is cut
+    # there (the t interval of 0, 0, 0, 9 reaches -4.9), as simulate cuts it.
+    value, low, high = estimate(np.array([0, 0, 0, 9]), "mean")
+    assert value == 2.25 and low == 0.0 and high > 9
 
 
 # Six games, two seats, one winner a game.
@@ -793,9 +797,10 @@ def test_paired_table_rejects_runs_of_different_sizes() -> None:
 
 
 def test_mean_interval_is_what_estimate_uses_for_means() -> None:
-    # The "mean" kind is exactly balance.stats.mean_interval (Student t), not a share.
+    # The "mean" kind is exactly balance.stats.mean_interval (Student t) of a count, cut
+    # at 0, not a share.
     values = np.array([1.0, 0.0, 1.0, 1.0])
-    assert estimate(values, "mean") == mean_interval(values)
+    assert estimate(values, "mean") == mean_interval(values, floor=0.0)
     assert estimate(values, "mean") != estimate(values.astype(bool), "share")
 
 

@@ -97,6 +97,14 @@ def test_compare_stops_once_every_paired_difference_of_a_rate_is_narrow_enough()
     assert "anytime-valid" in one.text()
 
 
+def test_compare_title_page_names_its_anytime_valid_intervals_and_stop() -> None:
+    from balance.compare import _title_lines
+
+    text = "\n".join(_title_lines(paired(threads=2)))
+    assert "anytime-valid" in text and "stopped after" in text
+    assert "Differences: paired over games, 95% Student t" not in text
+
+
 def paired_blocks(rng: np.random.Generator, first: int, players: int = 3) -> dict[str, Block]:
     """A block of games of two variants: the winner redrawn in a third of the games, the
     length one round shorter or longer now and then (-0.136 rounds on average)."""
@@ -191,3 +199,52 @@ def test_a_run_can_start_at_any_game_and_plays_the_same_games() -> None:
     assert block.first_game == 512
     assert (block.won == whole.blocks[1].won).all()
     assert (block.length == whole.blocks[1].length).all()
+
+
+class _FixedIntervals:
+    """A tracker that has given every difference its anytime-valid interval."""
+
+    def __init__(self, found: dict) -> None:
+        self.found = found
+
+    def intervals(self) -> dict:
+        return self.found
+
+
+def test_a_difference_whose_anytime_interval_holds_zero_is_not_starred() -> None:
+    # The p-value is fixed-n; the interval shown is anytime-valid and may hold 0 while the
+    # p-value is below 5%: no star (no filled point) on an interval that holds 0.
+    from balance.paired_precision import apply_anytime
+
+    table = pd.DataFrame(
+        {
+            "run": ["dolphin", "dolphin", "dolphin"],
+            "metric": ["game length", "seat 0 win rate", "balance index"],
+            "difference": [-0.10, -0.02, 0.001],
+            "diff_low": [-0.15, -0.03, -0.001],
+            "diff_high": [-0.05, -0.01, 0.003],
+            "significant": [True, True, True],
+        }
+    )
+    found = {
+        ("dolphin", "game length"): (-0.28, 0.07),
+        ("dolphin", "seat 0 win rate"): (-0.04, -0.005),
+    }
+    apply_anytime(table, _FixedIntervals(found))
+    assert list(table["significant"]) == [False, True, True]
+
+
+def test_card_values_under_precision_star_only_intervals_clear_of_zero(monkeypatch) -> None:
+    from balance import restricted
+
+    value = restricted.restricted_play(
+        api.make_setup("walk-the-plank", 3), 0, ["charge", "run"], threads=2, precision=0.03
+    )
+    table = value.table
+    clear = (table["low"] > 0) | (table["high"] < 0)
+    assert not (table["significant"].astype(bool) & ~clear).any()
+    seen = {}
+    monkeypatch.setattr(restricted, "plot_intervals", lambda *a, **k: seen.update(k))
+    restricted.restricted_play_chart(value)
+    assert "anytime-valid" in seen["note"] and "paired t" not in seen["note"]
+    assert "clear of 0" in value.text()

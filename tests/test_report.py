@@ -149,6 +149,17 @@ def test_title_lines_name_everything_that_decides_the_charts(mixed_run) -> None:
     assert "Wilson" in text
 
 
+def test_findings_page_names_the_rules_it_was_played_by(mixed_run, monkeypatch) -> None:
+    # The findings page is read on its own: it says which variant and rules it rests on.
+    from balance import report
+
+    seen = {}
+    monkeypatch.setattr(report, "findings_page", lambda title, w, lines: seen.update(l=lines))
+    report.findings_chart(RunTables.read(mixed_run))
+    last = seen["l"][-1]
+    assert "rules changed from the defaults: plank_max=5, ghost=true, kraken=true" in last
+
+
 def test_title_lines_of_a_base_game(runs) -> None:
     lines = describe_run(RunTables.read(runs["plain"]))
     assert "variants: none (base game)" in lines
@@ -446,3 +457,18 @@ def test_game_length_title_with_unfinished_games_says_the_mean_is_a_bound(plain_
     assert f"restricted mean to {cap}: {games['rounds'].mean():.2f} [" in title
     assert f"mean at least {games['rounds'].mean():.2f}" in title
     assert f"2,000 games, {unfinished:,} unfinished" in title
+
+
+@pytest.mark.parametrize("count", [5, 90])
+def test_a_title_page_holds_all_its_text(count: int) -> None:
+    # A sweep's title page lists every point: a long text makes the page taller instead
+    # of running off its bottom.
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    from balance.charts import title_page
+
+    figure = title_page("Walk the Plank: sweep", [f"point {i}" for i in range(count)])
+    renderer = FigureCanvasAgg(figure).get_renderer()
+    for text in figure.texts:
+        box = text.get_window_extent(renderer)
+        assert box.y0 >= 0 and box.y1 <= figure.bbox.height

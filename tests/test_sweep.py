@@ -221,7 +221,12 @@ def test_baseline_differences_are_compare_s_paired_differences() -> None:
     assert diff["p"] == pytest.approx(row["p"], rel=1e-9, abs=1e-300)
     # Holm over every difference of the sweep: adjusted p-values are never smaller
     cells = [d for p in result.points for d in p["difference"].values()]
-    assert all(d["p_holm"] >= d["p"] for d in cells)
+    assert all(d["p_holm"] >= d["p"] for d in cells if d["p"] == d["p"])
+    # The baseline against itself is no test: it does not count in Holm's correction.
+    assert all(d["p"] != d["p"] for d in at_base["difference"].values())
+    tests = len(other["difference"])
+    assert f"Holm's correction over the sweep's {tests:,} differences" in result.text()
+    assert "\n  point 0 (3 players, plank_max=3): the baseline\n" in result.text()
     assert result.table["figure"].str.startswith("difference.").any()
 
 
@@ -272,7 +277,8 @@ def test_one_clearly_different_point_of_sixty_is_significant_after_holm() -> Non
     assert index[different]["value"] < -0.1 and index[different]["significant"]
     assert index[different]["p"] < 0.05 / len(cells)
     assert not any(index[p]["significant"] for p in index if p != different)
-    assert "significant at 5% after Holm's correction over the sweep's 1,140" in result.text()
+    # 59 points of 19 differences: the baseline against itself is not counted.
+    assert "significant at 5% after Holm's correction over the sweep's 1,121" in result.text()
 
 
 def test_a_balance_index_p_value_below_the_draws_is_a_close_upper_bound() -> None:
@@ -307,7 +313,10 @@ def test_targets_rank_the_points_that_pass() -> None:
     assert lengths[3]["ci95"][1] < 10 < lengths[5]["ci95"][0]  # short planks, short games
     passing = result.passing()
     assert passing and all(set(p["verdicts"].values()) == {"pass"} for p in passing)
-    assert "points pass every target" in result.text()
+    result.passing = lambda: passing[:1]  # a single point passing is said in the singular
+    assert "\n1 point passes every target:\n" in result.text()
+    result.passing = lambda: passing[:1] * 2
+    assert "\n2 points pass every target, best first:\n" in result.text()
     assert len(result.verdicts) == 2 * len(result.points)
     assert set(result.verdicts["verdict"]) <= {"pass", "fail", "undecided"}
 
@@ -780,3 +789,16 @@ def test_bad_precision_is_one_line_as_in_simulate(monkeypatch, capsys, args, fra
     assert_one_line_error(code, out, err, fragment)
     code, out, err = call_main(monkeypatch, capsys, "simulate", GAME, *args)
     assert_one_line_error(code, out, err, fragment)
+
+
+def test_a_precision_sweep_whose_points_played_alike_says_so_once() -> None:
+    from types import SimpleNamespace
+
+    from balance.sweep import precision_sweep_lines
+
+    alike = [{"games": 8192, "stopped_by": "balance index"}] * 3
+    (line, _) = precision_sweep_lines(SimpleNamespace(precision=0.03, points=alike))
+    assert "8,192 games at every point" in line and "8,192 to 8,192" not in line
+    apart = [*alike, {"games": 12288, "stopped_by": "max_games"}]
+    (line, _) = precision_sweep_lines(SimpleNamespace(precision=0.03, points=apart))
+    assert "8,192 to 12,288 games a point; 1 of 4 stopped at --max-games" in line

@@ -309,6 +309,8 @@ def test_compare_warns_first_in_text_json_and_pages(capped_comparison) -> None:
 def test_comparison_findings_restate_the_table(capped_comparison) -> None:
     _, comparison = capped_comparison
     lines = comparison_findings(comparison)
+    # Random players first: what the comparison measures is random play.
+    assert lines.pop(0).startswith("Every seat plays the uniform-random player: ")
     assert [line.split(":")[0] for line in lines[:2]] == ["base", "round_cap=3"]
     table = comparison.table
     finished = table[
@@ -355,7 +357,8 @@ def test_report_findings_of_a_run_that_ends(tmp_path: Path) -> None:
     tables = RunTables.read(out)
     assert run_caveats(tables) == []
     seats = tables["seats"].groupby("seat")["won"].mean()
-    text = run_findings(tables)[0]
+    first, text = run_findings(tables)[:2]
+    assert first.startswith("Every seat plays the uniform-random player: the gaps between")
     bottom, top = int(seats.idxmin()), int(seats.idxmax())
     assert text.startswith(
         f"Seat {bottom} wins {100 * (seats[top] - seats[bottom]):.2f} percentage points "

@@ -742,7 +742,16 @@ def replace(old: str, new: str) -> str:
         (replace('"Broadside" = 10', '"Broadside" = 9'), "deck 'test-deck': 19 cards; a deck ha"),
         (
             replace('"Broadside" = 10', '"Broadside" = 9\n"Kraken" = 2  # <-'),
-            "2 copies of 'Kraken', above its copy limit of 1",
+            "2 copies of 'Kraken', above its copy limit of 1 (set copies = 2 on the card and "
+            "play with --rule legendary_copies=2)",
+        ),
+        (
+            replace(
+                '"Broadside" = 10\n"Plug the Leaks" = 10',
+                '"Plug the Leaks" = 9\n"Broadside" = 11  # <-',
+            ),
+            "11 copies of 'Broadside', above its copy limit of 10 (set copies = N on the "
+            "card to change it)",
         ),
         (
             replace('"Broadside" = 10', '"Brodside" = 10  # <-'),

@@ -1749,6 +1749,9 @@ def test_summary_lines_print_drawn_per_game_with_its_interval() -> None:
     }
     lines = GAME.summary_lines(summary)
     assert any(line.startswith("Cards (1,000 games), per game") for line in lines)
+    # Before the rates: they are not a card's value.
+    header = next(line for line in lines if line.startswith("Cards ("))
+    assert "not at random" in header and "balance cards battle-of-thieves" in header
     row = next(line for line in lines if "Spyglass" in line)
     assert "played  1.50 [1.40, 1.60] of 2.25 [2.20, 2.30] drawn" in row
 

@@ -2413,3 +2413,27 @@ def test_a_game_is_narrated() -> None:
         assert end.startswith("Turn cap")
     # Narrating does not change the game.
     assert record == reference.play_game(RULES, CONTENT, 2, 0)
+
+
+def test_a_visit_that_takes_nothing_back_says_why() -> None:
+    # A full reserve (30 at set-up): "nothing to take back", not "0 provisions".
+    lines: list[str] = []
+    pos = ready(build(turn=3))
+    reference.visit(pos, 0, reference.Dice(script=[]), say=lines.append)
+    assert lines == ["  nothing to take back (the reserve is full at 30)"]
+    # Room in the reserve, but nothing spent: still nothing to take back.
+    pos = ready(build(turn=3, rules=BattleRules(reserve_max=40)))
+    lines.clear()
+    reference.visit(pos, 0, reference.Dice(script=[]), say=lines.append)
+    assert lines == ["  nothing to take back (no provision is below its starting count)"]
+
+
+def test_a_gain_cut_short_by_a_full_reserve_says_so() -> None:
+    lines: list[str] = []
+    pos = build(turn=3)  # 30 provisions: full
+    reference.apply_effect(pos, 0, GAIN, OWN, 3, 0, PLANK, -1, dice(), say=lines.append)
+    assert lines == ["  seat 0 gains 0 planks (the reserve is full at 30)"]
+    pos.sides[0].provisions = [5, 12, 4, 2, 2]  # 25: room for all 3
+    lines.clear()
+    reference.apply_effect(pos, 0, GAIN, OWN, 3, 0, PLANK, -1, dice(), say=lines.append)
+    assert lines == ["  seat 0 gains 3 planks"]

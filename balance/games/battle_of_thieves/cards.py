@@ -1131,10 +1131,16 @@ def _deck_cards(
             )
         limit = library.cards[card_name].copies if card_name in library.cards else copies
         if copies > limit:
+            # A legendary card is held to the rule legendary_copies as well as to its limit.
+            legendary = card_name in library.cards and library.cards[card_name].type == L.LEGENDARY
+            how = (
+                f"set copies = {copies} on the card and play with --rule legendary_copies={copies}"
+                if legendary
+                else "set copies = N on the card to change it"
+            )
             cards_table.fail(
                 None,
-                f"{copies} copies of '{card_name}', above its copy limit of "
-                f"{limit} (set copies = N on the card to change it)",
+                f"{copies} copies of '{card_name}', above its copy limit of {limit} ({how})",
                 line,
             )
         return card_name, copies

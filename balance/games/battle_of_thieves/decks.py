@@ -35,7 +35,7 @@ from balance.charts import (
     write_charts,
 )
 from balance.errors import BalanceError
-from balance.findings import MIN_EFFECT, restricted_play_sentences
+from balance.findings import MIN_EFFECT, random_field_sentences, restricted_play_sentences
 from balance.formatting import rules_text
 from balance.games.base import Setup
 from balance.games.battle_of_thieves.usefulness import card_keys
@@ -114,7 +114,7 @@ class CardValues:
     def findings(self) -> list[str]:
         """The findings page's sentences (:func:`balance.findings.restricted_play_sentences`)."""
         decks = self.setup.rules.content().deck_names
-        return restricted_play_sentences(
+        return random_field_sentences(self.setup.lineup.labels, "card") + restricted_play_sentences(
             self.table,
             "card",
             [f"{row.card} ({decks[row.seat]})" for row in self.table.itertuples()],

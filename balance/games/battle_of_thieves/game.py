@@ -404,7 +404,9 @@ class BattleOfThieves(EngineGame):
         lines.append(
             f"Cards ({summary.get('games', 0):,} games), per game of the deck that holds them "
             "(95% intervals); win rate in the "
-            "games it was played, and in those it was drawn and held:"
+            "games it was played, and in those it was drawn and held. Those games are chosen "
+            "by play, not at random (a card played in winning positions looks better): a "
+            "card's value is measured by restricted play, balance cards battle-of-thieves."
         )
         for name, row in summary["cards"].items():
             seats = "/".join(str(s) for s in row["seats"])

@@ -1382,9 +1382,22 @@ def visit(pos: Position, i: int, dice: Dice, say: Narrator = _quiet) -> None:
     """
     count(pos, pos.player, SEAT_STAT.ISLAND_VISITS)
     pos.taking = can_take(pos, i)
-    say(f"  {pos.taking} provision{'' if pos.taking == 1 else 's'} to take back")
-    if pos.taking == 0:
+    if pos.taking:
+        say(f"  {pos.taking} provision{'' if pos.taking == 1 else 's'} to take back")
+    else:
+        say(f"  nothing to take back ({_why_nothing(pos)})")
         island_cards(pos, dice, say)
+
+
+def _why_nothing(pos: Position) -> str:
+    """Why an island visit takes nothing back, for the narration."""
+    side = pos.sides[pos.player]
+    if reserve_total(side) >= pos.rules.reserve_max:
+        return f"the reserve is full at {pos.rules.reserve_max}"
+    start = pos.content.provisions[pos.player]
+    if all(side.provisions[k] >= start[k] for k in range(len(PROVISIONS))):
+        return "no provision is below its starting count"
+    return "this visit may take none"
 
 
 def take_options(pos: Position) -> list[Option]:
@@ -1676,7 +1689,8 @@ def apply_effect(
         side = pos.sides[side_of(target, seat)]
         gained = max(0, min(amount, rules.reserve_max - reserve_total(side)))
         side.provisions[arg] += gained
-        say(f"  seat {side_of(target, seat)} gains {gained} {PROVISIONS[arg]}")
+        full = f" (the reserve is full at {rules.reserve_max})" if gained < amount else ""
+        say(f"  seat {side_of(target, seat)} gains {gained} {PROVISIONS[arg]}{full}")
     elif op == LOSE:
         side = pos.sides[side_of(target, seat)]
         lost = max(0, min(amount, side.provisions[arg]))
