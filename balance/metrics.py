@@ -281,6 +281,14 @@ def paired_difference(
     the difference can take (``(-1, 1)`` for rates: a t interval over few games can reach
     beyond it, and cutting off impossible values only raises the coverage).
 
+    Where every game gave the same difference ``v`` of a figure with known ``bounds``
+    (every game finished in both runs; four games alike), the t interval has no width, yet
+    the games only show that a game
+    differing from ``v`` is rare: the share of such games is at most ``u``, the exact
+    (Clopper-Pearson) upper bound of 0 games in ``n``, so within known ``bounds`` the mean
+    lies in ``[v - u (v - low), v + u (high - v)]``. The p-value is then the exact sign
+    test's (``2 / 2^n`` when no game favoured the other side, 1 when none differed).
+
     Returns
     -------
     dict with ``difference``, ``low``, ``high``, ``p`` and ``games``.
@@ -291,9 +299,16 @@ def paired_difference(
         raise ValueError("paired arrays must hold the same games")
     delta = variant - base
     mean, low, high = mean_interval(delta, level)
+    # Every game alike within known bounds (the t interval and p-value say nothing then).
+    alike = bool(np.all(delta == delta[0])) and bool(np.isfinite(bounds).all()) and delta.size
+    if alike:
+        rare = 1.0 - ((1.0 - level) / 2) ** (1.0 / delta.size)  # 0 of n: Clopper-Pearson
+        low, high = mean - rare * (mean - bounds[0]), mean + rare * (bounds[1] - mean)
     low, high = max(low, bounds[0]), min(high, bounds[1])
     if delta.size < 2:
         p = float("nan")
+    elif alike:
+        p = 1.0 if delta[0] == 0 else min(1.0, 2.0 * 0.5**delta.size)
     elif np.all(delta == delta[0]):
         p = 1.0 if delta[0] == 0 else 0.0
     else:

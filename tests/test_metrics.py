@@ -819,3 +819,31 @@ def test_seeded_normal_is_numpy_s_multivariate_normal_bit_for_bit(k) -> None:
         )
         np.testing.assert_array_equal(seeded_normal(corr, draws, seed), expected)
         np.testing.assert_array_equal(_row_max(expected), expected.max(axis=1))
+
+
+def test_paired_rate_difference_of_games_all_alike_is_not_certain() -> None:
+    # Four games, each finished in both runs: no spread, yet a game that differs could be
+    # as common as the exact bound of 0 such games in 4 allows (60%).
+    ones = np.ones(4)
+    result = paired_difference(ones, ones, bounds=(-1.0, 1.0))
+    rare = 1 - 0.025 ** (1 / 4)
+    assert (result["low"], result["high"]) == pytest.approx((-rare, rare))
+    assert result["p"] == 1.0
+    # Every game won by the variant alone: [1 - 2u, 1], and the sign test's p-value.
+    result = paired_difference(ones, np.zeros(4), bounds=(-1.0, 1.0))
+    assert (result["low"], result["high"]) == pytest.approx((1 - 2 * rare, 1.0))
+    assert result["p"] == pytest.approx(2 / 2**4)
+
+
+def test_paired_rate_difference_covers_a_rare_difference() -> None:
+    # A variant that loses 2% of games the base wins, over 40 paired games: most draws
+    # show no differing game at all, where a zero-width interval would miss the truth.
+    rng = np.random.default_rng(8)
+    covered = 0
+    reps = 2000
+    for _ in range(reps):
+        base = np.ones(40)
+        variant = (rng.random(40) >= 0.02).astype(float)
+        result = paired_difference(variant, base, bounds=(-1.0, 1.0))
+        covered += result["low"] <= -0.02 <= result["high"]
+    assert covered / reps >= 0.95
