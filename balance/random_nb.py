@@ -7,7 +7,9 @@ derived from ``(run seed, game index, stream number)``. A stream's state is a
 """
 
 import numpy as np
-from numba import njit, uint64
+from numba import uint64
+
+from balance.compile_cache import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -37,8 +37,8 @@ The tuples passed around:
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from balance.compile_cache import njit
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
     ACTIVATE,

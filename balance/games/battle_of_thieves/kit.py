@@ -20,8 +20,7 @@ fast but took a quarter more of the game loop's first compile.
 
 from typing import NamedTuple
 
-from numba import njit
-
+from balance.compile_cache import njit
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
     ACTIVATE,

@@ -32,8 +32,8 @@ of games (:class:`Work` order); nothing allocates inside a decision or a playout
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from balance.compile_cache import njit
 from balance.games.battle_of_thieves.engine_nb import (
     DICE_STREAM,
     N_STREAMS,

@@ -15,8 +15,8 @@ Shapes (``n`` players, ``G`` games in the block):
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from balance.compile_cache import njit
 from balance.games.la_planche.moves_nb import (
     EMPTY,
     LINE_SIZE,

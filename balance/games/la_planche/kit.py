@@ -33,8 +33,7 @@ Any other answer stops the run with an error naming the strategy.
 
 import math
 
-from numba import njit
-
+from balance.compile_cache import njit
 from balance.games.la_planche.moves_nb import (
     ADVANCE,
     EMPTY,

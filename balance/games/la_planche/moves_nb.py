@@ -14,8 +14,7 @@ Shapes used throughout:
 
 from typing import NamedTuple
 
-from numba import njit
-
+from balance.compile_cache import njit
 from balance.games.la_planche.rules import N_COLOURS, SPACES_LIMIT, Rule
 
 

@@ -33,8 +33,8 @@ uint64 ``(S, 4)`` with ``rows`` int64 ``(n + 1,)`` naming the row of the chance 
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from balance.compile_cache import njit
 from balance.games.la_planche.kit import detective_values_nb, evaluate_option_nb
 from balance.games.la_planche.moves_nb import (
     EMPTY,

@@ -25,8 +25,8 @@ The tuples passed around (``n`` players):
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from balance.compile_cache import njit
 from balance.games.lifeboats.kit import new_ballot_nb
 from balance.games.lifeboats.layout import (
     AFLOAT,

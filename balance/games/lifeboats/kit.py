@@ -43,8 +43,7 @@ compiled once and called, which keeps a strategy's first compilation to seconds
 
 import math
 
-from numba import njit
-
+from balance.compile_cache import njit
 from balance.games.lifeboats.layout import (
     AFLOAT,
     CHOOSE_LEAK,

@@ -25,8 +25,8 @@ player (:func:`new_sandbox_nb`); nothing is allocated in a playout.
 """
 
 import numpy as np
-from numba import njit
 
+from balance.compile_cache import njit
 from balance.games.lifeboats import engine_nb as enb
 from balance.games.lifeboats.kit import new_ballot_nb
 from balance.games.lifeboats.layout import (

@@ -15,9 +15,9 @@ Shapes (``n`` players, ``T = PLANK_LIMIT + 1`` positions, ``G`` games in the blo
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from balance.bits_nb import lowest_bit_nb, popcount_nb
+from balance.compile_cache import njit
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK, N_CARDS
 from balance.games.walk_the_plank.moves_nb import (
     ALL_CARDS,

@@ -16,9 +16,9 @@ iterations allocate nothing. See ``docs/walk-the-plank.md``.
 """
 
 import numpy as np
-from numba import njit
 
 from balance.bits_nb import lowest_bit_nb
+from balance.compile_cache import njit
 from balance.games.walk_the_plank import engine_nb as E
 from balance.games.walk_the_plank.cards import N_CARDS
 from balance.games.walk_the_plank.mc_nb import (

@@ -36,8 +36,8 @@ not in ``available``, stops the run with an error naming the strategy.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from balance.compile_cache import njit
 from balance.games.walk_the_plank.cards import N_CARDS, Card
 from balance.games.walk_the_plank.moves_nb import (
     JUMP,

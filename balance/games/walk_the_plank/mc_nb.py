@@ -14,8 +14,8 @@ Parameters (float64, the seat's ``params``): see :class:`SearchParams`.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from balance.compile_cache import njit
 from balance.games.walk_the_plank.cards import N_CARDS
 from balance.games.walk_the_plank.kit import evaluate_option_nb
 from balance.games.walk_the_plank.moves_nb import TILES, State, legal_options_nb

@@ -31,9 +31,9 @@ made once per decision; the playouts allocate nothing.
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
 from balance.bits_nb import popcount_nb
+from balance.compile_cache import njit
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK
 from balance.games.walk_the_plank.kit import KTH_CARD
 from balance.games.walk_the_plank.moves_nb import (
