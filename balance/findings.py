@@ -292,7 +292,9 @@ def _change(row) -> str:
         verb = "games last longer" if row.difference > 0 else "games get shorter"
         return f"{verb}, {values} ({amount})"
     verb = "rises" if row.difference > 0 else "falls"
-    return f"{row.metric} {verb} {values} ({amount})"
+    # "games with 2 winners" is a share of games: it is the share that rises or falls.
+    subject = f"the share of {row.metric}" if row.metric.startswith("games ") else row.metric
+    return f"{subject} {verb} {values} ({amount})"
 
 
 def random_play_sentences(strategies: Sequence[str], what: str) -> list[str]:
@@ -369,7 +371,8 @@ def restricted_play_sentences(
         return f"{row.label} {points(max(abs(row.low), abs(row.high)))}{note}"
 
     found = [
-        f"{int(beyond.sum())} of the {len(rows)} {plural} change the win rate of {subject} "
+        f"{int(beyond.sum())} of the {len(rows)} {plural} "
+        f"{'changes' if beyond.sum() == 1 else 'change'} the win rate of {subject} "
         f"without them beyond chance ({games:,} paired games a {noun}, 5% after Holm's "
         f"correction); a change matters from {min_effect:g} {_points(min_effect)} "
         "(--min-effect)."

@@ -457,7 +457,7 @@ def test_restricted_play_findings_say_which_cards_are_too_small_to_matter() -> N
         }
     )
     first, tiny = findings.restricted_play_sentences(table, "card")
-    assert first.startswith("1 of the 2 cards change the win rate")
+    assert first.startswith("1 of the 2 cards changes the win rate")
     assert tiny == (
         "Too small to matter, each within +/-1 point (the largest change each allows): "
         "charge 0.60; run 0.50 (beyond chance)."
@@ -470,4 +470,33 @@ def test_restricted_play_findings_say_which_cards_are_too_small_to_matter() -> N
     # Significant by its fixed-n p-value, but its anytime-valid interval holds zero.
     held = table.assign(significant=True)
     first, tiny = findings.restricted_play_sentences(held, "card")
-    assert first.startswith("1 of the 2 cards change the win rate")
+    assert first.startswith("1 of the 2 cards changes the win rate")
+
+
+def test_a_share_of_games_is_the_subject_that_rises_or_falls() -> None:
+    rows = difference_rows([True, True, False, False]).assign(
+        metric=["game length", "games with 2 winners", "seat 1 win rate", "balance index"]
+    )
+    (changes,) = [
+        line
+        for line in findings.difference_sentences(rows, "kraken", "base")
+        if line.startswith("Changes that matter: ")
+    ]
+    assert "the share of games with 2 winners falls from 34.00% to 32.00%" in changes
+
+
+def test_one_card_that_changes_the_win_rate_is_said_in_the_singular() -> None:
+    table = pd.DataFrame(
+        {
+            "action": ["run"],
+            "games": [500],
+            "win_rate": [0.20],
+            "base_win_rate": [0.32],
+            "difference": [-0.12],
+            "low": [-0.16],
+            "high": [-0.08],
+            "significant": [True],
+        }
+    )
+    first = findings.restricted_play_sentences(table, "card")[0]
+    assert first.startswith("1 of the 1 card changes the win rate of the restricted seat")
