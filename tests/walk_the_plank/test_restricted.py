@@ -343,7 +343,11 @@ def test_restricted_play_table_by_hand() -> None:
     for row, expected in zip(table.iloc[:2].itertuples(), [charge, run], strict=True):
         assert (row.difference, row.low, row.high, row.p) == pytest.approx(expected, rel=1e-9)
     no_change = table.iloc[2]
-    assert (no_change["difference"], no_change["low"], no_change["high"]) == (0.0, 0.0, 0.0)
+    # No game differed: not a certain zero, but the exact bound of none in 12 games.
+    rare = 1 - 0.025 ** (1 / 12)
+    assert (no_change["difference"], no_change["low"], no_change["high"]) == pytest.approx(
+        (0.0, -rare, rare)
+    )
     assert no_change["p"] == 1.0
 
     # Holm over 3 cards: the smallest p times 3, the next times 2 (kept monotone), then 1.
