@@ -67,6 +67,7 @@ from balance.sweep_design import (
     check_axes,
     design_points,
     figure_of,
+    games_played_text,
     grid_size,
     parse_assignments,
     parse_axis,
@@ -313,15 +314,6 @@ class SweepResult:
             else:
                 lines.append("No point passes every target.")
         return "\n".join(lines)
-
-
-def games_played_text(games: Sequence[int]) -> str:
-    """The games the points of a ``--precision`` sweep played: ``8,192 to 12,288 games a
-    point``, or ``8,192 games at every point`` when they all played as many."""
-    low, high = min(games, default=0), max(games, default=0)
-    if low == high:
-        return f"{low:,} games at every point"
-    return f"{low:,} to {high:,} games a point"
 
 
 def precision_sweep_lines(result: SweepResult) -> list[str]:

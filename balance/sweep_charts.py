@@ -39,7 +39,7 @@ from matplotlib.figure import Figure
 from balance.charts import LINES, Chart, caption, new_axes, title_page, write_charts
 from balance.games import get_game
 from balance.stats import normal_quantile, t_quantile
-from balance.sweep_design import PLAYERS, Axis, figure_of
+from balance.sweep_design import PLAYERS, Axis, figure_of, games_played_text
 
 if TYPE_CHECKING:
     from balance.sweep import SweepResult
@@ -501,8 +501,6 @@ def sweep_charts(result: SweepResult) -> list[Chart]:
         "the seat differences for the balance index."
     )
     if result.precision is not None:
-        from balance.sweep import games_played_text
-
         played = [p["games"] for p in result.points]
         games_note = (
             f"Each point played until its seat win rates and balance index were within "

@@ -263,3 +263,12 @@ def figure_names(metrics: Mapping[str, Any]) -> list[str]:
         elif isinstance(node, Mapping):
             names += [f"{key}.{sub}" for sub in node]
     return names
+
+
+def games_played_text(games: Sequence[int]) -> str:
+    """The games the points of a ``--precision`` sweep played: ``8,192 to 12,288 games a
+    point``, or ``8,192 games at every point`` when they all played as many."""
+    low, high = min(games, default=0), max(games, default=0)
+    if low == high:
+        return f"{low:,} games at every point"
+    return f"{low:,} to {high:,} games a point"

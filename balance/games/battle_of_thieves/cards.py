@@ -35,7 +35,6 @@ from typing import Any, NamedTuple, NoReturn, TypeVar
 from balance.errors import BalanceError
 from balance.games.battle_of_thieves import layout as L
 from balance.games.battle_of_thieves.content import Content, blanked, make_content
-from balance.games.battle_of_thieves.rules import BattleRules
 
 
 class FileMistakes(BalanceError):
@@ -1740,7 +1739,7 @@ def _legendary_mistakes(library: Library) -> list[str]:
     card than the rule ``legendary_copies`` allows by default: ``simulate`` refuses such
     a deck unless that rule is raised, so ``deck check`` says so (the file itself loads,
     for a run that raises it)."""
-    limit = BattleRules().legendary_copies
+    limit = L.LEGENDARY_COPIES
     lines = []
     for name in library.own_decks:
         deck = library.decks[name]

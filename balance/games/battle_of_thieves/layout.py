@@ -40,6 +40,8 @@ ITEM = 6
 SPECIAL = 7
 LEGENDARY = 8
 SHIP = 9
+#: Copies of one legendary card a deck may hold by default (the rule ``legendary_copies``).
+LEGENDARY_COPIES = 1
 CARD_TYPES = (
     "blank",
     "animal",

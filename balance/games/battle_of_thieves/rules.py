@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from balance.errors import BalanceError
-from balance.games.battle_of_thieves.layout import LEGENDARY, RULE
+from balance.games.battle_of_thieves.layout import LEGENDARY, LEGENDARY_COPIES, RULE
 from balance.games.rule_fields import RuleFields, check_int
 
 #: Fields held as tuples of strings (lists in JSON, comma-separated on the command line).
@@ -107,7 +107,7 @@ class BattleRules(RuleFields):
         metadata=_help("Legendary cards a player may play in one game.", "0..20"),
     )
     legendary_copies: int = field(
-        default=1,
+        default=LEGENDARY_COPIES,
         metadata=_help("Copies of one legendary card a deck may hold.", "1..20"),
     )
 
