@@ -19,8 +19,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from balance.confseq import BettingCS
+from balance.errors import BalanceError
 from balance.games import get_game
-from balance.games.base import Block, Setup
+from balance.games.base import Block, Lineup, Setup
 from balance.precision import BLOCK, Figure, PrecisionTracker
 from balance.run import RunResult, Sink, run_games
 
@@ -47,6 +48,27 @@ def _rates(block: Block) -> np.ndarray:
     return np.concatenate(columns, axis=1)
 
 
+def restricted_wins(won: np.ndarray, lineup: Lineup, first_game: int = 0) -> np.ndarray:
+    """Whether the restricted seat of each game won: ``won[i, lineup.restriction_seat(i)]``.
+
+    Parameters
+    ----------
+    won : bool ``(G, n)``, which seats won each of the games ``first_game ..``.
+    lineup : the line-up of the restricted runs (its seating and ``n`` decide the seat;
+        ``restricted`` may be empty, as in the unrestricted run it is paired with).
+
+    Returns
+    -------
+    bool ``(G,)``.
+    """
+    won = np.asarray(won, dtype=bool)
+    games, n = won.shape
+    if n != len(lineup.seats):
+        raise BalanceError(f"{n} seats of records for a line-up of {len(lineup.seats)}")
+    seat = lineup.restriction_seat(first_game + np.arange(games))
+    return won[np.arange(games), seat]
+
+
 class CardTracker(PrecisionTracker):
     """Restricted play: for each card, the restricted seat's win in the run without the
     card minus the same seat's win in the unrestricted run, game by game."""
@@ -61,8 +83,6 @@ class CardTracker(PrecisionTracker):
         return (self.values,)
 
     def update_pair(self, blocks: Mapping[str, Block]) -> None:
-        from balance.restricted import restricted_wins
-
         first = blocks[self.base].first_game
         base = restricted_wins(blocks[self.base].won, self.lineups[self.base], first)
         columns = [

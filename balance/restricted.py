@@ -34,33 +34,13 @@ from balance.findings import (
 )
 from balance.formatting import interval, percent, rules_text
 from balance.games import get_game
-from balance.games.base import Lineup, Setup
+from balance.games.base import Setup
+from balance.paired_precision import CardTracker, play_lockstep_until, restricted_wins
 from balance.results import output_dir
 from balance.run import RunResult, check_run, run_games
 from balance.stats import wilson_interval
 
 METHOD = "restricted play (Jaffe et al., AIIDE 2012)"
-
-
-def restricted_wins(won: np.ndarray, lineup: Lineup, first_game: int = 0) -> np.ndarray:
-    """Whether the restricted seat of each game won: ``won[i, lineup.restriction_seat(i)]``.
-
-    Parameters
-    ----------
-    won : bool ``(G, n)``, which seats won each of the games ``first_game ..``.
-    lineup : the line-up of the restricted runs (its seating and ``n`` decide the seat;
-        ``restricted`` may be empty, as in the unrestricted run it is paired with).
-
-    Returns
-    -------
-    bool ``(G,)``.
-    """
-    won = np.asarray(won, dtype=bool)
-    games, n = won.shape
-    if n != len(lineup.seats):
-        raise BalanceError(f"{n} seats of records for a line-up of {len(lineup.seats)}")
-    seat = lineup.restriction_seat(first_game + np.arange(games))
-    return won[np.arange(games), seat]
 
 
 def value_table(
@@ -332,8 +312,6 @@ def _restricted_play_until(
     on_compile: Callable[[str], None] | None,
 ) -> RestrictedPlay:
     """:func:`restricted_play` with ``precision``: the runs in lockstep, anytime-valid."""
-    from balance.paired_precision import CardTracker, play_lockstep_until
-
     setups = {"": base}
     for action in chosen:
         lineup = dataclasses.replace(base.lineup, restricted=(action,))
