@@ -19,6 +19,7 @@ from balance.games.base import (
 )
 from balance.games.lifeboats.layout import (
     FATES,
+    HAT_ROUND_COLUMNS,
     HAT_ROUNDS,
     ISLAND_NAMES,
     MAX_PLAYERS,
@@ -67,9 +68,6 @@ _UNITS = {
     "ties_broken": "ballots",
     "revotes": "ballots",
 }
-#: The games table's columns of hats played in round 1, 2, ...; the last counts that round
-#: and every later one.
-HAT_ROUND_COLUMNS = [f"hats_round_{r}" for r in range(1, HAT_ROUNDS + 1)]
 _PER_GAME_GAMES = {
     "boats_sunk": GameStat.BOATS_SUNK,
     "boats_landed": GameStat.BOATS_LANDED,

@@ -148,6 +148,9 @@ Rule = RuleSlots()
 #: Rounds the record counts the hats played in, one by one; the last also counts every
 #: later round (``hats_round_10+``).
 HAT_ROUNDS = 10
+#: The games table's columns of hats played in round 1, 2, ...; the last counts that round
+#: and every later one.
+HAT_ROUND_COLUMNS = [f"hats_round_{r}" for r in range(1, HAT_ROUNDS + 1)]
 
 
 class GameSlots(NamedTuple):

@@ -20,8 +20,7 @@ from balance.charts import (
     plot_intervals,
     plot_rates,
 )
-from balance.games.lifeboats.game import HAT_ROUND_COLUMNS
-from balance.games.lifeboats.layout import TIE_RULES
+from balance.games.lifeboats.layout import HAT_ROUND_COLUMNS, TIE_RULES
 from balance.games.lifeboats.metrics import (
     boat_fates,
     hats_by_round,
