@@ -12,6 +12,7 @@ import click
 from click.core import ParameterSource
 
 from balance.caveats import warning_lines
+from balance.cli_shared import rule_pair, rule_pairs, say_compiling
 from balance.cli_strategy import strategy_group
 from balance.errors import BalanceError, Interrupted
 from balance.formatting import index_text, interval, percent, rules_text
@@ -83,21 +84,6 @@ def strategies(game: str) -> None:
                 click.echo(f"      {line}")
     click.echo("\nSet parameters with --strategy NAME:PARAM=VALUE,....")
     click.echo("Your own: --strategy path/to/file.py:name (see docs/strategies.md).")
-
-
-def _rule_pair(text: str) -> tuple[str, str]:
-    name, eq, value = text.partition("=")
-    if not eq or not name.strip():
-        raise BalanceError(f"--rule needs NAME=VALUE, not {text!r}")
-    return name.strip(), value.strip()
-
-
-def _rule_pairs(rule_texts: tuple[str, ...], decks: tuple[str, ...]) -> list[tuple[str, str]]:
-    """``--rule`` values, with ``--deck`` as the rule ``decks``."""
-    pairs = [_rule_pair(text) for text in rule_texts]
-    if decks:
-        pairs.append(("decks", ",".join(decks)))
-    return pairs
 
 
 def table_options(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -263,13 +249,13 @@ def simulate(
         seed=seed,
         strategies=strategy_texts or ("random",),
         variants=variants,
-        rules=_rule_pairs(rule_texts, decks),
+        rules=rule_pairs(rule_texts, decks),
         rotate_seats=rotate_seats,
         threads=threads,
         out=out,
         progress=sys.stderr.isatty(),
         keep_records=False,
-        on_compile=_say_compiling,
+        on_compile=say_compiling,
         precision=precision,
         max_games=max_games,
         debug=debug,
@@ -282,7 +268,7 @@ def simulate(
             restricted_games,
             threads=threads,
             progress=sys.stderr.isatty(),
-            on_compile=_say_compiling,
+            on_compile=say_compiling,
         )
     if as_json:
         from balance.results import json_safe
@@ -349,7 +335,7 @@ def report(directory: Path, out: Path, restricted_games: int | None, threads: in
         restricted_games=restricted_games,
         threads=threads,
         progress=sys.stderr.isatty(),
-        on_compile=_say_compiling,
+        on_compile=say_compiling,
     )
     click.echo(f"wrote {len(written) - 1} pages as PNG and {written[-1]}")
 
@@ -404,7 +390,7 @@ def cards(
         seed,
         strategy_texts or ("random",),
         variants,
-        _rule_pairs(rule_texts, decks),
+        rule_pairs(rule_texts, decks),
         rotate_seats,
     )
     check_card_values(game)
@@ -417,7 +403,7 @@ def cards(
         actions=cards,
         threads=threads,
         progress=sys.stderr.isatty(),
-        on_compile=_say_compiling,
+        on_compile=say_compiling,
         precision=precision,
         max_games=max_games,
         min_effect=min_effect,
@@ -490,12 +476,12 @@ def compare(
         variants=variant_texts,
         seed=seed,
         strategies=strategy_texts or ("random",),
-        rules=_rule_pairs(rule_texts, decks),
+        rules=rule_pairs(rule_texts, decks),
         rotate_seats=rotate_seats,
         threads=threads,
         out=out,
         progress=sys.stderr.isatty(),
-        on_compile=_say_compiling,
+        on_compile=say_compiling,
         precision=precision,
         max_games=max_games,
         min_effect=min_effect,
@@ -626,10 +612,10 @@ def _play_tournament(
         games=n_games,
         seed=seed,
         variants=variants,
-        rules=[_rule_pair(text) for text in rule_texts],
+        rules=[rule_pair(text) for text in rule_texts],
         threads=threads,
         progress=sys.stderr.isatty() and not as_json,
-        on_compile=_say_compiling,
+        on_compile=say_compiling,
     )
     if as_json:
         click.echo(json.dumps(json_safe(result.to_json()), indent=2))
@@ -775,7 +761,7 @@ def check(
         scenarios,
         threads=threads,
         progress=sys.stderr.isatty(),
-        on_compile=_say_compiling,
+        on_compile=say_compiling,
         precise=save_baseline is not None,
     )
     if as_json:
@@ -846,10 +832,6 @@ def deck_list() -> None:
         "\nExample content, not the published game's cards. Copy a file, edit it, "
         "then: balance deck check FILE"
     )
-
-
-def _say_compiling(message: str) -> None:
-    click.echo(message, err=True)
 
 
 def _precision_lines(s: dict[str, Any]) -> list[str]:

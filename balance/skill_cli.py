@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from balance.cli_shared import rule_pairs, say_compiling
+
 #: The default of --budgets: :data:`balance.skill.DEFAULT_BUDGETS`, written out so that
 #: ``balance --help`` does not load the statistics.
 DEFAULT_BUDGET_TEXT = "2,4"
@@ -91,7 +93,6 @@ def skill(
     the balance figures (seat win rates, balance index, length) by rung. See docs/skill.md.
     """
     from balance import skill_report
-    from balance.cli import _rule_pairs, _say_compiling
     from balance.results import json_safe, output_dir
     from balance.skill import parse_budgets
     from balance.skill import skill as climb
@@ -107,10 +108,10 @@ def skill(
         games=n_games,
         seed=seed,
         variants=variants,
-        rules=_rule_pairs(rule_texts, decks),
+        rules=rule_pairs(rule_texts, decks),
         threads=threads,
         progress=sys.stderr.isatty() and not as_json,
-        on_compile=_say_compiling,
+        on_compile=say_compiling,
     )
     if as_json:
         click.echo(json.dumps(json_safe(result.to_json()), indent=2))

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from balance.cli_shared import rule_pairs, say_compiling
 from balance.errors import BalanceError
 from balance.sweep_design import DESIGNS
 
@@ -129,7 +130,6 @@ def sweep(
     max_games: int | None,
 ) -> None:
     """Play GAME at every point of a design of rules and report where it is fair."""
-    from balance.cli import _rule_pairs, _say_compiling
     from balance.sweep import keep_point_runs
     from balance.sweep import sweep as run_sweep
 
@@ -145,7 +145,7 @@ def sweep(
         seed=seed,
         strategies=strategy_texts or ("random",),
         rotate_seats=rotate_seats,
-        rules=_rule_pairs(rule_texts, decks),
+        rules=rule_pairs(rule_texts, decks),
         baseline=baseline,
         targets=target_texts,
         threads=threads,
@@ -155,7 +155,7 @@ def sweep(
         resume=resume,
         yes=yes,
         progress=sys.stderr.isatty(),
-        on_compile=_say_compiling,
+        on_compile=say_compiling,
         precision=precision,
         max_games=max_games,
     )

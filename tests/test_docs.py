@@ -101,7 +101,8 @@ def set_up(command: str, folder: Path) -> None:
     directory) under that name; ``...`` or a capital letter (``A``) stands for any
     strategy."""
     from balance.api import make_setup
-    from balance.cli import _rule_pairs, cli
+    from balance.cli import cli
+    from balance.cli_shared import rule_pairs
     from balance.strategy_tools import template
 
     args = shlex.split(command)
@@ -126,7 +127,7 @@ def set_up(command: str, folder: Path) -> None:
         params["seed"],
         texts or ["random"],
         params["variants"],
-        _rule_pairs(params["rule_texts"], params["decks"]),
+        rule_pairs(params["rule_texts"], params["decks"]),
         params["rotate_seats"],
     )
 
