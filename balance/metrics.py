@@ -537,20 +537,23 @@ def _widest_excluding(bounds_at, start: float) -> float:
     """The largest critical value whose interval ``bounds_at(c)`` leaves out 0, from a
     ``start`` whose interval does (intervals widen with ``c``)."""
 
-    def holds(c: float) -> bool:
-        low, high = bounds_at(c)
-        return low <= 0.0 <= high
+    low, high = bounds_at(64.0)
+    if not low <= 0.0 <= high:
+        return 64.0
+    return _zero_edge(bounds_at, holding=64.0, leaving=start, halvings=60)
 
-    lo, hi = start, 64.0
-    if not holds(hi):
-        return hi
-    for _ in range(60):
-        mid = (lo + hi) / 2
-        if holds(mid):
-            hi = mid
+
+def _zero_edge(bounds_at, holding: float, leaving: float, halvings: int) -> float:
+    """Bisect between a parameter whose interval ``bounds_at(x)`` holds 0 and one whose
+    interval leaves it out; the end that leaves it out, ``halvings`` halvings on."""
+    for _ in range(halvings):
+        middle = (holding + leaving) / 2
+        low, high = bounds_at(middle)
+        if low <= 0.0 <= high:
+            holding = middle
         else:
-            lo = mid
-    return lo
+            leaving = middle
+    return leaving
 
 
 def _tail(c: float) -> float:
@@ -573,14 +576,7 @@ def _interval_p(bounds, draws: int) -> float:
         return 1.0
     if not holds(2.0 / draws):
         return 0.0
-    lo, hi = 2.0 / draws, 1.0
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        if holds(mid):
-            lo = mid
-        else:
-            hi = mid
-    return float(hi)
+    return float(_zero_edge(bounds, holding=2.0 / draws, leaving=1.0, halvings=40))
 
 
 def _possible_largest(
