@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from balance.confseq import BettingCS, gap_interval
 from balance.errors import BalanceError
@@ -39,7 +38,7 @@ from balance.moments import RunSums
 from balance.precision import DEFAULT_MAX_GAMES, play_until
 from balance.results import json_safe, output_file, write_output
 from balance.run import MAX_GAMES
-from balance.stats import LEVEL
+from balance.stats import LEVEL, normal_quantile
 
 SCENARIO_KEYS = {
     "name",
@@ -200,7 +199,7 @@ def default_tolerance(metric: str, value: float) -> float:
 
 
 #: The normal quantile of a two-sided 95% interval.
-Z = float(stats.norm.ppf(0.5 + LEVEL / 2))
+Z = normal_quantile(0.5 + LEVEL / 2)
 
 
 # -- targets ----------------------------------------------------------------------------
