@@ -35,7 +35,7 @@ from balance.charts import (
     write_charts,
 )
 from balance.errors import BalanceError, Interrupted
-from balance.formatting import rules_text
+from balance.formatting import changed_rules, rules_text
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.results import MANIFEST, RunWriter, manifest_for, output_dir, write_json
@@ -162,8 +162,7 @@ class Comparison:
         ]
         defaults = game.default_rules().to_dict()
         for label, each in self.setups.items():
-            changed = {k: v for k, v in each.rules.to_dict().items() if defaults.get(k) != v}
-            shown = rules_text(changed) or "none"
+            shown = rules_text(changed_rules(each.rules.to_dict(), defaults)) or "none"
             lines.append(f"  {label}: {shown}")
         base = self.labels[0]
         lines.append(

@@ -18,6 +18,11 @@ def rules_text(rules: Mapping[str, Any]) -> str:
     return ", ".join(f"{name}={rule_value(value)}" for name, value in rules.items())
 
 
+def changed_rules(rules: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """The rules whose value differs from the game's default, in ``rules``' order."""
+    return {name: value for name, value in rules.items() if defaults.get(name) != value}
+
+
 def percent(rate: float) -> str:
     """A share as ``34.4%``; ``n/a`` when unknown.
 

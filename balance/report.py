@@ -26,7 +26,7 @@ from balance.charts import (
     write_charts,
 )
 from balance.errors import BalanceError
-from balance.formatting import rule_value, rules_text
+from balance.formatting import changed_rules, rule_value, rules_text
 from balance.games import get_game
 from balance.games.base import Setup, seat_labels
 from balance.restricted import restricted_play, restricted_play_chart
@@ -297,8 +297,7 @@ def run_findings(tables: RunTables) -> list[str]:
 def findings_chart(tables: RunTables) -> Chart:
     """The report's first page: its warnings and findings in plain sentences."""
     game = get_game(tables.setup.game)
-    defaults = game.default_rules().to_dict()
-    changed = {k: v for k, v in tables.setup.rules.to_dict().items() if defaults.get(k) != v}
+    changed = changed_rules(tables.setup.rules.to_dict(), game.default_rules().to_dict())
     rules = (
         "rules changed from the defaults: " + rules_text(changed) if changed else "default rules"
     )
