@@ -13,19 +13,19 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import parse_strategy
 from balance.games import get_game
 from balance.games.base import Lineup, Setup
 from balance.results import RunWriter, manifest_for
 from balance.run import RunResult, check_run, run_games
-from balance.strategy import parse_strategy
 from balance.summary import summarize
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 else:  # loaded when records are read: a run that keeps none needs neither
-    from balance.lazy import LazyModule
+    from balance.core.lazy import LazyModule
 
     pd = LazyModule("pandas")
     pa = LazyModule("pyarrow")

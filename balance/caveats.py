@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from balance.formatting import interval, percent
+from balance.core.formatting import interval, percent
 from balance.stats import wilson_interval
 
 #: A run warns when at least this share of its games stopped at the cap.

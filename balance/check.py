@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from balance.confseq import BettingCS, gap_interval
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Block, Setup
 from balance.moments import RunSums

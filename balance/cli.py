@@ -14,8 +14,8 @@ from click.core import ParameterSource
 from balance.caveats import warning_lines
 from balance.cli_shared import rule_pair, rule_pairs, say_compiling
 from balance.cli_strategy import strategy_group
-from balance.errors import BalanceError, Interrupted
-from balance.formatting import index_text, interval, percent, rules_text
+from balance.core.errors import BalanceError, Interrupted
+from balance.core.formatting import index_text, interval, percent, rules_text
 from balance.games import get_game
 
 EXAMPLE = """
@@ -71,9 +71,9 @@ def rules(game: str) -> None:
 @click.argument("game")
 def strategies(game: str) -> None:
     """List the strategies that ship for GAME, one sentence each, and their parameters."""
-    from balance.catalog import listed_strategies
+    from balance.core.catalog import listed_strategies
+    from balance.core.strategy import param_lines
     from balance.games import get_game
-    from balance.strategy import param_lines
 
     for strategy in listed_strategies(get_game(game)):
         click.echo(f"{strategy.name}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import click
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 
 def rule_pair(text: str) -> tuple[str, str]:

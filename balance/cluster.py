@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 from typing import TYPE_CHECKING, Any
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.base import Setup
 from balance.sweep_tally import Tally, play_tally, warm
 

@@ -34,8 +34,8 @@ from balance.charts import (
     title_page,
     write_charts,
 )
-from balance.errors import BalanceError, Interrupted
-from balance.formatting import changed_rules, rules_text
+from balance.core.errors import BalanceError, Interrupted
+from balance.core.formatting import changed_rules, rules_text
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.results import MANIFEST, RunWriter, manifest_for, output_dir, write_json

@@ -34,9 +34,9 @@ import numpy as np
 from numba import njit
 
 import balance
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import Strategy, strategy_origin
 from balance.games.base import Lineup
-from balance.strategy import Strategy, strategy_origin
 
 #: Environment variable naming the directory of compiled user strategies.
 CACHE_ENV = "BALANCE_CACHE_DIR"

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from balance.errors import BalanceError
-from balance.formatting import index_text, percent
+from balance.core.errors import BalanceError
+from balance.core.formatting import index_text, percent
 
 #: At most this many differences of a kind are spelled out per variant.
 SHOWN = 5

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from balance.lazy import LazyModule
+from balance.core.lazy import LazyModule
 from balance.stats import (
     LEVEL,
     curve_from_counts,

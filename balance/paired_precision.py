@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from balance.confseq import BettingCS
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Block, Lineup, Setup
 from balance.precision import BLOCK, Figure, PrecisionTracker

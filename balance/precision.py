@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from balance.confseq import BettingCS, gap_interval
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.base import Block, Setup
 from balance.run import MAX_GAMES, RunResult, Sink, run_games
 from balance.stats import LEVEL

@@ -25,8 +25,8 @@ from balance.charts import (
     title_page,
     write_charts,
 )
-from balance.errors import BalanceError
-from balance.formatting import changed_rules, rule_value, rules_text
+from balance.core.errors import BalanceError
+from balance.core.formatting import changed_rules, rule_value, rules_text
 from balance.games import get_game
 from balance.games.base import Setup, seat_labels
 from balance.restricted import restricted_play, restricted_play_chart

@@ -25,14 +25,14 @@ import pandas as pd
 from balance import metrics
 from balance.caveats import CAP_SHARE, capped_warning, warning_lines
 from balance.charts import Chart, findings_page, flag, plot_intervals, title_page, write_charts
-from balance.errors import BalanceError, Interrupted
+from balance.core.errors import BalanceError, Interrupted
+from balance.core.formatting import interval, percent, rules_text
 from balance.findings import (
     MIN_EFFECT,
     check_min_effect,
     random_field_sentences,
     restricted_play_sentences,
 )
-from balance.formatting import interval, percent, rules_text
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.paired_precision import CardTracker, play_lockstep_until, restricted_wins

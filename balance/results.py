@@ -19,17 +19,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from balance import __version__
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import SeatStrategy, load_strategy_file
 from balance.games import get_game
 from balance.games.base import SEATINGS, Block, Lineup, Setup
-from balance.strategy import SeatStrategy, load_strategy_file
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
     import pyarrow.parquet as pq
 else:  # loaded when a run is saved or read back, not by a run that saves nothing
-    from balance.lazy import LazyModule
+    from balance.core.lazy import LazyModule
 
     pa = LazyModule("pyarrow")
     pq = LazyModule("pyarrow.parquet")

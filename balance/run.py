@@ -22,11 +22,11 @@ from types import FrameType
 
 from tqdm import tqdm
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import Strategy
 from balance.games import get_game
 from balance.games.base import Block, Game, Setup
 from balance.moments import RunSums, block_sums, supports_sums
-from balance.strategy import Strategy
 from balance.strategy_check import (
     check_decisions,
     compile_error,

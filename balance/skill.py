@@ -42,7 +42,7 @@ from statsmodels.stats.proportion import proportions_ztest
 
 from balance.api import make_setup
 from balance.caveats import capped_warning
-from balance.errors import BalanceError, Interrupted
+from balance.core.errors import BalanceError, Interrupted
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.metrics import balance_index_interval, length_summary

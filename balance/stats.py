@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from balance.lazy import LazyModule
+from balance.core.lazy import LazyModule
 
 # scipy and statsmodels load when a statistic is first computed, not when a command that
 # computes none (``balance games``) starts.

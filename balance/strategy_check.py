@@ -27,10 +27,10 @@ import numba
 from numba.core import errors as numba_errors
 from numba.core import types as nbtypes
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import SeatStrategy, Strategy, strategy_origin
 from balance.games import get_game
 from balance.games.base import Lineup, Setup
-from balance.strategy import SeatStrategy, Strategy, strategy_origin
 
 #: What a decision that returns a choice must return, in the words of an error.
 INDEX_WORDS = "return the index of an option, an integer from 0 to count-1"

@@ -36,7 +36,7 @@ import pandas as pd
 from balance import __version__
 from balance.api import make_setup
 from balance.compare import parse_variant
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.metrics import (
@@ -994,7 +994,7 @@ def sweep(
     if out_dir is not None:
         write_sweep(result, plan, out_dir, charts=charts)
     if not result.points:
-        from balance.errors import Interrupted
+        from balance.core.errors import Interrupted
 
         raise Interrupted("interrupted before any point had played all its games")
     return result

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from balance.cli_shared import rule_pairs, say_compiling
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.sweep_design import DESIGNS
 
 EPILOG = """

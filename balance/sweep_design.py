@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 #: Designs a sweep knows.
 DESIGNS = ("grid", "lhs", "sobol")

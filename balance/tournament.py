@@ -44,7 +44,7 @@ from scipy.sparse.csgraph import connected_components
 
 from balance.api import make_setup
 from balance.caveats import capped_warning
-from balance.errors import BalanceError, Interrupted
+from balance.core.errors import BalanceError, Interrupted
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.run import RunResult, check_run, run_games

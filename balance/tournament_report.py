@@ -22,7 +22,7 @@ from balance.charts import (
     title_page,
     write_charts,
 )
-from balance.formatting import rules_text
+from balance.core.formatting import rules_text
 from balance.games import get_game
 from balance.results import output_dir, write_json
 from balance.stats import wilson_interval

@@ -24,7 +24,7 @@ import os
 import time
 from typing import Any
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 STRATEGIES = ("random", "steward", "hatkeeper", "swimmer")
 

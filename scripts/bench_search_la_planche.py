@@ -23,6 +23,7 @@ import numpy as np
 from balance.strategies.la_planche import ismcts, mc
 
 from balance.api import simulate
+from balance.core.strategy import MAX_PARAMS
 from balance.games.la_planche import search_nb
 from balance.games.la_planche.moves_nb import (
     ADVANCE,
@@ -32,7 +33,6 @@ from balance.games.la_planche.moves_nb import (
     legal_options_nb,
 )
 from balance.games.la_planche.rules import LaPlancheRules
-from balance.strategy import MAX_PARAMS
 
 BUDGETS = {"mc": (4, 16, 64), "ismcts": (64, 256, 1024)}
 

@@ -21,13 +21,13 @@ import time
 import numpy as np
 
 from balance import api
+from balance.core.random_nb import seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank import ismcts_nb, mc_nb
 from balance.games.walk_the_plank import search_nb as S
 from balance.games.walk_the_plank.moves_nb import MAX_OPTIONS, legal_options_nb
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.random_nb import seed_stream_nb
 from balance.run import run_games
-from balance.strategy import MAX_PARAMS
 
 GREEDY = 3
 ROLLOUTS = {"random": 0, "aggressor": 1, "survivor": 2, "greedy": 3}

@@ -18,13 +18,13 @@ import math
 
 from numba import njit
 
+from balance.core.random_nb import below_nb
+from balance.core.strategy import Strategy
 from balance.games.battle_of_thieves.kit import (
     best_finishing_option_nb,
     best_option_nb,
     sinking_nb,
 )
-from balance.random_nb import below_nb
-from balance.strategy import Strategy
 
 GAME = "battle-of-thieves"
 

@@ -8,6 +8,7 @@ compiling anything per run.
 
 import math
 
+from balance.core.strategy import Strategy
 from balance.games.la_planche.kit import (
     N_COLOURS,
     below_nb,
@@ -16,7 +17,6 @@ from balance.games.la_planche.kit import (
     detective_values_nb,
     njit,
 )
-from balance.strategy import Strategy
 
 GAME = "la-planche"
 

@@ -14,6 +14,7 @@ params, rng) -> int`` that answers every kind of decision (see
 
 import math
 
+from balance.core.strategy import Strategy
 from balance.games.lifeboats.kit import (
     CHANCE,
     CHANCE_AFTER,
@@ -57,7 +58,6 @@ from balance.games.lifeboats.kit import (
     vote_kind_nb,
     weight_nb,
 )
-from balance.strategy import Strategy
 
 GAME = "lifeboats"
 
@@ -289,8 +289,8 @@ SHIPPED = (random, steward, hatkeeper, swimmer)
 
 import numpy as np  # noqa: E402
 
+from balance.core.strategy import MAX_PARAMS  # noqa: E402
 from balance.games.lifeboats import search_nb  # noqa: E402
-from balance.strategy import MAX_PARAMS  # noqa: E402
 
 #: The strategies a search player's playouts may use (``rollout=NAME``), by code.
 ROLLOUTS = (random, steward, hatkeeper, swimmer)

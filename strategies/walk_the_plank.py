@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from balance.core.strategy import Strategy, ship_from_file
 from balance.games.walk_the_plank.kit import (
     N_CARDS,
     Card,
@@ -22,7 +23,6 @@ from balance.games.walk_the_plank.kit import (
     njit,
     random_program_nb,
 )
-from balance.strategy import Strategy, ship_from_file
 
 GAME = "walk-the-plank"
 

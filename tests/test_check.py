@@ -11,7 +11,7 @@ import pytest
 from cli_helpers import assert_one_line_error, call_main, forbid_games, simulate_json
 
 from balance.check import load_checks
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 SCENARIO = """\
 [[scenario]]

@@ -119,9 +119,9 @@ def test_strategies_explain_every_parameter_with_its_range(game: str) -> None:
 @pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
 def test_counts_and_words_take_whole_numbers_only(game: str) -> None:
     """A budget, a width or a word's code given as 2.5 is refused, never truncated."""
-    from balance.errors import BalanceError
+    from balance.core.errors import BalanceError
+    from balance.core.strategy import parse_strategy
     from balance.games import get_game
-    from balance.strategy import parse_strategy
 
     shipped = get_game(game).strategies()
     checked = 0
@@ -164,9 +164,9 @@ def test_every_documented_range_is_enforced(game: str) -> None:
     """A value just outside the range a parameter's docs state is refused in one line, a
     value at a bound (or far inside a range without one) is taken: no strategy documents
     a range it does not enforce."""
-    from balance.errors import BalanceError
+    from balance.core.errors import BalanceError
+    from balance.core.strategy import parse_strategy
     from balance.games import get_game
-    from balance.strategy import parse_strategy
 
     shipped = get_game(game).strategies()
 
@@ -604,8 +604,8 @@ def test_a_deck_for_a_game_played_without_decks_is_a_one_line_error(monkeypatch,
 
 
 def test_a_strategy_may_not_document_a_parameter_it_does_not_take() -> None:
-    from balance.errors import BalanceError
-    from balance.strategy import Strategy, param_lines
+    from balance.core.errors import BalanceError
+    from balance.core.strategy import Strategy, param_lines
 
     with pytest.raises(BalanceError, match="does not take: bold"):
         Strategy("lifeboats", "x", "x", {}, params=(("stake", 1.0),), param_docs={"bold": ("", "")})

@@ -17,7 +17,7 @@ from scipy import stats
 
 from balance.cli import cli
 from balance.compare import VariantSpec, compare, parse_variant
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.metrics import RATE_KINDS

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import balance
-from balance import compile_cache
-from balance.compile_cache import PackageSourcesLocator, sources_digest
+from balance.core import compile_cache
+from balance.core.compile_cache import PackageSourcesLocator, sources_digest
 from balance.games import MODULES, get_game
 
 ROOT = Path(balance.__file__).resolve().parent
@@ -90,7 +90,7 @@ def test_an_edited_helper_in_another_file_is_compiled_again(tmp_path: Path) -> N
     write(
         pkg / "helper_nb.py",
         """
-        from balance.compile_cache import njit
+        from balance.core.compile_cache import njit
 
         @njit(cache=True)
         def step(x):
@@ -100,7 +100,7 @@ def test_an_edited_helper_in_another_file_is_compiled_again(tmp_path: Path) -> N
     write(
         pkg / "loop_nb.py",
         """
-        from balance.compile_cache import njit
+        from balance.core.compile_cache import njit
         from balance.helper_nb import step
 
         @njit(cache=True)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games import MODULES, get_game
 
 ROOT = Path(__file__).resolve().parents[1]

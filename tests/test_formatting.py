@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from balance.formatting import interval, percent
+from balance.core.formatting import interval, percent
 
 
 def test_a_share_reads_with_one_decimal() -> None:

@@ -87,7 +87,7 @@ def test_the_scan_finds_imports_the_rules_forbid() -> None:
     assert "balance.run" in found
     assert "balance.games.base" in found
     assert "balance.games" in found
-    assert "balance.strategy" in imports(ROOT / "strategies" / "walk_the_plank.py")
+    assert "balance.core.strategy" in imports(ROOT / "strategies" / "walk_the_plank.py")
     assert "balance.strategies.walk_the_plank" in reaches("balance.games.walk_the_plank.engine_nb")
     assert len(GAME_MODULES) > 40
 

@@ -5,8 +5,8 @@ import pytest
 from numba import njit
 from scipy import stats
 
-from balance.random_nb import below_nb, next_u64_nb, seed_stream_nb
-from balance.random_ref import Stream
+from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
+from balance.core.random_ref import Stream
 
 
 @njit

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from balance import api
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import seating_orders
 from balance.games.walk_the_plank.cards import CARD_NAMES
@@ -389,8 +389,8 @@ def test_saved_seats_table_where_seats_share_a_strategy(tmp_path: Path) -> None:
 def test_a_parameter_takes_a_word_and_the_label_shows_it_back() -> None:
     """A parameter with named values (a search player's rollout strategy) reads a word
     or a number, shows the word in the label, and names its words when given neither."""
-    from balance.errors import BalanceError
-    from balance.strategy import Strategy, parse_strategy
+    from balance.core.errors import BalanceError
+    from balance.core.strategy import Strategy, parse_strategy
 
     searcher = Strategy(
         "walk-the-plank",

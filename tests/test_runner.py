@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from balance import api
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Block, seating_orders
 from balance.games.walk_the_plank import engine_nb as nb

@@ -18,11 +18,11 @@ import pytest
 import seating_helpers as helpers
 
 from balance import api
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import SeatStrategy, Strategy
 from balance.games.base import Lineup, lineup_arrays, seating_orders
 from balance.restricted import restricted_play, restricted_wins
 from balance.results import load_run
-from balance.strategy import SeatStrategy, Strategy
 
 PLAYERS = range(2, 7)
 

@@ -16,7 +16,7 @@ from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages
 from scipy import stats
 
 from balance import api, skill_report
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games import get_game
 from balance.skill import (
     DEFAULT_BUDGETS,

@@ -14,9 +14,9 @@ import sys
 
 import pytest
 
-from balance.catalog import ListedStrategy, _read_source, listed_strategies
+from balance.core.catalog import ListedStrategy, _read_source, listed_strategies
+from balance.core.lazy import LazyModule
 from balance.games import MODULES, get_game, registry
-from balance.lazy import LazyModule
 
 GAMES = list(MODULES)
 HEAVY = ("numba", "llvmlite", "pandas", "pyarrow", "scipy", "statsmodels", "matplotlib")

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from balance import api
 from balance.compare import compare
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.metrics import Metric
 from balance.sweep import sweep
 from balance.sweep_charts import main_effects, point_frame, sensitivity, sweep_charts

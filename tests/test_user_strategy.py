@@ -17,12 +17,12 @@ import pytest
 from cli_helpers import call_main, invoke
 
 from balance import api
+from balance.core.errors import BalanceError
+from balance.core.strategy import load_strategy_file, strategy_origin
 from balance.dispatch import compiled_from_cache
-from balance.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Setup
 from balance.results import json_safe
-from balance.strategy import load_strategy_file, strategy_origin
 from balance.strategy_check import (
     check_decisions,
     debug_lineup,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.base import Game
 
 #: Each game's id and the module whose ``GAME`` plays it, in the order games are listed.

@@ -21,8 +21,8 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from balance.errors import BalanceError
-from balance.strategy import SeatStrategy, Strategy
+from balance.core.errors import BalanceError
+from balance.core.strategy import SeatStrategy, Strategy
 
 
 @dataclass(frozen=True)
@@ -382,7 +382,7 @@ class EngineGame:
     boolean field per variant, built on :class:`balance.games.rule_fields.RuleFields`),
     ``variant_names`` and the ``strategies_module`` whose ``SHIPPED`` are its strategies.
     The engine and the strategies (numba code) are imported only when first used
-    (:class:`balance.lazy.LazyModule`), so that listing games and rules starts at once.
+    (:class:`balance.core.lazy.LazyModule`), so that listing games and rules starts at once.
     """
 
     id: str
@@ -567,7 +567,7 @@ def replay_header(title: str, setup: Setup, game_index: int, verb: str = "choose
 
     ``verb`` says what a restricted seat may never do with the forbidden actions.
     """
-    from balance.formatting import rules_text
+    from balance.core.formatting import rules_text
 
     lineup = setup.lineup
     seats = ", ".join(

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 
 
 def check_int(name: str, value: object, low: int, high: int) -> None:

@@ -10,8 +10,8 @@ runs as plain Python).
 
 from numba import njit
 
+from balance.games.battle_of_thieves.kit import below_nb
 from balance.games.battle_of_thieves.layout import FIRE
-from balance.random_nb import below_nb
 from balance.strategy import Strategy
 
 

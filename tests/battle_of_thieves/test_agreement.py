@@ -17,7 +17,10 @@ import numpy as np
 import pytest
 from numba import njit
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.random_nb import below_nb
+from balance.core.random_ref import Stream
+from balance.core.strategy import SeatStrategy, Strategy
 from balance.games.base import Lineup, player_factory
 from balance.games.battle_of_thieves import engine as compiled
 from balance.games.battle_of_thieves import engine_nb as nb
@@ -124,9 +127,6 @@ from balance.games.battle_of_thieves.layout import (
 )
 from balance.games.battle_of_thieves.reference import Dice, RandomPlayer
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.random_nb import below_nb
-from balance.random_ref import Stream
-from balance.strategy import SeatStrategy, Strategy
 
 # ---------------------------------------------------------------------------
 # A rich content: every card type, every effect, every target

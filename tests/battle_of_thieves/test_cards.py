@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from balance.cli import cli
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.battle_of_thieves import cards
 from balance.games.battle_of_thieves import layout as L
 from balance.games.battle_of_thieves.rules import BattleRules

@@ -27,7 +27,7 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 
 from balance import api
 from balance.cli import cli, format_summary
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.battle_of_thieves.game import GAME, SEAT_MEANS
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.report import RunTables
@@ -164,7 +164,7 @@ SINNER_TURN_CAP = 40
 USER_STRATEGY = """\
 from numba import njit
 
-from balance.random_nb import below_nb
+from balance.games.battle_of_thieves.kit import below_nb
 from balance.strategy import Strategy
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 
+from balance.core.random_ref import Stream
 from balance.games.battle_of_thieves import reference
 from balance.games.battle_of_thieves.content import make_content
 from balance.games.battle_of_thieves.layout import (
@@ -116,7 +117,6 @@ from balance.games.battle_of_thieves.layout import (
 )
 from balance.games.battle_of_thieves.reference import IllegalChoice, ScriptError
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.random_ref import Stream
 
 from .conftest import (
     CARDS,
@@ -1829,7 +1829,7 @@ def test_specials_a_turn_and_legendaries_a_game_are_rules(engine) -> None:
 
 
 def test_a_deck_holds_at_most_legendary_copies_of_a_legendary() -> None:
-    from balance.errors import BalanceError
+    from balance.core.errors import BalanceError
     from balance.games.battle_of_thieves.rules import check_legendary_copies
 
     deck = [("Kraken" if name == "Rum" else name) for name in DECK_0]  # two Krakens
@@ -2273,7 +2273,7 @@ def test_canonical_order_on_the_island_and_enemy_here_targets(engine) -> None:
 
 
 def test_set_up_shuffles_and_deals(engine) -> None:
-    from balance.random_ref import Stream
+    from balance.core.random_ref import Stream
 
     from .conftest import CONTENT, RULES
 

@@ -18,7 +18,9 @@ from balance.strategies.battle_of_thieves import SHIPPED as ALL_SHIPPED
 from balance.strategies.battle_of_thieves import ismcts, mc
 from balance.strategies.battle_of_thieves import random as random_strategy
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.random_ref import Stream
+from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
 from balance.games.base import Lineup
 from balance.games.battle_of_thieves import engine, reference, search_nb
 from balance.games.battle_of_thieves.bridge import compiled_player, pack_position
@@ -32,8 +34,6 @@ from balance.games.battle_of_thieves.layout import (
 )
 from balance.games.battle_of_thieves.reference import Position
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.random_ref import Stream
-from balance.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
 
 from .conftest import CONTENT, RULES, card, dice
 from .test_strategies import SETTINGS, at_sea

@@ -34,6 +34,8 @@ from balance.strategies.battle_of_thieves import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from balance.core.random_ref import Stream
+from balance.core.strategy import MAX_PARAMS, SeatStrategy
 from balance.games.base import Lineup, player_factory
 from balance.games.battle_of_thieves import engine, reference
 from balance.games.battle_of_thieves import engine_nb as nb
@@ -77,9 +79,7 @@ from balance.games.battle_of_thieves.layout import (
 )
 from balance.games.battle_of_thieves.reference import Position
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.random_ref import Stream
 from balance.stats import wilson_interval
-from balance.strategy import MAX_PARAMS, SeatStrategy
 
 from .conftest import (
     CARDS,

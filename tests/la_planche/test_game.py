@@ -19,7 +19,7 @@ from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, wit
 from balance import api
 from balance import report as report_module
 from balance.compare import compare
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.la_planche.game import GAME
 from balance.games.la_planche.metrics import action_usefulness, last_colour_rates
 from balance.games.la_planche.reference import ACTIONS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.la_planche import engine
 from balance.games.la_planche.engine import ActionStat, GameStat, SeatStat, play_games
 from balance.games.la_planche.reference import ACTIONS, PUSH, play_game

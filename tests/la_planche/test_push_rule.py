@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.la_planche.reference import ADVANCE, EMPTY, NONE, SKULL, SWAP
 from balance.games.la_planche.rules import LaPlancheRules, Rule
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.la_planche.rules import LaPlancheRules, Rule
 
 

@@ -16,7 +16,8 @@ from balance.strategies.la_planche import random as random_strategy
 from cli_helpers import assert_one_line_error, call_main
 
 from balance.api import simulate
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
 from balance.games.base import Lineup
 from balance.games.la_planche import search_nb
 from balance.games.la_planche.bridge import lineup_player_factory, option_arrays, pack_position
@@ -24,7 +25,6 @@ from balance.games.la_planche.engine import play_games
 from balance.games.la_planche.moves_nb import ADVANCE, SWAP, State
 from balance.games.la_planche.reference import Position, legal_options, play_game
 from balance.games.la_planche.rules import COLOURS, N_COLOURS, LaPlancheRules
-from balance.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
 
 Meta = search_nb.Meta
 

@@ -18,14 +18,14 @@ from balance.strategies.la_planche import random as random_strategy
 from cli_helpers import assert_one_line_error, call_main
 from scipy.stats import chisquare
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import MAX_PARAMS, parse_strategy
 from balance.games.la_planche import search_nb
 from balance.games.la_planche.bridge import option_arrays, pack_position
 from balance.games.la_planche.moves_nb import ADVANCE, MOVE, SWAP
 from balance.games.la_planche.reading import belief
 from balance.games.la_planche.reference import Position, legal_options
 from balance.games.la_planche.rules import COLOURS, N_COLOURS, LaPlancheRules
-from balance.strategy import MAX_PARAMS, parse_strategy
 
 SHARPNESS = dict(detective.params)["sharpness"]
 SHIPPED = {s.name: s for s in (random_strategy, protector, detective, mc, ismcts)}

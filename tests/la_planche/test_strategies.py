@@ -10,14 +10,14 @@ import pytest
 from balance.strategies.la_planche import SHIPPED
 from balance.strategies.la_planche import random as random_strategy
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import SeatStrategy, load_strategy_file, parse_strategy
 from balance.games.base import Lineup
 from balance.games.la_planche import engine
 from balance.games.la_planche.bridge import pack_position
 from balance.games.la_planche.engine import SeatStat, play_games
 from balance.games.la_planche.reference import Position
 from balance.games.la_planche.rules import LaPlancheRules
-from balance.strategy import SeatStrategy, load_strategy_file, parse_strategy
 
 RULES = LaPlancheRules()
 SHIPPED_BY_NAME = {s.name: s for s in SHIPPED}

@@ -13,11 +13,11 @@ import pytest
 from balance.strategies.la_planche import random as random_strategy
 from cli_helpers import simulate_json
 
+from balance.core.strategy import SeatStrategy
 from balance.games.base import Lineup
 from balance.games.la_planche.engine import ActionStat, forbidden_by_seat, play_games
 from balance.games.la_planche.reference import ADVANCE, MOVE, SKULL, SWAP
 from balance.games.la_planche.rules import LaPlancheRules
-from balance.strategy import SeatStrategy
 
 START = "YRGB" + "." * 14
 

@@ -12,7 +12,10 @@ import pytest
 from balance.strategies.lifeboats import SHIPPED
 from numba import njit
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.random_nb import below_nb
+from balance.core.random_ref import Stream
+from balance.core.strategy import SeatStrategy, Strategy
 from balance.games.base import Lineup
 from balance.games.lifeboats import engine as compiled
 from balance.games.lifeboats import engine_nb as nb
@@ -21,9 +24,6 @@ from balance.games.lifeboats.bridge import lineup_player_factory
 from balance.games.lifeboats.layout import HAT, Seat
 from balance.games.lifeboats.reference import Position, RandomPlayer
 from balance.games.lifeboats.rules import LifeboatsRules
-from balance.random_nb import below_nb
-from balance.random_ref import Stream
-from balance.strategy import SeatStrategy, Strategy
 
 
 def assert_agree(

@@ -16,7 +16,7 @@ import pytest
 from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, within
 
 from balance import api
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.base import seating_orders
 from balance.games.lifeboats.game import GAME, HAT_ROUND_COLUMNS
 from balance.games.lifeboats.layout import ISLAND_NAMES, TIE_RULES

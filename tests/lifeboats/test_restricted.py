@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from balance.api import make_setup
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.lifeboats.game import GAME
 from balance.restricted import restricted_play
 

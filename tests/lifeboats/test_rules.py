@@ -2,7 +2,7 @@
 
 import pytest
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.lifeboats.layout import MAX_LANES, Rule
 from balance.games.lifeboats.rules import LifeboatsRules
 

@@ -16,7 +16,9 @@ import numpy as np
 import pytest
 from balance.strategies.lifeboats import hatkeeper, ismcts, mc
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.random_ref import Stream
+from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
 from balance.games.base import Lineup
 from balance.games.lifeboats import reference, search, search_nb
 from balance.games.lifeboats.bridge import option_array, pack_position
@@ -35,8 +37,6 @@ from balance.games.lifeboats.layout import (
 )
 from balance.games.lifeboats.reference import Position, RandomPlayer
 from balance.games.lifeboats.rules import LifeboatsRules
-from balance.random_ref import Stream
-from balance.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
 
 VOTES = (LEAK_VOTE, MOVE_VOTE, OVERBOARD_VOTE)
 

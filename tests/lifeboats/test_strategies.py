@@ -15,6 +15,8 @@ from balance.strategies.lifeboats import SHIPPED, hatkeeper, random, steward, sw
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from balance.core.random_nb import seed_stream_nb
+from balance.core.strategy import MAX_PARAMS, SeatStrategy
 from balance.games.base import Lineup
 from balance.games.lifeboats import kit
 from balance.games.lifeboats.engine import play_games
@@ -48,8 +50,6 @@ from balance.games.lifeboats.layout import (
     State,
 )
 from balance.games.lifeboats.rules import LifeboatsRules
-from balance.random_nb import seed_stream_nb
-from balance.strategy import MAX_PARAMS, SeatStrategy
 
 # The rules page's defaults (spec table), packed per layout.Rule.
 SEATS = 6

@@ -20,7 +20,7 @@ from scipy import stats
 
 from balance import api
 from balance.cli import cli, main
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import Lineup, Setup
 from balance.games.walk_the_plank import engine

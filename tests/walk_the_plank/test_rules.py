@@ -2,7 +2,7 @@
 
 import pytest
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.walk_the_plank.cards import card_mask
 from balance.games.walk_the_plank.rules import Rule, WalkThePlankRules
 

@@ -14,13 +14,13 @@ import pytest
 from balance.strategies.walk_the_plank import SURVIVOR_CARDS, mc
 from cli_helpers import assert_one_line_error, call_main
 
+from balance.core.random_nb import seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank import mc_nb
 from balance.games.walk_the_plank import search_nb as S
 from balance.games.walk_the_plank.bridge import pack_position
 from balance.games.walk_the_plank.cards import Card
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.random_nb import seed_stream_nb
-from balance.strategy import MAX_PARAMS
 
 SURVIVOR, GREEDY = 2, 3
 
@@ -260,7 +260,7 @@ def test_a_bad_guess_is_a_one_line_error(monkeypatch, capsys, given, fragment) -
 def test_the_label_names_the_guess_by_its_word() -> None:
     from balance.strategies.walk_the_plank import SHIPPED
 
-    from balance.strategy import parse_strategy
+    from balance.core.strategy import parse_strategy
 
     chosen = parse_strategy(
         "mc:playouts=8,rollout=greedy,guess=rollout",

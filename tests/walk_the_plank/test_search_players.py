@@ -12,13 +12,13 @@ import pytest
 from balance.strategies.walk_the_plank import ismcts, mc
 from cli_helpers import assert_one_line_error, call_main
 
+from balance.core.random_nb import seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank import ismcts_nb, mc_nb
 from balance.games.walk_the_plank.bridge import pack_position
 from balance.games.walk_the_plank.cards import Card, card_mask
 from balance.games.walk_the_plank.moves_nb import State
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.random_nb import seed_stream_nb
-from balance.strategy import MAX_PARAMS
 
 # ---------------------------------------------------------------------------
 # The search players on hand-built positions
@@ -201,7 +201,7 @@ def test_bad_search_parameters_are_one_line_errors(monkeypatch, capsys, given, f
 def test_the_label_names_the_rollout_by_its_word() -> None:
     from balance.strategies.walk_the_plank import SHIPPED
 
-    from balance.strategy import parse_strategy
+    from balance.core.strategy import parse_strategy
 
     chosen = parse_strategy(
         "mc:playouts=64,rollout=greedy", {s.name: s for s in SHIPPED}, "walk-the-plank"

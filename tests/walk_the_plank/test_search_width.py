@@ -14,11 +14,11 @@ import pytest
 from balance.strategies.walk_the_plank import greedy_program
 from cli_helpers import assert_one_line_error, call_main
 
+from balance.core.random_nb import seed_stream_nb
 from balance.games.walk_the_plank import mc_nb
 from balance.games.walk_the_plank.bridge import pack_position
 from balance.games.walk_the_plank.cards import N_CARDS, Card
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.random_nb import seed_stream_nb
 
 NO_OWN = np.full(3, -1, dtype=np.int64)
 

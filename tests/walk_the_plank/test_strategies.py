@@ -19,7 +19,8 @@ import pytest
 from balance.strategies.walk_the_plank import SHIPPED
 
 from balance import api
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.strategy import SeatStrategy, load_strategy_file, parse_strategy
 from balance.games.base import Lineup, Setup
 from balance.games.walk_the_plank import engine, kit
 from balance.games.walk_the_plank.bridge import lineup_player_factory
@@ -27,7 +28,6 @@ from balance.games.walk_the_plank.cards import CARD_NAMES, CARD_TITLES
 from balance.games.walk_the_plank.reference import RandomStrategy, play_game
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.run import run_games
-from balance.strategy import SeatStrategy, load_strategy_file, parse_strategy
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_VARIANTS = ("ghost", "dolphin", "kraken")

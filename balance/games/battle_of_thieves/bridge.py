@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from balance.core.random_ref import Stream
+from balance.core.strategy import SeatStrategy
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.content import Content
 from balance.games.battle_of_thieves.layout import (
@@ -42,8 +44,6 @@ from balance.games.battle_of_thieves.reference import (
     Side,
 )
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.random_ref import Stream
-from balance.strategy import SeatStrategy
 
 #: The compiled position: side, pirate, deck, hand, discard, island, state, seat_stat,
 #: card_stat (``layout.Pos`` order).

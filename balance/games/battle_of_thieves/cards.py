@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple, NoReturn, TypeVar
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.battle_of_thieves import layout as L
 from balance.games.battle_of_thieves.content import Content, blanked, make_content
 

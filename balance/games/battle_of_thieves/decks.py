@@ -34,9 +34,9 @@ from balance.charts import (
     title_page,
     write_charts,
 )
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
+from balance.core.formatting import rules_text
 from balance.findings import MIN_EFFECT, random_field_sentences, restricted_play_sentences
-from balance.formatting import rules_text
 from balance.games.base import Setup
 from balance.games.battle_of_thieves.usefulness import card_keys
 from balance.stats import mean_interval, wilson_interval

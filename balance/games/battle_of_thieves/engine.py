@@ -15,8 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance import dispatch
+from balance.core.errors import BalanceError
+from balance.core.strategy import SeatStrategy, Strategy
 from balance.dispatch import Dispatch
-from balance.errors import BalanceError
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.content import Content
@@ -30,7 +31,6 @@ from balance.games.battle_of_thieves.layout import (
 from balance.games.battle_of_thieves.reference import GameRecord
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.strategies.battle_of_thieves import random as random_strategy
-from balance.strategy import SeatStrategy, Strategy
 
 GAME = "battle-of-thieves"
 DECISIONS = ("decide",)

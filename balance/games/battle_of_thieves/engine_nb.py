@@ -38,7 +38,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb, seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
     ACTIVATE,
@@ -158,7 +160,6 @@ from balance.games.battle_of_thieves.layout import (
     WATER_AT_LEAST,
     WEAPON_DAMAGE,
 )
-from balance.random_nb import below_nb, seed_stream_nb
 from balance.strategies.battle_of_thieves import (
     bailer_decide,
     boarder_decide,
@@ -166,7 +167,6 @@ from balance.strategies.battle_of_thieves import (
     finisher_decide,
     random_decide,
 )
-from balance.strategy import MAX_PARAMS
 
 # --- target lists (what a card's play or its program's choice may target) -----------------
 TL_NONE = 0  # one option, target -1

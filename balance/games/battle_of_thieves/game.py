@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from balance.errors import BalanceError
-from balance.formatting import interval, percent
+from balance.core.errors import BalanceError
+from balance.core.formatting import interval, percent
+from balance.core.lazy import LazyModule
 from balance.games.base import (
     Block,
     EngineGame,
@@ -32,7 +33,6 @@ from balance.games.battle_of_thieves.usefulness import (
     cards_summary,
     pair_totals,
 )
-from balance.lazy import LazyModule
 from balance.stats import mean_interval, share_interval, wilson_interval
 
 if TYPE_CHECKING:

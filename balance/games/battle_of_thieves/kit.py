@@ -20,7 +20,8 @@ fast but took a quarter more of the game loop's first compile.
 
 from typing import NamedTuple
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb as below_nb  # what a strategy file draws with
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
     ACTIVATE,

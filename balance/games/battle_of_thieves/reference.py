@@ -53,6 +53,7 @@ from typing import Protocol
 
 import numpy as np
 
+from balance.core.random_ref import Stream
 from balance.games.battle_of_thieves.content import Content
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
@@ -182,7 +183,6 @@ from balance.games.battle_of_thieves.layout import (
     WIN_REASONS,
 )
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.random_ref import Stream
 
 Narrator = Callable[[str], None]
 Option = tuple[int, int, int, int]  # kind, who, what, target (unused fields -1)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from balance.charts import Chart, plot_grouped, plot_intervals, plot_rates
-from balance.formatting import interval, percent
+from balance.core.formatting import interval, percent
 from balance.games import get_game
 from balance.games.base import seat_labels
 from balance.games.battle_of_thieves.layout import CARD_STAT, DECK_SIZE, WIN_REASONS

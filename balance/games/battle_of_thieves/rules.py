@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.battle_of_thieves.layout import LEGENDARY, LEGENDARY_COPIES, RULE
 from balance.games.rule_fields import RuleFields, check_int
 

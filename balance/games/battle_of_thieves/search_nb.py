@@ -33,7 +33,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.battle_of_thieves.engine_nb import (
     DICE_STREAM,
     N_STREAMS,
@@ -58,8 +60,6 @@ from balance.games.battle_of_thieves.layout import (
     SIDE,
     STATE,
 )
-from balance.random_nb import below_nb, next_u64_nb, seed_stream_nb
-from balance.strategy import MAX_PARAMS
 
 #: Strategy codes of the search players (``strategies/battle_of_thieves.py``).
 MC = 5

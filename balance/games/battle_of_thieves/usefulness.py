@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
+from balance.core.lazy import LazyModule
 from balance.games.battle_of_thieves.layout import CARD_STAT
-from balance.lazy import LazyModule
 from balance.stats import LEVEL, wilson_interval
 
 if TYPE_CHECKING:

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from balance.core.random_ref import Stream
+from balance.core.strategy import SeatStrategy
 from balance.games.base import player_factory
 from balance.games.la_planche import moves_nb
 from balance.games.la_planche.reference import Option, Position, RandomStrategy
 from balance.games.la_planche.rules import N_COLOURS, LaPlancheRules
-from balance.random_ref import Stream
-from balance.strategy import SeatStrategy
 
 State = moves_nb.State
 

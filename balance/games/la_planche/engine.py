@@ -15,8 +15,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance import dispatch
+from balance.core.errors import BalanceError
+from balance.core.random_nb import seed_stream_nb
+from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy
 from balance.dispatch import Dispatch
-from balance.errors import BalanceError
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.la_planche import engine_nb as nb
 from balance.games.la_planche import moves_nb
@@ -29,9 +31,7 @@ from balance.games.la_planche.reference import (
     TurnOutcome,
 )
 from balance.games.la_planche.rules import N_COLOURS, SYMBOLS, LaPlancheRules
-from balance.random_nb import seed_stream_nb
 from balance.strategies.la_planche import random as random_strategy
-from balance.strategy import MAX_PARAMS, SeatStrategy, Strategy
 
 GAME = "la-planche"
 MIN_PLAYERS = 2

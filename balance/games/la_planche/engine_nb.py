@@ -16,7 +16,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb, seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.la_planche.moves_nb import (
     EMPTY,
     LINE_SIZE,
@@ -33,7 +35,6 @@ from balance.games.la_planche.moves_nb import (
     start_line_nb,
 )
 from balance.games.la_planche.rules import N_COLOURS, Rule
-from balance.random_nb import below_nb, seed_stream_nb
 from balance.strategies.la_planche import (
     detective_choose,
     detective_symbol,
@@ -42,7 +43,6 @@ from balance.strategies.la_planche import (
     random_choose,
     random_symbol,
 )
-from balance.strategy import MAX_PARAMS
 
 
 class GameStatSlots(NamedTuple):

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from balance.formatting import interval, percent
+from balance.core.formatting import interval, percent
+from balance.core.lazy import LazyModule
 from balance.games.base import (
     Block,
     EngineGame,
@@ -18,7 +19,6 @@ from balance.games.base import (
 )
 from balance.games.la_planche.reference import ACTIONS, play_game
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
-from balance.lazy import LazyModule
 from balance.stats import (
     mean_interval,
     ratio_interval,

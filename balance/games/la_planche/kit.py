@@ -1,7 +1,7 @@
 """What a La Planche strategy is made of: the decision signatures and compiled helpers.
 
 A strategy is two ``@njit`` functions, one per kind of decision, and a
-:class:`~balance.strategy.Strategy` that names them. They receive only what their
+:class:`~balance.core.strategy.Strategy` that names them. They receive only what their
 player may know: the public position, the public evidence, their own colour and
 their own random stream. Other seats' colours are never passed.
 
@@ -33,7 +33,8 @@ Any other answer stops the run with an error naming the strategy.
 
 import math
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb
 from balance.games.la_planche.moves_nb import (
     ADVANCE,
     EMPTY,
@@ -50,7 +51,6 @@ from balance.games.la_planche.moves_nb import (
     mandatory_push_nb,
 )
 from balance.games.la_planche.rules import N_COLOURS, Rule
-from balance.random_nb import below_nb
 
 __all__ = [
     "ADVANCE",

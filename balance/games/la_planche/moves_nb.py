@@ -14,7 +14,7 @@ Shapes used throughout:
 
 from typing import NamedTuple
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
 from balance.games.la_planche.rules import N_COLOURS, SPACES_LIMIT, Rule
 
 

@@ -74,6 +74,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from balance.core.random_ref import Stream
 from balance.games.la_planche.rules import (
     COLOUR_NAMES,
     COLOURS,
@@ -81,7 +82,6 @@ from balance.games.la_planche.rules import (
     SYMBOLS,
     LaPlancheRules,
 )
-from balance.random_ref import Stream
 
 EMPTY = -1
 SWAP, ADVANCE, MOVE, SKULL = range(4)

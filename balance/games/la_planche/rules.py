@@ -13,7 +13,7 @@ from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.rule_fields import RuleFields, check_int
 
 #: Colours in index order: Yellow, Red, Green, Blue.

@@ -34,7 +34,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.la_planche.kit import detective_values_nb, evaluate_option_nb
 from balance.games.la_planche.moves_nb import (
     EMPTY,
@@ -48,8 +50,6 @@ from balance.games.la_planche.moves_nb import (
     start_line_nb,
 )
 from balance.games.la_planche.rules import N_COLOURS, Rule
-from balance.random_nb import below_nb, next_u64_nb, seed_stream_nb
-from balance.strategy import MAX_PARAMS
 
 
 class MetaSlots(NamedTuple):

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from balance.core.random_ref import Stream
+from balance.core.strategy import SeatStrategy
 from balance.games.base import Lineup, player_factory
 from balance.games.lifeboats.layout import (
     AFLOAT,
@@ -35,8 +37,6 @@ from balance.games.lifeboats.layout import (
 )
 from balance.games.lifeboats.reference import Position, RandomPlayer
 from balance.games.lifeboats.rules import LifeboatsRules
-from balance.random_ref import Stream
-from balance.strategy import SeatStrategy
 
 #: ``obs`` as a tuple: boats, crew, seats, state, rules, scratch_i, scratch_f.
 Obs = tuple[np.ndarray, ...]

@@ -25,8 +25,9 @@ from typing import Any
 import numpy as np
 
 from balance import dispatch
+from balance.core.errors import BalanceError
+from balance.core.strategy import SeatStrategy, Strategy
 from balance.dispatch import Dispatch
-from balance.errors import BalanceError
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import layout, moves_nb
@@ -54,7 +55,6 @@ from balance.games.lifeboats.reference import (
 )
 from balance.games.lifeboats.rules import LifeboatsRules
 from balance.strategies.lifeboats import random as random_strategy
-from balance.strategy import SeatStrategy, Strategy
 
 GAME = "lifeboats"
 MIN_PLAYERS = layout.MIN_PLAYERS

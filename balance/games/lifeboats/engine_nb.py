@@ -26,7 +26,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.lifeboats.kit import new_ballot_nb
 from balance.games.lifeboats.layout import (
     AFLOAT,
@@ -67,14 +69,12 @@ from balance.games.lifeboats.moves_nb import (
     vote_options_nb,
     winners_nb,
 )
-from balance.random_nb import seed_stream_nb
 from balance.strategies.lifeboats import (
     hatkeeper_decide,
     random_decide,
     steward_decide,
     swimmer_decide,
 )
-from balance.strategy import MAX_PARAMS
 
 
 class ErrorSlots(NamedTuple):

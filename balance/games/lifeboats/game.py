@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from balance.formatting import interval, percent
+from balance.core.formatting import interval, percent
+from balance.core.lazy import LazyModule
 from balance.games.base import (
     Block,
     EngineGame,
@@ -31,7 +32,6 @@ from balance.games.lifeboats.layout import (
 )
 from balance.games.lifeboats.reference import play_game
 from balance.games.lifeboats.rules import LifeboatsRules
-from balance.lazy import LazyModule
 from balance.stats import mean_interval, mean_interval_from_sums, wilson_interval
 
 if TYPE_CHECKING:

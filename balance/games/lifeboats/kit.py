@@ -43,7 +43,8 @@ compiled once and called, which keeps a strategy's first compilation to seconds
 
 import math
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb
 from balance.games.lifeboats.layout import (
     AFLOAT,
     CHOOSE_LEAK,
@@ -70,7 +71,6 @@ from balance.games.lifeboats.layout import (
     Seat,
     State,
 )
-from balance.random_nb import below_nb
 
 __all__ = [
     "AFLOAT",

@@ -19,7 +19,7 @@ Shapes used throughout (``n`` players, boats ``0..n``, boat ``n`` the black one)
   ``(GameStat.SIZE,)``, ``(MAX_PLAYERS, SeatStat.SIZE)``, ``(MAX_BOATS, BoatStat.SIZE)``
 """
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
 from balance.games.lifeboats.layout import (
     AFLOAT,
     CHOOSE_LEAK,

@@ -118,6 +118,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from balance.core.random_ref import Stream
 from balance.games.lifeboats.layout import (
     AFLOAT,
     CHOOSE_LEAK,
@@ -147,7 +148,6 @@ from balance.games.lifeboats.layout import (
     UNFINISHED,
 )
 from balance.games.lifeboats.rules import LifeboatsRules
-from balance.random_ref import Stream
 
 #: The decision an outcome of each vote is chosen with (a lone hat, or F breaking a tie).
 CHOOSE_KIND = {LEAK_VOTE: CHOOSE_LEAK, MOVE_VOTE: CHOOSE_MOVE, OVERBOARD_VOTE: CHOOSE_OVERBOARD}

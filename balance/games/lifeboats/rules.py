@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from balance.errors import BalanceError
+from balance.core.errors import BalanceError
 from balance.games.lifeboats.layout import (
     MAX_ISLANDS,
     MAX_LANES,

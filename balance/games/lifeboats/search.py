@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from balance.core.strategy import MAX_PARAMS
 from balance.games.lifeboats import search_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
 from balance.games.lifeboats.engine import empty_records
@@ -23,7 +24,6 @@ from balance.games.lifeboats.layout import (
     OVERBOARD_VOTE,
 )
 from balance.games.lifeboats.reference import GameRecord, Position
-from balance.strategy import MAX_PARAMS
 
 
 def _buffers(pos: Position, codes: Sequence[int], streams: Sequence[Sequence[int]]):

@@ -26,7 +26,9 @@ player (:func:`new_sandbox_nb`); nothing is allocated in a playout.
 
 import numpy as np
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.lifeboats import engine_nb as enb
 from balance.games.lifeboats.kit import new_ballot_nb
 from balance.games.lifeboats.layout import (
@@ -51,8 +53,6 @@ from balance.games.lifeboats.layout import (
     SeatStat,
     State,
 )
-from balance.random_nb import below_nb, next_u64_nb, seed_stream_nb
-from balance.strategy import MAX_PARAMS
 
 # ``engine_nb`` is read as ``enb.name`` inside compiled functions (numba resolves it when
 # it compiles them): the shipped strategies module imports this one while ``engine_nb``

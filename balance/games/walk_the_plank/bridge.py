@@ -11,12 +11,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from balance.core.random_ref import Stream
+from balance.core.strategy import SeatStrategy
 from balance.games.base import player_factory
 from balance.games.walk_the_plank import moves_nb
 from balance.games.walk_the_plank.reference import Option, Position, RandomStrategy
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.random_ref import Stream
-from balance.strategy import SeatStrategy
 
 
 def pack_position(pos: Position, rules: WalkThePlankRules) -> tuple:

@@ -14,8 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from balance import dispatch
+from balance.core.errors import BalanceError
+from balance.core.random_nb import seed_stream_nb
+from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy
 from balance.dispatch import Dispatch
-from balance.errors import BalanceError
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank import moves_nb
@@ -23,9 +25,7 @@ from balance.games.walk_the_plank.bridge import pack_position, unpack_position
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS, card_mask
 from balance.games.walk_the_plank.reference import CardOutcome, GameRecord, Position
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.random_nb import seed_stream_nb
 from balance.strategies.walk_the_plank import random as random_strategy
-from balance.strategy import MAX_PARAMS, SeatStrategy, Strategy
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 5

@@ -16,8 +16,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance.bits_nb import lowest_bit_nb, popcount_nb
-from balance.compile_cache import njit
+from balance.core.bits_nb import lowest_bit_nb, popcount_nb
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb, game_key_nb, run_key_nb, seed_stream_keyed_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK, N_CARDS
 from balance.games.walk_the_plank.moves_nb import (
     ALL_CARDS,
@@ -41,7 +43,6 @@ from balance.games.walk_the_plank.moves_nb import (
     seats_with_pirates_nb,
 )
 from balance.games.walk_the_plank.rules import Rule
-from balance.random_nb import below_nb, game_key_nb, run_key_nb, seed_stream_keyed_nb
 from balance.strategies.walk_the_plank import (
     aggressor_choose,
     aggressor_program,
@@ -59,7 +60,6 @@ from balance.strategies.walk_the_plank import (
     weighted_program,
     weighted_push,
 )
-from balance.strategy import MAX_PARAMS
 
 
 class GameStatSlots(NamedTuple):

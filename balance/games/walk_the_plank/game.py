@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from balance.errors import BalanceError
-from balance.formatting import interval, percent
+from balance.core.errors import BalanceError
+from balance.core.formatting import interval, percent
+from balance.core.lazy import LazyModule
 from balance.games.base import (
     Block,
     EngineGame,
@@ -20,7 +21,6 @@ from balance.games.base import (
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
 from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
-from balance.lazy import LazyModule
 from balance.stats import mean_interval, share_interval, wilson_interval
 
 if TYPE_CHECKING:

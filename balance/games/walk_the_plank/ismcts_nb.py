@@ -17,8 +17,9 @@ iterations allocate nothing. See ``docs/walk-the-plank.md``.
 
 import numpy as np
 
-from balance.bits_nb import lowest_bit_nb
-from balance.compile_cache import njit
+from balance.core.bits_nb import lowest_bit_nb
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb, next_u64_nb
 from balance.games.walk_the_plank import engine_nb as E
 from balance.games.walk_the_plank.cards import N_CARDS
 from balance.games.walk_the_plank.mc_nb import (
@@ -48,7 +49,6 @@ from balance.games.walk_the_plank.search_nb import (
     result_nb,
     reveal_nb,
 )
-from balance.random_nb import below_nb, next_u64_nb
 
 #: Most nodes on one path: three programme levels and every reveal of a round of five.
 MAX_DEPTH = 3 + 3 * 5 + 2

@@ -1,7 +1,7 @@
 """What a Walk the Plank strategy is made of: the decision signatures and compiled helpers.
 
 A strategy is three ``@njit`` functions, one per kind of decision, and a
-:class:`~balance.strategy.Strategy` that names them. They receive only what
+:class:`~balance.core.strategy.Strategy` that names them. They receive only what
 their player may know: the public position and their own random stream.
 
 ``obs`` is a tuple ``(pirates, living, state, resting, shown, rules, n, scratch_tile,
@@ -37,7 +37,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb
 from balance.games.walk_the_plank.cards import N_CARDS, Card
 from balance.games.walk_the_plank.moves_nb import (
     JUMP,
@@ -52,7 +53,6 @@ from balance.games.walk_the_plank.moves_nb import (
     seat_at_nb,
 )
 from balance.games.walk_the_plank.rules import Rule
-from balance.random_nb import below_nb
 
 __all__ = [
     "JUMP",

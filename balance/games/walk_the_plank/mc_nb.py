@@ -15,13 +15,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
+from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank.cards import N_CARDS
 from balance.games.walk_the_plank.kit import evaluate_option_nb
 from balance.games.walk_the_plank.moves_nb import TILES, State, legal_options_nb
 from balance.games.walk_the_plank.rules import Rule
-from balance.random_nb import below_nb, next_u64_nb, seed_stream_nb
-from balance.strategy import MAX_PARAMS
 
 
 class SearchParams(NamedTuple):

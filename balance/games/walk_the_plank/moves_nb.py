@@ -14,8 +14,8 @@ Shapes used throughout (``n`` players, ``T = PLANK_LIMIT + 1`` positions):
 
 from typing import NamedTuple
 
-from balance.bits_nb import lowest_bit_nb
-from balance.compile_cache import njit
+from balance.core.bits_nb import lowest_bit_nb
+from balance.core.compile_cache import njit
 from balance.games.walk_the_plank.cards import N_CARDS, Card
 from balance.games.walk_the_plank.rules import PLANK_LIMIT, Rule
 

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from balance.core.random_ref import Stream
 from balance.games.walk_the_plank.cards import (
     CARD_TITLES,
     GHOST_SET_ASIDE_MASK,
@@ -30,7 +31,6 @@ from balance.games.walk_the_plank.cards import (
     card_mask,
 )
 from balance.games.walk_the_plank.rules import PLANK_LIMIT, WalkThePlankRules
-from balance.random_ref import Stream
 
 SHIP = 0
 #: Option arguments that are not a seat.

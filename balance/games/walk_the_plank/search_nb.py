@@ -32,8 +32,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from balance.bits_nb import popcount_nb
-from balance.compile_cache import njit
+from balance.core.bits_nb import popcount_nb
+from balance.core.compile_cache import njit
+from balance.core.random_nb import below_nb, seed_stream_nb
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK
 from balance.games.walk_the_plank.kit import KTH_CARD
 from balance.games.walk_the_plank.moves_nb import (
@@ -50,7 +51,6 @@ from balance.games.walk_the_plank.moves_nb import (
     seat_at_nb,
 )
 from balance.games.walk_the_plank.rules import Rule
-from balance.random_nb import below_nb, seed_stream_nb
 
 
 class WhereSlots(NamedTuple):

@@ -3,13 +3,13 @@
 Every game owns several independent streams, one per source of chance, each
 derived from ``(run seed, game index, stream number)``. A stream's state is a
 ``uint64`` array of shape ``(4,)``. The pure-Python twin in
-:mod:`balance.random_ref` produces the same numbers; tests hold them to it.
+:mod:`balance.core.random_ref` produces the same numbers; tests hold them to it.
 """
 
 import numpy as np
 from numba import uint64
 
-from balance.compile_cache import njit
+from balance.core.compile_cache import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)

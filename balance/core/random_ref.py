@@ -1,4 +1,4 @@
-"""Readable random streams, number for number the same as :mod:`balance.random_nb`.
+"""Readable random streams, number for number the same as :mod:`balance.core.random_nb`.
 
 The reference engines draw from these, so that a compiled engine and its reference
 see the same dice and the same strategy draws for the same ``(seed, game, stream)``.

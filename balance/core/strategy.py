@@ -1,0 +1,316 @@
+"""Strategies: named sets of compiled decision functions, with parameters.
+
+A game says which decisions a strategy makes (Walk the Plank: ``program``, ``choose``,
+``push``) and what each receives; a :class:`Strategy` names one ``@njit`` function per
+decision. Shipped strategies carry a small integer ``code`` that the game's compiled
+dispatcher knows; a user's strategy file joins through a dispatcher generated for the run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import sys
+import traceback
+import weakref
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from balance.core.errors import BalanceError
+
+if TYPE_CHECKING:
+    from balance.core.catalog import ListedStrategy
+
+#: Most parameters a strategy may take.
+MAX_PARAMS = 8
+
+
+@dataclass(frozen=True, eq=False)  # compared and hashed by identity
+class Strategy:
+    """A strategy of one game.
+
+    Attributes
+    ----------
+    game : id of the game it plays.
+    name : short name, as given to ``--strategy``.
+    description : one sentence a designer understands.
+    decisions : decision name -> ``@njit`` function.
+    params : parameter names with their defaults, in the order the functions read them.
+    code : the game's dispatcher code for a shipped strategy; None for a user's strategy.
+    param_docs : parameter name -> ``(range, meaning)``: the values that make sense and
+        what the parameter does (every shipped strategy documents every parameter).
+    param_choices : parameter name -> ``{word: value}``: words a parameter also accepts
+        on the command line, e.g. a search player's ``rollout=greedy`` for the code of
+        the strategy its playouts use; the label shows the word back.
+    param_bounds : parameter name -> ``(lowest, highest)``: values outside are refused
+        when the command line gives them (a search player's budget of 0, say); ``inf``
+        as highest for a range without one ("0 and up"). Every range ``param_docs``
+        states is enforced here (tests/test_cli.py checks the shipped strategies).
+    param_whole : parameters that count something (a budget, a width): the command line
+        must give them whole numbers. A parameter with words (``param_choices``) takes a
+        word or a whole number too.
+    """
+
+    game: str
+    name: str
+    description: str
+    decisions: Mapping[str, Callable] = field(repr=False)
+    params: tuple[tuple[str, float], ...] = ()
+    code: int | None = None
+    param_docs: Mapping[str, tuple[str, str]] = field(default_factory=dict, repr=False)
+    param_choices: Mapping[str, Mapping[str, float]] = field(default_factory=dict, repr=False)
+    param_bounds: Mapping[str, tuple[float, float]] = field(default_factory=dict, repr=False)
+    param_whole: frozenset[str] = field(default_factory=frozenset, repr=False)
+
+    def __post_init__(self) -> None:
+        if len(self.params) > MAX_PARAMS:
+            raise BalanceError(f"strategy {self.name!r}: at most {MAX_PARAMS} parameters")
+        names = {name for name, _ in self.params}
+        unknown = sorted(set(self.param_docs) - names)
+        if unknown:
+            raise BalanceError(
+                f"strategy {self.name!r}: documents parameters it does not take: "
+                + ", ".join(unknown)
+            )
+        unknown = sorted(
+            (set(self.param_choices) | set(self.param_bounds) | set(self.param_whole)) - names
+        )
+        if unknown:
+            raise BalanceError(
+                f"strategy {self.name!r}: names values of parameters it does not take: "
+                + ", ".join(unknown)
+            )
+
+
+def param_lines(strategy: Strategy | ListedStrategy) -> list[str]:
+    """One line per parameter: ``name = default  (range)  meaning``, as ``balance
+    strategies`` shows it; a parameter without documentation shows its default alone."""
+    lines = []
+    for name, default in strategy.params:
+        allowed, meaning = strategy.param_docs.get(name, ("", ""))
+        words = getattr(strategy, "param_choices", {}).get(name, {})
+        said = next((w for w, v in words.items() if v == default), _number(default))
+        line = f"{name} = {said}"
+        if allowed:
+            line += f"  ({allowed})"
+        if meaning:
+            line += f"  {meaning}"
+        lines.append(line)
+    return lines
+
+
+@dataclass(frozen=True)
+class SeatStrategy:
+    """A strategy with its parameter values, as one seat plays it."""
+
+    strategy: Strategy
+    values: tuple[float, ...]
+    source: str = ""  # the file it came from, for a user's strategy
+
+    @property
+    def label(self) -> str:
+        """Name with any parameter that differs from its default, e.g. ``weighted(leader=2)``."""
+        changed = [
+            f"{name}={_word(self.strategy, name, value)}"
+            for (name, default), value in zip(self.strategy.params, self.values, strict=True)
+            if value != default
+        ]
+        return self.strategy.name + (f"({','.join(changed)})" if changed else "")
+
+    def vector(self) -> np.ndarray:
+        """Parameter values as float64, shape ``(MAX_PARAMS,)``, zero-padded."""
+        out = np.zeros(MAX_PARAMS, dtype=np.float64)
+        out[: len(self.values)] = self.values
+        return out
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _bounds_text(low: float, high: float) -> str:
+    """``from 1 to 65536``, ``0 or more`` (no highest) or ``10 or less`` (no lowest)."""
+    if high == np.inf:
+        return f"{_number(low)} or more"
+    if low == -np.inf:
+        return f"{_number(high)} or less"
+    return f"from {_number(low)} to {_number(high)}"
+
+
+def _word(strategy: Strategy, name: str, value: float) -> str:
+    """A parameter's value as the command line spells it: its word if it has one."""
+    for word, number in strategy.param_choices.get(name, {}).items():
+        if number == value:
+            return word
+    return _number(value)
+
+
+def parse_strategy(text: str, shipped: Mapping[str, Strategy], game: str) -> SeatStrategy:
+    """Read a ``--strategy`` value: ``NAME``, ``NAME:k=v,...``, ``FILE.py:NAME[:k=v,...]``."""
+    text = text.strip()
+    match = re.fullmatch(r"(?P<file>.+?\.py):(?P<name>[A-Za-z_]\w*)(?::(?P<params>.*))?", text)
+    if match:
+        strategy = load_strategy_file(Path(match["file"]), match["name"], game)
+        params, source = match["params"], str(Path(match["file"]).resolve())
+    else:
+        name, _, params = text.partition(":")
+        if name not in shipped:
+            raise BalanceError(
+                f"unknown strategy {name!r} for {game}; strategies: {', '.join(shipped)}"
+                " (or path/to/file.py:name)"
+            )
+        strategy, source = shipped[name], ""
+    return SeatStrategy(strategy, _parse_params(strategy, params or ""), source)
+
+
+def _parse_params(strategy: Strategy, text: str) -> tuple[float, ...]:
+    values = dict(strategy.params)
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, raw = part.partition("=")
+        key = key.strip()
+        if not eq or key not in values:
+            known = ", ".join(values) or "none"
+            raise BalanceError(
+                f"strategy {strategy.name!r}: bad parameter {part!r}; parameters: {known}"
+            )
+        choices = strategy.param_choices.get(key, {})
+        if raw.strip() in choices:
+            values[key] = float(choices[raw.strip()])
+            continue
+        try:
+            values[key] = float(raw)
+        except ValueError:
+            words = f" or one of {', '.join(choices)}" if choices else ""
+            raise BalanceError(
+                f"strategy {strategy.name!r}: parameter {key!r} needs a number{words}, not {raw!r}"
+            ) from None
+        if not np.isfinite(values[key]):
+            raise BalanceError(f"strategy {strategy.name!r}: parameter {key!r} must be finite")
+        if (key in strategy.param_whole or choices) and not values[key].is_integer():
+            words = f" or one of {', '.join(choices)}" if choices else ""
+            raise BalanceError(
+                f"strategy {strategy.name!r}: parameter {key!r} needs a whole number{words}, "
+                f"not {raw.strip()}"
+            )
+        if key in strategy.param_bounds:
+            low, high = strategy.param_bounds[key]
+            if not low <= values[key] <= high:
+                raise BalanceError(
+                    f"strategy {strategy.name!r}: parameter {key!r} must be "
+                    f"{_bounds_text(low, high)}, not {raw.strip()}"
+                )
+    return tuple(values[name] for name, _ in strategy.params)
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a user's strategy came from.
+
+    Attributes
+    ----------
+    path : the strategy file, resolved.
+    digest : sha256 (hex) of the file's bytes when it was loaded.
+    module : the name it was imported under (``balance_user_<digest[:16]>``): the same
+        for the same file and content in every process, so that numba's on-disk cache
+        of a function that asks for one (``@njit(cache=True)``) finds its module again.
+    """
+
+    path: Path
+    digest: str
+    module: str
+
+
+#: The file each strategy loaded by :func:`load_strategy_file` came from, by identity.
+_ORIGINS: weakref.WeakKeyDictionary[Strategy, Origin] = weakref.WeakKeyDictionary()
+
+
+def strategy_origin(strategy: Strategy) -> Origin | None:
+    """The file a user's strategy was loaded from; None for one built in Python."""
+    return _ORIGINS.get(strategy)
+
+
+def ship_from_file(strategy: Strategy, path: str | Path, module: str) -> Strategy:
+    """Mark a shipped strategy without a ``code`` as coming from the file ``path``.
+
+    Such a strategy joins the game loop through the generated dispatchers, as a user's
+    strategy does (so a run without it never compiles its code); knowing its file lets
+    that loop be cached on disk like a user's. Returns ``strategy``.
+    """
+    path = Path(path).resolve()
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    _ORIGINS[strategy] = Origin(path, digest, module)
+    return strategy
+
+
+def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
+    """Import a user's strategy file and return its :class:`Strategy` called ``name``.
+
+    The file is imported once per process and content, under a module name made from
+    its path and content; a file that fails to import is reported in one line naming the
+    file, the line and the reason.
+    """
+    if not path.is_file():
+        raise BalanceError(f"strategy file {str(path)!r} does not exist")
+    path = path.resolve()
+    content = path.read_bytes()
+    digest = hashlib.sha256(str(path).encode() + b"\0" + content).hexdigest()
+    module_name = f"balance_user_{digest[:16]}"
+    module = sys.modules.get(module_name)
+    if module is None:
+        module = _import_file(path, module_name)
+    found = [v for v in vars(module).values() if isinstance(v, Strategy)]
+    by_name = {s.name: s for s in found}
+    if name in by_name:
+        strategy = by_name[name]
+    elif isinstance(getattr(module, name, None), Strategy):
+        strategy = getattr(module, name)
+    else:
+        names = ", ".join(sorted(by_name)) or "none"
+        raise BalanceError(
+            f"strategy file {str(path)!r} has no strategy {name!r} (it has: {names})"
+        )
+    if strategy.game != game:
+        raise BalanceError(f"strategy {name!r} in {str(path)!r} plays {strategy.game}, not {game}")
+    _ORIGINS[strategy] = Origin(path, hashlib.sha256(content).hexdigest(), module_name)
+    return strategy
+
+
+def _import_file(path: Path, module_name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise BalanceError(f"strategy file {str(path)!r} cannot be loaded as Python")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BalanceError:
+        del sys.modules[module_name]
+        raise
+    except SyntaxError as exc:
+        del sys.modules[module_name]
+        raise BalanceError(
+            f"strategy file {path}, line {exc.lineno} failed to load: SyntaxError: {exc.msg}"
+        ) from None
+    except Exception as exc:  # the user's code: report any failure in one line
+        del sys.modules[module_name]
+        line = _line_in(exc, path)
+        where = f"{path}, line {line}" if line else str(path)
+        raise BalanceError(
+            f"strategy file {where} failed to load: {type(exc).__name__}: {exc}"
+        ) from None
+    return module
+
+
+def _line_in(exc: BaseException, path: Path) -> int | None:
+    """The last line of ``path`` in the traceback of ``exc``, if any."""
+    line = None
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if Path(frame.filename) == path:
+            line = frame.lineno
+    return line
