@@ -140,7 +140,7 @@ def machine() -> dict[str, Any]:
                     break
     except OSError:
         pass
-    from balance.run import default_threads
+    from balance.run.runner import default_threads
 
     return {
         "cpu": model,
@@ -215,7 +215,7 @@ def machine_line(ctx: Mapping[str, Any]) -> str:
 
 def best_rate(setup: Any, games: int, threads: int, repeat: int) -> float:
     """Best of ``repeat`` runs, in games per second (the least disturbed by the machine)."""
-    from balance.run import run_games
+    from balance.run.runner import run_games
 
     rates = []
     for _ in range(repeat):
@@ -356,7 +356,7 @@ def yardstick_records(
     get_game("walk-the-plank").prepare(setup)
     fast.play(players, 10)  # compile, or load from numba's cache
     games = max(200, int(YARDSTICK_GAMES * scale))
-    from balance.run import run_games
+    from balance.run.runner import run_games
 
     ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
     for _ in range(repeat):
@@ -550,7 +550,7 @@ Each strategy fills every seat; "survivor + random" is one survivor among random
 random" Lifeboats' four strategies at one table (the surplus dropped at 3 players; rotated
 round the table). Battle of Thieves is measured on the example decks (the "variants"
 column names them). Each figure is the best of its repeats, through the runner
-(`balance.run.run_games`, no records kept), after the engine is compiled or loaded from
+(`balance.run.runner.run_games`, no records kept), after the engine is compiled or loaded from
 numba's cache.
 
 Games per second depend on how long games last. A table of survivors never finishes
@@ -854,7 +854,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         finish(args, records, old)
         return
 
-    from balance.run import default_threads
+    from balance.run.runner import default_threads
 
     ctx = context(args.quick)
     scale = 0.1 if args.quick else 1.0

@@ -9,7 +9,7 @@ Games per second says little here: the heuristics' games run much longer than ra
 ones (most to the 200-turn cap), so each strategy is measured in microseconds of process
 CPU time (``time.process_time``) per game turn, the turns counted from the games' records.
 Each strategy plays itself (both seats), cannon-battery v boarding-party, one thread,
-through ``balance.run.run_games``, its engine compiled (or loaded from the cache) before
+through ``balance.run.runner.run_games``, its engine compiled (or loaded from the cache) before
 timing. Each round runs every tree once in a fresh interpreter (``--against`` names the
 root of another source tree, e.g. an older commit's ``git archive``), so that the trees
 take turns under the same load; the best of the rounds is kept, with the load average
@@ -42,7 +42,7 @@ def measure(strategies: list[str], scale: float) -> dict[str, dict[str, float]]:
     µs per turn and the load average at the end of the run."""
     from balance.api import make_setup
     from balance.games import get_game
-    from balance.run import run_games
+    from balance.run.runner import run_games
 
     game = get_game("battle-of-thieves")
     out: dict[str, dict[str, float]] = {}

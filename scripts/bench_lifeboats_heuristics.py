@@ -6,7 +6,7 @@ Run from the project root:
     python scripts/bench_lifeboats_heuristics.py --games 5000 --repeat 3
     python scripts/bench_lifeboats_heuristics.py --players 3 --random-games 20000
 
-Each strategy fills every seat and plays through the runner (``balance.run.run_games``,
+Each strategy fills every seat and plays through the runner (``balance.run.runner.run_games``,
 one thread, no records kept, running sums only), after its engine is compiled or loaded
 from the cache. The strategies are measured in turns (random, steward, hatkeeper,
 swimmer, random, ...), ``--repeat`` rounds, and each keeps its best round: on a machine
@@ -48,7 +48,7 @@ def setup_for(strategy: str, players: int) -> Any:
 
 def timed(setup: Any, games: int) -> tuple[float, float]:
     """Wall-clock and process CPU seconds of ``games`` games of ``setup`` on one thread."""
-    from balance.run import run_games
+    from balance.run.runner import run_games
 
     wall, cpu = time.perf_counter(), time.process_time()
     result = run_games(setup, games, threads=1, progress=False, keep_records=False, sums_only=True)

@@ -38,7 +38,7 @@ from typing import Any
 
 from balance.api import make_setup
 from balance.games import get_game
-from balance.run import default_threads, run_games
+from balance.run.runner import default_threads, run_games
 
 #: The search players and their budget parameter.
 SEARCH = {"mc": "playouts", "ismcts": "iterations"}

@@ -15,7 +15,7 @@ import time
 from balance.api import make_setup
 from balance.games.lifeboats import reference
 from balance.games.lifeboats.bridge import lineup_player_factory
-from balance.run import run_games
+from balance.run.runner import run_games
 
 BUDGETS = {"mc": ("playouts", (4, 16, 64)), "ismcts": ("iterations", (64, 256, 1024))}
 

@@ -27,7 +27,7 @@ from balance.games.walk_the_plank import ismcts_nb, mc_nb
 from balance.games.walk_the_plank import search_nb as S
 from balance.games.walk_the_plank.moves_nb import MAX_OPTIONS, legal_options_nb
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.run import run_games
+from balance.run.runner import run_games
 
 GREEDY = 3
 ROLLOUTS = {"random": 0, "aggressor": 1, "survivor": 2, "greedy": 3}

@@ -27,7 +27,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from balance.strategy_tools import template
+from balance.authoring.strategy_tools import template
 
 
 def machine() -> str:

@@ -31,11 +31,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from balance.analyses.sweep import DEFAULT_BLOCK, sweep
+from balance.analyses.sweep_tally import play_tally, tally_block
 from balance.api import make_setup, simulate
 from balance.games import get_game
-from balance.run import default_threads
-from balance.sweep import DEFAULT_BLOCK, sweep
-from balance.sweep_tally import play_tally, tally_block
+from balance.run.runner import default_threads
 
 AXES = ["plank_max=3..8", "pirates_per_player=1..5", "variant=base,kraken"]
 

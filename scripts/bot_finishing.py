@@ -27,7 +27,7 @@ from balance.games.base import Lineup
 from balance.games.battle_of_thieves import engine
 from balance.games.battle_of_thieves.layout import CAPPED, GAME_STAT
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.stats import wilson_interval
+from balance.stats.intervals import wilson_interval
 
 
 def seat(strategy) -> SeatStrategy:

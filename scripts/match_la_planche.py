@@ -15,7 +15,7 @@ import argparse
 import time
 
 from balance.api import simulate
-from balance.stats import mean_interval, wilson_interval
+from balance.stats.intervals import mean_interval, wilson_interval
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ from balance.core.random_nb import next_u64_nb, seed_stream_nb
 from balance.games.la_planche import search_nb
 from balance.games.la_planche.moves_nb import ADVANCE, MOVE, SWAP
 from balance.games.la_planche.rules import LaPlancheRules
-from balance.stats import mean_interval
+from balance.stats.intervals import mean_interval
 
 DETECTIVE = 2
 

@@ -13,8 +13,8 @@ import numpy as np
 
 from balance import api
 from balance.games.base import Lineup, Setup
-from balance.run import run_games
-from balance.summary import summarize
+from balance.run.runner import run_games
+from balance.run.summary import summarize
 
 #: |z| beyond which two win rates differ by more than noise. The tests run fixed seeds,
 #: so each passes or fails deterministically; 3.5 leaves a fair run a 1 in 2,000 chance of

@@ -19,9 +19,9 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 
 from balance import api
+from balance.analyses.restricted import RestrictedPlay, card_value_json, value_table
 from balance.api import make_setup
-from balance.cli import format_summary
-from balance.restricted import RestrictedPlay, card_value_json, value_table
+from balance.run.summary import format_summary
 
 GAMES = 300
 SEED = 5
@@ -150,8 +150,8 @@ def test_value_table_pairs_each_row_with_its_own_base() -> None:
 
 
 def test_card_values_among_random_players_say_so_before_the_findings() -> None:
-    from balance.findings import random_field_sentences
-    from balance.restricted import restricted_play
+    from balance.analyses.restricted import restricted_play
+    from balance.reports.findings import random_field_sentences
 
     setup = make_setup("walk-the-plank", 3, SEED)
     text = restricted_play(setup, 200, ["charge"], threads=2).text()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from cli_helpers import assert_one_line_error, call_main, forbid_games, simulate_json
 
-from balance.check import load_checks
+from balance.analyses.check import load_checks
 from balance.core.errors import BalanceError
 
 SCENARIO = """\
@@ -279,7 +279,7 @@ def test_a_scenario_plays_its_own_seed_as_simulate_does(tmp_path, monkeypatch, c
 def test_an_undecided_comparison_says_why() -> None:
     # A precise baseline and a difference close to the tolerance: not a baseline too
     # imprecise for its tolerance, but a figure that moved by about the tolerance.
-    from balance.check import check_text
+    from balance.analyses.check import check_text
 
     def compared(metric: str, difference: float, half: float) -> dict:
         return {

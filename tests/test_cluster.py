@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 from cli_helpers import assert_one_line_error, call_main
 
-from balance import cluster
-from balance.sweep import sweep
+from balance.analyses import cluster
+from balance.analyses.sweep import sweep
 
 pytest.importorskip("distributed")
 

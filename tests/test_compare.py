@@ -15,13 +15,13 @@ from click.testing import CliRunner
 from matplotlib import image
 from scipy import stats
 
+from balance.analyses.compare import VariantSpec, compare, parse_variant
 from balance.cli import cli
-from balance.compare import VariantSpec, compare, parse_variant
 from balance.core.errors import BalanceError
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.metrics import RATE_KINDS
-from balance.results import load_run
+from balance.run.results import load_run
+from balance.stats.metrics import RATE_KINDS
 
 PLAYERS, GAMES, SEED = 3, 2000, 3
 METRICS = (
@@ -391,7 +391,7 @@ def test_out_is_an_existing_file(monkeypatch, capsys, tmp_path: Path) -> None:
 
 def interrupt_variant(monkeypatch: pytest.MonkeyPatch, variant: int, after_blocks: int) -> None:
     """Ctrl-C while the ``variant``-th variant (1-based) hands over block ``after_blocks``."""
-    import balance.compare as module
+    import balance.analyses.compare as module
 
     real = module.run_games
     calls: list[object] = []
@@ -460,7 +460,7 @@ def test_comparison_says_when_game_length_is_restricted_to_the_cap() -> None:
 
 
 def test_a_p_value_that_is_a_bound_is_printed_as_one() -> None:
-    from balance.compare import _p
+    from balance.analyses.compare import _p
 
     assert _p(5e-05, True) == "<5e-05"
     assert _p(0.0025, True) == "<0.0025"

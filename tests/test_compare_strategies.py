@@ -9,10 +9,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from balance.analyses.compare import _shared_note, _strategy_per_game, compare
 from balance.api import make_setup
-from balance.compare import _shared_note, _strategy_per_game, compare
-from balance.metrics import Metric, estimate, paired_table
-from balance.stats import share_interval
+from balance.stats.intervals import share_interval
+from balance.stats.metrics import Metric, estimate, paired_table
 
 # Three seats, strategies survivor, survivor, aggressor, seated in every order: games 0-2
 # shift the listed order round the table, so aggressor sits in seat 2 in game 0, seat 1 in

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from balance import api
-from balance.metrics import balance_index_interval
+from balance.stats.metrics import balance_index_interval
 
 #: Figures that are differences, whose interval may reach below zero.
 SIGNED = ("played_minus_held",)

@@ -101,9 +101,9 @@ def set_up(command: str, folder: Path) -> None:
     directory) under that name; ``...`` or a capital letter (``A``) stands for any
     strategy."""
     from balance.api import make_setup
+    from balance.authoring.strategy_tools import template
     from balance.cli import cli
-    from balance.cli_shared import rule_pairs
-    from balance.strategy_tools import template
+    from balance.cli.options import rule_pairs
 
     args = shlex.split(command)
     assert args[0] == "balance" and args[1] in SET_UP, command

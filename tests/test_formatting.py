@@ -26,7 +26,7 @@ def test_a_share_near_but_not_at_the_ends_never_reads_as_none_or_all() -> None:
 
 
 def test_a_difference_of_shares_is_ticked_in_signed_points_without_a_percent_sign() -> None:
-    from balance.charts import plot_intervals
+    from balance.reports.charts import plot_intervals
 
     figure = plot_intervals(
         ["a", "b"],

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from scipy import optimize, stats
 
-from balance.metrics import (
+from balance.stats.intervals import mean_interval
+from balance.stats.metrics import (
     DRAWS,
     Metric,
     _row_max,
@@ -29,7 +30,6 @@ from balance.metrics import (
     still_running,
     strategy_win_rates,
 )
-from balance.stats import mean_interval
 
 Z = stats.norm.ppf(0.975)  # 1.959963984540054
 
@@ -308,9 +308,9 @@ def test_paired_difference_of_one_game_has_no_p_value() -> None:
 
 def test_intervals_over_few_games_stay_within_what_the_figure_can_take() -> None:
     # Over three games a t or normal interval reaches beyond the range; each is cut there.
-    from balance.restricted import value_table
-    from balance.stats import restricted_mean
-    from balance.sweep import _seat0_advantage
+    from balance.analyses.restricted import value_table
+    from balance.analyses.sweep import _seat0_advantage
+    from balance.stats.intervals import restricted_mean
 
     won = np.array([[1, 0], [1, 0], [0, 1]], dtype=bool)
     lost = np.array([[0, 1], [0, 1], [0, 1]], dtype=bool)
@@ -797,7 +797,7 @@ def test_paired_table_rejects_runs_of_different_sizes() -> None:
 
 
 def test_mean_interval_is_what_estimate_uses_for_means() -> None:
-    # The "mean" kind is exactly balance.stats.mean_interval (Student t) of a count, cut
+    # The "mean" kind is exactly balance.stats.intervals.mean_interval (Student t) of a count, cut
     # at 0, not a share.
     values = np.array([1.0, 0.0, 1.0, 1.0])
     assert estimate(values, "mean") == mean_interval(values, floor=0.0)

@@ -9,15 +9,10 @@ import pytest
 
 from balance import api
 from balance.games.base import Block, Setup
-from balance.metrics import (
-    balance_index_from_moments,
-    balance_index_interval,
-    length_summary,
-    length_summary_from_counts,
-)
-from balance.moments import RunSums
-from balance.run import RunResult, run_games
-from balance.stats import (
+from balance.run.moments import RunSums
+from balance.run.runner import RunResult, run_games
+from balance.run.summary import summarize
+from balance.stats.intervals import (
     length_counts,
     mean_interval,
     mean_interval_from_sums,
@@ -25,7 +20,12 @@ from balance.stats import (
     ratio_interval_from_sums,
     share_interval,
 )
-from balance.summary import summarize
+from balance.stats.metrics import (
+    balance_index_from_moments,
+    balance_index_interval,
+    length_summary,
+    length_summary_from_counts,
+)
 
 #: name: (game, options, games). A few hundred games each: the figures are compared,
 #: not estimated, and the slower engines (heuristics, Battle of Thieves) stay fast.

@@ -9,7 +9,7 @@ from cli_helpers import assert_one_line_error, call_main, forbid_games, invoke
 
 from balance import api
 from balance.games.base import Block
-from balance.precision import BLOCK
+from balance.run.precision import BLOCK
 
 
 def precise(threads: int, precision: float = 0.02, **kwargs) -> dict:
@@ -80,7 +80,7 @@ def test_games_with_precision_is_refused(monkeypatch, capsys, command, games) ->
 
 
 def paired(threads: int, precision: float = 0.03):
-    from balance.compare import compare
+    from balance.analyses.compare import compare
 
     return compare("walk-the-plank", 3, 0, ["base", "kraken"], precision=precision, threads=threads)
 
@@ -98,7 +98,7 @@ def test_compare_stops_once_every_paired_difference_of_a_rate_is_narrow_enough()
 
 
 def test_compare_title_page_names_its_anytime_valid_intervals_and_stop() -> None:
-    from balance.compare import _title_lines
+    from balance.analyses.compare import _title_lines
 
     text = "\n".join(_title_lines(paired(threads=2)))
     assert "anytime-valid" in text and "stopped after" in text
@@ -124,8 +124,8 @@ def paired_blocks(rng: np.random.Generator, first: int, players: int = 3) -> dic
 def test_compare_precision_intervals_hold_their_estimate_and_the_t_interval() -> None:
     # The difference of lengths lies in [-100, 100] rounds: known to hundredths of a
     # round, far finer than the sequence's first grid (0.098 rounds apart).
-    from balance import metrics
-    from balance.paired_precision import PairedTracker, apply_anytime
+    from balance.run.paired_precision import PairedTracker, apply_anytime
+    from balance.stats import metrics
 
     rng = np.random.default_rng(5)
     tracker = PairedTracker(["base", "dolphin"], 3, 100, 0.005)
@@ -173,7 +173,7 @@ def test_compare_stops_the_same_for_any_threads() -> None:
 
 
 def test_cards_stop_once_every_value_is_narrow_enough() -> None:
-    from balance.restricted import card_value_json, restricted_play
+    from balance.analyses.restricted import card_value_json, restricted_play
 
     setup = api.make_setup("walk-the-plank", 3)
     value = card_value_json(restricted_play(setup, 0, ["charge", "run"], threads=2, precision=0.03))
@@ -190,7 +190,7 @@ def test_cards_precision_says_where_it_is_not_available(monkeypatch, capsys) -> 
 
 
 def test_a_run_can_start_at_any_game_and_plays_the_same_games() -> None:
-    from balance.run import run_games
+    from balance.run.runner import run_games
 
     setup = api.make_setup("walk-the-plank", 3, seed=7)
     whole = run_games(setup, 2 * 512, batch=512, threads=1, progress=False)
@@ -214,7 +214,7 @@ class _FixedIntervals:
 def test_a_difference_whose_anytime_interval_holds_zero_is_not_starred() -> None:
     # The p-value is fixed-n; the interval shown is anytime-valid and may hold 0 while the
     # p-value is below 5%: no star (no filled point) on an interval that holds 0.
-    from balance.paired_precision import apply_anytime
+    from balance.run.paired_precision import apply_anytime
 
     table = pd.DataFrame(
         {
@@ -235,7 +235,7 @@ def test_a_difference_whose_anytime_interval_holds_zero_is_not_starred() -> None
 
 
 def test_card_values_under_precision_star_only_intervals_clear_of_zero(monkeypatch) -> None:
-    from balance import restricted
+    from balance.analyses import restricted
 
     value = restricted.restricted_play(
         api.make_setup("walk-the-plank", 3), 0, ["charge", "run"], threads=2, precision=0.03

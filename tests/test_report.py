@@ -16,10 +16,10 @@ from click.testing import CliRunner
 from matplotlib import image
 
 from balance import __version__, api
+from balance.analyses.run_report import RunTables, describe_run, write_report
 from balance.cli import cli
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.report import RunTables, describe_run, write_report
 
 RULE_NAMES = [row["name"] for row in WalkThePlankRules.describe()]
 COMMON = [
@@ -151,7 +151,7 @@ def test_title_lines_name_everything_that_decides_the_charts(mixed_run) -> None:
 
 def test_findings_page_names_the_rules_it_was_played_by(mixed_run, monkeypatch) -> None:
     # The findings page is read on its own: it says which variant and rules it rests on.
-    from balance import report
+    from balance.analyses import run_report as report
 
     seen = {}
     monkeypatch.setattr(report, "findings_page", lambda title, w, lines: seen.update(l=lines))
@@ -430,7 +430,7 @@ def test_restricted_play_of_no_games(monkeypatch, capsys, runs, tmp_path: Path) 
 
 
 def length_title(tables: RunTables) -> str:
-    from balance.report import common_charts
+    from balance.analyses.run_report import common_charts
 
     chart = next(c for c in common_charts(tables) if c.name == "03-game-length")
     return chart.figure.axes[0].get_title()
@@ -465,7 +465,7 @@ def test_a_title_page_holds_all_its_text(count: int) -> None:
     # of running off its bottom.
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    from balance.charts import title_page
+    from balance.reports.charts import title_page
 
     figure = title_page("Walk the Plank: sweep", [f"point {i}" for i in range(count)])
     renderer = FigureCanvasAgg(figure).get_renderer()

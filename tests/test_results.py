@@ -15,8 +15,8 @@ from balance.core.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import seating_orders
 from balance.games.walk_the_plank.cards import CARD_NAMES
-from balance.results import RunWriter, load_run
-from balance.run import run_games
+from balance.run.results import RunWriter, load_run
+from balance.run.runner import run_games
 
 GAME = get_game("walk-the-plank")
 RUN_FILES = {"games.parquet", "seats.parquet", "cards.parquet", "manifest.json", "summary.json"}

@@ -21,8 +21,8 @@ from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank.bridge import lineup_player_factory
 from balance.games.walk_the_plank.engine import play_games
 from balance.games.walk_the_plank.reference import play_game
-from balance.run import RunResult, run_games
-from balance.summary import summarize
+from balance.run.runner import RunResult, run_games
+from balance.run.summary import summarize
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = get_game("walk-the-plank")
@@ -439,7 +439,7 @@ def test_the_compile_message_says_whose_strategies_are_compiled(
     setup = api.make_setup("walk-the-plank", 2, 0, strategies)
     game = get_game("walk-the-plank")
     monkeypatch.setattr(type(game), "is_compiled", lambda self, setup: False)
-    monkeypatch.setattr("balance.run.check_decisions", lambda strategy: None)
+    monkeypatch.setattr("balance.run.runner.check_decisions", lambda strategy: None)
     messages: list[str] = []
 
     def stop(message: str) -> None:  # before anything compiles

@@ -18,11 +18,11 @@ import pytest
 import seating_helpers as helpers
 
 from balance import api
+from balance.analyses.restricted import restricted_play, restricted_wins
 from balance.core.errors import BalanceError
 from balance.core.strategy import SeatStrategy, Strategy
 from balance.games.base import Lineup, lineup_arrays, seating_orders
-from balance.restricted import restricted_play, restricted_wins
-from balance.results import load_run
+from balance.run.results import load_run
 
 PLAYERS = range(2, 7)
 
@@ -258,7 +258,7 @@ def test_listing_order_changes_no_card_value(games: int) -> None:
 
 
 def test_replay_compare_and_cards_headers_name_the_seating(saved: Path) -> None:
-    from balance.compare import compare
+    from balance.analyses.compare import compare
     from balance.games import get_game
 
     rotated = "seats rotated over all 6 orders of the 3 strategies"

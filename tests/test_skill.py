@@ -15,10 +15,9 @@ import pytest
 from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages
 from scipy import stats
 
-from balance import api, skill_report
-from balance.core.errors import BalanceError
-from balance.games import get_game
-from balance.skill import (
+from balance import api
+from balance.analyses import skill_report
+from balance.analyses.skill import (
     DEFAULT_BUDGETS,
     EXACT_GAMES,
     MIN_ROLLOUT_FINISHED,
@@ -33,8 +32,10 @@ from balance.skill import (
     skill,
     skill_depth,
 )
-from balance.skill_cli import DEFAULT_BUDGET_TEXT
-from balance.stats import share_interval, wilson_interval
+from balance.cli.skill import DEFAULT_BUDGET_TEXT
+from balance.core.errors import BalanceError
+from balance.games import get_game
+from balance.stats.intervals import share_interval, wilson_interval
 
 GAME = "walk-the-plank"
 SEED = 11

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from balance.stats import (
+from balance.stats.intervals import (
     mean_interval,
     mean_interval_from_sums,
     ratio_interval,
@@ -226,7 +226,7 @@ def test_wilson_interval_is_statsmodels_wilson_term_for_term() -> None:
 
 
 def test_quantiles_are_scipy_stats_quantiles() -> None:
-    from balance.stats import normal_quantile, t_quantile
+    from balance.stats.intervals import normal_quantile, t_quantile
 
     for p in (0.025, 0.5, 0.95, 0.975, 0.995):
         assert normal_quantile(p) == stats.norm.ppf(p)
@@ -235,7 +235,7 @@ def test_quantiles_are_scipy_stats_quantiles() -> None:
 
 
 def test_share_interval_stays_within_zero_and_one() -> None:
-    from balance.stats import ratio_interval, share_interval
+    from balance.stats.intervals import ratio_interval, share_interval
 
     wins = np.zeros(1000)
     wins[3] = 1
@@ -263,7 +263,7 @@ def test_share_interval_stays_within_zero_and_one() -> None:
 
 def test_share_interval_widens_by_the_design_effect() -> None:
     """Trials clustered in games: Wilson at the trials divided by the design effect."""
-    from balance.stats import ratio_interval, share_interval
+    from balance.stats.intervals import ratio_interval, share_interval
 
     # Games of 4 trials that succeed or fail together: 4 trials carry one game's worth.
     successes = np.array([4, 0, 4, 4, 0, 4, 0, 4, 4, 4] * 10)
@@ -282,7 +282,7 @@ def test_share_interval_widens_by_the_design_effect() -> None:
 
 def test_share_interval_never_narrower_than_the_trials_allow() -> None:
     """A design effect below 1 (games that spread successes evenly) counts as 1."""
-    from balance.stats import share_interval
+    from balance.stats.intervals import share_interval
 
     successes = np.array([2] * 198 + [1, 3])
     trials = np.full(200, 4)
@@ -292,7 +292,7 @@ def test_share_interval_never_narrower_than_the_trials_allow() -> None:
 
 
 def test_share_interval_without_trials_or_with_one_game() -> None:
-    from balance.stats import share_interval
+    from balance.stats.intervals import share_interval
 
     assert all(math.isnan(v) for v in share_interval(np.zeros(3), np.zeros(3)))
     rate, low, high = share_interval(np.array([2]), np.array([3]))
@@ -300,7 +300,7 @@ def test_share_interval_without_trials_or_with_one_game() -> None:
 
 
 def test_still_running_curve_is_scipys_kaplan_meier() -> None:
-    from balance.stats import still_running_curve
+    from balance.stats.intervals import still_running_curve
 
     rng = np.random.default_rng(3)
     length, stop = rng.integers(1, 12, 300), rng.integers(3, 15, 300)
@@ -321,7 +321,7 @@ def test_still_running_curve_is_scipys_kaplan_meier() -> None:
 
 
 def test_still_running_curve_with_one_cap_is_the_plain_share() -> None:
-    from balance.stats import still_running_curve
+    from balance.stats.intervals import still_running_curve
 
     lengths = np.array([1, 2, 2, 3, 5, 5, 5])
     finished = np.array([True, True, True, True, True, False, False])  # two stopped at 5
@@ -333,7 +333,7 @@ def test_still_running_curve_with_one_cap_is_the_plain_share() -> None:
 
 
 def test_length_median_worked_by_hand() -> None:
-    from balance.stats import length_median
+    from balance.stats.intervals import length_median
 
     # 10 games: 2 of length 3, 6 of length 4, 2 of length 5. Still running after 3: 0.8,
     # after 4: 0.2. Read at 3.5 and 4.5 and joined: 0.5 is crossed at 3.5 + 0.3 / 0.6.
@@ -357,7 +357,7 @@ def test_length_median_worked_by_hand() -> None:
 
 
 def test_length_median_with_most_games_unfinished_lies_beyond() -> None:
-    from balance.stats import length_median
+    from balance.stats.intervals import length_median
 
     lengths = np.array([2, 3, 10, 10, 10, 10])
     finished = np.array([True, True, False, False, False, False])
@@ -369,7 +369,7 @@ def test_length_median_with_most_games_unfinished_lies_beyond() -> None:
 
 
 def test_restricted_mean_with_one_cap_is_the_mean_of_the_lengths() -> None:
-    from balance.stats import restricted_mean
+    from balance.stats.intervals import restricted_mean
 
     rng = np.random.default_rng(5)
     length = rng.geometric(0.1, 2000)
@@ -386,7 +386,7 @@ def test_restricted_mean_with_one_cap_is_the_mean_of_the_lengths() -> None:
 
 
 def test_restricted_mean_counts_unfinished_games_as_running_where_they_stopped() -> None:
-    from balance.stats import restricted_mean
+    from balance.stats.intervals import restricted_mean
 
     # Game lengths 1, 2, 3, 4; one more stopped after 2 (unfinished). Kaplan-Meier:
     # running after 0: 1; after 1: 4/5; after 2: 4/5 * 3/4 (4 followed at 2, the

@@ -13,19 +13,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from balance import api
-from balance.compare import compare
-from balance.core.errors import BalanceError
-from balance.metrics import Metric
-from balance.sweep import sweep
-from balance.sweep_charts import main_effects, point_frame, sensitivity, sweep_charts
-from balance.sweep_design import (
+from balance.analyses.compare import compare
+from balance.analyses.sweep import sweep
+from balance.analyses.sweep_charts import main_effects, point_frame, sensitivity, sweep_charts
+from balance.analyses.sweep_design import (
     Axis,
     design_points,
     figure_of,
     parse_axis,
     parse_target,
 )
-from balance.sweep_tally import BASE, compact, merge
+from balance.analyses.sweep_tally import BASE, compact, merge
+from balance.core.errors import BalanceError
+from balance.stats.metrics import Metric
 
 GAME = "walk-the-plank"
 GAMES = 1500
@@ -134,7 +134,7 @@ def test_tallies_merge_to_the_same_counts_whatever_the_split(rows, cut) -> None:
     st.sampled_from([np.int8, np.int16, np.int32, np.int64, np.uint8]),
 )
 def test_whole_columns_are_counted_as_the_float_rows_are(rows, dtype) -> None:
-    from balance.sweep_tally import _count_whole_rows, _unique_rows
+    from balance.analyses.sweep_tally import _count_whole_rows, _unique_rows
 
     small = np.array([r[0] for r in rows]).astype(dtype)
     flags = np.array([r[1] for r in rows])
@@ -154,9 +154,9 @@ def test_whole_columns_are_counted_as_the_float_rows_are(rows, dtype) -> None:
 def test_a_task_counts_the_engine_s_slim_block_as_the_whole_block_s_games() -> None:
     """play_tally reads the block the engine records slim, as integers; the tally is the
     one of the whole block's per-game columns as floats."""
+    from balance.analyses.sweep_tally import play_tally
     from balance.games import get_game
-    from balance.metrics import common_per_game
-    from balance.sweep_tally import play_tally
+    from balance.stats.metrics import common_per_game
 
     game = get_game(GAME)
     setup = api.make_setup(GAME, 4, rules={"plank_max": 4}, variants=["kraken"], seed=3)
@@ -235,7 +235,7 @@ def _paired_tally(rng, rates, games: int = 3000, own: int = 10):
     baseline: each game one winner, the point's the baseline's in half of the games (as
     common random numbers pair them) and else drawn from ``rates``; ``own`` per-game
     counts of the game's own, the same at the point and the baseline."""
-    from balance.metrics import common_per_game
+    from balance.stats.metrics import common_per_game
 
     base = rng.integers(0, 3, games)
     point = np.where(rng.random(games) < 0.5, base, rng.choice(3, games, p=rates))
@@ -255,7 +255,7 @@ def _paired_tally(rng, rates, games: int = 3000, own: int = 10):
 def test_one_clearly_different_point_of_sixty_is_significant_after_holm() -> None:
     """60 points, 19 differences each: Holm over 1,140 differences needs p-values far below
     1 / 20,000 (the resampled balance index's draws) to find anything."""
-    from balance.sweep import build_result, plan_sweep
+    from balance.analyses.sweep import build_result, plan_sweep
 
     plan = plan_sweep(
         GAME,
@@ -284,7 +284,7 @@ def test_one_clearly_different_point_of_sixty_is_significant_after_holm() -> Non
 def test_a_balance_index_p_value_below_the_draws_is_a_close_upper_bound() -> None:
     """2,000 draws resolve p-values down to 0.05; below, the Bonferroni tail gives a
     p-value no smaller than 400,000 draws find (valid), and not much larger."""
-    from balance.metrics import balance_index_difference
+    from balance.stats.metrics import balance_index_difference
 
     rng = np.random.default_rng(3)
     base = rng.random(3000) < 0.5
@@ -479,7 +479,7 @@ def _noise_sweeps(rng, effect: float = 0.0, draws: int = 2000):
     """``draws`` sweeps of a 4 x 3 x 3 grid (one point missing), each point's figure
     its truth plus normal noise of its own standard error (0.005 to 0.02): the truth is
     flat, or moved by ``effect`` standard errors of the typical point along axis ``a``."""
-    from balance.sweep_charts import _main_effect_bases
+    from balance.analyses.sweep_charts import _main_effect_bases
 
     axes = [Axis("a", ("1", "2", "3", "4")), Axis("b", ("x", "y", "z")), Axis("c", tuple("pqr"))]
     grid = pd.DataFrame(
@@ -496,7 +496,7 @@ def test_pure_noise_sweeps_are_called_noise_in_95_percent_of_draws(scale, calibr
     """Known truth: a flat figure. No axis passes its noise reference in 95% of sweeps
     (Bonferroni over three axes: 4.9%); references from standard errors 20% too small
     or 30% too large miss that by far (checked so that the test can fail)."""
-    from balance.sweep_charts import NOISE_LEVEL, noise_test
+    from balance.analyses.sweep_charts import NOISE_LEVEL, noise_test
 
     bases, y, se = _noise_sweeps(np.random.default_rng(11), draws=20_000)
     _, _, p = noise_test(bases, y, se * scale)
@@ -507,7 +507,7 @@ def test_pure_noise_sweeps_are_called_noise_in_95_percent_of_draws(scale, calibr
 def test_a_real_effect_passes_its_noise_reference_and_only_it() -> None:
     """Known truth: axis ``a`` moves the figure by two typical standard errors end to
     end; the flat axes stay within their references (5%/3 of sweeps each)."""
-    from balance.sweep_charts import NOISE_LEVEL, noise_test
+    from balance.analyses.sweep_charts import NOISE_LEVEL, noise_test
 
     bases, y, se = _noise_sweeps(np.random.default_rng(12), effect=2.0)
     _, _, p = noise_test(bases, y, se)
@@ -521,7 +521,7 @@ def test_framed_cells_hold_the_best_point_in_95_percent_of_sweeps(scale, calibra
     own standard error. Each is framed in 95-98.5% of sweeps (Bonferroni over eleven
     rivals is a little conservative); standard errors 20% too small or 30% too large
     leave that band."""
-    from balance.sweep_charts import best_cells
+    from balance.analyses.sweep_charts import best_cells
 
     rng = np.random.default_rng(13)
     se = rng.uniform(0.01, 0.02, 12)
@@ -536,8 +536,8 @@ def test_the_balance_index_standard_error_is_its_spread_over_repeated_games() ->
     """Known truth: 300 runs of 2,000 games; the mean standard error is the spread of the
     index within 12% apart from a tie, and no smaller than it at a tie (where it is
     conservative)."""
-    from balance.metrics import balance_index
-    from balance.sweep import _index_se
+    from balance.analyses.sweep import _index_se
+    from balance.stats.metrics import balance_index
 
     rng = np.random.default_rng(14)
     for rates, band in [
@@ -591,8 +591,8 @@ def test_chart_pages_follow_the_number_of_axes(axes) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 40), st.integers(1, 30)), min_size=1, max_size=12))
 def test_a_mean_from_counts_is_the_mean_of_the_games(rows) -> None:
-    from balance.stats import mean_interval
-    from balance.sweep import _weighted_mean_interval
+    from balance.analyses.sweep import _weighted_mean_interval
+    from balance.stats.intervals import mean_interval
 
     values = np.array([v for v, _ in rows], dtype=float)
     counts = np.array([c for _, c in rows])
@@ -625,10 +625,10 @@ def test_no_count_of_a_three_game_point_reaches_below_zero() -> None:
 )
 def test_a_point_s_figures_from_counts_are_those_of_its_games(rows, n) -> None:
     """point_metrics reads a point's counts; the same figures from one row a game."""
-    from balance.metrics import balance_index_from_moments, length_summary
-    from balance.moments import RunSums
-    from balance.stats import mean_interval, wilson_interval
-    from balance.sweep import point_metrics
+    from balance.analyses.sweep import point_metrics
+    from balance.run.moments import RunSums
+    from balance.stats.intervals import mean_interval, wilson_interval
+    from balance.stats.metrics import balance_index_from_moments, length_summary
 
     games = np.repeat(
         [[r[0], r[1], *((r[2] >> s) & 1 for s in range(n))] for r in rows],
@@ -677,8 +677,8 @@ def test_a_point_s_figures_from_counts_are_those_of_its_games(rows, n) -> None:
 
 
 def test_keep_runs_saves_the_games_each_point_counted(tmp_path) -> None:
-    from balance.results import load_run
-    from balance.sweep import keep_point_runs
+    from balance.analyses.sweep import keep_point_runs
+    from balance.run.results import load_run
 
     out = tmp_path / "sweep"
     result = sweep(GAME, players=[3], axes=["plank_max=3,4"], games=300, out=out, charts=False)
@@ -796,7 +796,7 @@ def test_bad_precision_is_one_line_as_in_simulate(monkeypatch, capsys, args, fra
 def test_a_precision_sweep_whose_points_played_alike_says_so_once() -> None:
     from types import SimpleNamespace
 
-    from balance.sweep import precision_sweep_lines
+    from balance.analyses.sweep import precision_sweep_lines
 
     alike = [{"games": 8192, "stopped_by": "balance index"}] * 3
     (line, _) = precision_sweep_lines(SimpleNamespace(precision=0.03, points=alike))

@@ -15,8 +15,8 @@ from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages
 from scipy import optimize
 
 from balance import api
-from balance.stats import share_interval, wilson_interval
-from balance.tournament import ELO, bradley_terry, misfit_pairs, pair_gap, tournament
+from balance.analyses.tournament import ELO, bradley_terry, misfit_pairs, pair_gap, tournament
+from balance.stats.intervals import share_interval, wilson_interval
 
 GAME = "walk-the-plank"
 SEED = 7
@@ -95,7 +95,7 @@ def test_pair_gap_is_the_elo_log_odds_of_the_decided_share_clustered_by_deal() -
     assert [found["gap"], found["low"], found["high"]] == pytest.approx(logit)
     nothing = pair_gap(np.zeros(10, bool), np.zeros(10, bool), np.arange(10))
     assert nothing["decided"] == 0 and math.isnan(nothing["gap"])
-    from balance.tournament_report import gap_text
+    from balance.analyses.tournament_report import gap_text
 
     assert gap_text(pd.Series(nothing)) == "n/a (no decided game)"
     assert gap_text(pd.Series(found)).startswith(
@@ -213,8 +213,8 @@ def test_the_json_is_shaped_as_documented(duel) -> None:
 def test_a_pair_one_side_always_won_has_a_gap_of_at_least_and_no_ratings(duel) -> None:
     """survivor never loses to aggressor: the pair gap is a lower bound that agrees with
     the matrix, and the ratings are not given (a finite fit would contradict it)."""
-    from balance import tournament_report
-    from balance.results import json_safe
+    from balance.analyses import tournament_report
+    from balance.run.results import json_safe
 
     gaps = duel.pair_gaps.set_index(["contestant", "against"])
     gap = gaps.loc[("survivor", "aggressor")]
@@ -279,7 +279,7 @@ def test_mixed_tables_seat_both_contestants_with_the_field(table_of_three) -> No
 
 
 def test_ratings_and_gaps_say_which_field_they_were_measured_against(table_of_three) -> None:
-    from balance import tournament_report
+    from balance.analyses import tournament_report
 
     said = "the field random (mixed tables of 3)"
     assert table_of_three.to_json()["measured_against"] == said
@@ -289,7 +289,7 @@ def test_ratings_and_gaps_say_which_field_they_were_measured_against(table_of_th
 
 
 def test_pairings_that_stall_at_the_cap_are_warned_about_first() -> None:
-    from balance import tournament_report
+    from balance.analyses import tournament_report
 
     result = tournament(
         GAME, 2, strategies=("random", "survivor"), games=40, seed=SEED, rules=[("round_cap", "2")]

@@ -17,19 +17,19 @@ import pytest
 from cli_helpers import call_main, invoke
 
 from balance import api
+from balance.authoring.strategy_tools import template
+from balance.core.dispatch import compiled_from_cache
 from balance.core.errors import BalanceError
 from balance.core.strategy import load_strategy_file, strategy_origin
-from balance.dispatch import compiled_from_cache
 from balance.games import get_game
 from balance.games.base import Setup
-from balance.results import json_safe
-from balance.strategy_check import (
+from balance.run.results import json_safe
+from balance.run.strategy_check import (
     check_decisions,
     debug_lineup,
     first_failing_game,
     runtime_error,
 )
-from balance.strategy_tools import template
 
 GAMES = ("walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves")
 
@@ -385,7 +385,7 @@ def test_strategy_check_plays_every_variant_after_the_base_rules(
 ) -> None:
     """The check's runs, without playing: the base rules on both engines, then every
     variant at once; an error in the variant run says so."""
-    from balance import strategy_tools
+    from balance.authoring import strategy_tools
 
     path = tmp_path / "mine.py"
     path.write_text(template("walk-the-plank"))

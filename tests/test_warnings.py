@@ -14,14 +14,15 @@ import pandas as pd
 import pytest
 from cli_helpers import invoke, simulate_json
 
-from balance import api, findings
-from balance.caveats import CAP_SHARE, capped_warning, no_winner_warning, run_warnings
-from balance.charts import flag, new_axes
-from balance.compare import compare, comparison_findings, comparison_pages
-from balance.metrics import balance_index, balance_index_difference, balance_index_interval
-from balance.report import RunTables, report_charts, run_caveats, run_findings
-from balance.restricted import restricted_play
-from balance.stats import wilson_interval
+from balance import api
+from balance.analyses.compare import compare, comparison_findings, comparison_pages
+from balance.analyses.restricted import restricted_play
+from balance.analyses.run_report import RunTables, report_charts, run_caveats, run_findings
+from balance.reports import findings
+from balance.reports.charts import flag, new_axes
+from balance.stats.caveats import CAP_SHARE, capped_warning, no_winner_warning, run_warnings
+from balance.stats.intervals import wilson_interval
+from balance.stats.metrics import balance_index, balance_index_difference, balance_index_interval
 
 ROOT = Path(__file__).resolve().parents[1]
 #: A cap of 3 rounds stops most four-player games of random players unfinished.
@@ -288,7 +289,7 @@ def capped_comparison(tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("compare") / "cmp"
     variants = ["base", "round_cap=3"]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr("balance.compare.write_charts", lambda charts, out, name: [])
+        patch.setattr("balance.analyses.compare.write_charts", lambda charts, out, name: [])
         return out, compare("walk-the-plank", 4, 600, variants, seed=3, threads=2, out=out)
 
 

@@ -287,11 +287,11 @@ class Game(Protocol):
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[Any, list[Any]]:
         """The game's own per-game values (a DataFrame, one row a game) and the
-        :class:`balance.metrics.Metric` a comparison tests on them."""
+        :class:`balance.stats.metrics.Metric` a comparison tests on them."""
         ...
 
     def report_charts(self, tables: Any) -> Sequence[Any]:
-        """The game's own report pages (:class:`balance.charts.Chart`) for a run's tables."""
+        """The game's own report pages (:class:`~balance.reports.charts.Chart`) of its tables."""
         ...
 
     def replay(self, setup: Setup, game_index: int) -> str: ...

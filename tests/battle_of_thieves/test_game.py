@@ -26,13 +26,14 @@ from click.testing import CliRunner
 from statsmodels.stats.proportion import confint_proportions_2indep
 
 from balance import api
-from balance.cli import cli, format_summary
+from balance.analyses.run_report import RunTables
+from balance.cli import cli
+from balance.run.summary import format_summary
 from balance.core.errors import BalanceError
 from balance.games.battle_of_thieves.game import GAME, SEAT_MEANS
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.report import RunTables
-from balance.results import load_run
-from balance.stats import mean_interval, share_interval, wilson_interval
+from balance.run.results import load_run
+from balance.stats.intervals import mean_interval, share_interval, wilson_interval
 
 GAME_ID = "battle-of-thieves"
 ROOT = Path(__file__).parents[2]
@@ -1200,8 +1201,8 @@ def test_tournaments_name_what_each_seat_held() -> None:
     which deck it played; a matchup names the strategies by seat. Two players: no field."""
     import matplotlib.pyplot as plt
 
-    from balance import tournament_report
-    from balance.tournament import tournament
+    from balance.analyses import tournament_report
+    from balance.analyses.tournament import tournament
 
     def caption(result) -> str:
         figure = tournament_report.heat_map(result)
@@ -1431,7 +1432,7 @@ def test_report_names_what_each_seat_held(runs) -> None:
     them in every game) and say a game has at most one winner."""
     import matplotlib.pyplot as plt
 
-    from balance.report import common_charts, run_findings
+    from balance.analyses.run_report import common_charts, run_findings
 
     summary, directory = runs["heuristic"]
     run = RunTables.read(directory)

@@ -266,7 +266,7 @@ def test_search_answers_are_legal_and_depend_only_on_the_stream() -> None:
 )
 def test_search_games_are_the_same_whatever_the_thread_count(strategies) -> None:
     from balance.api import make_setup
-    from balance.run import run_games
+    from balance.run.runner import run_games
 
     setup = make_setup(
         GAME,

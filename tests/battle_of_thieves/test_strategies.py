@@ -79,7 +79,7 @@ from balance.games.battle_of_thieves.layout import (
 )
 from balance.games.battle_of_thieves.reference import Position
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.stats import wilson_interval
+from balance.stats.intervals import wilson_interval
 
 from .conftest import (
     CARDS,

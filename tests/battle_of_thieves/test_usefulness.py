@@ -16,7 +16,7 @@ from balance.games.battle_of_thieves.usefulness import (
     cards_summary,
     pair_totals,
 )
-from balance.stats import wilson_interval
+from balance.stats.intervals import wilson_interval
 
 NAMES = ("(blank)", "Broadside", "Rum", "Parrot")
 

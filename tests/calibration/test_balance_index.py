@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.metrics import balance_index_difference, balance_index_interval
+from balance.stats.metrics import balance_index_difference, balance_index_interval
 
 from .conftest import assert_calibrated, crn_seat_wins, simulate_coverage
 

@@ -4,8 +4,8 @@ one seed and rerun from another, from known truth.
 A known-truth player stands in for the game's kernel (thousands of runs take seconds):
 each game has one winner at most, seat ``s`` winning with :data:`CLEAR` (or
 :data:`TIED`) rates, and a geometric length under the cap. The baseline is saved as
-``--save-baseline`` saves it (:func:`balance.check.run_checks` with ``precise``) and the
-rerun compared with it by :func:`balance.check.add_baseline`, as the command does.
+``--save-baseline`` saves it (:func:`balance.analyses.check.run_checks` with ``precise``) and the
+rerun compared with it by :func:`balance.analyses.check.add_baseline`, as the command does.
 
 At a tolerance near zero a comparison is *moved* exactly when the 95% interval of the
 difference leaves out 0, the true difference: the share of runs called moved is one
@@ -27,11 +27,11 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from balance import check
-from balance.check import FAIL, PASS, add_baseline, load_checks, run_checks
+from balance.analyses import check
+from balance.analyses.check import FAIL, PASS, add_baseline, load_checks, run_checks
 from balance.games.base import Block
-from balance.precision import BLOCK
-from balance.results import json_safe
+from balance.run.precision import BLOCK
+from balance.run.results import json_safe
 
 from .conftest import COVERAGE, assert_calibrated
 
@@ -43,7 +43,7 @@ CAP = 100  # four-player Walk the Plank's
 
 
 def known_truth(rates: tuple[float, ...]):
-    """A stand-in for :func:`balance.precision.play_until` that plays games of known
+    """A stand-in for :func:`balance.run.precision.play_until` that plays games of known
     truth from the set-up's seed, block by block, until the tracker is done."""
 
     def play(setup, tracker, max_games, **_) -> SimpleNamespace:

@@ -3,7 +3,7 @@
 A run that looks after every block may stop whenever it likes: at the first block where
 the interval leaves out a value it was watching (a target band's edge, or the truth
 itself, the worst case), or at a random block. From a known truth, the betting confidence
-sequences of :mod:`balance.confseq` must still cover it in at least 95% of the runs at
+sequences of :mod:`balance.stats.confseq` must still cover it in at least 95% of the runs at
 every such stop. A fixed-n Wilson interval read the same way (the interval of the games
 so far, after every block) fails the same check: the check can tell.
 
@@ -26,8 +26,8 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from balance.confseq import BettingCS
-from balance.stats import mean_interval, wilson_interval
+from balance.stats.confseq import BettingCS
+from balance.stats.intervals import mean_interval, wilson_interval
 
 #: The least coverage accepted at a data-dependent stop.
 AT_LEAST = 0.95
@@ -234,12 +234,12 @@ def reference_intervals(
 ) -> list[tuple[float, float]]:
     """The betting confidence sequence of values in ``[0, 1]``, read after each block.
 
-    Written from the paper, not from :mod:`balance.confseq`: for every candidate ``m`` the
+    Written from the paper, not from :mod:`balance.stats.confseq`: for every candidate ``m`` the
     capital of a bet on the mean being above ``m`` is the product over games of
     ``1 + l+ (x - m)``, below it of ``1 - l- (x - m)``; ``m`` is ruled out for good once the
     hedged capital ``(K+ + K-) / 2`` reaches ``1 / alpha``. The stakes are predictable
     (any such stake keeps the capital a martingale): the one documented by
-    :class:`~balance.confseq.BettingCS`, fixed for a block from the games before it,
+    :class:`~balance.stats.confseq.BettingCS`, fixed for a block from the games before it,
     ``sqrt(2 log(2 / alpha) / (s^2 t log(1 + t)))`` with the running variance ``s^2`` and
     ``t`` the games at the block's end, or ``target / s^2`` given a target half-width;
     capped at ``0.5 / m`` and ``0.5 / (1 - m)`` so no bet can lose the whole capital.

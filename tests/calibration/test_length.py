@@ -4,7 +4,7 @@ mean read from the still-running curve, with games stopped unfinished at a cap.
 Game lengths are drawn from a known distribution (1 + negative binomial, mean 10); games
 longer than the cap are stopped there, unfinished (or, for the randomly censored case
 that La Planche's rounds variant produces, at a length of their own). The true median
-(grouped, as :func:`balance.stats.length_median` reads it) and the true restricted mean
+(grouped, as :func:`balance.stats.intervals.length_median` reads it) and the true restricted mean
 follow from the distribution. A 95% interval must cover the truth in 93% to 97.5% of the
 simulated runs: too narrow and too wide both fail, and intervals at 80% and 99.9% are
 shown to fail the same check.
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from balance.stats import length_median, restricted_mean
+from balance.stats.intervals import length_median, restricted_mean
 
 #: The accepted coverage of a 95% interval.
 LOW, HIGH = 0.93, 0.975

@@ -1,6 +1,7 @@
 """Calibration of the tournament's pair gaps: games simulated from known Bradley–Terry
-strengths (Elo scale), the gap's 95% interval computed by :func:`balance.tournament.pair_gap`
-on each draw, and the share of intervals that hold the true gap ``r_a - r_b``."""
+strengths (Elo scale), the gap's 95% interval computed by
+:func:`balance.analyses.tournament.pair_gap` on each draw, and the share of intervals that
+hold the true gap ``r_a - r_b``."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import itertools
 import numpy as np
 import pytest
 
-from balance.tournament import ELO, pair_gap
+from balance.analyses.tournament import ELO, pair_gap
 
 from .conftest import assert_calibrated, calibrated
 

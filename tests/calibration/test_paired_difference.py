@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.metrics import paired_difference
+from balance.stats.metrics import paired_difference
 
 from .conftest import assert_calibrated, calibrated, crn_seat_wins, simulate_coverage
 

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from balance.stats import ratio_interval
+from balance.stats.intervals import ratio_interval
 
 from .conftest import assert_calibrated, calibrated, simulate_coverage
 

@@ -3,7 +3,7 @@
 A share of trials (reveals with an effect, shots that hit, ballots a hat decided, seats a
 strategy won) counts trials that share their game: each simulated game draws a number of
 trials and its own success chance (beta-distributed around the true share), so trials of
-one game are correlated. :func:`balance.stats.share_interval` must cover the true share in
+one game are correlated. :func:`balance.stats.intervals.share_interval` must cover the true share in
 93% to 97.5% of the simulated runs, near 1 as well as in the middle, and never leave
 ``[0, 1]``; intervals at 80% and 99.9% are shown to fail the same check.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from balance.stats import ratio_interval, share_interval
+from balance.stats.intervals import ratio_interval, share_interval
 
 #: The accepted coverage of a 95% interval.
 LOW, HIGH = 0.93, 0.975

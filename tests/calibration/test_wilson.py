@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from balance.stats import wilson_interval
+from balance.stats.intervals import wilson_interval
 
 from .conftest import COVERAGE, assert_calibrated, calibrated
 

@@ -17,17 +17,17 @@ import pytest
 from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, within
 
 from balance import api
-from balance import report as report_module
-from balance.compare import compare
+from balance.analyses import run_report as report_module
+from balance.analyses.compare import compare
+from balance.analyses.run_report import RunTables
 from balance.core.errors import BalanceError
 from balance.games.la_planche.game import GAME
 from balance.games.la_planche.metrics import action_usefulness, last_colour_rates
 from balance.games.la_planche.reference import ACTIONS
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, LaPlancheRules
-from balance.metrics import RATE_KINDS
-from balance.report import RunTables
-from balance.results import load_run
-from balance.stats import wilson_interval
+from balance.run.results import load_run
+from balance.stats.intervals import wilson_interval
+from balance.stats.metrics import RATE_KINDS
 
 GAME_ID = "la-planche"
 GAMES = 3000

@@ -1,4 +1,4 @@
-"""La Planche's own figures on hand-made tables, checked against balance.stats by hand.
+"""La Planche's own figures on hand-made tables, checked against balance.stats.intervals by hand.
 
 ``last_colour_rates`` reads the ``games`` table (``last_colour``, null when a game is
 unfinished); ``action_usefulness`` reads the ``actions`` table (one row a game, seat and
@@ -16,7 +16,7 @@ from scipy import stats
 
 from balance.games.la_planche.metrics import action_usefulness, last_colour_rates
 from balance.games.la_planche.rules import COLOUR_NAMES
-from balance.stats import mean_interval, ratio_interval, wilson_interval
+from balance.stats.intervals import mean_interval, ratio_interval, wilson_interval
 
 Z = stats.norm.ppf(0.975)
 T2 = stats.t.ppf(0.975, 2)  # 4.3027 in printed tables: three games, two degrees of freedom

@@ -16,15 +16,15 @@ import pytest
 from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, within
 
 from balance import api
+from balance.analyses.run_report import RunTables
 from balance.core.errors import BalanceError
 from balance.games.base import seating_orders
 from balance.games.lifeboats.game import GAME, HAT_ROUND_COLUMNS
 from balance.games.lifeboats.layout import ISLAND_NAMES, TIE_RULES
 from balance.games.lifeboats.metrics import win_rate_by_lane
 from balance.games.lifeboats.rules import LifeboatsRules
-from balance.report import RunTables
-from balance.results import load_run
-from balance.stats import mean_interval, wilson_interval
+from balance.run.results import load_run
+from balance.stats.intervals import mean_interval, wilson_interval
 
 GAME_ID = "lifeboats"
 GAMES = 2000
@@ -1054,7 +1054,7 @@ def test_compare_without_hats() -> None:
 def test_compare_pages_set_one_unit_a_panel() -> None:
     import matplotlib.pyplot as plt
 
-    from balance.compare import compare, comparison_charts
+    from balance.analyses.compare import compare, comparison_charts
 
     comparison = compare(GAME_ID, 3, 100, ["base", "stay_without_seat=true"], seed=2, threads=1)
     charts = {chart.name: chart.figure for chart in comparison_charts(comparison)}

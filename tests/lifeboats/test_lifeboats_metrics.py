@@ -15,7 +15,7 @@ from balance.games.lifeboats.metrics import (
     win_rate_by_lane,
     win_rate_by_setup_order,
 )
-from balance.stats import wilson_interval
+from balance.stats.intervals import wilson_interval
 
 SEATS = pd.DataFrame(
     {

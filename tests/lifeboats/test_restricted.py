@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from balance.analyses.restricted import restricted_play
 from balance.api import make_setup
 from balance.core.errors import BalanceError
 from balance.games.lifeboats.game import GAME
-from balance.restricted import restricted_play
 
 
 def test_the_hat_is_what_restricted_play_forbids() -> None:

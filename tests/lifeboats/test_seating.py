@@ -12,7 +12,7 @@ import pytest
 import seating_helpers as helpers
 
 from balance import api
-from balance.restricted import restricted_play
+from balance.analyses.restricted import restricted_play
 
 GAME = "lifeboats"
 LISTED = ["hatkeeper", "steward", "swimmer", "random"]

@@ -1,4 +1,4 @@
-"""Card usefulness on a hand-made cards table, checked against balance.stats by hand."""
+"""Card usefulness on a hand-made cards table, checked against balance.stats.intervals by hand."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from balance.games.walk_the_plank.metrics import PER_REVEAL, card_usefulness
-from balance.stats import mean_interval, ratio_interval, share_interval, wilson_interval
+from balance.stats.intervals import mean_interval, ratio_interval, share_interval, wilson_interval
 
 Z = stats.norm.ppf(0.975)
 

@@ -19,6 +19,13 @@ from click.testing import CliRunner
 from scipy import stats
 
 from balance import api
+from balance.analyses.restricted import (
+    METHOD,
+    RestrictedPlay,
+    restricted_play,
+    restricted_play_table,
+    restricted_wins,
+)
 from balance.cli import cli, main
 from balance.core.errors import BalanceError
 from balance.games import get_game
@@ -28,17 +35,10 @@ from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank.bridge import lineup_player_factory
 from balance.games.walk_the_plank.cards import CARD_NAMES, card_mask
 from balance.games.walk_the_plank.reference import play_game
-from balance.restricted import (
-    METHOD,
-    RestrictedPlay,
-    restricted_play,
-    restricted_play_table,
-    restricted_wins,
-)
-from balance.results import RunWriter, load_run, manifest_for
-from balance.run import run_games
-from balance.stats import wilson_interval
-from balance.summary import summarize
+from balance.run.results import RunWriter, load_run, manifest_for
+from balance.run.runner import run_games
+from balance.run.summary import summarize
+from balance.stats.intervals import wilson_interval
 
 GAME = get_game("walk-the-plank")
 CHARGE = CARD_NAMES.index("charge")

@@ -127,7 +127,7 @@ def check_legal_and_thread_independent(strategies: list[str]) -> None:
     and on two, and their records keep the rules: in a finished game the winners are the
     seats with pirates left."""
     from balance import api
-    from balance.run import run_games
+    from balance.run.runner import run_games
 
     setup = api.make_setup(
         "walk-the-plank",
@@ -232,7 +232,7 @@ def test_a_run_without_search_players_compiles_none_of_their_code() -> None:
 
     script = (
         "from balance import api\n"
-        "from balance.run import run_games\n"
+        "from balance.run.runner import run_games\n"
         "from balance.games.walk_the_plank import ismcts_nb, mc_nb, search_nb\n"
         "setup = api.make_setup('walk-the-plank', 3, seed=1, strategies=['greedy'])\n"
         "run_games(setup, 20, threads=1, progress=False)\n"

@@ -122,7 +122,7 @@ def test_a_bad_width_is_a_one_line_error(monkeypatch, capsys, given, fragment) -
 @pytest.mark.slow  # compiles the search's game loop: the long suite
 def test_a_width_of_every_card_plays_the_games_of_no_width() -> None:
     from balance import api
-    from balance.run import run_games
+    from balance.run.runner import run_games
 
     def records(width: int) -> dict[str, np.ndarray]:
         strategies = [f"mc:playouts=2,rollout=greedy,guess=rollout,width={width}", "greedy"]

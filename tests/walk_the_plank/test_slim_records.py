@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from balance import api
+from balance.analyses.sweep_tally import tally_block
 from balance.games import get_game
-from balance.run import run_games
-from balance.sweep_tally import tally_block
+from balance.run.runner import run_games
 
 GAME = get_game("walk-the-plank")
 

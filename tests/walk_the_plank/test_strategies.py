@@ -27,7 +27,7 @@ from balance.games.walk_the_plank.bridge import lineup_player_factory
 from balance.games.walk_the_plank.cards import CARD_NAMES, CARD_TITLES
 from balance.games.walk_the_plank.reference import RandomStrategy, play_game
 from balance.games.walk_the_plank.rules import WalkThePlankRules
-from balance.run import run_games
+from balance.run.runner import run_games
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_VARIANTS = ("ghost", "dolphin", "kraken")

@@ -9,9 +9,9 @@ interval and Holm's correction over the cards. The blank card keeps the deck at 
 cards and the draw order unchanged, so only the card's play differs.
 
 This module builds the set-ups (:func:`blank_setups`) and presents the values
-(:class:`CardValues`); :func:`balance.restricted.restricted_play` plays them, so that the
+(:class:`CardValues`); :func:`balance.analyses.restricted.restricted_play` plays them, so that the
 game package never imports the runner. Decks against decks: ``balance tournament
-battle-of-thieves --deck ...`` (:mod:`balance.tournament`).
+battle-of-thieves --deck ...`` (:mod:`balance.analyses.tournament`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from balance.caveats import warning_lines
-from balance.charts import (
+from balance.core.errors import BalanceError
+from balance.core.formatting import rules_text
+from balance.games.base import Setup
+from balance.games.battle_of_thieves.usefulness import card_keys
+from balance.reports.charts import (
     Chart,
     findings_page,
     flag,
@@ -34,12 +37,9 @@ from balance.charts import (
     title_page,
     write_charts,
 )
-from balance.core.errors import BalanceError
-from balance.core.formatting import rules_text
-from balance.findings import MIN_EFFECT, random_field_sentences, restricted_play_sentences
-from balance.games.base import Setup
-from balance.games.battle_of_thieves.usefulness import card_keys
-from balance.stats import mean_interval, wilson_interval
+from balance.reports.findings import MIN_EFFECT, random_field_sentences, restricted_play_sentences
+from balance.stats.caveats import warning_lines
+from balance.stats.intervals import mean_interval, wilson_interval
 
 METHOD = "restricted play with a blank card (Jaffe et al., AIIDE 2012)"
 
@@ -58,7 +58,7 @@ class CardValues:
     #: game by game (float ``(games,)``).
     differences: dict[tuple[int, str], np.ndarray] = dataclasses.field(default_factory=dict)
     #: Games of the run with every real card stopped at the turn cap (see
-    #: :mod:`balance.caveats`); printed first, each on a line beginning ``warning:``.
+    #: :mod:`balance.stats.caveats`); printed first, each on a line beginning ``warning:``.
     warnings: list[str] = dataclasses.field(default_factory=list)
     #: The smallest change of a win rate that matters, in points (``--min-effect``).
     min_effect: float = MIN_EFFECT
@@ -91,7 +91,7 @@ class CardValues:
     def write(self, out: Path) -> list[Path]:
         """The findings and the chart as PNG and ``card-value.pdf``, and the table as
         ``card-value.csv``, in the directory ``out``, which
-        :func:`balance.restricted.write_restricted_play` has created."""
+        :func:`balance.analyses.restricted.write_restricted_play` has created."""
         out = Path(out)
         lines = [
             *self.text().splitlines()[len(self.warnings) :][:2],
@@ -112,7 +112,7 @@ class CardValues:
         return [*written, out / "card-value.csv"]
 
     def findings(self) -> list[str]:
-        """The findings page's sentences (:func:`balance.findings.restricted_play_sentences`)."""
+        """The findings page's sentences (:mod:`balance.reports.findings`)."""
         decks = self.setup.rules.content().deck_names
         return random_field_sentences(self.setup.lineup.labels, "card") + restricted_play_sentences(
             self.table,

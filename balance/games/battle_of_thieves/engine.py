@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance import dispatch
+from balance.core import dispatch
+from balance.core.dispatch import Dispatch
 from balance.core.errors import BalanceError
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.dispatch import Dispatch
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.content import Content

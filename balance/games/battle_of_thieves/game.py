@@ -33,14 +33,14 @@ from balance.games.battle_of_thieves.usefulness import (
     cards_summary,
     pair_totals,
 )
-from balance.stats import mean_interval, share_interval, wilson_interval
+from balance.stats.intervals import mean_interval, share_interval, wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from balance.charts import Chart
-    from balance.metrics import Metric
+    from balance.reports.charts import Chart
+    from balance.stats.metrics import Metric
 else:  # loaded when a game is played or its records read, not when balance starts
     pd = LazyModule("pandas")
     pa = LazyModule("pyarrow")
@@ -132,7 +132,7 @@ class BattleOfThieves(EngineGame):
     def blank_setups(self, setup: Setup, cards: Sequence[str] = ()) -> list[Any]:
         """Restricted play takes a card out of a deck: for each card (or only ``cards``), the
         set-up with every copy of it replaced by a blank card, as ``(seat, deck, card,
-        setup)``; :func:`balance.restricted.restricted_play` plays them."""
+        setup)``; :func:`balance.analyses.restricted.restricted_play` plays them."""
         from balance.games.battle_of_thieves.decks import blank_setups
 
         return blank_setups(setup, cards)
@@ -227,7 +227,7 @@ class BattleOfThieves(EngineGame):
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
         """Per game: how it ended and each seat's shots, holes, damage and cards."""
-        from balance.metrics import Metric
+        from balance.stats.metrics import Metric
 
         games = np.concatenate([b.extra["games"] for b in blocks])
         seats = np.concatenate([b.extra["seats"] for b in blocks])
@@ -331,7 +331,7 @@ class BattleOfThieves(EngineGame):
         return columns, values, counts
 
     def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
-        """:meth:`summarize` from a run's running sums (:class:`balance.moments.RunSums`)."""
+        """:meth:`summarize` from a run's running sums (:class:`balance.run.moments.RunSums`)."""
         content = setup.rules.content()
         summary: dict[str, Any] = {"decks": list(content.deck_names)}
         count = sums.games

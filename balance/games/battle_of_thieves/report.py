@@ -7,13 +7,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from balance.charts import Chart, plot_grouped, plot_intervals, plot_rates
 from balance.core.formatting import interval, percent
 from balance.games import get_game
 from balance.games.base import seat_labels
 from balance.games.battle_of_thieves.layout import CARD_STAT, DECK_SIZE, WIN_REASONS
 from balance.games.battle_of_thieves.usefulness import TOTAL, card_table, card_totals
-from balance.stats import mean_interval, wilson_interval
+from balance.reports.charts import Chart, plot_grouped, plot_intervals, plot_rates
+from balance.stats.intervals import mean_interval, wilson_interval
 
 WILSON = "95% Wilson intervals"
 #: Per-seat records shown per game on the "what each deck does" page.

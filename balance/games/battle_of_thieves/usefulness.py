@@ -34,7 +34,7 @@ import numpy as np
 
 from balance.core.lazy import LazyModule
 from balance.games.battle_of_thieves.layout import CARD_STAT
-from balance.stats import LEVEL, wilson_interval
+from balance.stats.intervals import LEVEL, wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd

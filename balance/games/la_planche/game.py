@@ -19,7 +19,7 @@ from balance.games.base import (
 )
 from balance.games.la_planche.reference import ACTIONS, play_game
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
-from balance.stats import (
+from balance.stats.intervals import (
     mean_interval,
     ratio_interval,
     ratio_interval_from_sums,
@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from balance.charts import Chart
-    from balance.metrics import Metric
+    from balance.reports.charts import Chart
+    from balance.stats.metrics import Metric
 else:  # loaded when a game is played or its records read, not when balance starts
     pd = LazyModule("pandas")
     pa = LazyModule("pyarrow")
@@ -266,7 +266,7 @@ class LaPlanche(EngineGame):
         return columns, values, counts
 
     def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
-        """:meth:`summarize` from a run's running sums (:class:`balance.moments.RunSums`)."""
+        """:meth:`summarize` from a run's running sums (:class:`balance.run.moments.RunSums`)."""
         count = sums.games
         if not count:
             return {"no_winner_rate": float("nan"), "colour_win_rate": {}, "actions": {}}
@@ -323,7 +323,7 @@ class LaPlanche(EngineGame):
         Actions are counted per round, so that the rounds variant (several rounds a game)
         compares with the base game (a game is one round).
         """
-        from balance.metrics import Metric
+        from balance.stats.metrics import Metric
 
         slim = [self.slim(b) for b in blocks]
         games = np.concatenate([b.extra["games"] for b in slim])

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.stats import mean_interval, ratio_interval, share_interval, wilson_interval
+from balance.stats.intervals import mean_interval, ratio_interval, share_interval, wilson_interval
 
 
 def last_colour_rates(games: pd.DataFrame, colours: list[str]) -> pd.DataFrame:
@@ -84,7 +84,7 @@ def symbol_choice_rates(choices: pd.DataFrame, symbols: list[str]) -> pd.DataFra
     A choice is a turn whose two spun symbols differ and both have options: each is then
     ``offered`` once, and one of them is ``chosen``. The share chosen is a share of
     choices clustered in games: Wilson's interval at the effective number of choices
-    (:func:`balance.stats.share_interval`, games as clusters).
+    (:func:`balance.stats.intervals.share_interval`, games as clusters).
 
     Parameters
     ----------

@@ -22,13 +22,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from balance.charts import Chart, caption, new_axes, percent_axis
 from balance.games.base import Setup
 from balance.games.la_planche import engine
 from balance.games.la_planche.bridge import lineup_player_factory
 from balance.games.la_planche.reference import Position, play_game
 from balance.games.la_planche.rules import N_COLOURS
-from balance.stats import share_interval
+from balance.reports.charts import Chart, caption, new_axes, percent_axis
+from balance.stats.intervals import share_interval
 
 #: The strategy whose reading is measured, and its parameter for the belief.
 DETECTIVE = "detective"

@@ -7,7 +7,6 @@ from typing import Any
 
 import pandas as pd
 
-from balance.charts import Chart, plot_grouped, plot_intervals, plot_rates
 from balance.games.la_planche.metrics import (
     action_usefulness,
     last_colour_rates,
@@ -21,7 +20,8 @@ from balance.games.la_planche.reading import (
     reading_games,
 )
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, SYMBOLS
-from balance.stats import wilson_interval
+from balance.reports.charts import Chart, plot_grouped, plot_intervals, plot_rates
+from balance.stats.intervals import wilson_interval
 
 DELTA = "95% delta-method intervals with games as clusters"
 
@@ -29,7 +29,7 @@ DELTA = "95% delta-method intervals with games as clusters"
 def la_planche_charts(tables: Any) -> list[Chart]:
     """Win rate by colour (with each colour's starting spaces) and per-action usefulness.
 
-    ``tables`` is a :class:`balance.report.RunTables` (a run's record tables by name).
+    ``tables`` is a :class:`balance.analyses.run_report.RunTables` (a run's record tables by name).
     """
     games = tables.require("games", "game", "last_colour")
     actions = tables.require("actions", "game", "seat", "action", "done", "fell_own", "fell_other")

@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from balance import dispatch
+from balance.core import dispatch
+from balance.core.dispatch import Dispatch
 from balance.core.errors import BalanceError
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.dispatch import Dispatch
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import layout, moves_nb

@@ -4,7 +4,7 @@ The rules are those of :mod:`.reference`, which says them in readable Python; th
 module says them again for speed and must agree with it game for game (the test suite
 checks it). Position moves and option lists live in :mod:`.moves_nb`; everything that
 asks a strategy lives here, so that a run's own strategies can be bound in
-(:class:`balance.dispatch.Dispatch` recompiles the functions that ask). Nothing here
+(:class:`balance.core.dispatch.Dispatch` recompiles the functions that ask). Nothing here
 allocates inside the game loop: every buffer is made once per block of games.
 
 The tuples passed around (``n`` players):

@@ -32,14 +32,14 @@ from balance.games.lifeboats.layout import (
 )
 from balance.games.lifeboats.reference import play_game
 from balance.games.lifeboats.rules import LifeboatsRules
-from balance.stats import mean_interval, mean_interval_from_sums, wilson_interval
+from balance.stats.intervals import mean_interval, mean_interval_from_sums, wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from balance.charts import Chart
-    from balance.metrics import Metric
+    from balance.reports.charts import Chart
+    from balance.stats.metrics import Metric
 else:  # loaded when a game is played or its records read, not when balance starts
     pd = LazyModule("pandas")
     pa = LazyModule("pyarrow")
@@ -208,7 +208,7 @@ class Lifeboats(EngineGame):
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
         """Per game: every seat's score, and the totals the summary reports."""
-        from balance.metrics import Metric
+        from balance.stats.metrics import Metric
 
         games = np.concatenate([b.extra["games"] for b in blocks])
         seats = np.concatenate([b.extra["seats"] for b in blocks])
@@ -311,7 +311,7 @@ class Lifeboats(EngineGame):
         return columns, values, counts
 
     def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
-        """:meth:`summarize` from a run's running sums (:class:`balance.moments.RunSums`)."""
+        """:meth:`summarize` from a run's running sums (:class:`balance.run.moments.RunSums`)."""
         count = sums.games
         if not count:
             return {

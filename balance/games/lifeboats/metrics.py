@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from balance.stats import mean_interval, ratio_interval, share_interval, wilson_interval
+from balance.stats.intervals import mean_interval, ratio_interval, share_interval, wilson_interval
 
 
 def _order(values: pd.Series) -> list:
@@ -120,7 +120,7 @@ def hats_decisive(games: pd.DataFrame) -> dict[str, float]:
     -------
     dict: ``games``, ``ballots_per_game`` (mean, with ``_low``/``_high``), ``share`` of
     ballots a lone hat decided (Wilson at the effective number of ballots, games as
-    clusters: :func:`balance.stats.share_interval`) with ``share_low`` /
+    clusters: :func:`balance.stats.intervals.share_interval`) with ``share_low`` /
     ``share_high``, and ``per_game`` (such ballots per game, Student t) with bounds.
     """
     votes = games["votes"].to_numpy()

@@ -9,17 +9,6 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from balance.charts import (
-    CAPTION_SPACE,
-    HEIGHT,
-    WIDTH,
-    Chart,
-    caption,
-    percent_axis,
-    plot_grouped,
-    plot_intervals,
-    plot_rates,
-)
 from balance.games.lifeboats.layout import HAT_ROUND_COLUMNS, TIE_RULES
 from balance.games.lifeboats.metrics import (
     boat_fates,
@@ -30,6 +19,17 @@ from balance.games.lifeboats.metrics import (
     tie_rules,
     win_rate_by_hats_left,
     win_rate_by_lane,
+)
+from balance.reports.charts import (
+    CAPTION_SPACE,
+    HEIGHT,
+    WIDTH,
+    Chart,
+    caption,
+    percent_axis,
+    plot_grouped,
+    plot_intervals,
+    plot_rates,
 )
 
 DELTA = "95% delta-method intervals with games as clusters"
@@ -132,7 +132,7 @@ def plot_score_panels(
 def lifeboats_charts(tables: Any) -> list[Chart]:
     """Scores per seat and strategy, boats by lane, the hats' value and the tie-breaks.
 
-    ``tables`` is a :class:`balance.report.RunTables` (a run's record tables by name).
+    ``tables`` is a :class:`balance.analyses.run_report.RunTables` (a run's record tables by name).
     """
     seats = tables.require("seats", "game", "seat", "strategy", "won", "score", "hats_used")
     boats = tables.require("boats", "game", "boat", "lane", "island", "fate")

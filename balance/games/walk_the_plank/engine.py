@@ -13,11 +13,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance import dispatch
+from balance.core import dispatch
+from balance.core.dispatch import Dispatch
 from balance.core.errors import BalanceError
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy
-from balance.dispatch import Dispatch
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank import moves_nb

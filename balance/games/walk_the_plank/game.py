@@ -21,14 +21,14 @@ from balance.games.base import (
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
 from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
-from balance.stats import mean_interval, share_interval, wilson_interval
+from balance.stats.intervals import mean_interval, share_interval, wilson_interval
 
 if TYPE_CHECKING:
     import pandas as pd
     import pyarrow as pa
 
-    from balance.charts import Chart
-    from balance.metrics import Metric
+    from balance.reports.charts import Chart
+    from balance.stats.metrics import Metric
 else:  # loaded when a game is played or its records read, not when balance starts
     pd = LazyModule("pandas")
     pa = LazyModule("pyarrow")
@@ -257,7 +257,7 @@ class WalkThePlank(EngineGame):
         return columns, values, counts
 
     def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
-        """:meth:`summarize` from a run's running sums (:class:`balance.moments.RunSums`)."""
+        """:meth:`summarize` from a run's running sums (:class:`balance.run.moments.RunSums`)."""
         if not sums.games:
             return {"cards": {}}
         summary: dict[str, Any] = {}
@@ -302,7 +302,7 @@ class WalkThePlank(EngineGame):
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
         """Per game, the reveals of each card (all seats): what a comparison tests per card."""
-        from balance.metrics import Metric
+        from balance.stats.metrics import Metric
 
         cards = np.concatenate([self.slim(b).extra["cards"] for b in blocks])
         revealed = cards[:, :, nb.CardStat.REVEALED]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from balance.stats import mean_interval, ratio_interval, share_interval, wilson_interval
+from balance.stats.intervals import mean_interval, ratio_interval, share_interval, wilson_interval
 
 #: Per-reveal figures: column of the ``cards`` table → name in the usefulness table.
 PER_REVEAL = {
@@ -26,7 +26,7 @@ def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
     Reveals per game are summed over seats, with a Student-t interval over games. The
     per-reveal figures are ratios of sums over games (delta-method intervals, games as
     clusters); the effect share, a share of reveals, has Wilson's interval at the effective
-    number of reveals (:func:`balance.stats.share_interval`), within 0 and 1. The two win
+    number of reveals (:func:`balance.stats.intervals.share_interval`), within 0 and 1. The two win
     rates compare the seats that revealed the card with an effect at least once in a game
     against the seats that did not (Wilson intervals over seat-games).
 

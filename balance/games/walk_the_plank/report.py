@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from balance.charts import Chart, plot_grouped, plot_intervals
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.games.walk_the_plank.metrics import card_usefulness
+from balance.reports.charts import Chart, plot_grouped, plot_intervals
 
 DELTA = "95% delta-method intervals with games as clusters"
 
@@ -14,7 +14,7 @@ DELTA = "95% delta-method intervals with games as clusters"
 def card_charts(tables: Any, prefix: str = "") -> list[Chart]:
     """Reveals, effects, pirates sent off and saved, and the win rate of a card's users.
 
-    ``tables`` is a :class:`balance.report.RunTables` (a run's record tables by name).
+    ``tables`` is a :class:`balance.analyses.run_report.RunTables` (a run's record tables by name).
     """
     cards = tables.require(
         "cards",

@@ -1,0 +1,108 @@
+"""Sweeps on a Dask distributed cluster (the optional extra ``cluster``).
+
+Dask is imported only here and only when a scheduler is given, so ``balance`` runs
+without it. Each task is (point, block of games) and returns a small
+:class:`balance.analyses.sweep_tally.Tally`; tasks are retried when a worker dies (the same
+games give the same tally wherever they are played), and each worker compiles or loads
+the game's engine once before the first task.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from itertools import islice
+from typing import Any
+
+from balance.analyses.sweep_tally import Tally, Task, play_tally, warm
+from balance.core.errors import BalanceError
+from balance.games.base import Setup
+
+#: Seconds to wait for the scheduler before saying it cannot be reached.
+CONNECT_TIMEOUT = 10
+#: Times a task is tried again after the worker running it died.
+RETRIES = 3
+INSTALL_HINT = 'pip install -e ".[cluster]" (or pip install "dask[distributed]")'
+
+
+def connect(address: str) -> Any:
+    """A ``dask.distributed.Client`` for ``address``; one-line errors if Dask is missing
+    or the scheduler does not answer within :data:`CONNECT_TIMEOUT` seconds."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise BalanceError(f"--scheduler needs Dask distributed: {INSTALL_HINT}") from None
+    try:
+        return Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
+    except (OSError, TimeoutError, ValueError) as error:
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise BalanceError(
+            f"cannot reach the Dask scheduler at {address} within {CONNECT_TIMEOUT} s ({reason})"
+        ) from None
+
+
+def _one_numba_thread() -> int:
+    """Run in every worker: numba code there uses one thread (the worker's threads share
+    the cores; dask/distributed#9075)."""
+    import numba
+
+    numba.set_num_threads(1)
+    return 1
+
+
+def _threads(client: Any) -> int:
+    """Worker threads of the cluster (at least one)."""
+    return max(1, sum(client.nthreads().values()))
+
+
+def run_dask(
+    address: str, setup: Setup
+) -> Callable[[Iterable[Task], Callable[[Task, Tally], None], Callable[[], bool]], None]:
+    """A sweep backend that plays tasks on the Dask cluster at ``address``."""
+    client = connect(address)
+
+    def run(
+        tasks: Iterable[Task], on_result: Callable[[Task, Tally], None], stop: Callable[[], bool]
+    ) -> None:
+        from distributed import as_completed
+
+        futures: dict[Any, Task] = {}
+
+        def submit(task: Task) -> Any:
+            future = client.submit(
+                play_tally,
+                task.setup,
+                task.start,
+                task.size,
+                task.baseline,
+                pure=False,
+                retries=RETRIES,
+            )
+            futures[future] = task
+            return future
+
+        try:
+            queue = iter(tasks)
+            first = next(queue, None)
+            if first is None:
+                return
+            client.run(_one_numba_thread)
+            client.run(warm, setup)  # compile or load the engine once per worker
+            # A list is handed out whole; a stream (--precision: a point's later blocks
+            # may not be needed) a few tasks a worker thread ahead.
+            ahead = None if isinstance(tasks, Sequence) else 4 * _threads(client)
+            pending = as_completed(
+                [submit(first), *(submit(t) for t in islice(queue, ahead))], loop=client.loop
+            )
+            for future in pending:
+                on_result(futures.pop(future), future.result())
+                if stop():
+                    for other in futures:
+                        other.cancel()
+                    break
+                following = next(queue, None)
+                if following is not None:
+                    pending.add(submit(following))
+        finally:
+            client.close()
+
+    return run

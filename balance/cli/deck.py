@@ -1,0 +1,63 @@
+"""``balance deck``: Battle of Thieves decks checked and listed."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+
+@click.group(
+    epilog="""
+\b
+Examples:
+  balance deck list
+  balance deck check my-cards.toml my-deck.toml
+  balance deck check cannon-battery
+"""
+)
+def deck() -> None:
+    """Battle of Thieves' card and deck files (TOML): check them, list the examples.
+
+    The format: docs/battle-of-thieves-cards.md.
+    """
+
+
+@deck.command(
+    "check",
+    epilog="""
+\b
+Examples:
+  balance deck check my-deck.toml
+  balance deck check cards.toml crew.toml decks/*.toml
+  balance deck check island-raiders
+\b
+A good file prints a line per deck; a bad one prints every mistake, one FILE:LINE: reason
+line each. The exit code is 1 when any file is bad, 2 when a FILE does not exist (nor
+names an example deck).
+""",
+)
+@click.argument("files", nargs=-1, required=True)
+def deck_check(files: tuple[str, ...]) -> None:
+    """Check card and deck FILES (or example deck names): every mistake with its line."""
+    from balance.games.battle_of_thieves import cards as card_files
+
+    results = card_files.check_each(files)
+    for ok, line in results:
+        click.echo(line, err=not ok)
+    sys.exit(card_files.check_exit_code(files, results))
+
+
+@deck.command("list", epilog="\b\nExample:\n  balance deck list")
+def deck_list() -> None:
+    """List the example decks and their files (examples, not the published game's cards)."""
+    from balance.games.battle_of_thieves import cards as card_files
+
+    for name, path, text in card_files.example_list():
+        click.echo(f"{name:<16} {path}")
+        if text:
+            click.echo(f"    {text}")
+    click.echo(
+        "\nExample content, not the published game's cards. Copy a file, edit it, "
+        "then: balance deck check FILE"
+    )
