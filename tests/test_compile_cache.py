@@ -86,7 +86,9 @@ def test_an_edited_helper_in_another_file_is_compiled_again(tmp_path: Path) -> N
     pkg = tmp_path / "balance"
     pkg.mkdir()
     shutil.copy(ROOT / "__init__.py", pkg / "__init__.py")
-    shutil.copy(ROOT / "compile_cache.py", pkg / "compile_cache.py")
+    (pkg / "core").mkdir()
+    shutil.copy(ROOT / "core" / "__init__.py", pkg / "core" / "__init__.py")
+    shutil.copy(ROOT / "core" / "compile_cache.py", pkg / "core" / "compile_cache.py")
     write(
         pkg / "helper_nb.py",
         """
@@ -166,7 +168,7 @@ def test_a_copy_of_balance_plays_an_edited_helper(tmp_path: Path) -> None:
 
     before = play()
     assert play() == before  # loaded from the cache: the same games
-    random_nb = copy / "random_nb.py"
+    random_nb = copy / "core" / "random_nb.py"
     text = random_nb.read_text()
     assert "0x9E3779B97F4A7C15" in text
     random_nb.write_text(text.replace("0x9E3779B97F4A7C15", "0x9E3779B97F4A7C15 ^ 2"))

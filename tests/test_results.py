@@ -15,6 +15,7 @@ from balance.core.errors import BalanceError
 from balance.games import get_game
 from balance.games.base import seating_orders
 from balance.games.walk_the_plank.cards import CARD_NAMES
+from balance.run import play
 from balance.run.results import RunWriter, load_run
 from balance.run.runner import run_games
 
@@ -326,7 +327,7 @@ def test_an_interruption_while_saving_keeps_records_and_summary_consistent(
             if self.games >= 300:  # Ctrl-C lands just as the third block is written
                 raise KeyboardInterrupt
 
-    monkeypatch.setattr(api, "RunWriter", InterruptedWriter)
+    monkeypatch.setattr(play, "RunWriter", InterruptedWriter)
     run = api.simulate("walk-the-plank", players=3, games=1000, batch=100, threads=1, out=tmp_path)
     assert run.result.partial  # the interruption itself is handled
     manifest = json.loads((tmp_path / "manifest.json").read_text())

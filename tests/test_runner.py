@@ -411,7 +411,8 @@ def test_timing_is_recorded() -> None:
 
 
 def test_tqdm_used_by_the_runner_is_a_declared_dependency() -> None:
-    assert re.search(r"^from tqdm import", (ROOT / "balance" / "run.py").read_text(), re.M)
+    runner = (ROOT / "balance" / "run" / "runner.py").read_text()
+    assert re.search(r"^from tqdm import", runner, re.M)
     dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
     names = {re.split(r"[\s<>=!~;\[]", d, maxsplit=1)[0].lower() for d in dependencies}
     assert "tqdm" in names

@@ -28,11 +28,11 @@ from statsmodels.stats.proportion import confint_proportions_2indep
 from balance import api
 from balance.analyses.run_report import RunTables
 from balance.cli import cli
-from balance.run.summary import format_summary
 from balance.core.errors import BalanceError
 from balance.games.battle_of_thieves.game import GAME, SEAT_MEANS
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.run.results import load_run
+from balance.run.summary import format_summary
 from balance.stats.intervals import mean_interval, share_interval, wilson_interval
 
 GAME_ID = "battle-of-thieves"
