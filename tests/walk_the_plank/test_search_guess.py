@@ -15,6 +15,7 @@ from balance.strategies.walk_the_plank import SURVIVOR_CARDS, mc
 from cli_helpers import assert_one_line_error, call_main
 
 from balance.core.random_nb import seed_stream_nb
+from balance.core.search_nb import best_index_nb
 from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank import mc_nb
 from balance.games.walk_the_plank import search_nb as S
@@ -239,7 +240,7 @@ def test_the_search_keeps_the_rollout_strategys_move_unless_another_did_strictly
     for _ in range(20):
         assert mc_nb.pick_keeping_nb(tied, 4, 2, rng) == 2
         assert mc_nb.pick_keeping_nb(tied, 4, 0, rng) in (1, 2)
-    assert {mc_nb.pick_best_nb(tied, 4, rng) for _ in range(60)} == {1, 2}
+    assert {best_index_nb(tied, 4, rng) for _ in range(60)} == {1, 2}
 
 
 @pytest.mark.parametrize(

@@ -35,6 +35,19 @@ import numpy as np
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
+from balance.core.search_nb import (
+    FIRST_CHILD,
+    MOVER,
+    PATH,
+    VISITS,
+    back_up_nb,
+    best_index_nb,
+    child_nb,
+    clear_tree_nb,
+    new_tree_nb,
+    offer_nb,
+    select_nb,
+)
 from balance.core.strategy import MAX_PARAMS
 from balance.games.battle_of_thieves.engine_nb import (
     DICE_STREAM,
@@ -81,31 +94,28 @@ class WorkSlots(NamedTuple):
     DEAL: int = 6  # uint64 (4,): the stream a determinization draws from
     ERROR: int = 7  # int64 (Error.SIZE,): a rollout player's illegal answer
     TOTAL: int = 8  # float64 (MAX_OPTIONS,): mc's summed results per option
-    TREE: int = 9  # ismcts: (int64 (N, 8), float64 (N, 3)), see Node
+    #: ismcts: (the tree (balance.core.search_nb), and int64 (MAX_OPTIONS,) twice and
+    #: float64 (2,): the legal options' keys, their children, each seat's result)
+    TREE: int = 9
     ROLLOUT_PARAMS: int = 10  # float64 (len(ROLLOUT_CODES), P): each rollout's parameters
 
 
 Work = WorkSlots()
 
 
-class NodeSlots(NamedTuple):
-    """Columns of an ismcts tree's integer table ``links`` (N, 8) and real table
-    ``scores`` (N, 3); node 0 is the root, a node is the option that leads to it."""
-
-    KIND: int = 0  # the option (kind, who, what, target)
-    WHO: int = 1
-    WHAT: int = 2
-    TARGET: int = 3
-    PARENT: int = 4
-    CHILD: int = 5  # first child, -1 if none
-    SIBLING: int = 6  # next sibling, -1 if none
-    MOVER: int = 7  # the seat that chose the option
-    VISITS: int = 0  # scores columns
-    AVAILABLE: int = 1  # iterations in which the option was legal at its parent
-    REWARD: int = 2  # summed results of the seat that chose the option
+#: Bits of each field of an option ``(kind, who, what, target)`` in its tree key (every
+#: field is from -1 to a few dozen).
+KEY_BITS = 16
 
 
-Node = NodeSlots()
+@njit(inline="always", cache=True)
+def option_key_nb(options, k):
+    """The tree key of option ``k`` of ``options`` (int64 ``(MAX_OPTIONS, 4)``): its four
+    fields, each plus one, packed."""
+    key = np.int64(0)
+    for col in range(4):
+        key = (key << KEY_BITS) | (options[k, col] + 1)
+    return key
 
 
 # --- a position: copy, hide, play on --------------------------------------------------------
@@ -261,7 +271,12 @@ def new_work(params_width: int, nodes: int, rollout_params: np.ndarray) -> tuple
         np.zeros(4, dtype=np.uint64),
         np.full(Error.SIZE, -1, dtype=np.int64),
         np.zeros(MAX_OPTIONS, dtype=np.float64),
-        (np.zeros((max(nodes, 1), 8), dtype=np.int64), np.zeros((max(nodes, 1), 3))),
+        (
+            new_tree_nb(max(nodes, 1)),
+            np.zeros(MAX_OPTIONS, dtype=np.int64),
+            np.zeros(MAX_OPTIONS, dtype=np.int64),
+            np.zeros(2, dtype=np.float64),
+        ),
         rollout_params,
     )
 
@@ -398,27 +413,7 @@ def mc_nb(pos, content, derived, rules, options, count, seat, params, rng, work)
         if total[best] - total[0] <= margin * playouts:
             best = 0
         return _index_of_nb(options, count, root, best)
-    best = np.int64(0)
-    ties = 0
-    for i in range(count):
-        if i == 0 or total[i] > total[best]:
-            best = i
-            ties = 1
-        elif total[i] == total[best]:
-            ties += 1
-            if below_nb(rng, ties) == 0:
-                best = i
-    return best
-
-
-@njit(inline="always", cache=True)
-def _same_nb(links, node, options, k):
-    return (
-        links[node, Node.KIND] == options[k, 0]
-        and links[node, Node.WHO] == options[k, 1]
-        and links[node, Node.WHAT] == options[k, 2]
-        and links[node, Node.TARGET] == options[k, 3]
-    )
+    return best_index_nb(total, count, rng)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -429,128 +424,56 @@ def ismcts_nb(pos, content, derived, rules, options, count, seat, params, rng, w
 
     Each iteration determinizes the position for ``seat``, descends the tree choosing
     among the children legal in that determinization by UCB1 with availability counts
-    (``mean + c * sqrt(log(available) / visits)``), expands one untried legal option
-    (chosen uniformly), plays out, and backs up at each node the result of the seat that
-    chose its option. The tree (``work[Work.TREE]``) holds ``params[0] + 1`` nodes.
+    (:func:`balance.core.search_nb.select_nb`), expands one untried legal option (chosen
+    uniformly), plays out, and backs up at each node the result of the seat that chose
+    its option. The tree (``work[Work.TREE]``) holds ``params[0] + 1`` nodes.
     """
     iterations = max(np.int64(1), np.int64(params[0]))
     rollout = np.int64(params[1])
     c = params[2]
-    sim, _root, opts, _players, _views, dice, _deal, _error, _total, tree, _table = work
-    links, scores = tree
-    iterations = min(iterations, links.shape[0] - 1)
-    for k in range(8):
-        links[0, k] = -1
-    for k in range(3):
-        scores[0, k] = 0.0
-    used = 1
+    sim, _root, opts, _players, _views, dice, _deal, _error, _total, search, _table = work
+    tree, keys, found, results = search
+    path = tree[PATH]
+    iterations = min(iterations, tree[FIRST_CHILD].shape[0] - 1)
+    clear_tree_nb(tree)
     base = next_u64_nb(rng)
     for it in range(iterations):
         _sample_nb(pos, seat, rollout, base, it, work)
         node = np.int64(0)
+        depth = 0
         n = count
         for i in range(n):
             for col in range(4):
                 opts[i, col] = options[i, col]
-        expanded = False
-        while n > 0 and not expanded:
+        added = False
+        while n > 0 and not added:
             mover = (sim[6][STATE.TURN] - 1) % 2
-            # the children legal here gain an availability; count the untried options
-            untried = 0
             for i in range(n):
-                found = False
-                child = links[node, Node.CHILD]
-                while child >= 0:
-                    if _same_nb(links, child, opts, i):
-                        scores[child, Node.AVAILABLE] += 1.0
-                        found = True
-                        break
-                    child = links[child, Node.SIBLING]
-                if not found:
-                    untried += 1
-            chosen = np.int64(-1)
-            pick = np.int64(-1)
-            if untried > 0 and used < links.shape[0]:
-                target = below_nb(rng, untried)
-                for i in range(n):
-                    found = False
-                    child = links[node, Node.CHILD]
-                    while child >= 0:
-                        if _same_nb(links, child, opts, i):
-                            found = True
-                            break
-                        child = links[child, Node.SIBLING]
-                    if not found:
-                        if target == 0:
-                            pick = i
-                            break
-                        target -= 1
-                chosen = used
-                used += 1
-                for col in range(4):
-                    links[chosen, col] = opts[pick, col]
-                links[chosen, Node.PARENT] = node
-                links[chosen, Node.CHILD] = -1
-                links[chosen, Node.SIBLING] = links[node, Node.CHILD]
-                links[node, Node.CHILD] = chosen
-                scores[chosen, Node.VISITS] = 0.0
-                scores[chosen, Node.AVAILABLE] = 1.0
-                scores[chosen, Node.REWARD] = 0.0
-                expanded = True
-            else:
-                best = -np.inf
-                for i in range(n):
-                    child = links[node, Node.CHILD]
-                    while child >= 0:
-                        if _same_nb(links, child, opts, i):
-                            break
-                        child = links[child, Node.SIBLING]
-                    if child < 0:  # an untried option when the tree is full
-                        continue
-                    visits = scores[child, Node.VISITS]
-                    value = scores[child, Node.REWARD] / visits + c * np.sqrt(
-                        np.log(scores[child, Node.AVAILABLE]) / visits
-                    )
-                    if value > best:
-                        best = value
-                        chosen = child
-                        pick = i
-                if chosen < 0:  # nothing in the tree is legal here: play it out
-                    break
-            links[chosen, Node.MOVER] = mover
+                keys[i] = option_key_nb(opts, i)
+            node, pick, added = select_nb(tree, node, keys, n, mover, c, found, rng)
+            # The seat to move after the same options can differ between
+            # determinizations (forced options may end a turn): the latest counts.
+            tree[MOVER][node] = mover
+            depth += 1
+            path[depth] = node
             step_nb(sim, content, derived, rules, dice, *_row(opts, pick))
-            node = chosen
             n = next_decision_nb(sim, content, derived, rules, dice, opts)
         if n > 0:
             result = _playout_nb(content, derived, rules, seat, True, work)
         else:
             result = result_nb(sim[6], seat)
-        # back up: each node scores the result of the seat that chose its option
-        while node > 0:
-            parent = links[node, Node.PARENT]
-            scores[node, Node.VISITS] += 1.0
-            mine = links[node, Node.MOVER] == seat
-            scores[node, Node.REWARD] += result if mine else 1.0 - result
-            node = parent
-        scores[0, Node.VISITS] += 1.0
+        results[seat] = result
+        results[1 - seat] = 1.0 - result
+        back_up_nb(tree, depth, results)
     best = np.int64(0)
     best_visits = -1.0
     ties = 0
     for i in range(count):
-        child = links[0, Node.CHILD]
-        while child >= 0:
-            if _same_nb(links, child, options, i):
-                break
-            child = links[child, Node.SIBLING]
-        visits = scores[child, Node.VISITS] if child >= 0 else 0.0
-        if visits > best_visits:
+        child = child_nb(tree, 0, option_key_nb(options, i))
+        visits = tree[VISITS][child] if child >= 0 else 0.0
+        taken, best_visits, ties = offer_nb(visits, best_visits, ties, rng, 0.0)
+        if taken:
             best = i
-            best_visits = visits
-            ties = 1
-        elif visits == best_visits:
-            ties += 1
-            if below_nb(rng, ties) == 0:
-                best = i
     return best
 
 

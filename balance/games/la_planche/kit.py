@@ -35,6 +35,7 @@ import math
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb
+from balance.core.search_nb import offer_nb
 from balance.games.la_planche.moves_nb import (
     ADVANCE,
     EMPTY,
@@ -113,16 +114,13 @@ def evaluate_option_nb(obs, symbol, a, b, values, alive, win):
 def best_option_nb(obs, symbol, opt_a, opt_b, count, values, alive, win, rng):
     """Index of the option with the highest evaluation; ties drawn at random."""
     best = 0
-    best_value = -1e300
+    top = -1e300
     ties = 0
     for k in range(count):
         value = evaluate_option_nb(obs, symbol, opt_a[k], opt_b[k], values, alive, win)
-        if value > best_value + 1e-9:
-            best, best_value, ties = k, value, 1
-        elif value > best_value - 1e-9:
-            ties += 1
-            if below_nb(rng, ties) == 0:
-                best = k
+        taken, top, ties = offer_nb(value, top, ties, rng, 1e-9)
+        if taken:
+            best = k
     return best
 
 

@@ -36,6 +36,18 @@ import numpy as np
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
+from balance.core.search_nb import (
+    PATH,
+    REWARD,
+    VISITS,
+    back_up_nb,
+    best_index_nb,
+    child_nb,
+    new_tree_nb,
+    offer_nb,
+    select_nb,
+    tie_nb,
+)
 from balance.core.strategy import MAX_PARAMS
 from balance.games.la_planche.kit import detective_values_nb, evaluate_option_nb
 from balance.games.la_planche.moves_nb import (
@@ -590,16 +602,7 @@ def mc_search_nb(
             gain2[c] += (result - base) ** 2
     if margin > 0.0:
         return _clear_gain_nb(cand, count, gain, gain2, playouts, margin, rng)
-    best = 0
-    ties = 0
-    for c in range(count):
-        if c == 0 or total[c] > total[best]:
-            best = c
-            ties = 1
-        elif total[c] == total[best]:
-            ties += 1
-            if below_nb(rng, ties) == 0:
-                best = c
+    best = best_index_nb(total, count, rng)
     return cand[best, 0], cand[best, 1]
 
 
@@ -617,12 +620,9 @@ def _clear_gain_nb(cand, count, gain, gain2, playouts, margin, rng):
         var = max(gain2[c] / playouts - mean * mean, 0.0) * playouts / (playouts - 1)
         if mean <= 0.0 or mean <= margin * np.sqrt(var / playouts):
             continue
-        if mean > best_gain + 1e-12:
-            best, best_gain, ties = c, mean, 1
-        elif mean > best_gain - 1e-12:
-            ties += 1
-            if below_nb(rng, ties) == 0:
-                best = c
+        taken, best_gain, ties = offer_nb(mean, best_gain, ties, rng, 1e-12)
+        if taken:
+            best = c
     return cand[best, 0], cand[best, 1]
 
 
@@ -663,16 +663,11 @@ def ismcts_search_nb(
     root_count = prune_nb(obs, seat, colour, root, root_count, width, rollout, rating)
     if root_count <= 1:
         return root[0, 0], root[0, 1]
-    size = iterations + 1
-    child = np.full(size, -1, dtype=np.int64)  # first child
-    sibling = np.full(size, -1, dtype=np.int64)
-    key_of = np.zeros(size, dtype=np.int64)
-    mover = np.zeros(size, dtype=np.int64)
-    visits = np.zeros(size, dtype=np.float64)
-    avail = np.zeros(size, dtype=np.float64)
-    reward = np.zeros(size, dtype=np.float64)
-    node_of_key = np.full(N_KEYS, -1, dtype=np.int64)
-    path = np.zeros(size, dtype=np.int64)
+    tree = new_tree_nb(iterations + 1)
+    path = tree[PATH]
+    found = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    keys = np.zeros(MAX_CANDIDATES, dtype=np.int64)
+    results = np.zeros(n, dtype=np.float64)
     cand = np.zeros((MAX_CANDIDATES, 3), dtype=np.int64)
     pos = new_position_nb(n)
     work = new_work_nb(n)
@@ -683,7 +678,6 @@ def ismcts_search_nb(
     total_weight = (
         rules[Rule.W_SWAP] + rules[Rule.W_ADVANCE] + rules[Rule.W_MOVE] + rules[Rule.W_SKULL]
     )
-    nodes = 1
     play_rng[0, :] = rng
     chance = play_rng[0]
     for _ in range(iterations):
@@ -692,11 +686,10 @@ def ismcts_search_nb(
         state = pos[1]
         node = 0
         depth = 0
-        path[0] = 0
         spun_first = first
         spun_second = second
         only = fixed
-        expanded = False
+        added = False
         at_root = True
         while True:
             count = candidates_nb(
@@ -712,59 +705,11 @@ def ismcts_search_nb(
                     pos, rules, n, spun_first, spun_second, pick, 0, script, chance, work
                 )
             else:
-                # the node's children that are legal here, and the legal options without one
-                e = child[node]
-                while e >= 0:
-                    node_of_key[key_of[e]] = e
-                    e = sibling[e]
-                untried = 0
-                log_total = 0.0
-                chosen = -1
-                best_value = -1.0
                 for c in range(count):
-                    e = node_of_key[cand[c, 2]]
-                    if e < 0:
-                        untried += 1
-                    else:
-                        avail[e] += 1.0
-                for c in range(count):
-                    e = node_of_key[cand[c, 2]]
-                    if e >= 0 and untried == 0:
-                        log_total = np.log(avail[e])
-                        value = reward[e] / visits[e] + c_ucb * np.sqrt(log_total / visits[e])
-                        if value > best_value:
-                            best_value = value
-                            chosen = c
-                if untried > 0 and nodes < size:
-                    r = below_nb(chance, untried)
-                    for c in range(count):
-                        if node_of_key[cand[c, 2]] < 0:
-                            if r == 0:
-                                chosen = c
-                                break
-                            r -= 1
-                    e = nodes
-                    nodes += 1
-                    key_of[e] = cand[chosen, 2]
-                    mover[e] = meta[Meta.SEAT]
-                    avail[e] = 1.0
-                    sibling[e] = child[node]
-                    child[node] = e
-                    node_of_key[key_of[e]] = e
-                    expanded = True
-                elif untried > 0:  # no room left in the tree: play on without a node
-                    chosen = below_nb(chance, count)
-                    expanded = True
-                e = child[node]
-                while e >= 0:
-                    node_of_key[key_of[e]] = -1
-                    e = sibling[e]
-                next_node = -1
-                e = child[node]
-                while e >= 0:
-                    if key_of[e] == cand[chosen, 2]:
-                        next_node = e
-                    e = sibling[e]
+                    keys[c] = cand[c, 2]
+                node, chosen, added = select_nb(
+                    tree, node, keys, count, meta[Meta.SEAT], c_ucb, found, chance
+                )
                 play_candidate_nb(
                     pos,
                     rules,
@@ -777,11 +722,9 @@ def ismcts_search_nb(
                     chance,
                     work,
                 )
-                if next_node >= 0:
-                    depth += 1
-                    path[depth] = next_node
-                    node = next_node
-            if meta[Meta.STATUS] != PLAYING or expanded:
+                depth += 1
+                path[depth] = node
+            if meta[Meta.STATUS] != PLAYING or added:
                 break
             if state[State.TURN] >= rules[Rule.TURN_CAP]:
                 meta[Meta.STATUS] = UNFINISHED
@@ -792,20 +735,17 @@ def ismcts_search_nb(
             spun_second = _engine.spin_nb(chance, rules, total_weight)
             only = -1
         run_nb(pos, rules, n, codes, params, play_rng, rows, work, 1 << 62)
-        visits[0] += 1.0
-        for d in range(1, depth + 1):
-            e = path[d]
-            visits[e] += 1.0
-            reward[e] += _share_nb(meta, n, mover[e])
+        for s in range(n):
+            results[s] = _share_nb(meta, n, s)
+        back_up_nb(tree, depth, results)
     rng[:] = play_rng[0]
+    visits, reward = tree[VISITS], tree[REWARD]
     best = -1
     best_visits = -2.0
     best_mean = -1.0
     ties = 0
     for c in range(root_count):
-        e = child[0]
-        while e >= 0 and key_of[e] != root[c, 2]:
-            e = sibling[e]
+        e = child_nb(tree, 0, root[c, 2])
         v = visits[e] if e >= 0 else -1.0
         m = reward[e] / visits[e] if e >= 0 and visits[e] > 0 else -1.0
         if best < 0 or v > best_visits or (v == best_visits and m > best_mean):
@@ -814,8 +754,8 @@ def ismcts_search_nb(
             best_mean = m
             ties = 1
         elif v == best_visits and m == best_mean:
-            ties += 1
-            if below_nb(rng, ties) == 0:
+            ties, taken = tie_nb(ties, rng)
+            if taken:
                 best = c
     return root[best, 0], root[best, 1]
 

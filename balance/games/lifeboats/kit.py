@@ -45,6 +45,7 @@ import math
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb
+from balance.core.search_nb import offer_nb
 from balance.games.lifeboats.layout import (
     AFLOAT,
     CHOOSE_LEAK,
@@ -900,16 +901,12 @@ def best_index_nb(obs, count, rng):
     """Index of the highest of ``obs[6][VALUES:VALUES + count]``; ties drawn at random."""
     values = obs[6]
     best = 0
-    best_value = -1e308
+    top = -1e308
     ties = 0
     for k in range(count):
-        value = values[VALUES + k]
-        if value > best_value + 1e-9:
-            best, best_value, ties = k, value, 1
-        elif value > best_value - 1e-9:
-            ties += 1
-            if below_nb(rng, ties) == 0:
-                best = k
+        taken, top, ties = offer_nb(values[VALUES + k], top, ties, rng, 1e-9)
+        if taken:
+            best = k
     return best
 
 

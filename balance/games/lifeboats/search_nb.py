@@ -28,6 +28,17 @@ import numpy as np
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
+from balance.core.search_nb import (
+    AVAILABLE,
+    PATH,
+    VISITS,
+    add_child_nb,
+    back_up_nb,
+    child_nb,
+    new_tree_nb,
+    one_of_best_nb,
+    ucb1_nb,
+)
 from balance.core.strategy import MAX_PARAMS
 from balance.games.lifeboats import engine_nb as enb
 from balance.games.lifeboats.kit import new_ballot_nb
@@ -304,24 +315,6 @@ def seat_rollouts_nb(players, rollout, rollout_params, key, playout):
         seed_stream_nb(rng[1 + s], key, playout, 1 + s)
 
 
-@njit(inline="always", cache=True)
-def best_index_nb(values, count, rng):
-    """Index of the largest of ``values[:count]``, ties broken uniformly by ``rng``."""
-    top = values[0]
-    for k in range(1, count):
-        top = max(top, values[k])
-    ties = 0
-    for k in range(count):
-        ties += values[k] == top
-    pick = below_nb(rng, ties) if ties > 1 else 0
-    for k in range(count):
-        if values[k] == top:
-            if pick == 0:
-                return k
-            pick -= 1
-    return 0
-
-
 #: ``tiebreak`` of ``mc``: equal results are broken at random (the default) ...
 TIEBREAK_RANDOM = 0
 #: ... or go to the option the rollout strategy itself would play.
@@ -393,10 +386,21 @@ def mc_decide_nb(obs, seat, kind, options, count, params, rng, rollout_params):
             top = max(top, totals[k])
         if totals[base] >= top:
             return base
-    return best_index_nb(totals, count, rng)
+    return one_of_best_nb(totals, count, rng)
 
 
 # --- ISMCTS ------------------------------------------------------------------------------
+
+#: An action's key in the tree: ``(seat * ACTION_KINDS + kind) * ACTION_CODES`` plus its
+#: option code + 1 (a hat is -1).
+ACTION_KINDS = 16
+ACTION_CODES = 1 << 16
+
+
+@njit(inline="always", cache=True)
+def action_key_nb(seat, kind, code):
+    """The tree key of option ``code`` of ``seat``'s decision of ``kind``."""
+    return (seat * ACTION_KINDS + kind) * ACTION_CODES + code + 1
 
 
 @njit(cache=True)
@@ -421,23 +425,15 @@ def ismcts_decide_nb(obs, seat, kind, options, count, params, rng, rollout_param
     iterations = max(np.int64(params[0]), 1)
     rollout = np.int64(params[1])
     c = params[2]
-    size = iterations + 2
-    first_child = np.full(size, -1, dtype=np.int64)
-    sibling = np.full(size, -1, dtype=np.int64)
-    edge_seat = np.zeros(size, dtype=np.int64)
-    edge_kind = np.zeros(size, dtype=np.int64)
-    edge_code = np.zeros(size, dtype=np.int64)
-    visits = np.zeros(size, dtype=np.float64)
-    available = np.zeros(size, dtype=np.float64)
-    reward = np.zeros(size, dtype=np.float64)
-    path = np.zeros(size, dtype=np.int64)
+    tree = new_tree_nb(iterations + 2)
+    path, available = tree[PATH], tree[AVAILABLE]
     here = np.zeros(MAX_OPTIONS, dtype=np.int64)  # codes legal at the current node
+    keys = np.zeros(MAX_OPTIONS, dtype=np.int64)  # and their actions' keys
     child_of = np.zeros(MAX_OPTIONS, dtype=np.int64)
     scores = np.zeros(MAX_OPTIONS, dtype=np.float64)
     results = np.zeros(MAX_PLAYERS, dtype=np.float64)
     box_obs, box_players, box_work, box_stats, error = new_sandbox_nb(obs[4])
     codes = box_players[0]
-    nodes = 1  # node 0 is the root
     for it in range(iterations):
         key = next_u64_nb(rng)
         copy_position_nb(obs, box_obs)
@@ -447,23 +443,19 @@ def ismcts_decide_nb(obs, seat, kind, options, count, params, rng, rollout_param
         determinize_nb(box_obs, seat, kind, box_players, box_work, error)
         node = 0
         depth = 0
-        path[0] = 0
         d_seat, d_kind, d_count = seat, kind, count
         for k in range(count):
             here[k] = options[k]
         finished = False
         while True:
-            # The children available here, and the first untried option.
+            # Not core.search_nb.select_nb: Lifeboats' players draw in their own order (no
+            # draw for a lone untried option, availabilities counted only when every option
+            # was tried, UCB1 ties drawn), which its records depend on.
+            # The children available here, and the untried options.
             untried = 0
             for k in range(d_count):
-                child_of[k] = -1
-                ch = first_child[node]
-                while ch >= 0:
-                    same = edge_seat[ch] == d_seat and edge_kind[ch] == d_kind
-                    if same and edge_code[ch] == here[k]:
-                        child_of[k] = ch
-                        break
-                    ch = sibling[ch]
+                keys[k] = action_key_nb(d_seat, d_kind, here[k])
+                child_of[k] = child_nb(tree, node, keys[k])
                 untried += child_of[k] < 0
             if untried > 0:  # expand one untried option, then play out
                 pick = below_nb(rng, untried) if untried > 1 else 0
@@ -474,14 +466,8 @@ def ismcts_decide_nb(obs, seat, kind, options, count, params, rng, rollout_param
                             chosen = k
                             break
                         pick -= 1
-                child = nodes  # never beyond the arrays: an iteration adds one node
-                nodes += 1
-                edge_seat[child] = d_seat
-                edge_kind[child] = d_kind
-                edge_code[child] = here[chosen]
-                sibling[child] = first_child[node]
-                first_child[node] = child
-                available[child] += 1.0
+                # never beyond the arrays: an iteration adds one node
+                child = add_child_nb(tree, node, keys[chosen], d_seat)
                 depth += 1
                 path[depth] = child
                 for s in range(MAX_PLAYERS):
@@ -493,10 +479,8 @@ def ismcts_decide_nb(obs, seat, kind, options, count, params, rng, rollout_param
             for k in range(d_count):  # UCB1 over the times each child was available
                 ch = child_of[k]
                 available[ch] += 1.0
-                scores[k] = reward[ch] / visits[ch] + c * np.sqrt(
-                    np.log(available[ch]) / visits[ch]
-                )
-            chosen = best_index_nb(scores, d_count, rng)
+                scores[k] = ucb1_nb(tree, ch, c)
+            chosen = one_of_best_nb(scores, d_count, rng)
             child = child_of[chosen]
             depth += 1
             path[depth] = child
@@ -517,15 +501,8 @@ def ismcts_decide_nb(obs, seat, kind, options, count, params, rng, rollout_param
             results[:] = 0.0
         else:
             results_nb(box_obs, box_stats, finished, box_work, results)
-        for k in range(1, depth + 1):
-            ch = path[k]
-            visits[ch] += 1.0
-            reward[ch] += results[edge_seat[ch]]
+        back_up_nb(tree, depth, results)
     for k in range(count):
-        scores[k] = 0.0
-        ch = first_child[0]
-        while ch >= 0:
-            if edge_code[ch] == options[k] and edge_seat[ch] == seat and edge_kind[ch] == kind:
-                scores[k] = visits[ch]
-            ch = sibling[ch]
-    return best_index_nb(scores, count, rng)
+        ch = child_nb(tree, 0, action_key_nb(seat, kind, options[k]))
+        scores[k] = tree[VISITS][ch] if ch >= 0 else 0.0
+    return one_of_best_nb(scores, count, rng)

@@ -19,7 +19,15 @@ import numpy as np
 
 from balance.core.bits_nb import lowest_bit_nb
 from balance.core.compile_cache import njit
-from balance.core.random_nb import below_nb, next_u64_nb
+from balance.core.random_nb import next_u64_nb
+from balance.core.search_nb import (
+    KEY,
+    PATH,
+    back_up_nb,
+    most_visited_nb,
+    new_tree_nb,
+    select_nb,
+)
 from balance.games.walk_the_plank import engine_nb as E
 from balance.games.walk_the_plank.cards import N_CARDS
 from balance.games.walk_the_plank.mc_nb import (
@@ -46,117 +54,22 @@ from balance.games.walk_the_plank.search_nb import (
     new_work_nb,
     next_step_nb,
     random_card_nb,
-    result_nb,
+    results_nb,
     reveal_nb,
 )
 
-#: Most nodes on one path: three programme levels and every reveal of a round of five.
-MAX_DEPTH = 3 + 3 * 5 + 2
 #: The key of an option of a revealed card: ``card * OPTION_KEYS + bit`` (bit of its mask).
 OPTION_KEYS = 64
 
 
 @njit(cache=True)
-def new_tree_nb(size):
-    """Node arrays for ``size`` nodes: ``(first_child, next_sibling, action, mover, visits,
-    available, reward, used)``; node 0 is the root, ``used[0]`` the nodes in use."""
-    first_child = np.full(size, -1, dtype=np.int64)
-    used = np.ones(1, dtype=np.int64)
-    return (
-        first_child,
-        np.full(size, -1, dtype=np.int64),
-        np.zeros(size, dtype=np.int64),
-        np.zeros(size, dtype=np.int64),
-        np.zeros(size, dtype=np.float64),
-        np.zeros(size, dtype=np.float64),
-        np.zeros(size, dtype=np.float64),
-        used,
-    )
-
-
-@njit(cache=True)
-def select_nb(tree, node, keys, count, mover, c, found, rng):
-    """The child of ``node`` to follow among the actions ``keys[:count]`` legal now.
-
-    Counts every legal child as available; adds a child for an untried action (chosen
-    uniformly) if there is one, else takes the child with the best UCB1 value
-    ``reward / visits + c * sqrt(ln(available) / visits)``. Returns ``(child, added)``.
-    """
-    first_child, next_sibling, action, who, visits, available, reward, used = tree
-    untried = 0
-    for k in range(count):
-        child = first_child[node]
-        while child >= 0 and action[child] != keys[k]:
-            child = next_sibling[child]
-        found[k] = child
-        if child >= 0:
-            available[child] += 1.0
-        else:
-            untried += 1
-    if untried > 0 and used[0] < first_child.shape[0]:
-        pick = below_nb(rng, untried)
-        for k in range(count):
-            if found[k] < 0:
-                if pick == 0:
-                    new = used[0]
-                    used[0] = new + 1
-                    action[new] = keys[k]
-                    who[new] = mover
-                    first_child[new] = -1
-                    next_sibling[new] = first_child[node]
-                    first_child[node] = new
-                    visits[new] = 0.0
-                    available[new] = 1.0
-                    reward[new] = 0.0
-                    return new, True
-                pick -= 1
-    best = -1
-    best_value = -1.0
-    for k in range(count):
-        child = found[k]
-        if child < 0:
-            continue
-        value = reward[child] / visits[child] + c * np.sqrt(
-            np.log(available[child]) / visits[child]
-        )
-        if best < 0 or value > best_value:
-            best = child
-            best_value = value
-    return best, False
-
-
-@njit(inline="always", cache=True)
-def most_visited_nb(tree, node, rng):
-    """The most visited child of ``node`` (ties: the better mean, then at random); -1 if none."""
-    first_child, next_sibling, visits, reward = tree[0], tree[1], tree[4], tree[6]
-    best = -1
-    ties = 0
-    child = first_child[node]
-    while child >= 0:
-        if (
-            best < 0
-            or visits[child] > visits[best]
-            or (visits[child] == visits[best] and reward[child] > reward[best])
-        ):
-            best = child
-            ties = 1
-        elif visits[child] == visits[best] and reward[child] == reward[best]:
-            ties += 1
-            if below_nb(rng, ties) == 0:
-                best = child
-        child = next_sibling[child]
-    return best
-
-
-@njit(cache=True)
-def tree_round_nb(
-    sim, tree, node, path, depth, c, codes, roll_params, prng, work, keys, found, rng
-):
-    """Descend the tree through the reveals left in the round, from ``node`` at ``depth``.
+def tree_round_nb(sim, tree, node, depth, c, codes, roll_params, prng, work, keys, found, rng):
+    """Descend the tree through the reveals left in the round, from ``node``, the path's
+    node ``depth``.
 
     A reveal with two or more options is a node of the seat that reveals it; the
     descent stops after the first node it adds, or at the round's end. Returns the
-    path's depth.
+    depth of the path's last node.
     """
     scratch = (work[0], work[1], work[2])
     where = sim[12]
@@ -172,10 +85,10 @@ def tree_round_nb(
                     keys[count] = card * OPTION_KEYS + lowest_bit_nb(rest)
                     count += 1
                     rest &= rest - 1
-                node, added = select_nb(tree, node, keys, count, s, c, found, rng)
-                path[depth] = node
+                node, _, added = select_nb(tree, node, keys, count, s, c, found, rng)
                 depth += 1
-                bit = tree[2][node] - card * OPTION_KEYS
+                tree[PATH][depth] = node
+                bit = tree[KEY][node] - card * OPTION_KEYS
             tile, arg = option_at_nb(sim[2][State.SEATS], sim[2], s, card, bit)
             E.resolve_card_nb(
                 sim[:9], s, card, tile, arg, codes, roll_params, prng,
@@ -185,16 +98,6 @@ def tree_round_nb(
         if added:
             break
     return depth
-
-
-@njit(inline="always", cache=True)
-def back_up_nb(tree, path, depth, sim):
-    """Every node on the path counts the visit and the result of the seat that moved to it."""
-    visits, reward, who = tree[4], tree[6], tree[3]
-    for d in range(1, depth):
-        node = path[d]
-        visits[node] += 1.0
-        reward[node] += result_nb(sim, who[node])
 
 
 @njit(cache=True)
@@ -213,9 +116,9 @@ def ismcts_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rn
     guess = np.int64(params[Search.GUESS])
     filler = np.zeros(3, dtype=np.int64)
     tree = new_tree_nb(iterations + 2)
-    path = np.zeros(MAX_DEPTH, dtype=np.int64)
     keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
     found = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    results = np.zeros(n, dtype=np.float64)
     root_from_obs_nb(obs, root)
     known = own_program_known_nb(obs, seat, slot, card, params, root)
     root[12][Where.STEP] = step_of_nb(obs[2], seat, slot, n)
@@ -226,24 +129,22 @@ def ismcts_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rn
         copy_position_nb(root, sim)
         seed_playout_nb(next_u64_nb(rng), prng, drng, n)
         determinize_as_nb(sim, seat, known, drng, guess, codes, roll_params, filler, memory)
-        child, added = select_nb(tree, 0, keys, count, seat, c, found, rng)
-        path[0] = 0
-        path[1] = child
-        i = tree[2][child]
+        child, i, added = select_nb(tree, 0, keys, count, seat, c, found, rng)
+        tree[PATH][1] = child
         E.resolve_card_nb(
             sim[:9], seat, card, opt_tile[i], opt_arg[i], codes, roll_params, prng,
             work[5], work[5], scratch, work[6],
         )  # fmt: skip
         next_step_nb(sim)
-        depth = 2
+        depth = 1
         if not added:
             depth = tree_round_nb(
-                sim, tree, child, path, depth, c, codes, roll_params, prng, work, keys, found,
-                rng,
-            )  # fmt: skip
+                sim, tree, child, depth, c, codes, roll_params, prng, work, keys, found, rng
+            )
         advance_nb(sim, codes, roll_params, prng, work, NO_LIMIT)
-        back_up_nb(tree, path, depth, sim)
-    return tree[2][most_visited_nb(tree, 0, rng)]
+        results_nb(sim, results)
+        back_up_nb(tree, depth, results)
+    return tree[KEY][most_visited_nb(tree, 0, rng)]
 
 
 @njit(cache=True)
@@ -260,9 +161,9 @@ def ismcts_program_nb(obs, seat, available, params, rng, out):
     codes, roll_params = rollout_inputs_nb(params, n)
     guess = np.int64(params[Search.GUESS])
     tree = new_tree_nb(iterations + 2)
-    path = np.zeros(MAX_DEPTH, dtype=np.int64)
     keys = np.zeros(MAX_OPTIONS, dtype=np.int64)
     found = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    results = np.zeros(n, dtype=np.float64)
     filler = np.zeros(3, dtype=np.int64)
     root_from_obs_nb(obs, root)
     root[12][Where.STEP] = 0
@@ -272,8 +173,7 @@ def ismcts_program_nb(obs, seat, available, params, rng, out):
         seed_playout_nb(next_u64_nb(rng), prng, drng, n)
         determinize_as_nb(sim, seat, True, drng, guess, codes, roll_params, filler, NO_MEMORY)
         node = 0
-        path[0] = 0
-        depth = 1
+        depth = 0
         free = available
         added = False
         for slot in range(3):
@@ -282,10 +182,10 @@ def ismcts_program_nb(obs, seat, available, params, rng, out):
                 if (free >> card) & 1:
                     keys[count] = card
                     count += 1
-            node, added = select_nb(tree, node, keys, count, seat, c, found, rng)
-            path[depth] = node
+            node, _, added = select_nb(tree, node, keys, count, seat, c, found, rng)
             depth += 1
-            card = tree[2][node]
+            tree[PATH][depth] = node
+            card = tree[KEY][node]
             sim[10][seat, slot] = card
             free &= ~(1 << card)
             if added:
@@ -293,16 +193,17 @@ def ismcts_program_nb(obs, seat, available, params, rng, out):
                 break
         if not added:
             depth = tree_round_nb(
-                sim, tree, node, path, depth, c, codes, roll_params, prng, work, keys, found, rng
+                sim, tree, node, depth, c, codes, roll_params, prng, work, keys, found, rng
             )
         advance_nb(sim, codes, roll_params, prng, work, NO_LIMIT)
-        back_up_nb(tree, path, depth, sim)
+        results_nb(sim, results)
+        back_up_nb(tree, depth, results)
     node = 0
     free = available
     for slot in range(3):
         child = most_visited_nb(tree, node, rng) if node >= 0 else -1
         # A budget too small to reach this level: any card left.
-        card = tree[2][child] if child >= 0 else random_card_nb(free, rng)
+        card = tree[KEY][child] if child >= 0 else random_card_nb(free, rng)
         out[slot] = card
         params[Search.OWN + slot] = card
         free &= ~(1 << card)

@@ -39,6 +39,7 @@ import numpy as np
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb
+from balance.core.search_nb import offer_nb
 from balance.games.walk_the_plank.cards import N_CARDS, Card
 from balance.games.walk_the_plank.moves_nb import (
     JUMP,
@@ -223,16 +224,13 @@ def evaluate_option_nb(obs, seat, card, tile, arg, w):
 def best_option_nb(obs, seat, card, opt_tile, opt_arg, count, w, rng):
     """Index of the option with the best :func:`evaluate_option_nb`; ties drawn at random."""
     best = 0
-    best_value = -1e300
+    top = -1e300
     ties = 0
     for k in range(count):
         value = evaluate_option_nb(obs, seat, card, opt_tile[k], opt_arg[k], w)
-        if value > best_value + 1e-9:
-            best, best_value, ties = k, value, 1
-        elif value > best_value - 1e-9:
-            ties += 1
-            if below_nb(rng, ties) == 0:
-                best = k
+        taken, top, ties = offer_nb(value, top, ties, rng, 1e-9)
+        if taken:
+            best = k
     return best
 
 

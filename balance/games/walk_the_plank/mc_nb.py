@@ -16,7 +16,8 @@ from typing import NamedTuple
 import numpy as np
 
 from balance.core.compile_cache import njit
-from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
+from balance.core.random_nb import next_u64_nb, seed_stream_nb
+from balance.core.search_nb import best_index_nb
 from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank.cards import N_CARDS
 from balance.games.walk_the_plank.kit import evaluate_option_nb
@@ -132,27 +133,12 @@ def memory_of_nb(guess, params):
 
 
 @njit(inline="always", cache=True)
-def pick_best_nb(totals, count, rng):
-    """Index of the largest of ``totals[:count]``, ties broken uniformly by ``rng``."""
-    best = 0
-    ties = 1
-    for i in range(1, count):
-        if totals[i] > totals[best]:
-            best = i
-            ties = 1
-        elif totals[i] == totals[best]:
-            ties += 1
-            if below_nb(rng, ties) == 0:
-                best = i
-    return best
-
-
-@njit(inline="always", cache=True)
 def pick_keeping_nb(totals, count, keep, rng):
-    """:func:`pick_best_nb`, except that option ``keep`` (the rollout strategy's own) is
-    played unless another did strictly better: the search departs from the strategy it
-    improves on only for a measured gain."""
-    best = pick_best_nb(totals, count, rng)
+    """The best of ``totals[:count]`` (:func:`balance.core.search_nb.best_index_nb`), except
+    that option ``keep`` (the rollout strategy's own) is played unless another did
+    strictly better: the search departs from the strategy it improves on only for a
+    measured gain."""
+    best = best_index_nb(totals, count, rng)
     if totals[keep] >= totals[best]:
         return keep
     return best
@@ -277,7 +263,7 @@ def mc_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
             codes[seat], obs, seat, card, slot, opt_tile, opt_arg, count, roll_params[seat], drng
         )
         return pick_keeping_nb(totals, count, keep, rng)
-    return pick_best_nb(totals, count, rng)
+    return best_index_nb(totals, count, rng)
 
 
 @njit(cache=True)
@@ -345,7 +331,7 @@ def mc_program_nb(obs, seat, available, params, rng, out):
         if keep >= 0:
             chosen[slot] = candidates[pick_keeping_nb(totals, count, keep, rng)]
         else:
-            chosen[slot] = candidates[pick_best_nb(totals, count, rng)]
+            chosen[slot] = candidates[best_index_nb(totals, count, rng)]
     for j in range(3):
         out[j] = chosen[j]
         params[Search.OWN + j] = chosen[j]

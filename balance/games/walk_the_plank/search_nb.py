@@ -277,6 +277,13 @@ def result_nb(pos, seat):
     return 0.0
 
 
+@njit(inline="always", cache=True)
+def results_nb(pos, out):
+    """Every seat's :func:`result_nb` into ``out`` (float64 ``(n,)``)."""
+    for s in range(pos[6]):
+        out[s] = result_nb(pos, s)
+
+
 @njit(cache=True)
 def play_split_nb(n, rules, codes, params, seed, game, split, out):
     """Game ``game`` of run ``seed`` played to step ``split``, copied, and played on.
