@@ -32,7 +32,7 @@ LAYOUT = RecordLayout(
                 Stat("finished", flag=True),
                 Derived("winners"),
                 Stat("first", labels=FRUITS),  # -1: none
-                Stat("bonus", width=2, column=("bonus_a", "bonus_b")),
+                Stat("bonus", width=2, column=["bonus_a", "bonus_b"]),  # a list will do
                 Stat("calm", record="dice", table=np.int8),
                 Stat("storm", record="dice", table=np.int8),
                 Stat("leader", missing=True, table=np.int8),

@@ -238,13 +238,14 @@ class RecordArray:
             outer *= size
         # One copy with the slots first: each column below is then contiguous.
         by_slot = np.moveaxis(values, -1, 0).reshape(values.shape[-1], -1)
-        stats = dict(zip(self.stats, self.slots, strict=False))
+        start = 0
         for entry in self.entries:
             if isinstance(entry, Derived):
                 columns[entry.name] = derived[entry.name]
                 continue
             for offset, name in enumerate(entry.column_names):
-                columns[name] = _column(entry, by_slot[stats[entry] + offset])
+                columns[name] = _column(entry, by_slot[start + offset])
+            start += entry.width
         if self.order is not None:
             columns = {name: columns[name] for name in self.order}
         return columns
