@@ -24,7 +24,6 @@ import numpy as np
 from balance.core.errors import BalanceError
 from balance.core.lazy import LazyModule
 from balance.core.records import Records
-from balance.core.records import labels_column as labels_column  # games' old import
 from balance.core.strategy import SeatStrategy, Strategy
 
 if TYPE_CHECKING:
