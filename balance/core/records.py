@@ -168,13 +168,13 @@ class RecordArray:
         """``(record field, value)`` of one game's array ``values``: a number a slot, a list
         over the axes (and over the slots of a wide stat or of stats sharing a field)."""
         if self.record is not None:
-            if not self.stats and self.fill is not None:
+            if not self.stats:
                 kept = values != self.fill
                 values = values[: len(kept) if kept.all() else int(np.argmin(kept))]
             yield self.record, values.astype(int).tolist()
             return
         shared: dict[str, list[Any]] = {}
-        for stat, start in zip(self.stats, self.slots, strict=False):
+        for stat, start in zip(self.stats, self.slots, strict=False):  # slots end with SIZE
             if stat.field_name is None:
                 continue
             part = values[..., start : start + stat.width]
@@ -192,7 +192,7 @@ class RecordArray:
             values[tuple(slice(0, n) for n in listed.shape)] = listed
             return
         taken: dict[str, int] = {}
-        for stat, start in zip(self.stats, self.slots, strict=False):
+        for stat, start in zip(self.stats, self.slots, strict=False):  # slots end with SIZE
             if stat.field_name is None:
                 continue
             name = self.record_prefix + stat.field_name
