@@ -17,12 +17,19 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
 from balance.core.errors import BalanceError
+from balance.core.lazy import LazyModule
+from balance.core.records import Records
 from balance.core.strategy import SeatStrategy, Strategy
+
+if TYPE_CHECKING:
+    import pyarrow as pa
+else:  # loaded when records become tables, not when balance starts
+    pa = LazyModule("pyarrow")
 
 
 @dataclass(frozen=True)
@@ -355,15 +362,6 @@ def strategy_column(setup: Setup, game_index: np.ndarray) -> Any:
     )
 
 
-def labels_column(values: np.ndarray, names: Sequence[str]) -> Any:
-    """Indices into ``names`` as a pyarrow dictionary column (null where negative)."""
-    import pyarrow as pa
-
-    values = np.asarray(values)
-    indices = pa.array(values.astype(np.int32), mask=values < 0)
-    return pa.DictionaryArray.from_arrays(indices, pa.array(list(names)))
-
-
 def has_cache(kernel: Any) -> bool:
     """Whether numba has this kernel compiled in memory or cached on disk."""
     if kernel.signatures:
@@ -451,9 +449,50 @@ class EngineGame:
         """Compile (or load from the cache) the game loop before the clock starts."""
         self.engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
 
+    def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        """Games ``first_game ..`` of ``setup``, played by the compiled engine."""
+        records = self.engine.play_games(
+            setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
+        )
+        return self.block(records)
+
     def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        """The block :meth:`play_block` plays, played by the reference engine."""
-        raise BalanceError(f"{self.id} cannot yet play on its reference engine (--debug)")
+        """The block :meth:`play_block` plays, played by the reference engine (``--debug``)."""
+        played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
+        return self.block(self.engine.records_from_games(played, first_game, setup.players))
+
+    @staticmethod
+    def block(records: Records) -> Block:
+        """A block of ``records``: the layout's length, finished and won, and every array."""
+        layout, arrays = records.layout, records.arrays
+        return Block(
+            first_game=records.first_game,
+            length=layout.slot(arrays, layout.length),
+            finished=layout.slot(arrays, layout.finished).astype(bool),
+            won=layout.slot(arrays, layout.won).astype(bool),
+            extra=dict(arrays),
+        )
+
+    def derived_columns(self, block: Block, setup: Setup) -> dict[str, dict[str, Any]]:
+        """The table columns the game derives from ``block``, by table (those its records
+        declare as :class:`~balance.core.records.Derived`): here the winners of each game
+        and each seat's strategy."""
+        game_index = np.arange(block.first_game, block.first_game + block.size, dtype=np.int64)
+        return {
+            "games": {"winners": block.won.sum(axis=1).astype(np.int8)},
+            "seats": {"strategy": strategy_column(setup, game_index)},
+        }
+
+    def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
+        """Per-game records as pyarrow tables, by name, as the engine's records declare them."""
+        layout = self.engine.ENGINE.layout
+        derived = self.derived_columns(block, setup)
+        return {
+            name: pa.table(
+                layout[name].columns(block.extra[name], block.first_game, derived.get(name, {}))
+            )
+            for name in layout.tables
+        }
 
     #: The game's name in the first line of a narrated game.
     replay_title: str
@@ -560,6 +599,28 @@ def player_factory(lineup: Lineup, game: int, random_player: type, compiled_play
         return compiled_player(chosen, stream)
 
     return make_player
+
+
+class CompiledStrategy:
+    """A compiled strategy seen from a reference engine.
+
+    Each decision hands the packed position and the seat's stream state to the compiled
+    function (:meth:`call`) and takes the advanced state back, so that the stream stays
+    the one the compiled engine would use. A game's bridge adds its decisions' methods.
+    """
+
+    def __init__(self, seat: SeatStrategy, stream: Any) -> None:
+        self.name = seat.label
+        self.decisions = seat.strategy.decisions
+        self.params = seat.vector()
+        self.stream = stream
+
+    def call(self, function: Any, *args: Any, tail: tuple[Any, ...] = ()) -> Any:
+        """``function(*args, params, rng, *tail)`` on the seat's own stream."""
+        rng = np.array(self.stream.state, dtype=np.uint64)
+        result = function(*args, self.params, rng, *tail)
+        self.stream.state = [int(x) for x in rng]
+        return result
 
 
 def replay_header(title: str, setup: Setup, game_index: int, verb: str = "choose") -> list[str]:

@@ -7,7 +7,8 @@ import pytest
 
 from balance.core.errors import BalanceError
 from balance.games.la_planche import engine
-from balance.games.la_planche.engine import ActionStat, GameStat, SeatStat, play_games
+from balance.games.la_planche.engine import play_games
+from balance.games.la_planche.engine_nb import ActionStat, GameStat, SeatStat
 from balance.games.la_planche.reference import ACTIONS, PUSH, play_game
 from balance.games.la_planche.rules import LaPlancheRules
 

@@ -15,7 +15,8 @@ from balance.core.strategy import SeatStrategy, load_strategy_file, parse_strate
 from balance.games.base import Lineup
 from balance.games.la_planche import engine
 from balance.games.la_planche.bridge import pack_position
-from balance.games.la_planche.engine import SeatStat, play_games
+from balance.games.la_planche.engine import play_games
+from balance.games.la_planche.engine_nb import SeatStat
 from balance.games.la_planche.reference import Position
 from balance.games.la_planche.rules import LaPlancheRules
 

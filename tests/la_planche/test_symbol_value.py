@@ -15,7 +15,8 @@ from cli_helpers import simulate_json
 
 from balance.core.strategy import SeatStrategy
 from balance.games.base import Lineup
-from balance.games.la_planche.engine import ActionStat, forbidden_by_seat, play_games
+from balance.games.la_planche.engine import forbidden_by_seat, play_games
+from balance.games.la_planche.engine_nb import ActionStat
 from balance.games.la_planche.reference import ADVANCE, MOVE, SKULL, SWAP
 from balance.games.la_planche.rules import LaPlancheRules
 

@@ -228,7 +228,7 @@ def test_compiled_phases_leave_their_position_alone() -> None:
 def test_an_illegal_answer_names_the_strategy() -> None:
     lineup = _lineup([WIRED[0]] * 4, rotate=False)
     error = np.array([2, 9, 7, 3, 41], dtype=np.int64)  # seat, kind, value, count, game
-    message = compiled._illegal_choice_message(lineup, error)
+    message = compiled.ENGINE.illegal_choice_message(lineup, error)
     assert message == (
         "strategy 'random' (seat 2) made an illegal 'decide' decision in game 41: "
         "answered 7 to a 'swim out' decision of 3 options (0..2)"

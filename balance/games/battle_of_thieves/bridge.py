@@ -17,6 +17,7 @@ import numpy as np
 
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
+from balance.games import base
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.content import Content
 from balance.games.battle_of_thieves.layout import (
@@ -352,20 +353,13 @@ COMPILED = CompiledEngine()
 # ---------------------------------------------------------------------------
 
 
-class CompiledStrategy:
-    """A compiled strategy seen from the reference engine.
-
-    Each decision packs the position, shows it as the seat sees it (``layout.View``),
-    hands the seat's stream state to the compiled function, and takes the advanced state
-    back, so the stream stays the one the compiled engine would use.
-    """
+class CompiledStrategy(base.CompiledStrategy):
+    """A compiled strategy seen from the reference engine: each decision shows the packed
+    position as the seat sees it (``layout.View``)."""
 
     def __init__(self, seat: SeatStrategy, stream: Stream) -> None:
-        self.name = seat.label
-        self.function = seat.strategy.decisions["decide"]
-        self.params = seat.vector()
+        super().__init__(seat, stream)
         self.code = seat.strategy.code
-        self.stream = stream
         self._packed = _Packed()
         self._deck_view = np.zeros((PLAYERS, DECK_SIZE), dtype=np.int64)
         self._hand_view = np.zeros((PLAYERS, MAX_HAND), dtype=np.int64)
@@ -380,20 +374,18 @@ class CompiledStrategy:
         view = (side, pirate, self._deck_view, self._hand_view, discard, island, state)
         table = np.zeros((MAX_OPTIONS, 4), dtype=np.int64)
         table[: len(options)] = options
-        rng = np.array(self.stream.state, dtype=np.uint64)
         if self.code in _search_codes():  # searches the whole position (search_nb)
             from balance.games.battle_of_thieves import engine, search_nb
 
-            result = search_nb.search_choice_nb(
-                self.code, arrays, content, rules, table, len(options), seat, self.params, rng,
-                engine.rollout_params(),
-            )  # fmt: skip
-        else:
-            result = self.function(
-                (*view, rules, content), table, len(options), seat, self.params, rng
+            return int(
+                self.call(
+                    search_nb.search_choice_nb,
+                    *(self.code, arrays, content, rules, table, len(options), seat),
+                    tail=(engine.rollout_params(),),
+                )
             )
-        self.stream.state = [int(x) for x in rng]
-        return int(result)
+        decide = self.decisions["decide"]
+        return int(self.call(decide, (*view, rules, content), table, len(options), seat))
 
 
 def _search_codes() -> tuple[int, ...]:

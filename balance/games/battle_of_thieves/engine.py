@@ -10,7 +10,6 @@ scenario tests hold both engines to the same positions.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,26 +17,17 @@ from balance.core import dispatch
 from balance.core.dispatch import Dispatch
 from balance.core.errors import BalanceError
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
+from balance.games.base import Lineup
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.content import Content
-from balance.games.battle_of_thieves.layout import (
-    CARD_STAT,
-    DECK_SIZE,
-    GAME_STAT,
-    PLAYERS,
-    SEAT_STAT,
-)
+from balance.games.battle_of_thieves.layout import PLAYERS, RECORDS
 from balance.games.battle_of_thieves.reference import GameRecord
 from balance.games.battle_of_thieves.rules import BattleRules
+from balance.games.engine import CompiledEngine
 from balance.strategies.battle_of_thieves import random as random_strategy
 
 GAME = "battle-of-thieves"
 DECISIONS = ("decide",)
-
-
-def check_players(players: int) -> None:
-    check_player_count(GAME, players, PLAYERS, PLAYERS)
 
 
 def check_restricted(names: Sequence[str]) -> None:
@@ -50,61 +40,9 @@ def check_restricted(names: Sequence[str]) -> None:
         )
 
 
-@dataclass(frozen=True)
-class Records:
-    """Per-game records of a block of games, as the compiled engine writes them.
-
-    Attributes
-    ----------
-    first_game : index of the first game of the block.
-    games : int32 ``(G, GAME_STAT.SIZE)``: turns, finished, winner (-1 if capped), how the
-        game ended, both final water levels.
-    seats : int32 ``(G, 2, SEAT_STAT.SIZE)``: won, shots, hits, holes, bailing, attacks,
-        damage, deaths, boardings, visits, cards drawn and played, Red Sea turns, water.
-    cards : int32 ``(G, 2, DECK_SIZE, CARD_STAT.SIZE)``: per seat and distinct card of its
-        deck (``Content.deck_cards`` order): copies drawn, played, own turns held.
-    """
-
-    first_game: int
-    games: np.ndarray
-    seats: np.ndarray
-    cards: np.ndarray
-
-    def __len__(self) -> int:
-        return self.games.shape[0]
-
-    def game_record(self, g: int) -> GameRecord:
-        """Game ``g`` of the block in the reference engine's record form."""
-        return GameRecord(
-            games=[int(x) for x in self.games[g]],
-            seats=self.seats[g].astype(int).tolist(),
-            cards=self.cards[g].astype(int).tolist(),
-        )
-
-
-def empty_records(n_games: int, first_game: int = 0) -> Records:
-    """Zeroed record arrays for ``n_games`` games."""
-    return Records(
-        first_game=first_game,
-        games=np.zeros((n_games, GAME_STAT.SIZE), dtype=np.int32),
-        seats=np.zeros((n_games, PLAYERS, SEAT_STAT.SIZE), dtype=np.int32),
-        cards=np.zeros((n_games, PLAYERS, DECK_SIZE, CARD_STAT.SIZE), dtype=np.int32),
-    )
-
-
 def content_arrays(content: Content) -> tuple[np.ndarray, ...]:
     """``content``'s arrays as the kernels take them (C-contiguous int64)."""
     return tuple(np.ascontiguousarray(a, dtype=np.int64) for a in content.arrays())
-
-
-def records_from_games(played: Sequence[GameRecord], first_game: int, players: int) -> Records:
-    """The reference engine's records of consecutive games as the compiled engine's arrays."""
-    records = empty_records(len(played), first_game)
-    for g, record in enumerate(played):
-        records.games[g] = record.games
-        records.seats[g] = record.seats
-        records.cards[g] = record.cards
-    return records
 
 
 # ---------------------------------------------------------------------------
@@ -112,43 +50,11 @@ def records_from_games(played: Sequence[GameRecord], first_game: int, players: i
 # ---------------------------------------------------------------------------
 
 
-def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2) for the kernel:
-    row ``i % R`` of ``seats_of`` is the strategy in each seat of game ``i``."""
-    check_restricted(lineup.restricted)
-    codes, params, _, strategies = lineup_arrays(lineup, nb.USER_CODES)
-    return codes, params, strategies
-
-
-def uniform_lineup(players: int = PLAYERS) -> Lineup:
-    return Lineup(tuple(SeatStrategy(random_strategy, ()) for _ in range(players)))
-
-
 DISPATCH = Dispatch(
     nb,
     arguments={"decide": "view, options, count, seat, params, rng"},
     callers=("ask_nb", "ask_in_game_nb", "play_game_nb", "_play_nb", "play_games_nb"),
 )
-
-
-def kernel_for(lineup: Lineup) -> Callable:
-    """The compiled game loop that can call every strategy of ``lineup``.
-
-    Shipped strategies use the loop cached on disk. A user's strategies join through a
-    dispatcher generated for them, and the loop is compiled anew once per process. A
-    line-up with a search player (``mc``, ``ismcts``) plays in the search loop of
-    :mod:`.search_nb`, compiled only for such runs.
-    """
-    if searches(lineup):
-        if lineup.user_strategies():
-            raise BalanceError(
-                f"{GAME}: the search players (mc, ismcts) cannot share a run with a "
-                "strategy file's strategies"
-            )
-        from balance.games.battle_of_thieves.search_nb import play_games_search_nb
-
-        return play_games_search_nb
-    return DISPATCH.kernel_for(lineup)
 
 
 def searches(lineup: Lineup) -> bool:
@@ -172,65 +78,71 @@ def rollout_params() -> np.ndarray:
     )
 
 
-def check_strategy(strategy: Strategy) -> None:
-    """A user's strategy must give a compiled ``decide`` function."""
-    dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
+class Engine(CompiledEngine):
+    """Battle of Thieves' game loop: two seats, their decks compiled beside the rules."""
+
+    game = GAME
+    min_players = PLAYERS
+    max_players = PLAYERS
+    decisions = DECISIONS
+    layout = RECORDS
+    record_class = GameRecord
+    error = nb.Error
+    user_codes = nb.USER_CODES
+    uniform = random_strategy
+
+    def kernel_for(self, lineup: Lineup) -> Callable:
+        """The compiled game loop that can call every strategy of ``lineup``.
+
+        Shipped strategies use the loop cached on disk. A user's strategies join through a
+        dispatcher generated for them, and the loop is compiled anew once per process. A
+        line-up with a search player (``mc``, ``ismcts``) plays in the search loop of
+        :mod:`.search_nb`, compiled only for such runs.
+        """
+        if searches(lineup):
+            if lineup.user_strategies():
+                raise BalanceError(
+                    f"{GAME}: the search players (mc, ismcts) cannot share a run with a "
+                    "strategy file's strategies"
+                )
+            from balance.games.battle_of_thieves.search_nb import play_games_search_nb
+
+            return play_games_search_nb
+        return DISPATCH.kernel_for(lineup)
+
+    def check_strategy(self, strategy: Strategy) -> None:
+        """A user's strategy must give a compiled ``decide`` function."""
+        dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
+
+    def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """No restricted play here: it takes cards out of a deck (the rule ``blanks``)."""
+        check_restricted(lineup.restricted)
+        return super().kernel_inputs(lineup)
+
+    def rules_arguments(
+        self, rules: BattleRules, players: int, content: Content | None = None
+    ) -> tuple[np.ndarray, tuple[np.ndarray, ...]]:
+        """The packed rules and the two decks compiled (``content``, by default
+        ``rules.content()``)."""
+        return rules.to_array(), content_arrays(rules.content() if content is None else content)
+
+    def extra_arguments(self, lineup: Lineup) -> tuple[np.ndarray, ...]:
+        """A search player's playouts take the default parameters of every strategy."""
+        return (rollout_params(),) if searches(lineup) else ()
+
+    def illegal_choice(self, decision: str, error: np.ndarray) -> str:
+        value, count = int(error[nb.Error.VALUE]), int(error[nb.Error.COUNT])
+        return f"answered {value} among {count} options (0..{count - 1})"
 
 
-def play_games(
-    rules: BattleRules,
-    players: int,
-    seed: int,
-    n_games: int,
-    first_game: int = 0,
-    lineup: Lineup | None = None,
-    *,
-    content: Content | None = None,
-) -> Records:
-    """Play ``n_games`` games, indices ``first_game ..``, in compiled code.
-
-    Both seats play uniform-random unless ``lineup`` says otherwise. ``content`` (the two
-    decks compiled) defaults to ``rules.content()``. Releases the GIL while it plays, so
-    blocks can run on several threads at once.
-    """
-    check_players(players)
-    lineup = lineup or uniform_lineup(players)
-    check_block(players, n_games, first_game, seed, lineup, check_strategy)
-    if content is None:
-        content = rules.content()
-    records = empty_records(n_games, first_game)
-    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    codes, params, seats_of = kernel_inputs(lineup)
-    kernel = kernel_for(lineup)
-    done = kernel(
-        rules.to_array(),
-        content_arrays(content),
-        codes,
-        params,
-        seats_of,
-        seed,
-        first_game,
-        records.games,
-        records.seats,
-        records.cards,
-        error,
-        *([rollout_params()] if searches(lineup) else []),
-    )
-    if error[nb.Error.SEAT] >= 0:
-        raise BalanceError(_illegal_choice_message(lineup, error))
-    assert done == n_games
-    return records
-
-
-def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
-    game, seat = int(error[nb.Error.GAME]), int(error[nb.Error.SEAT])
-    index = int(lineup.strategy_index(np.array(game), seat))
-    label = lineup.seats[index].label
-    value, count = int(error[nb.Error.VALUE]), int(error[nb.Error.COUNT])
-    return (
-        f"strategy {label!r} (seat {seat}) made an illegal 'decide' decision in game "
-        f"{game}: answered {value} among {count} options (0..{count - 1})"
-    )
+ENGINE = Engine()
+check_players = ENGINE.check_players
+check_strategy = ENGINE.check_strategy
+kernel_for = ENGINE.kernel_for
+kernel_inputs = ENGINE.kernel_inputs
+uniform_lineup = ENGINE.uniform_lineup
+records_from_games = ENGINE.records_from_games
+play_games = ENGINE.play_games
 
 
 def play_scripted(
@@ -249,7 +161,7 @@ def play_scripted(
     for s, script in enumerate(answers):
         params[s, 1] = len(script)
         params[s, 2 : 2 + len(script)] = script
-    records = empty_records(1, game)
+    records = ENGINE.empty_records(PLAYERS, 1, game)
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     nb.play_games_nb(
         rules.to_array(),

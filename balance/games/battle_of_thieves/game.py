@@ -15,10 +15,7 @@ from balance.games.base import (
     Block,
     EngineGame,
     Setup,
-    labels_column,
     player_factory,
-    quiet,
-    strategy_column,
 )
 from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
@@ -150,28 +147,6 @@ class BattleOfThieves(EngineGame):
 
         add_card_values(summary, values)
 
-    def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        records = engine.play_games(
-            setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
-        )
-        return self._block(records, first_game)
-
-    def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        """Games played by the reference engine (``--debug``): the same block as
-        :meth:`play_block` gives for the same strategies."""
-        played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
-        records = engine.records_from_games(played, first_game, setup.players)
-        return self._block(records, first_game)
-
-    def _block(self, records: engine.Records, first_game: int) -> Block:
-        return Block(
-            first_game=first_game,
-            length=records.games[:, GAME_STAT.TURNS],
-            finished=records.games[:, GAME_STAT.FINISHED].astype(bool),
-            won=records.seats[:, :, SEAT_STAT.WON].astype(bool),
-            extra={"games": records.games, "seats": records.seats, "cards": records.cards},
-        )
-
     def slim(self, block: Block) -> Block:
         """Per-card records summed over the block (a long run cannot keep them per game)."""
         if "cards" not in block.extra:
@@ -184,46 +159,23 @@ class BattleOfThieves(EngineGame):
         }
         return dataclasses.replace(block, extra=extra)
 
+    def derived_columns(self, block: Block, setup: Setup) -> dict[str, dict[str, Any]]:
+        """The strategies, and each seat's deck by name (a mirror match names one)."""
+        derived = super().derived_columns(block, setup)
+        names = setup.rules.content().deck_names
+        labels = list(dict.fromkeys(names))
+        deck_of_seat = np.array([labels.index(d) for d in names], np.int32)
+        derived["seats"]["deck"] = pa.DictionaryArray.from_arrays(
+            pa.array(np.tile(deck_of_seat, block.size)), pa.array(labels)
+        )
+        return derived
+
     def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
         """Per-game records: ``games``, ``seats`` (a seat a game) and ``cards`` (a card of a
         seat's deck a game)."""
-        content = setup.rules.content()
-        g_count = block.size
-        game_index = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
-        games = block.extra["games"]
-        games_table = pa.table(
-            {
-                "game": game_index,
-                "turns": games[:, GAME_STAT.TURNS].astype(np.int16),
-                "finished": block.finished,
-                "winner": pa.array(
-                    games[:, GAME_STAT.WINNER].astype(np.int8), mask=games[:, GAME_STAT.WINNER] < 0
-                ),
-                "win_reason": labels_column(games[:, GAME_STAT.REASON], list(WIN_REASONS)),
-                "water_0": games[:, GAME_STAT.WATER_0].astype(np.int16),
-                "water_1": games[:, GAME_STAT.WATER_1].astype(np.int16),
-            }
-        )
-        seats = block.extra["seats"]
-        deck_labels = list(dict.fromkeys(content.deck_names))  # a mirror match names one
-        deck_of_seat = np.array([deck_labels.index(d) for d in content.deck_names], np.int32)
-        deck_index = np.tile(deck_of_seat, g_count)
-        columns: dict[str, Any] = {
-            "game": np.repeat(game_index, 2),
-            "seat": np.tile(np.arange(2, dtype=np.int8), g_count),
-            "strategy": strategy_column(setup, game_index),
-            "deck": pa.DictionaryArray.from_arrays(pa.array(deck_index), pa.array(deck_labels)),
-            "won": block.won.ravel(),
-        }
-        for name, slot in zip(SEAT_STAT._fields, SEAT_STAT, strict=True):
-            if name not in ("WON", "SIZE"):
-                columns[name.lower()] = seats[:, :, slot].ravel().astype(np.int32)
-        seats_table = pa.table(columns)
-        return {
-            "games": games_table,
-            "seats": seats_table,
-            "cards": _cards_table(block, content, game_index),
-        }
+        game_index = np.arange(block.first_game, block.first_game + block.size, dtype=np.int64)
+        cards = _cards_table(block, setup.rules.content(), game_index)
+        return {**super().tables(block, setup), "cards": cards}
 
     def per_game(self, blocks: Sequence[Block]) -> tuple[pd.DataFrame, list[Metric]]:
         """Per game: how it ended and each seat's shots, holes, damage and cards."""

@@ -10,6 +10,10 @@ pirate is in zone ``DEAD`` (-1). A pirate is named by ``seat * 2 + index``.
 
 from typing import NamedTuple
 
+import numpy as np
+
+from balance.core.records import SEAT, Axis, Derived, RecordArray, RecordLayout, Stat
+
 PLAYERS = 2
 PIRATES = 2  # per player
 WEAPONS = 2  # per pirate
@@ -294,60 +298,82 @@ BY_SIN = 2
 WIN_REASONS = ("cap", "water", "original sin")
 
 
-class GameStat(NamedTuple):
-    """Per-game record, int32 ``(G, GameStat.SIZE)``."""
-
-    TURNS: int = 0  # game turns played
-    FINISHED: int = 1
-    WINNER: int = 2  # seat, -1 if capped
-    REASON: int = 3  # CAPPED, BY_WATER, BY_SIN
-    WATER_0: int = 4  # final water levels
-    WATER_1: int = 5
-    SIZE: int = 6
-
-
-class SeatStat(NamedTuple):
-    """Per-seat record, int32 ``(G, 2, SeatStat.SIZE)``."""
-
-    WON: int = 0
-    SHOTS: int = 1  # cannon shots with a hit roll (cannonball, incendiary, cursed)
-    HITS: int = 2
-    CHAOS_SHOTS: int = 3
-    HOLES_MADE: int = 4  # holes this seat's shots and cards made in the enemy ship
-    HOLES_TAKEN: int = 5  # holes in this seat's ship from any source (Red Sea included)
-    HOLES_REPAIRED: int = 6
-    WATER_BAILED: int = 7  # water actually removed by bailing
-    ATTACKS: int = 8
-    ATTACK_HITS: int = 9
-    DAMAGE_DEALT: int = 10  # life points enemy pirates lost in this seat's turns
-    DEATHS: int = 11  # deaths of this seat's pirates
-    BOARDINGS: int = 12
-    ISLAND_VISITS: int = 13
-    CARDS_DRAWN: int = 14
-    CARDS_PLAYED: int = 15
-    RED_SEA: int = 16  # turns that drew no card
-    FINAL_WATER: int = 17
-    TAKEN_PLANKS: int = 18  # provisions island visits took back, by kind (PROVISIONS order)
-    TAKEN_CANNONBALLS: int = 19
-    TAKEN_FOOD: int = 20
-    TAKEN_CHAOS_BALLS: int = 21
-    TAKEN_INCENDIARY_BALLS: int = 22
-    SIZE: int = 23
-
-
-class CardStat(NamedTuple):
-    """Per-card record, int32 ``(G, 2, DECK_SIZE, CardStat.SIZE)``: one row for each
-    distinct card of the seat's deck, in the deck's order (rows beyond it stay zero)."""
-
-    DRAWN: int = 0
-    PLAYED: int = 1
-    HELD: int = 2  # own turns the copies spent in hand (counted after the draw)
-    SIZE: int = 3
-
-
-GAME_STAT = GameStat()
-SEAT_STAT = SeatStat()
-CARD_STAT = CardStat()
+#: The records a block of games fills: kernels index them with the slots below, and
+#: the engine and the record tables read them from here. The reference engine keeps
+#: each array of a game whole (``GameRecord.games``, ``.seats``, ``.cards``).
+RECORDS = RecordLayout(
+    arrays=(
+        RecordArray(
+            "games",
+            np.int32,
+            entries=(
+                Stat("turns", table=np.int16),  # game turns played
+                Stat("finished", flag=True),
+                Stat("winner", table=np.int8, missing=True),  # seat, -1 if capped
+                Stat("reason", labels=WIN_REASONS, column="win_reason"),  # CAPPED, BY_...
+                Stat("water_0", table=np.int16),  # final water levels
+                Stat("water_1", table=np.int16),
+            ),
+            record="games",
+            slots_module=__name__,
+        ),
+        RecordArray(
+            "seats",
+            np.int32,
+            axes=(SEAT,),
+            entries=(
+                Derived("strategy"),
+                Derived("deck"),
+                Stat("won", flag=True),
+                Stat("shots"),  # cannon shots with a hit roll (cannonball, incendiary, cursed)
+                Stat("hits"),
+                Stat("chaos_shots"),
+                Stat("holes_made"),  # holes this seat's shots and cards made in the enemy ship
+                Stat("holes_taken"),  # holes in this seat's ship from any source (Red Sea too)
+                Stat("holes_repaired"),
+                Stat("water_bailed"),  # water actually removed by bailing
+                Stat("attacks"),
+                Stat("attack_hits"),
+                Stat("damage_dealt"),  # life points enemy pirates lost in this seat's turns
+                Stat("deaths"),  # deaths of this seat's pirates
+                Stat("boardings"),
+                Stat("island_visits"),
+                Stat("cards_drawn"),
+                Stat("cards_played"),
+                Stat("red_sea"),  # turns that drew no card
+                Stat("final_water"),
+                Stat("taken_planks"),  # provisions island visits took back (PROVISIONS order)
+                Stat("taken_cannonballs"),
+                Stat("taken_food"),
+                Stat("taken_chaos_balls"),
+                Stat("taken_incendiary_balls"),
+            ),
+            record="seats",
+            slots_module=__name__,
+        ),
+        # One row for each distinct card of the seat's deck, in the deck's order (rows
+        # beyond it stay zero); its table has a row a card of the deck (game.py).
+        RecordArray(
+            "cards",
+            np.int32,
+            axes=(SEAT, Axis("card", DECK_SIZE)),
+            entries=(
+                Stat("drawn"),
+                Stat("played"),
+                Stat("held"),  # own turns the copies spent in hand (counted after the draw)
+            ),
+            record="cards",
+            slots_module=__name__,
+        ),
+    ),
+    tables=("games", "seats"),
+    length=("games", "turns"),
+    finished=("games", "finished"),
+    won=("seats", "won"),
+)
+GAME_STAT = RECORDS["games"].slots
+SEAT_STAT = RECORDS["seats"].slots
+CARD_STAT = RECORDS["cards"].slots
 
 
 class Rule(NamedTuple):

@@ -13,6 +13,7 @@ import numpy as np
 
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
+from balance.games import base
 from balance.games.base import player_factory
 from balance.games.la_planche import moves_nb
 from balance.games.la_planche.reference import Option, Position, RandomStrategy
@@ -79,26 +80,15 @@ def option_arrays(options: Sequence[Option]) -> tuple[np.ndarray, np.ndarray]:
     return opt_a, opt_b
 
 
-class CompiledStrategy:
-    """A compiled strategy seen from the reference engine.
-
-    Each decision packs the position, hands the seat's stream state to the compiled
-    function, and takes the advanced state back, so the stream stays the one the
-    compiled engine would use.
-    """
+class CompiledStrategy(base.CompiledStrategy):
+    """A compiled strategy seen from the reference engine, on La Planche's positions."""
 
     def __init__(self, seat: SeatStrategy, rules: LaPlancheRules, stream: Stream) -> None:
-        self.name = seat.label
-        self.decisions = seat.strategy.decisions
-        self.params = seat.vector()
+        super().__init__(seat, stream)
         self.rules = rules
-        self.stream = stream
 
     def _call(self, function, pos: Position, *args) -> int:
-        rng = np.array(self.stream.state, dtype=np.uint64)
-        result = function(pack_position(pos, self.rules), *args, self.params, rng)
-        self.stream.state = [int(x) for x in rng]
-        return int(result)
+        return int(self.call(function, pack_position(pos, self.rules), *args))
 
     def choose_symbol(self, pos: Position, seat: int, colour: int, first: int, second: int) -> int:
         return self._call(self.decisions["symbol"], pos, seat, colour, first, second)

@@ -10,7 +10,6 @@ same positions as the reference.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
@@ -18,8 +17,9 @@ from balance.core import dispatch
 from balance.core.dispatch import Dispatch
 from balance.core.errors import BalanceError
 from balance.core.random_nb import seed_stream_nb
-from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy
-from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
+from balance.core.strategy import MAX_PARAMS, Strategy
+from balance.games.base import Lineup, lineup_arrays
+from balance.games.engine import CompiledEngine
 from balance.games.la_planche import engine_nb as nb
 from balance.games.la_planche import moves_nb
 from balance.games.la_planche.bridge import pack_position, unpack_position
@@ -30,119 +30,16 @@ from balance.games.la_planche.reference import (
     Position,
     TurnOutcome,
 )
-from balance.games.la_planche.rules import N_COLOURS, SYMBOLS, LaPlancheRules
+from balance.games.la_planche.rules import SYMBOLS, LaPlancheRules
 from balance.strategies.la_planche import random as random_strategy
 
 GAME = "la-planche"
-MIN_PLAYERS = 2
-MAX_PLAYERS = 4
 DECISIONS = ("symbol", "choose")
-GameStat, SeatStat, ActionStat = nb.GameStat, nb.SeatStat, nb.ActionStat
-
-
-def check_players(players: int) -> None:
-    check_player_count(GAME, players, MIN_PLAYERS, MAX_PLAYERS)
-
-
-@dataclass(frozen=True)
-class Records:
-    """Per-game records of a block of games, as the compiled engine writes them.
-
-    Attributes
-    ----------
-    first_game : index of the first game of the block.
-    games : int32 ``(G, GameStat.SIZE)``: ``TURNS``, ``FINISHED``, ``ROUNDS``,
-        ``LAST_COLOUR`` (-1 if unfinished), ``FALLS`` (prisoners fallen in the last round).
-    fell : int8 ``(G, MAX_FALLS)``: colours in the order they fell in the last round,
-        -1 after the last fall.
-    seats : int32 ``(G, n, SeatStat.SIZE)``: ``WON`` (0/1), ``COLOUR`` (in the last round),
-        ``SCORE`` (rounds variant; 0 otherwise), ``TURNS`` taken.
-    actions : int32 ``(G, n, 5, ActionStat.SIZE)``: per seat and action (swap, advance,
-        move, nothing, push): ``DONE``, ``FELL_OWN``, ``FELL_OTHER``.
-    """
-
-    first_game: int
-    games: np.ndarray
-    fell: np.ndarray
-    seats: np.ndarray
-    actions: np.ndarray
-
-    def __len__(self) -> int:
-        return self.games.shape[0]
-
-    def game_record(self, g: int) -> GameRecord:
-        """Game ``g`` of the block in the reference engine's record form."""
-        row, seats, actions = self.games[g], self.seats[g], self.actions[g]
-        falls = int(row[GameStat.FALLS])
-
-        def per_action(column: int) -> list[list[int]]:
-            return actions[:, :, column].astype(int).tolist()
-
-        return GameRecord(
-            turns=int(row[GameStat.TURNS]),
-            finished=bool(row[GameStat.FINISHED]),
-            rounds=int(row[GameStat.ROUNDS]),
-            last_colour=int(row[GameStat.LAST_COLOUR]),
-            fell=[int(c) for c in self.fell[g, :falls]],
-            won=[bool(x) for x in seats[:, SeatStat.WON]],
-            colour=[int(x) for x in seats[:, SeatStat.COLOUR]],
-            score=[int(x) for x in seats[:, SeatStat.SCORE]],
-            turns_taken=[int(x) for x in seats[:, SeatStat.TURNS]],
-            done=per_action(ActionStat.DONE),
-            fell_own=per_action(ActionStat.FELL_OWN),
-            fell_other=per_action(ActionStat.FELL_OTHER),
-            offered=per_action(ActionStat.OFFERED),
-            chosen=per_action(ActionStat.CHOSEN),
-            colour_points=[
-                int(x) for x in row[GameStat.COLOUR_POINTS : GameStat.COLOUR_POINTS + N_COLOURS]
-            ],
-        )
-
-
-def records_from_games(played: Sequence[GameRecord], first_game: int, players: int) -> Records:
-    """The reference engine's records of consecutive games as the compiled engine's arrays."""
-    g_count = len(played)
-    games = np.zeros((g_count, GameStat.SIZE), dtype=np.int32)
-    fell = np.full((g_count, moves_nb.MAX_FALLS), -1, dtype=np.int8)
-    seats = np.zeros((g_count, players, SeatStat.SIZE), dtype=np.int32)
-    actions = np.zeros((g_count, players, moves_nb.N_ACTIONS, ActionStat.SIZE), dtype=np.int32)
-    for g, record in enumerate(played):
-        games[g, GameStat.TURNS] = record.turns
-        games[g, GameStat.FINISHED] = record.finished
-        games[g, GameStat.ROUNDS] = record.rounds
-        games[g, GameStat.LAST_COLOUR] = record.last_colour
-        games[g, GameStat.FALLS] = len(record.fell)
-        fell[g, : len(record.fell)] = record.fell
-        seats[g, :, SeatStat.WON] = record.won
-        seats[g, :, SeatStat.COLOUR] = record.colour
-        seats[g, :, SeatStat.SCORE] = record.score
-        seats[g, :, SeatStat.TURNS] = record.turns_taken
-        actions[g, :, :, ActionStat.DONE] = record.done
-        actions[g, :, :, ActionStat.FELL_OWN] = record.fell_own
-        actions[g, :, :, ActionStat.FELL_OTHER] = record.fell_other
-        actions[g, :, :, ActionStat.OFFERED] = record.offered
-        actions[g, :, :, ActionStat.CHOSEN] = record.chosen
-        points = GameStat.COLOUR_POINTS
-        games[g, points : points + N_COLOURS] = record.colour_points
-    return Records(first_game=first_game, games=games, fell=fell, seats=seats, actions=actions)
 
 
 # ---------------------------------------------------------------------------
 # Line-ups: which strategy plays which seat
 # ---------------------------------------------------------------------------
-
-
-def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2n) for the kernel.
-
-    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat, then
-    the symbol each seat may never choose when it has the choice (restricted play; -1
-    for none). ``R`` is :attr:`Lineup.period`, the games after which the seating and the
-    restricted seat repeat.
-    """
-    check_restricted(lineup.restricted)
-    codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
-    return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
 
 #: What restricted play may forbid a seat: choosing one of these symbols.
@@ -168,10 +65,6 @@ def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
     return np.where(np.arange(len(lineup.seats)) == seat, symbol, -1).astype(np.int64)
 
 
-def uniform_lineup(players: int) -> Lineup:
-    return Lineup(tuple(SeatStrategy(random_strategy, ()) for _ in range(players)))
-
-
 DISPATCH = Dispatch(
     nb,
     arguments={
@@ -182,78 +75,54 @@ DISPATCH = Dispatch(
 )
 
 
-def kernel_for(lineup: Lineup) -> Callable:
-    """The compiled game loop that can call every strategy of ``lineup``.
+class Engine(CompiledEngine):
+    """La Planche's game loop; the seats' forbidden symbols ride in ``seats_of``."""
 
-    Shipped strategies use the loop cached on disk. A user's strategies join through
-    dispatchers generated for them, and the loop is compiled anew once per process.
-    """
-    return DISPATCH.kernel_for(lineup)
+    game = GAME
+    min_players = 2
+    max_players = 4
+    decisions = DECISIONS
+    layout = nb.RECORDS
+    record_class = GameRecord
+    error = nb.Error
+    user_codes = nb.USER_CODES
+    uniform = random_strategy
 
+    def kernel_for(self, lineup: Lineup) -> Callable:
+        """The compiled game loop that can call every strategy of ``lineup``.
 
-def check_strategy(strategy: Strategy) -> None:
-    """A user's strategy must give compiled functions for both decisions."""
-    dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
+        Shipped strategies use the loop cached on disk. A user's strategies join through
+        dispatchers generated for them, and the loop is compiled anew once per process.
+        """
+        return DISPATCH.kernel_for(lineup)
 
+    def check_strategy(self, strategy: Strategy) -> None:
+        """A user's strategy must give compiled functions for both decisions."""
+        dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
 
-def play_games(
-    rules: LaPlancheRules,
-    players: int,
-    seed: int,
-    n_games: int,
-    first_game: int = 0,
-    lineup: Lineup | None = None,
-) -> Records:
-    """Play ``n_games`` games, indices ``first_game ..``, in compiled code.
+    def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``seats_of`` (R, 2n): each seat's strategy, then the symbol each seat may never
+        choose when it has the choice (restricted play; -1 for none)."""
+        check_restricted(lineup.restricted)
+        codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+        return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
-    Every seat plays uniform-random unless ``lineup`` says otherwise. Releases the GIL
-    while it plays, so blocks can run on several threads at once.
-    """
-    check_players(players)
-    lineup = lineup or uniform_lineup(players)
-    check_block(players, n_games, first_game, seed, lineup, check_strategy)
-    games = np.zeros((n_games, GameStat.SIZE), dtype=np.int32)
-    fell = np.full((n_games, moves_nb.MAX_FALLS), -1, dtype=np.int8)
-    seats = np.zeros((n_games, players, SeatStat.SIZE), dtype=np.int32)
-    actions = np.zeros((n_games, players, moves_nb.N_ACTIONS, ActionStat.SIZE), dtype=np.int32)
-    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    codes, params, seats_of = kernel_inputs(lineup)
-    kernel = kernel_for(lineup)
-    done = kernel(
-        players,
-        rules.to_array(),
-        codes,
-        params,
-        seats_of,
-        seed,
-        first_game,
-        games,
-        fell,
-        seats,
-        actions,
-        error,
-    )
-    if error[nb.Error.GAME] >= 0:
-        raise BalanceError(_illegal_choice_message(lineup, error))
-    assert done == n_games
-    return Records(first_game=first_game, games=games, fell=fell, seats=seats, actions=actions)
-
-
-def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
-    game, seat = int(error[nb.Error.GAME]), int(error[nb.Error.SEAT])
-    index = int(lineup.strategy_index(np.array(game), seat))
-    label = lineup.seats[index].label
-    decision = DECISIONS[int(error[nb.Error.DECISION])]
-    value = int(error[nb.Error.VALUE])
-    if decision == "symbol":
-        what = f"chose symbol {value}, not 0 (the first spun) or 1 (the second)"
-    else:
+    def illegal_choice(self, decision: str, error: np.ndarray) -> str:
+        value = int(error[nb.Error.VALUE])
+        if decision == "symbol":
+            return f"chose symbol {value}, not 0 (the first spun) or 1 (the second)"
         symbol = SYMBOLS[int(error[nb.Error.SYMBOL])]
-        what = f"chose option {value} of {symbol}, outside its options"
-    return (
-        f"strategy {label!r} (seat {seat}) made an illegal {decision!r} decision "
-        f"in game {game}: {what}"
-    )
+        return f"chose option {value} of {symbol}, outside its options"
+
+
+ENGINE = Engine()
+check_players = ENGINE.check_players
+check_strategy = ENGINE.check_strategy
+kernel_for = ENGINE.kernel_for
+kernel_inputs = ENGINE.kernel_inputs
+uniform_lineup = ENGINE.uniform_lineup
+records_from_games = ENGINE.records_from_games
+play_games = ENGINE.play_games
 
 
 # ---------------------------------------------------------------------------

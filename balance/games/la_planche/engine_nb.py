@@ -18,11 +18,14 @@ import numpy as np
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, seed_stream_nb
+from balance.core.records import SEAT, Axis, Derived, RecordArray, RecordLayout, Stat
 from balance.core.strategy import MAX_PARAMS
 from balance.games.la_planche.moves_nb import (
     EMPTY,
     LINE_SIZE,
+    MAX_FALLS,
     MAX_OPTIONS,
+    N_ACTIONS,
     NOTHING,
     PUSH,
     State,
@@ -34,7 +37,7 @@ from balance.games.la_planche.moves_nb import (
     rear_nb,
     start_line_nb,
 )
-from balance.games.la_planche.rules import N_COLOURS, Rule
+from balance.games.la_planche.rules import ACTIONS, COLOUR_NAMES, N_COLOURS, Rule
 from balance.strategies.la_planche import (
     detective_choose,
     detective_symbol,
@@ -44,38 +47,64 @@ from balance.strategies.la_planche import (
     random_symbol,
 )
 
-
-class GameStatSlots(NamedTuple):
-    """Columns of the per-game record array ``games`` (int32, shape ``(G, SIZE)``)."""
-
-    TURNS: int = 0
-    FINISHED: int = 1
-    ROUNDS: int = 2
-    LAST_COLOUR: int = 3  # -1 if unfinished
-    FALLS: int = 4  # prisoners that fell in the last round (entries of ``fell``)
-    COLOUR_POINTS: int = 5  # COLOUR_POINTS + c: rounds variant, points colour c's prisoners scored
-    SIZE: int = 9
-
-
-class SeatStatSlots(NamedTuple):
-    """Last axis of the per-seat record array ``seats`` (int32, ``(G, n, SIZE)``)."""
-
-    WON: int = 0
-    COLOUR: int = 1  # in the last round
-    SCORE: int = 2
-    TURNS: int = 3
-    SIZE: int = 4
-
-
-class ActionStatSlots(NamedTuple):
-    """Last axis of ``actions`` (int32, ``(G, n, N_ACTIONS, SIZE)``)."""
-
-    DONE: int = 0
-    FELL_OWN: int = 1
-    FELL_OTHER: int = 2
-    OFFERED: int = 3  # spun beside a different symbol, both with options: a choice
-    CHOSEN: int = 4  # chosen in such a choice
-    SIZE: int = 5
+#: The records a block of games fills: kernels index them with the slots below, and
+#: the engine, the reference engine and the record tables read them from here.
+RECORDS = RecordLayout(
+    arrays=(
+        RecordArray(
+            "games",
+            np.int32,
+            entries=(
+                Stat("turns"),
+                Stat("finished", flag=True),
+                Derived("winners"),
+                Stat("rounds", table=np.int16),
+                Stat("last_colour", labels=COLOUR_NAMES),  # -1 if unfinished
+                Derived("fall_order"),  # the colours of ``fell``, as letters
+                Stat("falls", column=None),  # prisoners fallen in the last round
+                Stat(  # rounds variant: points each colour's prisoners scored
+                    "colour_points",
+                    N_COLOURS,
+                    table=np.int16,
+                    column=tuple(f"points_{name}" for name in COLOUR_NAMES),
+                ),
+            ),
+            slots_module=__name__,
+        ),
+        # Colours in the order they fell in the last round, -1 after the last fall.
+        RecordArray("fell", np.int8, axes=(Axis("fall", MAX_FALLS),), fill=-1, record="fell"),
+        RecordArray(
+            "seats",
+            np.int32,
+            axes=(SEAT,),
+            entries=(
+                Derived("strategy"),
+                Stat("won", flag=True),
+                Stat("colour", labels=COLOUR_NAMES),  # in the last round
+                Stat("score", table=np.int16),
+                Stat("turns", record="turns_taken"),
+            ),
+            slots_module=__name__,
+        ),
+        RecordArray(
+            "actions",
+            np.int32,
+            axes=(SEAT, Axis("action", N_ACTIONS, labels=ACTIONS)),
+            entries=(
+                Stat("done"),
+                Stat("fell_own"),
+                Stat("fell_other"),
+                Stat("offered"),  # spun beside a different symbol, both with options: a choice
+                Stat("chosen"),  # chosen in such a choice
+            ),
+            slots_module=__name__,
+        ),
+    ),
+    tables=("games", "seats", "actions"),
+    length=("games", "turns"),
+    finished=("games", "finished"),
+    won=("seats", "won"),
+)
 
 
 class OutcomeSlots(NamedTuple):
@@ -112,9 +141,9 @@ class ErrorSlots(NamedTuple):
     SIZE: int = 5
 
 
-GameStat = GameStatSlots()
-SeatStat = SeatStatSlots()
-ActionStat = ActionStatSlots()
+GameStat = RECORDS["games"].slots
+SeatStat = RECORDS["seats"].slots
+ActionStat = RECORDS["actions"].slots
 Outcome = OutcomeSlots()
 Decision = DecisionIds()
 Error = ErrorSlots()

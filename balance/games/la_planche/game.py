@@ -10,13 +10,7 @@ import numpy as np
 
 from balance.core.formatting import interval, percent
 from balance.core.lazy import LazyModule
-from balance.games.base import (
-    Block,
-    EngineGame,
-    Setup,
-    quiet,
-    strategy_column,
-)
+from balance.games.base import Block, EngineGame, Setup
 from balance.games.la_planche.reference import ACTIONS, play_game
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
 from balance.stats.intervals import (
@@ -80,90 +74,14 @@ class LaPlanche(EngineGame):
         """One symbol with options (swap, advance or move) at a time."""
         engine.check_restricted(names)
 
-    def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        records = engine.play_games(
-            setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
+    def derived_columns(self, block: Block, setup: Setup) -> dict[str, dict[str, Any]]:
+        """The winners, the strategies, and the order the prisoners fell in (letters)."""
+        derived = super().derived_columns(block, setup)
+        derived["games"]["fall_order"] = pa.array(
+            ["".join(COLOURS[c] for c in row if c >= 0) for row in block.extra["fell"]],
+            type=pa.string(),
         )
-        return self._block(records, first_game)
-
-    def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        """Games played by the reference engine (``--debug``): the same block as
-        :meth:`play_block` gives for the same strategies."""
-        played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
-        records = engine.records_from_games(played, first_game, setup.players)
-        return self._block(records, first_game)
-
-    def _block(self, records: engine.Records, first_game: int) -> Block:
-        return Block(
-            first_game=first_game,
-            length=records.games[:, nb.GameStat.TURNS],
-            finished=records.games[:, nb.GameStat.FINISHED].astype(bool),
-            won=records.seats[:, :, nb.SeatStat.WON].astype(bool),
-            extra={
-                "games": records.games,
-                "fell": records.fell,
-                "seats": records.seats,
-                "actions": records.actions,
-            },
-        )
-
-    def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
-        """Per-game records: ``games`` (one row a game), ``seats`` (a seat), ``actions``."""
-        g_count, n = block.won.shape
-        game_index = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
-        games = block.extra["games"]
-        stat = nb.GameStat
-        fell = block.extra["fell"]
-        games_table = pa.table(
-            {
-                "game": game_index,
-                "turns": games[:, stat.TURNS].astype(np.int32),
-                "finished": block.finished,
-                "winners": block.won.sum(axis=1).astype(np.int8),
-                "rounds": games[:, stat.ROUNDS].astype(np.int16),
-                "last_colour": _colour_column(games[:, stat.LAST_COLOUR]),
-                "fall_order": pa.array(
-                    ["".join(COLOURS[c] for c in row if c >= 0) for row in fell],
-                    type=pa.string(),
-                ),
-                **{
-                    f"points_{name}": games[:, stat.COLOUR_POINTS + c].astype(np.int16)
-                    for c, name in enumerate(COLOUR_NAMES)
-                },
-            }
-        )
-        seats = block.extra["seats"]
-        seat_stat = nb.SeatStat
-        seats_table = pa.table(
-            {
-                "game": np.repeat(game_index, n),
-                "seat": np.tile(np.arange(n, dtype=np.int8), g_count),
-                "strategy": strategy_column(setup, game_index),
-                "won": block.won.ravel(),
-                "colour": _colour_column(seats[:, :, seat_stat.COLOUR].ravel()),
-                "score": seats[:, :, seat_stat.SCORE].ravel().astype(np.int16),
-                "turns": seats[:, :, seat_stat.TURNS].ravel().astype(np.int32),
-            }
-        )
-        actions = block.extra["actions"]
-        action_stat = nb.ActionStat
-        k = len(ACTIONS)
-        actions_table = pa.table(
-            {
-                "game": np.repeat(game_index, n * k),
-                "seat": np.tile(np.repeat(np.arange(n, dtype=np.int8), k), g_count),
-                "action": pa.DictionaryArray.from_arrays(
-                    pa.array(np.tile(np.arange(k, dtype=np.int32), g_count * n)),
-                    pa.array(list(ACTIONS)),
-                ),
-                "done": actions[..., action_stat.DONE].ravel(),
-                "fell_own": actions[..., action_stat.FELL_OWN].ravel(),
-                "fell_other": actions[..., action_stat.FELL_OTHER].ravel(),
-                "offered": actions[..., action_stat.OFFERED].ravel(),
-                "chosen": actions[..., action_stat.CHOSEN].ravel(),
-            }
-        )
-        return {"games": games_table, "seats": seats_table, "actions": actions_table}
+        return derived
 
     def slim(self, block: Block) -> Block:
         """The block with only what :meth:`summarize` reads: actions summed over seats,
@@ -538,12 +456,6 @@ def _choice_lines(summary: Mapping[str, Any]) -> list[str]:
         ]
         lines.append(f"  {label:<12} " + ", ".join(parts))
     return lines
-
-
-def _colour_column(values: np.ndarray) -> pa.Array:
-    """Colour indices as a dictionary column of colour names (null for none)."""
-    indices = pa.array(np.asarray(values, dtype=np.int32), mask=np.asarray(values) < 0)
-    return pa.DictionaryArray.from_arrays(indices, pa.array(list(COLOUR_NAMES)))
 
 
 GAME = LaPlanche()

@@ -76,6 +76,7 @@ from typing import Protocol
 
 from balance.core.random_ref import Stream
 from balance.games.la_planche.rules import (
+    ACTIONS,
     COLOUR_NAMES,
     COLOURS,
     N_COLOURS,
@@ -86,7 +87,6 @@ from balance.games.la_planche.rules import (
 EMPTY = -1
 SWAP, ADVANCE, MOVE, SKULL = range(4)
 #: Actions in the records: the three symbols, "nothing" and the mandatory push.
-ACTIONS = ("swap", "advance", "move", "nothing", "push")
 NOTHING, PUSH = 3, 4
 #: The second number of an Advance option.
 NONE = -1
@@ -436,6 +436,11 @@ class GameRecord:
     offered: list[list[int]]  # [seat][action]: spun beside another usable symbol
     chosen: list[list[int]]  # [seat][action]: chosen when so offered
     colour_points: list[int]  # [colour]: rounds variant, points its prisoners scored
+
+    @property
+    def falls(self) -> int:
+        """Prisoners fallen in the last round."""
+        return len(self.fell)
 
 
 def play_game(

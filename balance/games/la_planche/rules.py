@@ -28,6 +28,8 @@ SPACES_MIN = PRISONERS
 SPACES_LIMIT = 32
 #: Spinner symbols, in the order of the weights.
 SYMBOLS = ("swap", "advance", "move", "skull")
+#: What a turn did, as the records count it: a symbol's action, nothing, the closing push.
+ACTIONS = ("swap", "advance", "move", "nothing", "push")
 TURN_CAP_LIMIT = 100_000
 ROUND_CAP_LIMIT = 10_000
 TARGET_LIMIT = 1_000

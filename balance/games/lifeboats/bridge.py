@@ -15,6 +15,7 @@ import numpy as np
 
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
+from balance.games import base
 from balance.games.base import Lineup, player_factory
 from balance.games.lifeboats.layout import (
     AFLOAT,
@@ -215,32 +216,20 @@ def option_array(options: Sequence[int]) -> np.ndarray:
     return array
 
 
-class CompiledStrategy:
-    """A compiled strategy seen from the reference engine.
-
-    Each decision packs the position, hands the seat's stream state to the compiled
-    function, and takes the advanced state back, so the stream stays the one the
-    compiled engine would use.
-    """
+class CompiledStrategy(base.CompiledStrategy):
+    """A compiled strategy seen from the reference engine, on Lifeboats' positions."""
 
     def __init__(self, seat: SeatStrategy, rules: LifeboatsRules, stream: Stream) -> None:
-        self.name = seat.label
-        self.function = seat.strategy.decisions["decide"]
-        self.params = seat.vector()
+        super().__init__(seat, stream)
         self.rules = rules
-        self.stream = stream
         self._packed: dict[int, np.ndarray] = {}
 
     def decide(self, pos: Position, seat: int, kind: int, options: list[int]) -> int:
         if pos.players not in self._packed:
             self._packed[pos.players] = self.rules.to_array(pos.players)
         obs = pack_position(pos, self._packed[pos.players])
-        rng = np.array(self.stream.state, dtype=np.uint64)
-        result = self.function(
-            obs, seat, kind, option_array(options), len(options), self.params, rng
-        )
-        self.stream.state = [int(x) for x in rng]
-        return int(result)
+        decide = self.decisions["decide"]
+        return int(self.call(decide, obs, seat, kind, option_array(options), len(options)))
 
 
 def lineup_player_factory(lineup: Lineup, rules: LifeboatsRules, game: int) -> Any:

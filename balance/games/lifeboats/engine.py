@@ -19,7 +19,6 @@ real decisions (two or more options) consume an answer, as in the reference engi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,23 +26,22 @@ import numpy as np
 from balance.core import dispatch
 from balance.core.dispatch import Dispatch
 from balance.core.errors import BalanceError
-from balance.core.strategy import SeatStrategy, Strategy
-from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
+from balance.core.strategy import Strategy
+from balance.games.base import Lineup, lineup_arrays
+from balance.games.engine import CompiledEngine
 from balance.games.lifeboats import engine_nb as nb
-from balance.games.lifeboats import layout, moves_nb
+from balance.games.lifeboats import moves_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
 from balance.games.lifeboats.layout import (
-    HAT_ROUNDS,
     KINDS,
     MAX_BOATS,
     MAX_OPTIONS,
     MAX_PLAYERS,
+    MIN_PLAYERS,
     OFFICER,
     OVERBOARD_VOTE,
+    RECORDS,
     SAILOR,
-    BoatStat,
-    GameStat,
-    SeatStat,
 )
 from balance.games.lifeboats.reference import (
     GameRecord,
@@ -57,130 +55,12 @@ from balance.games.lifeboats.rules import LifeboatsRules
 from balance.strategies.lifeboats import random as random_strategy
 
 GAME = "lifeboats"
-MIN_PLAYERS = layout.MIN_PLAYERS
 DECISIONS = ("decide",)
-
-
-def check_players(players: int) -> None:
-    check_player_count(GAME, players, MIN_PLAYERS, MAX_PLAYERS)
-
-
-@dataclass(frozen=True)
-class Records:
-    """Per-game records of a block of games, as the compiled engine writes them.
-
-    Attributes
-    ----------
-    first_game : index of the first game of the block.
-    games : int32 ``(G, GameStat.SIZE)``: ``ROUNDS``, ``FINISHED``, ``WINNERS``,
-        ``FIRST_LANDED`` (-1 if none), ``BOATS_LANDED``, ``BOATS_SUNK``, ``HAT_DECIDED``,
-        ``REVOTES``, ``TIES_BROKEN``, ``VOTES``, ``TIE_RULE``.
-    seats : int32 ``(G, n, SeatStat.SIZE)``: ``WON``, ``SCORE``, ``PLACED_*``,
-        ``SAVED_*``, ``OVERBOARD``, ``SUNK``, ``NO_SEAT``, ``HATS_USED``, ``HATS_DECISIVE``.
-    boats : int32 ``(G, n + 1, BoatStat.SIZE)``: ``LANE``, ``FATE``, ``ROUND``,
-        ``ABOARD``, ``ORDER``, ``LEAKS`` (the black boat last).
-    """
-
-    first_game: int
-    games: np.ndarray
-    seats: np.ndarray
-    boats: np.ndarray
-
-    def __len__(self) -> int:
-        return self.games.shape[0]
-
-    def game_record(self, g: int) -> GameRecord:
-        """Game ``g`` of the block in the reference engine's record form."""
-        row, seats, boats = self.games[g], self.seats[g], self.boats[g]
-
-        def seat(slot: int) -> list[int]:
-            return [int(x) for x in seats[:, slot]]
-
-        def boat(slot: int) -> list[int]:
-            return [int(x) for x in boats[:, slot]]
-
-        return GameRecord(
-            rounds=int(row[GameStat.ROUNDS]),
-            finished=bool(row[GameStat.FINISHED]),
-            winners=int(row[GameStat.WINNERS]),
-            first_landed=int(row[GameStat.FIRST_LANDED]),
-            boats_landed=int(row[GameStat.BOATS_LANDED]),
-            boats_sunk=int(row[GameStat.BOATS_SUNK]),
-            hat_decided=int(row[GameStat.HAT_DECIDED]),
-            revotes=int(row[GameStat.REVOTES]),
-            ties_broken=int(row[GameStat.TIES_BROKEN]),
-            votes=int(row[GameStat.VOTES]),
-            tie_rule=int(row[GameStat.TIE_RULE]),
-            hats_by_round=[
-                int(x) for x in row[GameStat.HATS_ROUND : GameStat.HATS_ROUND + HAT_ROUNDS]
-            ],
-            won=[bool(x) for x in seats[:, SeatStat.WON]],
-            score=seat(SeatStat.SCORE),
-            placed_officers=seat(SeatStat.PLACED_OFFICERS),
-            placed_sailors=seat(SeatStat.PLACED_SAILORS),
-            saved_officers=seat(SeatStat.SAVED_OFFICERS),
-            saved_sailors=seat(SeatStat.SAVED_SAILORS),
-            overboard=seat(SeatStat.OVERBOARD),
-            sunk=seat(SeatStat.SUNK),
-            no_seat=seat(SeatStat.NO_SEAT),
-            hats_used=seat(SeatStat.HATS_USED),
-            hats_decisive=seat(SeatStat.HATS_DECISIVE),
-            boat_lane=boat(BoatStat.LANE),
-            boat_fate=boat(BoatStat.FATE),
-            boat_round=boat(BoatStat.ROUND),
-            boat_aboard=boat(BoatStat.ABOARD),
-            boat_order=boat(BoatStat.ORDER),
-            boat_leaks=boat(BoatStat.LEAKS),
-        )
-
-
-def empty_records(players: int, n_games: int, first_game: int = 0) -> Records:
-    """Zeroed record arrays for ``n_games`` games of ``players`` players."""
-    return Records(
-        first_game=first_game,
-        games=np.zeros((n_games, GameStat.SIZE), dtype=np.int32),
-        seats=np.zeros((n_games, players, SeatStat.SIZE), dtype=np.int32),
-        boats=np.zeros((n_games, players + 1, BoatStat.SIZE), dtype=np.int32),
-    )
-
-
-def records_from_games(played: Sequence[GameRecord], first_game: int, players: int) -> Records:
-    """The reference engine's records of consecutive games as the compiled engine's arrays
-    (each record field is named after its slot: ``rounds`` is ``GameStat.ROUNDS``, a
-    seat's ``score`` is ``SeatStat.SCORE``, ``boat_lane`` is ``BoatStat.LANE``)."""
-    records = empty_records(players, len(played), first_game)
-    for g, record in enumerate(played):
-        for name, slot in GameStat._asdict().items():
-            if name not in ("SIZE", "HATS_ROUND"):
-                records.games[g, slot] = getattr(record, name.lower())
-        hats = GameStat.HATS_ROUND  # one slot a round: the record's list
-        records.games[g, hats : hats + HAT_ROUNDS] = record.hats_by_round
-        for name, slot in SeatStat._asdict().items():
-            if name != "SIZE":
-                records.seats[g, :, slot] = getattr(record, name.lower())
-        for name, slot in BoatStat._asdict().items():
-            if name != "SIZE":
-                records.boats[g, :, slot] = getattr(record, f"boat_{name.lower()}")
-    return records
 
 
 # ---------------------------------------------------------------------------
 # Line-ups: which strategy plays which seat
 # ---------------------------------------------------------------------------
-
-
-def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2n) for the kernel.
-
-    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat, then
-    1 for the seat that may never play a hat (restricted play:
-    :meth:`Lineup.restricted_seat`). ``R`` is :attr:`Lineup.period`, the games after
-    which the seating and the restricted seat repeat.
-    """
-    check_restricted(lineup.restricted)
-    codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
-    hatless = lineup.restricted_seat(rows)[:, None] == np.arange(len(lineup.seats))[None, :]
-    return codes, params, np.hstack([strategies, hatless]).astype(np.int64)
 
 
 #: What restricted play may forbid a seat: playing a captain's hat.
@@ -201,10 +81,6 @@ def check_restricted(names: Sequence[str]) -> None:
 def hatless_seat(lineup: Lineup, game: int) -> int:
     """The seat of game ``game`` that may never play a hat, or -1."""
     return int(lineup.restricted_seat(game))
-
-
-def uniform_lineup(players: int) -> Lineup:
-    return Lineup(tuple(SeatStrategy(random_strategy, ()) for _ in range(players)))
 
 
 DISPATCH = Dispatch(
@@ -233,70 +109,58 @@ DISPATCH = Dispatch(
 )
 
 
-def kernel_for(lineup: Lineup) -> Callable:
-    """The compiled game loop that can call every strategy of ``lineup``.
+class Engine(CompiledEngine):
+    """Lifeboats' game loop; the seat that may never play a hat rides in ``seats_of``."""
 
-    Shipped strategies use the loop cached on disk. A user's strategies join through a
-    dispatcher generated for them, and the loop is compiled anew once per process.
-    """
-    return DISPATCH.kernel_for(lineup)
+    game = GAME
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    decisions = DECISIONS
+    layout = RECORDS
+    record_class = GameRecord
+    error = nb.Error
+    user_codes = nb.USER_CODES
+    uniform = random_strategy
 
+    def kernel_for(self, lineup: Lineup) -> Callable:
+        """The compiled game loop that can call every strategy of ``lineup``.
 
-def check_strategy(strategy: Strategy) -> None:
-    """A user's strategy must give a compiled ``decide`` function."""
-    dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
+        Shipped strategies use the loop cached on disk. A user's strategies join through a
+        dispatcher generated for them, and the loop is compiled anew once per process.
+        """
+        return DISPATCH.kernel_for(lineup)
 
+    def check_strategy(self, strategy: Strategy) -> None:
+        """A user's strategy must give a compiled ``decide`` function."""
+        dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
 
-def play_games(
-    rules: LifeboatsRules,
-    players: int,
-    seed: int,
-    n_games: int,
-    first_game: int = 0,
-    lineup: Lineup | None = None,
-) -> Records:
-    """Play ``n_games`` games, indices ``first_game ..``, in compiled code.
+    def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``seats_of`` (R, 2n): each seat's strategy, then 1 for the seat that may never
+        play a hat (restricted play: :meth:`Lineup.restricted_seat`)."""
+        check_restricted(lineup.restricted)
+        codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+        hatless = lineup.restricted_seat(rows)[:, None] == np.arange(len(lineup.seats))[None, :]
+        return codes, params, np.hstack([strategies, hatless]).astype(np.int64)
 
-    Every seat plays uniform-random unless ``lineup`` says otherwise. Releases the GIL
-    while it plays, so blocks can run on several threads at once.
-    """
-    check_players(players)
-    rules.check_players(players)
-    lineup = lineup or uniform_lineup(players)
-    check_block(players, n_games, first_game, seed, lineup, check_strategy)
-    records = empty_records(players, n_games, first_game)
-    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    codes, params, seats_of = kernel_inputs(lineup)
-    kernel = kernel_for(lineup)
-    done = kernel(
-        players,
-        rules.to_array(players),
-        codes,
-        params,
-        seats_of,
-        seed,
-        first_game,
-        records.games,
-        records.seats,
-        records.boats,
-        error,
-    )
-    if error[nb.Error.SEAT] >= 0:
-        raise BalanceError(_illegal_choice_message(lineup, error))
-    assert done == n_games
-    return records
+    def rules_arguments(self, rules: LifeboatsRules, players: int) -> tuple[int, np.ndarray]:
+        """The rules are packed for the table: lanes and boats depend on the players."""
+        return players, rules.to_array(players)
+
+    def illegal_choice(self, decision: str, error: np.ndarray) -> str:
+        kind = KINDS[int(error[nb.Error.KIND])]
+        value, count = int(error[nb.Error.VALUE]), int(error[nb.Error.COUNT])
+        return f"answered {value} to a {kind!r} decision of {count} options (0..{count - 1})"
 
 
-def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
-    game, seat = int(error[nb.Error.GAME]), int(error[nb.Error.SEAT])
-    index = int(lineup.strategy_index(np.array(game), seat))
-    label = lineup.seats[index].label
-    kind = KINDS[int(error[nb.Error.KIND])]
-    value, count = int(error[nb.Error.VALUE]), int(error[nb.Error.COUNT])
-    return (
-        f"strategy {label!r} (seat {seat}) made an illegal 'decide' decision in game "
-        f"{game}: answered {value} to a {kind!r} decision of {count} options (0..{count - 1})"
-    )
+ENGINE = Engine()
+check_players = ENGINE.check_players
+check_strategy = ENGINE.check_strategy
+kernel_for = ENGINE.kernel_for
+kernel_inputs = ENGINE.kernel_inputs
+uniform_lineup = ENGINE.uniform_lineup
+empty_records = ENGINE.empty_records
+records_from_games = ENGINE.records_from_games
+play_games = ENGINE.play_games
 
 
 # ---------------------------------------------------------------------------

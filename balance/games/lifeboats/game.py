@@ -10,16 +10,9 @@ import numpy as np
 
 from balance.core.formatting import interval, percent
 from balance.core.lazy import LazyModule
-from balance.games.base import (
-    Block,
-    EngineGame,
-    Setup,
-    labels_column,
-    quiet,
-    strategy_column,
-)
+from balance.core.records import labels_column
+from balance.games.base import Block, EngineGame, Setup
 from balance.games.lifeboats.layout import (
-    FATES,
     HAT_ROUND_COLUMNS,
     HAT_ROUNDS,
     ISLAND_NAMES,
@@ -111,87 +104,21 @@ class Lifeboats(EngineGame):
     def check_restricted(self, names: Sequence[str]) -> None:
         engine.check_restricted(names)
 
-    def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        records = engine.play_games(
-            setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
-        )
-        return self._block(records, first_game)
-
-    def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        """Games played by the reference engine (``--debug``): the same block as
-        :meth:`play_block` gives for the same strategies."""
-        played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
-        records = engine.records_from_games(played, first_game, setup.players)
-        return self._block(records, first_game)
-
-    def _block(self, records: engine.Records, first_game: int) -> Block:
-        return Block(
-            first_game=first_game,
-            length=records.games[:, GameStat.ROUNDS],
-            finished=records.games[:, GameStat.FINISHED].astype(bool),
-            won=records.seats[:, :, SeatStat.WON].astype(bool),
-            extra={"games": records.games, "seats": records.seats, "boats": records.boats},
-        )
-
-    def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
-        """Per-game records: ``games`` (one row a game), ``seats`` (a seat), ``boats`` (a boat)."""
+    def derived_columns(self, block: Block, setup: Setup) -> dict[str, dict[str, Any]]:
+        """The winners and strategies; the boats by name, the first to land, each boat's
+        island."""
+        derived = super().derived_columns(block, setup)
         g_count, n = block.won.shape
-        game_index = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
-        games = block.extra["games"]
-        boat_names = boat_labels(n)
-        first = games[:, GameStat.FIRST_LANDED]
-        games_table = pa.table(
-            {
-                "game": game_index,
-                "rounds": games[:, GameStat.ROUNDS].astype(np.int16),
-                "finished": block.finished,
-                "winners": block.won.sum(axis=1).astype(np.int8),
-                "first_landed": labels_column(first, boat_names),
-                "boats_landed": games[:, GameStat.BOATS_LANDED].astype(np.int8),
-                "boats_sunk": games[:, GameStat.BOATS_SUNK].astype(np.int8),
-                "votes": games[:, GameStat.VOTES].astype(np.int16),
-                "hat_decided": games[:, GameStat.HAT_DECIDED].astype(np.int16),
-                "revotes": games[:, GameStat.REVOTES].astype(np.int16),
-                "ties_broken": games[:, GameStat.TIES_BROKEN].astype(np.int16),
-                "tie_rule": labels_column(games[:, GameStat.TIE_RULE], list(TIE_RULES)),
-                **{
-                    name: games[:, GameStat.HATS_ROUND + r].astype(np.int16)
-                    for r, name in enumerate(HAT_ROUND_COLUMNS)
-                },
-            }
-        )
-        seats = block.extra["seats"]
-        columns: dict[str, Any] = {
-            "game": np.repeat(game_index, n),
-            "seat": np.tile(np.arange(n, dtype=np.int8), g_count),
-            "strategy": strategy_column(setup, game_index),
-            "won": block.won.ravel(),
-        }
-        for name, slot in zip(SeatStat._fields, SeatStat, strict=True):
-            if name not in ("WON", "SIZE"):
-                columns[name.lower()] = seats[:, :, slot].ravel().astype(np.int16)
-        seats_table = pa.table(columns)
-        boats = block.extra["boats"]
-        b = boats.shape[1]
-        lanes = boats[:, :, BoatStat.LANE].ravel()
+        names = boat_labels(n)
+        first = block.extra["games"][:, GameStat.FIRST_LANDED]
+        derived["games"]["first_landed"] = labels_column(first, names)
+        lanes = block.extra["boats"][:, :, BoatStat.LANE].ravel()
         island_of_lane = np.asarray(setup.rules.lane_islands)
-        boats_table = pa.table(
-            {
-                "game": np.repeat(game_index, b),
-                "boat": pa.DictionaryArray.from_arrays(
-                    pa.array(np.tile(np.arange(b, dtype=np.int32), g_count)),
-                    pa.array(boat_names),
-                ),
-                "lane": lanes.astype(np.int8),
-                "island": labels_column(island_of_lane[lanes], list(ISLAND_NAMES)),
-                "fate": labels_column(boats[:, :, BoatStat.FATE].ravel(), list(FATES)),
-                "round": boats[:, :, BoatStat.ROUND].ravel().astype(np.int16),
-                "aboard": boats[:, :, BoatStat.ABOARD].ravel().astype(np.int8),
-                "order": boats[:, :, BoatStat.ORDER].ravel().astype(np.int8),
-                "leaks": boats[:, :, BoatStat.LEAKS].ravel().astype(np.int8),
-            }
-        )
-        return {"games": games_table, "seats": seats_table, "boats": boats_table}
+        derived["boats"] = {
+            "boat": labels_column(np.tile(np.arange(n + 1), g_count), names),
+            "island": labels_column(island_of_lane[lanes], list(ISLAND_NAMES)),
+        }
+        return derived
 
     def slim(self, block: Block) -> Block:
         """The block with only what :meth:`summarize` reads: of the per-boat records, only

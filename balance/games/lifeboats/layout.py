@@ -24,6 +24,10 @@ Everything in ``obs`` is public: no strategy sees another player's vote of the s
 
 from typing import NamedTuple
 
+import numpy as np
+
+from balance.core.records import SEAT, Axis, Derived, RecordArray, RecordLayout, Stat
+
 MAX_PLAYERS = 6
 MIN_PLAYERS = 3
 #: One boat per player and the black boat.
@@ -153,47 +157,94 @@ HAT_ROUNDS = 10
 HAT_ROUND_COLUMNS = [f"hats_round_{r}" for r in range(1, HAT_ROUNDS + 1)]
 
 
-class GameSlots(NamedTuple):
-    ROUNDS: int = 0
-    FINISHED: int = 1
-    WINNERS: int = 2
-    FIRST_LANDED: int = 3  # boat, -1 if none landed
-    BOATS_LANDED: int = 4
-    BOATS_SUNK: int = 5
-    HAT_DECIDED: int = 6  # ballots decided by a lone hat
-    REVOTES: int = 7  # ballots where every voter played a hat
-    TIES_BROKEN: int = 8  # ballots the first player's choice decided
-    VOTES: int = 9  # ballots, revotes included
-    TIE_RULE: int = 10
-    HATS_ROUND: int = 11  # HATS_ROUND + r - 1: hats played in round r (the last: r and later)
-    SIZE: int = 11 + HAT_ROUNDS
-
-
-class SeatStatSlots(NamedTuple):
-    WON: int = 0
-    SCORE: int = 1
-    PLACED_OFFICERS: int = 2
-    PLACED_SAILORS: int = 3
-    SAVED_OFFICERS: int = 4
-    SAVED_SAILORS: int = 5
-    OVERBOARD: int = 6  # pawns lost to an overboard vote
-    SUNK: int = 7  # pawns drowned with a sinking boat
-    NO_SEAT: int = 8  # swimmers with no free seat to reach
-    HATS_USED: int = 9
-    HATS_DECISIVE: int = 10  # ballots this seat's lone hat decided
-    SIZE: int = 11
-
-
-class BoatStatSlots(NamedTuple):
-    LANE: int = 0
-    FATE: int = 1  # AFLOAT (at the cap), LANDED or SUNK
-    ROUND: int = 2  # of landing or sinking, 0 if afloat
-    ABOARD: int = 3  # pawns aboard when it landed or sank
-    ORDER: int = 4  # landing order from 1, 0 if it did not land
-    LEAKS: int = 5  # leaks aboard at the end or when it left the water
-    SIZE: int = 6
-
-
-GameStat = GameSlots()
-SeatStat = SeatStatSlots()
-BoatStat = BoatStatSlots()
+#: The records a block of games fills: kernels index them with the slots below, and
+#: the engine, the reference engine and the record tables read them from here.
+RECORDS = RecordLayout(
+    arrays=(
+        RecordArray(
+            "games",
+            np.int32,
+            entries=(
+                Stat("rounds", table=np.int16),
+                Stat("finished", flag=True),
+                Stat("winners", column=None),
+                Derived("winners"),
+                Stat("first_landed", column=None),  # boat, -1 if none landed
+                Derived("first_landed"),  # by the boat's name
+                Stat("boats_landed", table=np.int8),
+                Stat("boats_sunk", table=np.int8),
+                Stat("hat_decided", table=np.int16),  # ballots decided by a lone hat
+                Stat("revotes", table=np.int16),  # ballots where every voter played a hat
+                Stat("ties_broken", table=np.int16),  # ballots the first player's choice decided
+                Stat("votes", table=np.int16),  # ballots, revotes included
+                Stat("tie_rule", labels=TIE_RULES),
+                Stat(  # HATS_ROUND + r - 1: hats played in round r (the last: r and later)
+                    "hats_round",
+                    HAT_ROUNDS,
+                    record="hats_by_round",
+                    table=np.int16,
+                    column=HAT_ROUND_COLUMNS,
+                ),
+            ),
+            order=(
+                "game",
+                "rounds",
+                "finished",
+                "winners",
+                "first_landed",
+                "boats_landed",
+                "boats_sunk",
+                "votes",
+                "hat_decided",
+                "revotes",
+                "ties_broken",
+                "tie_rule",
+                *HAT_ROUND_COLUMNS,
+            ),
+            slots_module=__name__,
+        ),
+        RecordArray(
+            "seats",
+            np.int32,
+            axes=(SEAT,),
+            entries=(
+                Derived("strategy"),
+                Stat("won", flag=True),
+                Stat("score", table=np.int16),
+                Stat("placed_officers", table=np.int16),
+                Stat("placed_sailors", table=np.int16),
+                Stat("saved_officers", table=np.int16),
+                Stat("saved_sailors", table=np.int16),
+                Stat("overboard", table=np.int16),  # pawns lost to an overboard vote
+                Stat("sunk", table=np.int16),  # pawns drowned with a sinking boat
+                Stat("no_seat", table=np.int16),  # swimmers with no free seat to reach
+                Stat("hats_used", table=np.int16),
+                Stat("hats_decisive", table=np.int16),  # ballots this seat's lone hat decided
+            ),
+            slots_module=__name__,
+        ),
+        RecordArray(
+            "boats",
+            np.int32,
+            axes=(Axis("boat", 1, per_seat=1),),  # each seat's boat, then the black boat
+            entries=(
+                Stat("lane", table=np.int8),
+                Derived("island"),  # the lane's
+                Stat("fate", labels=FATES),  # AFLOAT (at the cap), LANDED or SUNK
+                Stat("round", table=np.int16),  # of landing or sinking, 0 if afloat
+                Stat("aboard", table=np.int8),  # pawns aboard when it landed or sank
+                Stat("order", table=np.int8),  # landing order from 1, 0 if it did not land
+                Stat("leaks", table=np.int8),  # leaks aboard at the end or when it left the water
+            ),
+            record_prefix="boat_",
+            slots_module=__name__,
+        ),
+    ),
+    tables=("games", "seats", "boats"),
+    length=("games", "rounds"),
+    finished=("games", "finished"),
+    won=("seats", "won"),
+)
+GameStat = RECORDS["games"].slots
+SeatStat = RECORDS["seats"].slots
+BoatStat = RECORDS["boats"].slots

@@ -13,6 +13,7 @@ import numpy as np
 
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
+from balance.games import base
 from balance.games.base import player_factory
 from balance.games.walk_the_plank import moves_nb
 from balance.games.walk_the_plank.reference import Option, Position, RandomStrategy
@@ -75,28 +76,17 @@ def unpack_position(pos: Position, obs: tuple) -> Position:
     return out
 
 
-class CompiledStrategy:
-    """A compiled strategy seen from the reference engine.
-
-    Each decision packs the position, hands the seat's stream state to the compiled
-    function, and takes the advanced state back, so the stream stays the same one the
-    compiled engine would use.
-    """
+class CompiledStrategy(base.CompiledStrategy):
+    """A compiled strategy seen from the reference engine, on Walk the Plank's positions."""
 
     def __init__(self, seat: SeatStrategy, rules: WalkThePlankRules, stream: Stream) -> None:
-        self.name = seat.label
-        self.decisions = seat.strategy.decisions
-        self.params = seat.vector()
+        super().__init__(seat, stream)
         self.rules = rules
-        self.stream = stream
 
     def _call(self, function, pos: Position, *args, out=None) -> int:
         """``function(obs, *args, params, rng[, out])`` on the seat's own stream."""
-        rng = np.array(self.stream.state, dtype=np.uint64)
         tail = () if out is None else (out,)
-        result = function(pack_position(pos, self.rules), *args, self.params, rng, *tail)
-        self.stream.state = [int(x) for x in rng]
-        return result
+        return self.call(function, pack_position(pos, self.rules), *args, tail=tail)
 
     def program(self, pos: Position, seat: int, available: list[int]) -> list[int]:
         out = np.zeros(3, dtype=np.int64)

@@ -9,16 +9,16 @@ scenario tests hold the compiled rules to the same positions as the reference.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
 from balance.core import dispatch
 from balance.core.dispatch import Dispatch
-from balance.core.errors import BalanceError
 from balance.core.random_nb import seed_stream_nb
-from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy
-from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
+from balance.core.records import Records
+from balance.core.strategy import MAX_PARAMS, Strategy
+from balance.games.base import Lineup, lineup_arrays
+from balance.games.engine import CompiledEngine
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank import moves_nb
 from balance.games.walk_the_plank.bridge import pack_position, unpack_position
@@ -27,104 +27,12 @@ from balance.games.walk_the_plank.reference import CardOutcome, GameRecord, Posi
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.strategies.walk_the_plank import random as random_strategy
 
-MIN_PLAYERS = 2
-MAX_PLAYERS = 5
 DECISIONS = ("program", "choose", "push")
-
-
-def check_players(players: int) -> None:
-    check_player_count("walk-the-plank", players, MIN_PLAYERS, MAX_PLAYERS)
-
-
-@dataclass(frozen=True)
-class Records:
-    """Per-game records of a block of games, as the compiled engine writes them.
-
-    Attributes
-    ----------
-    first_game : index of the first game of the block.
-    games : int32 ``(G, GameStat.SIZE)``: rounds, finished, ghost seat, Dolphin face,
-        Kraken faces (calm, giant wave, kraken) and pirates the Kraken took.
-    cards : int16 ``(G, n, 10, CardStat.SIZE)``: per seat and card: revealed, had an
-        effect, own pirates killed, others' pirates killed, pirates saved.
-    seats : int8 ``(G, n, 2)``: per seat: won (0/1), pirates left.
-    """
-
-    first_game: int
-    games: np.ndarray
-    cards: np.ndarray
-    seats: np.ndarray
-
-    def __len__(self) -> int:
-        return self.games.shape[0]
-
-    def game_record(self, g: int) -> GameRecord:
-        """Game ``g`` of the block in the reference engine's record form."""
-        row, cards, seats = self.games[g], self.cards[g], self.seats[g]
-        stat = nb.CardStat
-
-        def per_card(column: int) -> list[list[int]]:
-            return cards[:, :, column].astype(int).tolist()
-
-        return GameRecord(
-            rounds=int(row[nb.GameStat.ROUNDS]),
-            finished=bool(row[nb.GameStat.FINISHED]),
-            winners=[bool(x) for x in seats[:, 0]],
-            pirates_left=[int(x) for x in seats[:, 1]],
-            revealed=per_card(stat.REVEALED),
-            effect=per_card(stat.EFFECT),
-            killed_own=per_card(stat.KILLED_OWN),
-            killed_others=per_card(stat.KILLED_OTHERS),
-            saved=per_card(stat.SAVED),
-            ghost_seat=int(row[nb.GameStat.GHOST_SEAT]),
-            dolphin_face=int(row[nb.GameStat.DOLPHIN_FACE]),
-            kraken_rolls=[
-                int(row[nb.GameStat.KRAKEN_CALM]),
-                int(row[nb.GameStat.KRAKEN_WAVE]),
-                int(row[nb.GameStat.KRAKEN_KRAKEN]),
-            ],
-            kraken_killed=int(row[nb.GameStat.KRAKEN_KILLED]),
-        )
-
-
-def records_from_games(played: Sequence[GameRecord], first_game: int, players: int) -> Records:
-    """The reference engine's records of consecutive games as the compiled engine's arrays."""
-    g_count = len(played)
-    games = np.zeros((g_count, nb.GameStat.SIZE), dtype=np.int32)
-    cards = np.zeros((g_count, players, N_CARDS, nb.CardStat.SIZE), dtype=np.int16)
-    seats = np.zeros((g_count, players, 2), dtype=np.int8)
-    stat, card_stat = nb.GameStat, nb.CardStat
-    for g, record in enumerate(played):
-        games[g, stat.ROUNDS] = record.rounds
-        games[g, stat.FINISHED] = record.finished
-        games[g, stat.GHOST_SEAT] = record.ghost_seat
-        games[g, stat.DOLPHIN_FACE] = record.dolphin_face
-        games[g, stat.KRAKEN_CALM : stat.KRAKEN_KRAKEN + 1] = record.kraken_rolls
-        games[g, stat.KRAKEN_KILLED] = record.kraken_killed
-        seats[g, :, 0] = record.winners
-        seats[g, :, 1] = record.pirates_left
-        cards[g, :, :, card_stat.REVEALED] = record.revealed
-        cards[g, :, :, card_stat.EFFECT] = record.effect
-        cards[g, :, :, card_stat.KILLED_OWN] = record.killed_own
-        cards[g, :, :, card_stat.KILLED_OTHERS] = record.killed_others
-        cards[g, :, :, card_stat.SAVED] = record.saved
-    return Records(first_game=first_game, games=games, cards=cards, seats=seats)
 
 
 # ---------------------------------------------------------------------------
 # Line-ups: which strategy plays which seat
 # ---------------------------------------------------------------------------
-
-
-def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2n) for the kernel.
-
-    Row ``i % R`` of ``seats_of`` is game ``i``'s table: the strategy in each seat, then
-    each seat's forbidden cards. ``R`` is :attr:`Lineup.period`, the games after which
-    the seating and the restricted seat repeat.
-    """
-    codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
-    return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
 
 def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
@@ -133,10 +41,6 @@ def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
     seat = lineup.restricted_seat(game)[..., None]
     mask = card_mask(lineup.restricted)
     return np.where(np.arange(len(lineup.seats)) == seat, mask, 0).astype(np.int64)
-
-
-def uniform_lineup(players: int) -> Lineup:
-    return Lineup(tuple(SeatStrategy(random_strategy, ()) for _ in range(players)))
 
 
 DISPATCH = Dispatch(
@@ -160,101 +64,106 @@ DISPATCH = Dispatch(
 )
 
 
-def kernel_for(lineup: Lineup) -> Callable:
-    """The compiled game loop that can call every strategy of ``lineup``.
+class Engine(CompiledEngine):
+    """Walk the Plank's game loop; the seats' forbidden cards ride in ``seats_of``."""
 
-    Shipped strategies use the loop cached on disk. A user's strategies join through
-    dispatchers generated for them, and the loop is compiled anew once per process.
-    """
-    return DISPATCH.kernel_for(lineup)
+    game = "walk-the-plank"
+    min_players = 2
+    max_players = 5
+    decisions = DECISIONS
+    layout = nb.RECORDS
+    record_class = GameRecord
+    error = nb.Error
+    user_codes = nb.USER_CODES
+    uniform = random_strategy
 
+    def kernel_for(self, lineup: Lineup) -> Callable:
+        """The compiled game loop that can call every strategy of ``lineup``.
 
-def check_strategy(strategy: Strategy) -> None:
-    """A user's strategy must give compiled functions for the decisions it makes."""
-    dispatch.check_strategy(strategy, "walk-the-plank", DECISIONS, ("program", "choose"))
+        Shipped strategies use the loop cached on disk. A user's strategies join through
+        dispatchers generated for them, and the loop is compiled anew once per process.
+        """
+        return DISPATCH.kernel_for(lineup)
 
+    def check_strategy(self, strategy: Strategy) -> None:
+        """A user's strategy must give compiled functions for the decisions it makes."""
+        dispatch.check_strategy(strategy, self.game, DECISIONS, ("program", "choose"))
 
-def play_games(
-    rules: WalkThePlankRules,
-    players: int,
-    seed: int,
-    n_games: int,
-    first_game: int = 0,
-    lineup: Lineup | None = None,
-    per_seat_cards: bool = True,
-) -> Records:
-    """Play ``n_games`` games, indices ``first_game ..``, in compiled code.
+    def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``seats_of`` (R, 2n): each seat's strategy, then each seat's forbidden cards."""
+        codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+        return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
-    Every seat plays uniform-random unless ``lineup`` says otherwise. Releases the GIL
-    while it plays, so blocks can run on several threads at once. With
-    ``per_seat_cards=False`` the records' ``cards`` hold only what a summary reads:
-    int16 ``(G, 10, 2)``, per card the reveals and the reveals with an effect, summed
-    over the seats (a tenth of the memory; such records have no :meth:`~Records.game_record`).
-    """
-    check_players(players)
-    lineup = lineup or uniform_lineup(players)
-    check_block(players, n_games, first_game, seed, lineup, check_strategy)
-    games = np.zeros((n_games, nb.GameStat.SIZE), dtype=np.int32)
-    shape = (players, N_CARDS, nb.CardStat.SIZE) if per_seat_cards else (1, N_CARDS, 2)
-    cards = np.zeros((n_games, *shape), dtype=np.int16)
-    seats = np.zeros((n_games, players, 2), dtype=np.int8)
-    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    codes, params, seats_of = kernel_inputs(lineup)
-    kernel = kernel_for(lineup)
-    done = kernel(
-        players,
-        rules.to_array(),
-        codes,
-        params,
-        seats_of,
-        seed,
-        first_game,
-        games,
-        cards,
-        seats,
-        error,
-    )
-    if error[nb.Error.GAME] >= 0:
-        raise BalanceError(_illegal_choice_message(lineup, error))
-    assert done == n_games
-    if not per_seat_cards:
-        cards = cards[:, 0]
-    return Records(first_game=first_game, games=games, cards=cards, seats=seats)
+    def empty_records(
+        self, players: int, n_games: int, first_game: int = 0, per_seat_cards: bool = True
+    ) -> Records:
+        """With ``per_seat_cards=False`` the records' ``cards`` hold only what a summary
+        reads: int16 ``(G, 1, 10, 2)``, per card the reveals and the reveals with an effect,
+        summed over the seats (a tenth of the memory; such records have no
+        :meth:`~balance.core.records.Records.game_record`)."""
+        if per_seat_cards:
+            return super().empty_records(players, n_games, first_game)
+        arrays = {
+            array.name: array.empty(n_games, players)
+            if array.name != "cards"
+            else np.zeros((n_games, 1, N_CARDS, 2), dtype=np.int16)
+            for array in self.layout.arrays
+        }
+        return Records(self.layout, first_game, arrays, self.record_class)
 
-
-def _illegal_choice_message(lineup: Lineup, error: np.ndarray) -> str:
-    game, seat = int(error[nb.Error.GAME]), int(error[nb.Error.SEAT])
-    index = int(lineup.strategy_index(np.array(game), seat))
-    label = lineup.seats[index].label
-    decision = DECISIONS[int(error[nb.Error.DECISION])]
-    value = int(error[nb.Error.VALUE])
-    if decision == "program":
-        cards = [
-            _card_name(value // 10000),
-            _card_name(value // 100 % 100),
-            _card_name(value % 100),
-        ]
-        what = (
-            f"programmed {', '.join(cards)}, not three different cards from its hand "
-            "(cards resting or forbidden to it may not be programmed)"
+    def play_games(
+        self,
+        rules: WalkThePlankRules,
+        players: int,
+        seed: int,
+        n_games: int,
+        first_game: int = 0,
+        lineup: Lineup | None = None,
+        per_seat_cards: bool = True,
+    ) -> Records:
+        """:meth:`CompiledEngine.play_games`; with ``per_seat_cards=False`` the records'
+        ``cards`` are int16 ``(G, 10, 2)`` (:meth:`empty_records`)."""
+        records = super().play_games(
+            rules, players, seed, n_games, first_game, lineup, per_seat_cards=per_seat_cards
         )
-    elif decision == "choose":
-        card = CARD_NAMES[int(error[nb.Error.CARD])]
-        what = f"chose option {value} of {card}, outside its options (0 to count-1)"
-    else:
-        what = (
+        if not per_seat_cards:
+            records.arrays["cards"] = records.cards[:, 0]
+        return records
+
+    def illegal_choice(self, decision: str, error: np.ndarray) -> str:
+        value = int(error[nb.Error.VALUE])
+        if decision == "program":
+            cards = [
+                _card_name(value // 10000),
+                _card_name(value // 100 % 100),
+                _card_name(value % 100),
+            ]
+            return (
+                f"programmed {', '.join(cards)}, not three different cards from its hand "
+                "(cards resting or forbidden to it may not be programmed)"
+            )
+        if decision == "choose":
+            card = CARD_NAMES[int(error[nb.Error.CARD])]
+            return f"chose option {value} of {card}, outside its options (0 to count-1)"
+        return (
             f"chose Dolphin step {value}, outside its options (0 to count-1: a pirate "
             "to push, or the last option to stop)"
         )
-    return (
-        f"strategy {label!r} (seat {seat}) made an illegal {decision!r} decision "
-        f"in game {game}: {what}"
-    )
 
 
 def _card_name(card: int) -> str:
     """A card by its name on the rules page, or what the strategy wrote if no card."""
     return CARD_NAMES[card] if 0 <= card < N_CARDS else f"card number {card} (no such card)"
+
+
+ENGINE = Engine()
+check_players = ENGINE.check_players
+check_strategy = ENGINE.check_strategy
+kernel_for = ENGINE.kernel_for
+kernel_inputs = ENGINE.kernel_inputs
+uniform_lineup = ENGINE.uniform_lineup
+records_from_games = ENGINE.records_from_games
+play_games = ENGINE.play_games
 
 
 # ---------------------------------------------------------------------------

@@ -19,8 +19,9 @@ import numpy as np
 from balance.core.bits_nb import lowest_bit_nb, popcount_nb
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, game_key_nb, run_key_nb, seed_stream_keyed_nb
+from balance.core.records import SEAT, Axis, Derived, RecordArray, RecordLayout, Stat
 from balance.core.strategy import MAX_PARAMS
-from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK, N_CARDS
+from balance.games.walk_the_plank.cards import CARD_NAMES, GHOST_SET_ASIDE_MASK, N_CARDS
 from balance.games.walk_the_plank.moves_nb import (
     ALL_CARDS,
     CARD_MASK,
@@ -61,30 +62,57 @@ from balance.strategies.walk_the_plank import (
     weighted_push,
 )
 
-
-class GameStatSlots(NamedTuple):
-    """Columns of the per-game record array ``games`` (int32, shape ``(G, SIZE)``)."""
-
-    ROUNDS: int = 0
-    FINISHED: int = 1
-    GHOST_SEAT: int = 2
-    DOLPHIN_FACE: int = 3
-    KRAKEN_CALM: int = 4
-    KRAKEN_WAVE: int = 5
-    KRAKEN_KRAKEN: int = 6
-    KRAKEN_KILLED: int = 7
-    SIZE: int = 8
-
-
-class CardStatSlots(NamedTuple):
-    """Last axis of the per-card record array ``cards`` (int16, shape ``(G, n, 10, SIZE)``)."""
-
-    REVEALED: int = 0
-    EFFECT: int = 1
-    KILLED_OWN: int = 2
-    KILLED_OTHERS: int = 3
-    SAVED: int = 4
-    SIZE: int = 5
+#: The records a block of games fills: kernels index them with the slots below, and
+#: the engine, the reference engine and the record tables read them from here.
+RECORDS = RecordLayout(
+    arrays=(
+        RecordArray(
+            "games",
+            np.int32,
+            entries=(
+                Stat("rounds"),
+                Stat("finished", flag=True),
+                Derived("winners"),
+                Stat("ghost_seat", table=np.int8),  # -1 if no ghost played
+                Stat("dolphin_face", column=None),  # -1 if not rolled; a column of faces
+                Derived("dolphin_face"),
+                Stat("kraken_calm", record="kraken_rolls", table=np.int16),
+                Stat("kraken_wave", record="kraken_rolls", table=np.int16),
+                Stat("kraken_kraken", record="kraken_rolls", table=np.int16),
+                Stat("kraken_killed", table=np.int16),  # pirates the Kraken took
+            ),
+            slots_module=__name__,
+        ),
+        RecordArray(
+            "cards",
+            np.int16,
+            axes=(SEAT, Axis("card", N_CARDS, labels=CARD_NAMES)),
+            entries=(
+                Stat("revealed"),
+                Stat("effect"),  # revealed and had an effect
+                Stat("killed_own"),
+                Stat("killed_others"),
+                Stat("saved"),
+            ),
+            slots_module=__name__,
+        ),
+        RecordArray(
+            "seats",
+            np.int8,
+            axes=(SEAT,),
+            entries=(
+                Derived("strategy"),
+                Stat("won", record="winners", flag=True),
+                Stat("pirates_left"),
+            ),
+            slots_module=__name__,
+        ),
+    ),
+    tables=("games", "seats", "cards"),
+    length=("games", "rounds"),
+    finished=("games", "finished"),
+    won=("seats", "won"),
+)
 
 
 class DecisionIds(NamedTuple):
@@ -106,8 +134,9 @@ class ErrorSlots(NamedTuple):
     SIZE: int = 5
 
 
-GameStat = GameStatSlots()
-CardStat = CardStatSlots()
+GameStat = RECORDS["games"].slots
+CardStat = RECORDS["cards"].slots
+SeatStat = RECORDS["seats"].slots
 Decision = DecisionIds()
 Error = ErrorSlots()
 
@@ -644,6 +673,6 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
         games[g, GameStat.FINISHED] = finished
         games[g, GameStat.GHOST_SEAT] = state[State.GHOST_SEAT]
         for s in range(n):
-            seats[g, s, 0] = finished and living[s] > 0
-            seats[g, s, 1] = living[s]
+            seats[g, s, SeatStat.WON] = finished and living[s] > 0
+            seats[g, s, SeatStat.PIRATES_LEFT] = living[s]
     return games.shape[0]

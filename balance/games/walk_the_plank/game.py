@@ -11,13 +11,7 @@ import numpy as np
 from balance.core.errors import BalanceError
 from balance.core.formatting import interval, percent
 from balance.core.lazy import LazyModule
-from balance.games.base import (
-    Block,
-    EngineGame,
-    Setup,
-    quiet,
-    strategy_column,
-)
+from balance.games.base import Block, EngineGame, Setup
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
 from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
@@ -82,12 +76,6 @@ class WalkThePlank(EngineGame):
             lines.append(f"Games with a ghost: {percent(ghost['rate'])} {interval(ghost['ci95'])}")
         return lines
 
-    def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        records = engine.play_games(
-            setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
-        )
-        return self._block(records, first_game)
-
     def play_slim_block(self, setup: Setup, first_game: int, size: int) -> Block:
         """:meth:`slim` of :meth:`play_block`'s block, recorded so by the engine: per card,
         only the reveals and effects of all seats (what the summary prints)."""
@@ -100,82 +88,15 @@ class WalkThePlank(EngineGame):
             setup.lineup,
             per_seat_cards=False,
         )
-        games = records.games
-        return Block(
-            first_game=first_game,
-            length=games[:, nb.GameStat.ROUNDS],
-            finished=games[:, nb.GameStat.FINISHED].astype(bool),
-            won=records.seats[:, :, 0].astype(bool),
-            extra={"games": games, "cards": records.cards.astype(np.int32)},
-        )
+        extra = {"games": records.games, "cards": records.cards.astype(np.int32)}
+        return dataclasses.replace(self.block(records), extra=extra)
 
-    def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        """Games played by the reference engine (``--debug``): the same block as
-        :meth:`play_block` gives for the same strategies."""
-        played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
-        records = engine.records_from_games(played, first_game, setup.players)
-        return self._block(records, first_game)
-
-    def _block(self, records: engine.Records, first_game: int) -> Block:
-        return Block(
-            first_game=first_game,
-            length=records.games[:, nb.GameStat.ROUNDS],
-            finished=records.games[:, nb.GameStat.FINISHED].astype(bool),
-            won=records.seats[:, :, 0].astype(bool),
-            extra={"games": records.games, "cards": records.cards, "seats": records.seats},
-        )
-
-    def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
-        """Per-game records: ``games`` (one row a game), ``seats`` (a seat), ``cards``."""
-        g_count, n = block.won.shape
-        game_index = np.arange(block.first_game, block.first_game + g_count, dtype=np.int64)
-        games = block.extra["games"]
-        stat = nb.GameStat
-        games_table = pa.table(
-            {
-                "game": game_index,
-                "rounds": games[:, stat.ROUNDS].astype(np.int32),
-                "finished": block.finished,
-                "winners": block.won.sum(axis=1).astype(np.int8),
-                "ghost_seat": games[:, stat.GHOST_SEAT].astype(np.int8),
-                "dolphin_face": pa.array(
-                    _FACE_OR_NONE[games[:, stat.DOLPHIN_FACE]], type=pa.string()
-                ).dictionary_encode(),
-                "kraken_calm": games[:, stat.KRAKEN_CALM].astype(np.int16),
-                "kraken_wave": games[:, stat.KRAKEN_WAVE].astype(np.int16),
-                "kraken_kraken": games[:, stat.KRAKEN_KRAKEN].astype(np.int16),
-                "kraken_killed": games[:, stat.KRAKEN_KILLED].astype(np.int16),
-            }
-        )
-        seats = block.extra["seats"]
-        seats_table = pa.table(
-            {
-                "game": np.repeat(game_index, n),
-                "seat": np.tile(np.arange(n, dtype=np.int8), g_count),
-                "strategy": strategy_column(setup, game_index),
-                "won": block.won.ravel(),
-                "pirates_left": seats[:, :, 1].ravel().astype(np.int8),
-            }
-        )
-        # One copy with the statistic first: each column below is then contiguous.
-        per_stat = np.moveaxis(block.extra["cards"], -1, 0).reshape(nb.CardStat.SIZE, -1)
-        card_stat = nb.CardStat
-        cards_table = pa.table(
-            {
-                "game": np.repeat(game_index, n * N_CARDS),
-                "seat": np.tile(np.repeat(np.arange(n, dtype=np.int8), N_CARDS), g_count),
-                "card": pa.DictionaryArray.from_arrays(
-                    pa.array(np.tile(np.arange(N_CARDS, dtype=np.int32), g_count * n)),
-                    pa.array(list(CARD_NAMES)),
-                ),
-                "revealed": per_stat[card_stat.REVEALED],
-                "effect": per_stat[card_stat.EFFECT],
-                "killed_own": per_stat[card_stat.KILLED_OWN],
-                "killed_others": per_stat[card_stat.KILLED_OTHERS],
-                "saved": per_stat[card_stat.SAVED],
-            }
-        )
-        return {"games": games_table, "seats": seats_table, "cards": cards_table}
+    def derived_columns(self, block: Block, setup: Setup) -> dict[str, dict[str, Any]]:
+        """The winners, the strategies, and the dolphin die's face (null if not rolled)."""
+        derived = super().derived_columns(block, setup)
+        faces = _FACE_OR_NONE[block.extra["games"][:, nb.GameStat.DOLPHIN_FACE]]
+        derived["games"]["dolphin_face"] = pa.array(faces, type=pa.string()).dictionary_encode()
+        return derived
 
     def slim(self, block: Block) -> Block:
         """The block with only what :meth:`summarize` reads: card counts summed over seats."""

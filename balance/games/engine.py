@@ -1,0 +1,153 @@
+"""The Python face every compiled game engine shares: one block of games, validated,
+allocated, played by the game's kernel, its illegal choices told in words.
+
+A game's ``engine.py`` makes one :class:`CompiledEngine` subclass, naming its records
+(:class:`balance.core.records.RecordLayout`), its decisions, its kernel's ``error`` slots
+and what it says of an illegal answer, and overriding the few steps its kernel takes
+differently (the rules' arrays, extra kernel arguments). Every game loop takes the same
+arguments in the same order::
+
+    kernel(*rules_arguments, codes, params, seats_of, seed, first_game, *records, error,
+           *extra_arguments) -> games played
+
+and stops at the first strategy that answers outside its options, with ``error[GAME]``
+(and the game's own slots) filled in. This module sits beside :mod:`balance.games.base`,
+not in :mod:`balance.core`, because it seats a :class:`~balance.games.base.Lineup`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from balance.core.errors import BalanceError
+from balance.core.records import RecordLayout, Records, records_from_games
+from balance.core.strategy import SeatStrategy, Strategy
+from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
+
+
+class CompiledEngine:
+    """A game's compiled engine, played a block of games at a time.
+
+    Attributes
+    ----------
+    game : the game's id, as errors name it.
+    min_players, max_players : the players it seats.
+    decisions : the decisions a strategy makes, in the order ``error[DECISION]`` numbers them.
+    layout : the record arrays its kernels write.
+    record_class : the reference engine's record of one game.
+    error : the slots of the kernel's ``error`` array (``GAME``, ``SEAT``, and, with
+        several decisions, ``DECISION``).
+    user_codes : the first strategy code of a run's own strategies.
+    uniform : the uniform-random strategy, every seat's unless a line-up says otherwise.
+    """
+
+    game: str
+    min_players: int
+    max_players: int
+    decisions: tuple[str, ...]
+    layout: RecordLayout
+    record_class: type
+    error: Any
+    user_codes: int
+    uniform: Strategy
+
+    def check_players(self, players: int) -> None:
+        check_player_count(self.game, players, self.min_players, self.max_players)
+
+    def check_strategy(self, strategy: Strategy) -> None:
+        """A one-line error unless a user's ``strategy`` gives what the kernels call."""
+        raise NotImplementedError
+
+    def kernel_for(self, lineup: Lineup) -> Callable[..., int]:
+        """The compiled game loop that can call every strategy of ``lineup``."""
+        raise NotImplementedError
+
+    def uniform_lineup(self, players: int) -> Lineup:
+        return Lineup(tuple(SeatStrategy(self.uniform, ()) for _ in range(players)))
+
+    def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, n + ...): row
+        ``i % R`` is game ``i``'s table, the strategy in each seat (then what the game
+        adds per seat, such as what restricted play forbids it)."""
+        codes, params, _, strategies = lineup_arrays(lineup, self.user_codes)
+        return codes, params, strategies
+
+    def rules_arguments(self, rules: Any, players: int, **options: Any) -> tuple[Any, ...]:
+        """The kernel's first arguments: the table's size and the packed rules."""
+        return players, rules.to_array()
+
+    def extra_arguments(self, lineup: Lineup) -> tuple[Any, ...]:
+        """Arguments the kernel takes after ``error`` (none unless a game's loop needs them)."""
+        return ()
+
+    def empty_records(
+        self, players: int, n_games: int, first_game: int = 0, **options: Any
+    ) -> Records:
+        """Unwritten records of ``n_games`` games of ``players`` players."""
+        arrays = self.layout.empty(n_games, players)
+        return Records(self.layout, first_game, arrays, self.record_class)
+
+    def play_games(
+        self,
+        rules: Any,
+        players: int,
+        seed: int,
+        n_games: int,
+        first_game: int = 0,
+        lineup: Lineup | None = None,
+        **options: Any,
+    ) -> Records:
+        """Play ``n_games`` games, indices ``first_game ..``, in compiled code.
+
+        Every seat plays uniform-random unless ``lineup`` says otherwise. Releases the GIL
+        while it plays, so blocks can run on several threads at once. ``options`` are the
+        game's own (what it records, the decks it plays).
+        """
+        self.check_players(players)
+        check_rules = getattr(rules, "check_players", None)  # rules sized by the table
+        if check_rules is not None:
+            check_rules(players)
+        lineup = lineup or self.uniform_lineup(players)
+        check_block(players, n_games, first_game, seed, lineup, self.check_strategy)
+        arguments = self.rules_arguments(rules, players, **options)
+        records = self.empty_records(players, n_games, first_game, **options)
+        error = np.full(self.error.SIZE, -1, dtype=np.int64)
+        codes, params, seats_of = self.kernel_inputs(lineup)
+        kernel = self.kernel_for(lineup)
+        done = kernel(
+            *arguments,
+            codes,
+            params,
+            seats_of,
+            seed,
+            first_game,
+            *records.arrays.values(),
+            error,
+            *self.extra_arguments(lineup),
+        )
+        if error[self.error.GAME] >= 0:
+            raise BalanceError(self.illegal_choice_message(lineup, error))
+        assert done == n_games
+        return records
+
+    def records_from_games(self, played: Sequence[Any], first_game: int, players: int) -> Records:
+        """The reference engine's records of consecutive games as this engine's arrays."""
+        return records_from_games(self.layout, self.record_class, played, first_game, players)
+
+    def illegal_choice_message(self, lineup: Lineup, error: np.ndarray) -> str:
+        """Which strategy answered what, where, in a game's words (:meth:`illegal_choice`)."""
+        game, seat = int(error[self.error.GAME]), int(error[self.error.SEAT])
+        label = lineup.seats[int(lineup.strategy_index(np.array(game), seat))].label
+        several = len(self.decisions) > 1
+        decision = self.decisions[int(error[self.error.DECISION]) if several else 0]
+        return (
+            f"strategy {label!r} (seat {seat}) made an illegal {decision!r} decision "
+            f"in game {game}: {self.illegal_choice(decision, error)}"
+        )
+
+    def illegal_choice(self, decision: str, error: np.ndarray) -> str:
+        """What the strategy did wrong in ``decision``, from the kernel's ``error`` slots."""
+        raise NotImplementedError
