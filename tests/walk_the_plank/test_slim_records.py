@@ -4,6 +4,8 @@ prints). It must be, array for array, the slim form of the whole record."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -73,7 +75,9 @@ def test_a_sweep_tallies_slim_blocks_only_where_the_engine_records_them(
     monkeypatch.setattr(GAME, "play_block", lambda *a: played.append("whole") or whole(*a))
     monkeypatch.setattr(GAME, "play_slim_block", lambda *a: played.append("slim") or slim(*a))
     tally_block(GAME, setup, 0, 50)
-    monkeypatch.setattr(GAME, "records_slim", False)
+    monkeypatch.setattr(
+        GAME, "capabilities", dataclasses.replace(GAME.capabilities, slim_records=False)
+    )
     tally_block(GAME, setup, 0, 50)
     assert played == ["slim", "whole"]
-    assert not get_game("la-planche").records_slim
+    assert not get_game("la-planche").capabilities.slim_records
