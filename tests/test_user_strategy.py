@@ -20,7 +20,7 @@ from balance import api
 from balance.core.errors import BalanceError
 from balance.core.strategy import load_strategy_file, strategy_origin
 from balance.dispatch import compiled_from_cache
-from balance.games import get_game
+from balance.games import MODULES, get_game
 from balance.games.base import Setup
 from balance.results import json_safe
 from balance.strategy_check import (
@@ -31,7 +31,7 @@ from balance.strategy_check import (
 )
 from balance.strategy_tools import template
 
-GAMES = ("walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves")
+GAMES = tuple(MODULES)
 
 #: A small La Planche strategy: its functions compile alone in about a second.
 PLAIN = """
