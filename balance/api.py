@@ -59,5 +59,5 @@ def add_card_values(
     value = restricted_play(setup, games, (), threads, progress, on_compile)
     summary["card_value"] = card_value_json(value)
     game = get_game(setup.game)
-    if hasattr(game, "add_card_values"):
+    if game.capabilities.decks:
         game.add_card_values(summary, value)

@@ -17,6 +17,7 @@ import pytest
 from balance.strategies.walk_the_plank import SHIPPED
 from cli_helpers import invoke
 
+from balance.games import MODULES
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 
@@ -101,7 +102,7 @@ def test_strategies_lists_the_shipped_five() -> None:
     assert "parameters (default, range, meaning):\n      own_alive = 4  (0 and up)  worth" in out
 
 
-@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
+@pytest.mark.parametrize("game", list(MODULES))
 def test_strategies_explain_every_parameter_with_its_range(game: str) -> None:
     from balance.games import get_game
 
@@ -116,7 +117,7 @@ def test_strategies_explain_every_parameter_with_its_range(game: str) -> None:
             assert f"      {name} = {said}  ({allowed})  {meaning}\n" in out
 
 
-@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
+@pytest.mark.parametrize("game", list(MODULES))
 def test_counts_and_words_take_whole_numbers_only(game: str) -> None:
     """A budget, a width or a word's code given as 2.5 is refused, never truncated."""
     from balance.core.errors import BalanceError
@@ -159,7 +160,7 @@ def bounds_said(low: float, high: float) -> str:
     return f"from {low:g} to {high:g}"
 
 
-@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
+@pytest.mark.parametrize("game", list(MODULES))
 def test_every_documented_range_is_enforced(game: str) -> None:
     """A value just outside the range a parameter's docs state is refused in one line, a
     value at a bound (or far inside a range without one) is taken: no strategy documents

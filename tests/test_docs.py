@@ -59,7 +59,7 @@ def test_strategy_page_example_is_the_example_file() -> None:
     assert code.strip() in (ROOT / "examples" / "cautious.py").read_text()
 
 
-@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
+@pytest.mark.parametrize("game", list(MODULES))
 def test_rules_table_in_docs_matches_the_parameters(game: str) -> None:
     docs = (ROOT / "docs" / f"{game}.md").read_text()
     docs = docs.split("## Rule parameters", 1)[1].split("\n## ", 1)[0]
@@ -132,7 +132,7 @@ def set_up(command: str, folder: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("game", ["walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves"])
+@pytest.mark.parametrize("game", list(MODULES))
 def test_the_template_suggests_commands_that_run(
     game: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -21,7 +21,7 @@ from balance.authoring.strategy_tools import template
 from balance.core.dispatch import compiled_from_cache
 from balance.core.errors import BalanceError
 from balance.core.strategy import load_strategy_file, strategy_origin
-from balance.games import get_game
+from balance.games import MODULES, get_game
 from balance.games.base import Setup
 from balance.run.results import json_safe
 from balance.run.strategy_check import (
@@ -31,7 +31,7 @@ from balance.run.strategy_check import (
     runtime_error,
 )
 
-GAMES = ("walk-the-plank", "la-planche", "lifeboats", "battle-of-thieves")
+GAMES = tuple(MODULES)
 
 #: A small La Planche strategy: its functions compile alone in about a second.
 PLAIN = """

@@ -25,7 +25,7 @@ import pandas as pd
 from balance.core.errors import BalanceError, Interrupted
 from balance.core.formatting import interval, percent, rules_text
 from balance.games import get_game
-from balance.games.base import Setup
+from balance.games.base import Setup, no_restricted_play
 from balance.reports.charts import (
     Chart,
     findings_page,
@@ -249,12 +249,14 @@ def _restricted_play(
     max_games: int | None,
 ) -> RestrictedPlay:
     game = get_game(setup.game)
-    if getattr(game, "blank_setups", None) is not None:  # a deck without the card
+    if game.capabilities.decks:  # a deck without the card
         if precision is not None:
             raise BalanceError(
                 f"--precision is not available for {game.id}'s card values yet; use --games"
             )
         return _blanked_play(setup, games, actions, threads, progress, on_compile)
+    if not game.capabilities.restricted_actions:
+        raise BalanceError(no_restricted_play(game.id))
     chosen = list(actions) or list(game.actions())
     for action in chosen:
         game.check_restricted([action])
@@ -610,5 +612,8 @@ def _precision_json(value: Any) -> dict[str, Any]:
 def check_card_values(game_id: str) -> None:
     """A one-line error unless restricted play can value ``game_id``'s cards."""
     game = get_game(game_id)
-    if getattr(game, "blank_setups", None) is None:
-        game.check_restricted(list(game.actions())[:1])
+    if game.capabilities.decks:
+        return
+    if not game.capabilities.restricted_actions:
+        raise BalanceError(no_restricted_play(game.id))
+    game.check_restricted(list(game.actions())[:1])

@@ -253,7 +253,7 @@ def tally_block(game: Any, setup: Setup, start: int, size: int) -> Block:
     """A block of games in the form the per-game columns are read from: the slim block
     where the game's engine records it directly (less to write, no summing over seats
     afterwards), else the whole block (slimming it would cost more than it saves)."""
-    if getattr(game, "records_slim", False):
+    if game.capabilities.slim_records:
         return game.play_slim_block(setup, start, size)
     return game.play_block(setup, start, size)
 

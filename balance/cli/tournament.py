@@ -198,7 +198,7 @@ def matchup(
     as_json: bool,
 ) -> None:
     """Decks against decks: 'balance tournament GAME --deck ...' (GAMES a seat order)."""
-    if get_game(game).id != "battle-of-thieves":
+    if not get_game(game).capabilities.decks:
         raise BalanceError(f"matchups are between Battle of Thieves decks, not {game} tables")
     _play_tournament(
         game,

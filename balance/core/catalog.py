@@ -33,7 +33,7 @@ def listed_strategies(game: Any) -> list[ListedStrategy]:
     written with literal values; otherwise (or for a game without such a module) taken
     from the imported strategies.
     """
-    module = getattr(game, "strategies_module", None)
+    module = game.strategies_module
     if module is not None:
         listed = _read_source(module)
         if listed is not None:

@@ -3,6 +3,11 @@
 A game's module (``balance.games.<game>.game``) is light: its compiled engine, its
 strategies, pandas and the statistics load when it first plays or reads records, so that
 listing the games or their rules starts at once, and a run loads only its own game.
+
+:data:`MODULES` is the one place a game is registered: its package is installed because
+``setup.py`` finds every package under ``balance/``, and the tests read the games from
+here (the contract suite, ``tests/contract``, checks every registered game against the
+:class:`~balance.games.base.Game` protocol and the capabilities it declares).
 """
 
 from __future__ import annotations

@@ -203,6 +203,54 @@ class Setup:
     debug: bool = False
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """The optional features of a game, declared once in its ``game.py``.
+
+    The shared layers ask a game's :attr:`Game.capabilities` rather than probing it for
+    methods; :class:`EngineGame` refuses, as a one-line error, what a game does not
+    declare. The contract suite (``tests/contract``) checks every registered game's
+    declaration against what it implements and how it behaves.
+
+    Attributes
+    ----------
+    restricted_actions : restricted play forbids actions (:meth:`Game.actions`) to a seat,
+        one action or a set that :meth:`Game.check_restricted` accepts.
+    decks : each seat plays its own deck (the rule ``decks``): restricted play values a
+        card by taking it out of its deck (:meth:`Game.blank_setups`,
+        :meth:`Game.card_values`, :meth:`Game.add_card_values`), decks meet in matchups,
+        and a run's manifest keeps its deck files' digest (:meth:`Game.manifest_extra`,
+        :meth:`Game.check_saved`).
+    search : the game ships search players (``mc``, ``ismcts``).
+    reference_engine : the readable reference engine plays blocks of games
+        (:meth:`Game.reference_block`, ``--debug``).
+    replay : the reference engine narrates a game of a run (:meth:`Game.replay`).
+    running_sums : a run that keeps no records is summarised from running sums
+        (:meth:`Game.sum_columns`, :meth:`Game.summarize_sums`) instead of slim blocks.
+    slim_records : the engine records the slim block itself, so that
+        :meth:`Game.play_slim_block` costs less than :meth:`Game.play_block` (else slimming
+        a whole block costs more than it saves).
+    """
+
+    restricted_actions: bool = False
+    decks: bool = False
+    search: bool = False
+    reference_engine: bool = False
+    replay: bool = False
+    running_sums: bool = False
+    slim_records: bool = False
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Rules to play a game under, as the command line gives them: ``variants`` switched
+    on, then each ``NAME=VALUE`` of ``rules`` (:meth:`Game.make_rules`)."""
+
+    name: str
+    variants: tuple[str, ...] = ()
+    rules: tuple[tuple[str, str], ...] = ()
+
+
 class Game(Protocol):
     """A game module's entry point."""
 
@@ -215,11 +263,16 @@ class Game(Protocol):
     seat_note: str  # the report's seat axis, e.g. "seat (0 plays first)"
     action_noun: str  # what restricted play forbids: "card", "symbol"
     action_verb: str  # what a seat may then never do with it: "program", "choose"
-    #: Whether the engine records the slim block itself (:meth:`play_slim_block` is then
-    #: cheaper than :meth:`play_block`); else slimming a whole block costs more than it saves.
-    records_slim: bool
+    #: The optional features the game has (restricted play, decks, search, replay, ...).
+    capabilities: Capabilities
     #: Whether a game has at most one winner (else several may share a win).
     single_winner: bool
+    #: The module whose ``SHIPPED`` are the game's strategies, listed from its source.
+    strategies_module: str
+    #: The rules whose games the compiled and reference engines must play alike: the
+    #: defaults, each variant and each rule value that takes another path through the
+    #: engines (the contract suite, ``tests/contract``, plays games of each).
+    checked_rules: tuple[RuleSet, ...]
 
     def seat_holdings(self, setup: Setup) -> list[str]:
         """What each seat held in every game of ``setup``, in the game's words, or an
@@ -264,6 +317,28 @@ class Game(Protocol):
         """A one-line error unless ``names`` may be forbidden to a seat together."""
         ...
 
+    def blank_setups(self, setup: Setup, cards: Sequence[str] = ()) -> list[Any]:
+        """With :attr:`Capabilities.decks`: for each card of the decks (or only ``cards``),
+        ``(seat, deck, card, setup)`` with the card taken out of its deck."""
+        ...
+
+    def card_values(self, setup: Setup, table: Any, games: int, partial: bool, **extra: Any) -> Any:
+        """With :attr:`Capabilities.decks`: each card's value to its deck, from the table
+        of restricted play's paired games."""
+        ...
+
+    def add_card_values(self, summary: dict[str, Any], values: Any) -> None:
+        """With :attr:`Capabilities.decks`: each card's value in a summary's own keys."""
+        ...
+
+    def manifest_extra(self, setup: Setup) -> dict[str, Any]:
+        """What a run's manifest keeps besides the set-up (what identifies files it read)."""
+        ...
+
+    def check_saved(self, setup: Setup, manifest: Mapping[str, Any], directory: Any) -> None:
+        """A one-line error unless a saved run can be read back as it was played."""
+        ...
+
     def is_compiled(self, setup: Setup) -> bool:
         """Whether the compiled code for this set-up is ready (in memory or cached on disk)."""
         ...
@@ -277,6 +352,11 @@ class Game(Protocol):
         ...
 
     def play_block(self, setup: Setup, first_game: int, size: int) -> Block: ...
+
+    def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
+        """With :attr:`Capabilities.reference_engine`: :meth:`play_block`'s block, played
+        by the reference engine."""
+        ...
 
     def play_slim_block(self, setup: Setup, first_game: int, size: int) -> Block:
         """The :meth:`slim` form of :meth:`play_block`'s block, for a run that keeps no
@@ -292,6 +372,17 @@ class Game(Protocol):
         """The game's own summary keys."""
         ...
 
+    def sum_columns(
+        self, block: Block, setup: Setup
+    ) -> tuple[list[str], np.ndarray, dict[str, np.ndarray]]:
+        """With :attr:`Capabilities.running_sums`: what :meth:`summarize_sums` reads of a
+        block, as column names, float64 values ``(G, k)`` and histograms."""
+        ...
+
+    def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
+        """With :attr:`Capabilities.running_sums`: :meth:`summarize` from running sums."""
+        ...
+
     def per_game(self, blocks: Sequence[Block]) -> tuple[Any, list[Any]]:
         """The game's own per-game values (a DataFrame, one row a game) and the
         :class:`balance.stats.metrics.Metric` a comparison tests on them."""
@@ -301,7 +392,9 @@ class Game(Protocol):
         """The game's own report pages (:class:`~balance.reports.charts.Chart`) of its tables."""
         ...
 
-    def replay(self, setup: Setup, game_index: int) -> str: ...
+    def replay(self, setup: Setup, game_index: int) -> str:
+        """With :attr:`Capabilities.replay`: game ``game_index`` narrated, line by line."""
+        ...
 
 
 def rules_with(
@@ -388,7 +481,9 @@ class EngineGame:
     rules_class: type
     variant_names: tuple[str, ...]
     strategies_module: str
-    records_slim = False
+    #: None of the optional features; a game declares its own once, in its ``game.py``.
+    capabilities = Capabilities()
+    checked_rules: tuple[RuleSet, ...] = (RuleSet("defaults"),)
     single_winner = False
 
     def seat_holdings(self, setup: Setup) -> list[str]:
@@ -405,10 +500,8 @@ class EngineGame:
         self.engine.check_players(players)
 
     def check_rules(self, rules: Any, players: int) -> None:
-        """Rules whose limits depend on the table (lanes, seats) check them here."""
-        check = getattr(rules, "check_players", None)
-        if check is not None:
-            check(players)
+        """Rules whose limits depend on the table (lanes, seats) check them here; none do
+        unless the game says so."""
 
     def report_length(self, rules: Any) -> tuple[str, int | None]:
         """The ``games`` table column a report's length pages read (:attr:`length_unit`
@@ -435,10 +528,48 @@ class EngineGame:
     def check_strategy(self, strategy: Strategy) -> None:
         self.engine.check_strategy(strategy)
 
+    def actions(self) -> tuple[str, ...]:
+        """No action may be forbidden to a seat without :attr:`Capabilities.restricted_actions`."""
+        return ()
+
+    def check_restricted(self, names: Sequence[str]) -> None:
+        """A one-line error for any action named: the game has no restricted play."""
+        if names:
+            raise BalanceError(no_restricted_play(self.id))
+
+    def blank_setups(self, setup: Setup, cards: Sequence[str] = ()) -> list[Any]:
+        """Refused without :attr:`Capabilities.decks`."""
+        raise BalanceError(f"{self.id} is played without decks: no card can be taken out")
+
+    def card_values(self, setup: Setup, table: Any, games: int, partial: bool, **extra: Any) -> Any:
+        """Refused without :attr:`Capabilities.decks`."""
+        raise BalanceError(f"{self.id} is played without decks: no card can be taken out")
+
+    def add_card_values(self, summary: dict[str, Any], values: Any) -> None:
+        """Refused without :attr:`Capabilities.decks`."""
+        raise BalanceError(f"{self.id} is played without decks: no card can be taken out")
+
+    def manifest_extra(self, setup: Setup) -> dict[str, Any]:
+        """Nothing besides the set-up: a game that reads files (decks) says what they held."""
+        return {}
+
+    def check_saved(self, setup: Setup, manifest: Mapping[str, Any], directory: Any) -> None:
+        """Nothing to check: a game that reads files (decks) checks they are unchanged."""
+
+    def sum_columns(
+        self, block: Block, setup: Setup
+    ) -> tuple[list[str], np.ndarray, dict[str, np.ndarray]]:
+        """Refused without :attr:`Capabilities.running_sums`."""
+        raise BalanceError(f"{self.id} cannot summarise a run from running sums")
+
+    def summarize_sums(self, sums: Any, setup: Setup) -> dict[str, Any]:
+        """Refused without :attr:`Capabilities.running_sums`."""
+        raise BalanceError(f"{self.id} cannot summarise a run from running sums")
+
     def play_slim_block(self, setup: Setup, first_game: int, size: int) -> Block:
         """The :meth:`slim` form of :meth:`play_block`'s block, for a run that keeps no
-        records and saves none; a game whose engine can record only that form overrides
-        this to play faster."""
+        records and saves none; a game whose engine can record only that form
+        (:attr:`Capabilities.slim_records`) overrides this to play faster."""
         return self.slim(self.play_block(setup, first_game, size))  # type: ignore[attr-defined]
 
     def is_compiled(self, setup: Setup) -> bool:
@@ -506,6 +637,8 @@ class EngineGame:
     def replay(self, setup: Setup, game_index: int) -> str:
         """Game ``game_index`` narrated by the reference engine, which must have played
         the game the compiled engine plays."""
+        if not self.capabilities.replay:
+            raise BalanceError(f"{self.id} cannot narrate its games yet")
         lines: list[str] = []
         record = self.narrate(setup, game_index, lines.append)
         checked = self.engine.play_games(
@@ -514,6 +647,11 @@ class EngineGame:
         check_replay(record, checked, game_index)
         header = replay_header(self.replay_title, setup, game_index, self.action_verb)
         return "\n".join([*header, "", *lines])
+
+
+def no_restricted_play(game: str) -> str:
+    """The one-line error of restricted play asked of a game that has none."""
+    return f"{game} has no restricted play: no action may be forbidden to a seat"
 
 
 def seat_labels(game: Game, setup: Setup) -> list[str]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from balance.games import get_game
-from balance.games.base import Block, Setup
+from balance.games.base import Block, Game, Setup
 from balance.stats.intervals import (
     LEVEL,
     length_counts,
@@ -252,7 +252,7 @@ def strategy_seats(setup: Setup, first_game: int, won: np.ndarray) -> tuple[np.n
     return plays, wins
 
 
-def supports_sums(game: object) -> bool:
+def supports_sums(game: Game) -> bool:
     """Whether ``game`` can summarise a run from running sums (``sum_columns`` and
     ``summarize_sums``); other games keep their slim records."""
-    return hasattr(game, "sum_columns") and hasattr(game, "summarize_sums")
+    return game.capabilities.running_sums

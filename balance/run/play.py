@@ -54,7 +54,7 @@ def make_setup(
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise BalanceError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
     pairs = list(rules.items()) if isinstance(rules, Mapping) else list(rules)
-    if any(name == "decks" for name, _ in pairs) and not hasattr(chosen.default_rules(), "decks"):
+    if any(name == "decks" for name, _ in pairs) and not chosen.capabilities.decks:
         raise BalanceError(f"decks (--deck) are for battle-of-thieves; {game} is played without")
     values = chosen.make_rules(list(variants), [(k, _as_text(v)) for k, v in pairs])
     chosen.check_rules(values, players)

@@ -176,9 +176,7 @@ def manifest_for(setup: Setup, requested: int, partial: bool, **extra: Any) -> d
 
     A game whose set-up depends on files (Battle of Thieves' decks) adds what identifies
     their contents (``Game.manifest_extra``), checked when the run is read back."""
-    own = getattr(get_game(setup.game), "manifest_extra", None)
-    if own is not None:
-        extra = {**own(setup), **extra}
+    extra = {**get_game(setup.game).manifest_extra(setup), **extra}
     return {
         "format": FORMAT,
         "balance_version": __version__,
@@ -307,9 +305,7 @@ def load_run(directory: str | Path) -> SavedRun:
             seed=_whole(manifest["seed"], "seed"),
         )
         _whole(manifest["games"], "games")
-        check_saved = getattr(game, "check_saved", None)
-        if check_saved is not None:
-            check_saved(setup, manifest, directory)
+        game.check_saved(setup, manifest, directory)
     except BalanceError:
         raise
     except (ValueError, KeyError, TypeError) as exc:

@@ -625,15 +625,6 @@ def test_long_games_reach_the_red_sea_on_both_engines() -> None:
     assert _any_seat(records, SEAT_STAT.RED_SEA)
 
 
-def test_block_offsets_do_not_change_games() -> None:
-    """Game ``i`` is the same game whatever block it is played in."""
-    whole = compiled.play_games(RULES, 2, 11, 40, content=RICH)
-    part = compiled.play_games(RULES, 2, 11, 15, first_game=25, content=RICH)
-    assert np.array_equal(whole.games[25:], part.games)
-    assert np.array_equal(whole.seats[25:], part.seats)
-    assert np.array_equal(whole.cards[25:], part.cards)
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [2, 3, 4, 5])
 def test_engines_agree_on_many_rich_games(seed: int) -> None:

@@ -31,52 +31,6 @@ def assert_agree(
         assert compiled.game_record(g) == expected, f"game {game} differs"
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_engines_agree_on_500_games(players: int) -> None:
-    # The fast check; the slow suite plays many more (test_engines_agree_on_many_more_games).
-    assert_agree(LaPlancheRules(), players, seed=20261125, games=500)
-
-
-def test_engines_agree_on_450_games_of_rounds() -> None:
-    # 450 games in all, shared among 2, 3 and 4 players.
-    for players, games in ((2, 150), (3, 150), (4, 150)):
-        assert_agree(LaPlancheRules(rounds=True), players, seed=31, games=games)
-
-
-@pytest.mark.parametrize(
-    "rules",
-    [
-        LaPlancheRules(spaces=16),
-        LaPlancheRules(spaces=32, start_order="YYYYRRRRGGGGBBBB"),
-        LaPlancheRules(spinner_weights=(3, 0, 1, 2)),
-        LaPlancheRules(spinner_weights=(0, 1, 0, 0), start_order="BGRYBGRYBGRYBGRY"),
-        LaPlancheRules(turn_cap=12),
-        LaPlancheRules(rounds=True, target=20, spaces=20, spinner_weights=(1, 2, 3, 4)),
-        LaPlancheRules(rounds=True, turn_cap=25, round_cap=3),
-        LaPlancheRules(push="whole"),
-        LaPlancheRules(push="whole", spaces=24, spinner_weights=(0, 1, 1, 0)),
-        LaPlancheRules(rounds=True, push="whole"),
-        LaPlancheRules(rounds=True, points=(4, 0, 2), target=9),
-    ],
-    ids=[
-        "spaces-16",
-        "spaces-32-blocks",
-        "weights-3012",
-        "advance-only",
-        "turn-cap-12",
-        "rounds-other",
-        "rounds-caps",
-        "push-whole",
-        "push-whole-24-advance-move",
-        "rounds-push-whole",
-        "rounds-points-402",
-    ],
-)
-@pytest.mark.parametrize("players", [2, 4])
-def test_engines_agree_on_other_rule_values(rules: LaPlancheRules, players: int) -> None:
-    assert_agree(rules, players, seed=99, games=200)
-
-
 def _lineup(strategies, rotate: bool) -> Lineup:
     return Lineup(
         tuple(SeatStrategy(s, tuple(v for _, v in s.params)) for s in strategies), rotate=rotate
@@ -111,13 +65,6 @@ def test_engines_agree_under_restricted_play(symbol: str) -> None:
 def test_engines_agree_with_strategies_in_rounds() -> None:
     lineup = _lineup((detective, protector, random_strategy), True)
     assert_agree(LaPlancheRules(rounds=True), 3, seed=8, games=40, lineup=lineup)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("rounds", [False, True], ids=["single", "rounds"])
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_engines_agree_on_many_more_games(players: int, rounds: bool) -> None:
-    assert_agree(LaPlancheRules(rounds=rounds), players, seed=7, games=12_000, first=10**9)
 
 
 @pytest.mark.slow

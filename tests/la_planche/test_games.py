@@ -127,13 +127,6 @@ def test_caps_in_the_rounds_variant() -> None:
         assert play_game(rules, 4, 5, int(g)) == records.game_record(int(g))
 
 
-def test_games_do_not_depend_on_the_block_they_are_played_in() -> None:
-    whole = play_games(ROUNDS, 3, seed=12, n_games=300)
-    part = play_games(ROUNDS, 3, seed=12, n_games=100, first_game=150)
-    for name in ("games", "fell", "seats", "actions"):
-        np.testing.assert_array_equal(getattr(whole, name)[150:250], getattr(part, name))
-
-
 @pytest.mark.parametrize(("players", "message"), [(1, "2 to 4 players, not 1"), (5, "not 5")])
 def test_player_counts(players: int, message: str) -> None:
     with pytest.raises(BalanceError, match=message):

@@ -82,12 +82,6 @@ RULE_SETS = {
 }
 
 
-@pytest.mark.parametrize("rules", list(RULE_SETS.values()), ids=list(RULE_SETS))
-@pytest.mark.parametrize("players", [3, 6])
-def test_engines_agree_on_other_rule_values(rules: LifeboatsRules, players: int) -> None:
-    assert_agree(rules, players, seed=99, games=200, first=1_000)
-
-
 @pytest.mark.parametrize("sailors", [(5, 5, 5, 5, 4, 4), (0, 6, 1, 4, 4, 2)], ids=str)
 def test_engines_agree_with_sailors_by_seat(sailors: tuple[int, ...]) -> None:
     rules = LifeboatsRules(sailors_by_seat=sailors)
@@ -275,16 +269,3 @@ def test_a_users_illegal_answer_stops_the_run_naming_it() -> None:
 # ---------------------------------------------------------------------------
 # Many more games
 # ---------------------------------------------------------------------------
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("players", [3, 4, 5, 6])
-def test_engines_agree_on_many_more_games(players: int) -> None:
-    assert_agree(LifeboatsRules(), players, seed=7, games=12_000, first=10**9)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("rules", list(RULE_SETS.values()), ids=list(RULE_SETS))
-@pytest.mark.parametrize("players", [4, 5])
-def test_engines_agree_on_other_rule_values_on_more_games(rules, players: int) -> None:
-    assert_agree(rules, players, seed=3, games=1_500)

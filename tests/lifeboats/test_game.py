@@ -531,14 +531,6 @@ def test_the_api_gives_the_saved_records(runs) -> None:
         _ = run.cards
 
 
-def test_threads_do_not_change_the_numbers() -> None:
-    one = simulate_json("-p", "3", "-g", "1000", "-s", "2", "-t", "1")
-    two = simulate_json("-p", "3", "-g", "1000", "-s", "2", "-t", "2")
-    keys = ["score_mean", "seat_win_rate", "tie_rule", "winner_count", "length_mean"]
-    for key in keys + [f"{name}_mean" for name in PER_GAME]:
-        assert one[key] == two[key], key
-
-
 # --- the text summary ------------------------------------------------------------------------
 
 

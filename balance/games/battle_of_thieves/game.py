@@ -13,7 +13,9 @@ from balance.core.formatting import interval, percent
 from balance.core.lazy import LazyModule
 from balance.games.base import (
     Block,
+    Capabilities,
     EngineGame,
+    RuleSet,
     Setup,
     player_factory,
 )
@@ -84,11 +86,31 @@ class BattleOfThieves(EngineGame):
     action_noun = "card"
     action_verb = "play"
     single_winner = True  # the other player's ship sank, or their sins are all discarded
+    #: Restricted play takes a card out of a deck, not an action out of a seat's choices.
+    capabilities = Capabilities(
+        decks=True,
+        search=True,
+        reference_engine=True,
+        replay=True,
+        running_sums=True,
+    )
 
     engine = engine
     rules_class = BattleRules
     variant_names: tuple[str, ...] = ()
     strategies_module = "balance.strategies.battle_of_thieves"
+    #: The decks' own paths (other rule values are checked on richer, made-up cards by
+    #: tests/battle_of_thieves/test_agreement.py).
+    checked_rules = (
+        RuleSet("defaults"),
+        RuleSet("mirror", rules=(("decks", "cannon-battery,cannon-battery"),)),
+        RuleSet("blank", rules=(("blanks", "1:Plunder"),)),
+        RuleSet("turn-cap-12", rules=(("turn_cap", "12"),)),
+        RuleSet(
+            "deep-hull",
+            rules=(("sink_water", "400"), ("water_per_hole", "5"), ("turn_cap", "150")),
+        ),
+    )
 
     def manifest_extra(self, setup: Setup) -> dict[str, Any]:
         """The decks' digest: a run read back must play the same cards."""

@@ -10,7 +10,13 @@ import numpy as np
 
 from balance.core.formatting import interval, percent
 from balance.core.lazy import LazyModule
-from balance.games.base import Block, EngineGame, Setup
+from balance.games.base import (
+    Block,
+    Capabilities,
+    EngineGame,
+    RuleSet,
+    Setup,
+)
 from balance.games.la_planche.reference import ACTIONS, play_game
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
 from balance.stats.intervals import (
@@ -50,11 +56,43 @@ class LaPlanche(EngineGame):
     seat_note = "seat (0 plays first)"
     action_noun = "symbol"
     action_verb = "choose"
+    capabilities = Capabilities(
+        restricted_actions=True,
+        search=True,
+        reference_engine=True,
+        replay=True,
+        running_sums=True,
+    )
 
     engine = engine
     rules_class = LaPlancheRules
     variant_names = VARIANTS
     strategies_module = "balance.strategies.la_planche"
+    checked_rules = (
+        RuleSet("defaults"),
+        RuleSet("rounds", ("rounds",)),
+        RuleSet("spaces-16", rules=(("spaces", "16"),)),
+        RuleSet("spaces-32-blocks", rules=(("spaces", "32"), ("start_order", "YYYYRRRRGGGGBBBB"))),
+        RuleSet("weights-3012", rules=(("spinner_weights", "3,0,1,2"),)),
+        RuleSet(
+            "advance-only",
+            rules=(("spinner_weights", "0,1,0,0"), ("start_order", "BGRYBGRYBGRYBGRY")),
+        ),
+        RuleSet("turn-cap-12", rules=(("turn_cap", "12"),)),
+        RuleSet(
+            "rounds-other",
+            ("rounds",),
+            (("target", "20"), ("spaces", "20"), ("spinner_weights", "1,2,3,4")),
+        ),
+        RuleSet("rounds-caps", ("rounds",), (("turn_cap", "25"), ("round_cap", "3"))),
+        RuleSet("push-whole", rules=(("push", "whole"),)),
+        RuleSet(
+            "push-whole-24-advance-move",
+            rules=(("push", "whole"), ("spaces", "24"), ("spinner_weights", "0,1,1,0")),
+        ),
+        RuleSet("rounds-push-whole", ("rounds",), (("push", "whole"),)),
+        RuleSet("rounds-points-402", ("rounds",), (("points", "4,0,2"), ("target", "9"))),
+    )
 
     def length_cap(self, rules: LaPlancheRules) -> int | None:
         """The turn cap of a game; in the rounds variant it caps each round, not the game."""

@@ -11,7 +11,13 @@ import numpy as np
 from balance.core.formatting import interval, percent
 from balance.core.lazy import LazyModule
 from balance.core.records import labels_column
-from balance.games.base import Block, EngineGame, Setup
+from balance.games.base import (
+    Block,
+    Capabilities,
+    EngineGame,
+    RuleSet,
+    Setup,
+)
 from balance.games.lifeboats.layout import (
     HAT_ROUND_COLUMNS,
     HAT_ROUNDS,
@@ -84,11 +90,52 @@ class Lifeboats(EngineGame):
     # Restricted play forbids the captain's hat: a seat that never plays one.
     action_noun = "vote option"
     action_verb = "play"
+    capabilities = Capabilities(
+        restricted_actions=True,
+        search=True,
+        reference_engine=True,
+        replay=True,
+        running_sums=True,
+    )
 
     engine = engine
     rules_class = LifeboatsRules
     variant_names: tuple[str, ...] = ()
     strategies_module = "balance.strategies.lifeboats"
+    checked_rules = (
+        RuleSet("defaults"),
+        RuleSet(
+            "fewer-seats",
+            rules=(("seats_per_boat", "4"), ("officers", "1,1,1,1"), ("sailors", "3,3,2,2")),
+        ),
+        RuleSet(
+            "cramped",
+            rules=(("seats_per_boat", "3"), ("officers", "1,1,1,1"), ("sailors", "2,2,2,2")),
+        ),
+        RuleSet("longer-track", rules=(("track_length", "6"),)),
+        RuleSet("fewer-leaks", rules=(("leaks", "4"),)),
+        RuleSet("no-leaks", rules=(("leaks", "0"), ("track_length", "2"))),
+        RuleSet("no-hats", rules=(("hats", "0"),)),
+        RuleSet("many-hats", rules=(("hats", "9"),)),
+        RuleSet(
+            "other-islands",
+            rules=(
+                ("lane_islands", "3,0,1,2,3,2,1,0,0"),
+                ("officer_points", "9,7,5,3"),
+                ("sailor_points", "5,4,3,0"),
+            ),
+        ),
+        RuleSet(
+            "seven-lanes-one-island",
+            rules=(
+                ("lane_islands", "0,0,0,0,0,0,0"),
+                ("officer_points", "3"),
+                ("sailor_points", "3"),
+            ),
+        ),
+        RuleSet("round-cap-5", rules=(("round_cap", "5"),)),
+        RuleSet("stay-without-seat", rules=(("stay_without_seat", "true"),)),
+    )
 
     def length_cap(self, rules: LifeboatsRules) -> int:
         """The round cap: games with a boat still afloat then are unfinished."""
@@ -96,6 +143,10 @@ class Lifeboats(EngineGame):
 
     def check_players(self, players: int) -> None:
         self.engine.check_players(players)
+
+    def check_rules(self, rules: LifeboatsRules, players: int) -> None:
+        """The lanes and seats must fit the table: every boat a lane, every pawn a seat."""
+        rules.check_players(players)
 
     def actions(self) -> tuple[str, ...]:
         """What restricted play may forbid: the hat (the seat keeps its hats unplayed)."""

@@ -11,7 +11,13 @@ import numpy as np
 from balance.core.errors import BalanceError
 from balance.core.formatting import interval, percent
 from balance.core.lazy import LazyModule
-from balance.games.base import Block, EngineGame, Setup
+from balance.games.base import (
+    Block,
+    Capabilities,
+    EngineGame,
+    RuleSet,
+    Setup,
+)
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
 from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
@@ -51,12 +57,52 @@ class WalkThePlank(EngineGame):
     seat_note = "seat (0 holds the first captain's favor)"
     action_noun = "card"
     action_verb = "program"
-    records_slim = True  # the engine records per card only what the summary prints
+    #: The engine records per card only what the summary prints (slim records).
+    capabilities = Capabilities(
+        restricted_actions=True,
+        search=True,
+        reference_engine=True,
+        replay=True,
+        running_sums=True,
+        slim_records=True,
+    )
 
     engine = engine
     rules_class = WalkThePlankRules
     variant_names = VARIANTS
     strategies_module = "balance.strategies.walk_the_plank"
+    checked_rules = (
+        *(
+            RuleSet("+".join(on) or "defaults", on)
+            for on in (
+                (),
+                ("ghost",),
+                ("dolphin",),
+                ("kraken",),
+                ("ghost", "dolphin"),
+                ("ghost", "kraken"),
+                ("dolphin", "kraken"),
+                ("ghost", "dolphin", "kraken"),
+            )
+        ),
+        RuleSet("no-rest", rules=(("rest", ""),)),
+        RuleSet("other-rest", rules=(("rest", "charge,run,shove-left"),)),
+        RuleSet(
+            "long-plank",
+            rules=(
+                ("pirates_per_player", "5"),
+                ("plank_max", "6"),
+                ("plank_start", "4"),
+                ("plank_min", "2"),
+            ),
+        ),
+        RuleSet(
+            "one-pirate",
+            ("ghost", "kraken"),
+            (("pirates_per_player", "1"), ("plank_start", "1")),
+        ),
+        RuleSet("round-cap-2", ("dolphin",), (("round_cap", "2"),)),
+    )
 
     def length_cap(self, rules: WalkThePlankRules) -> int:
         """The round cap: games still running then are unfinished."""
