@@ -466,10 +466,12 @@ def has_cache(kernel: Any) -> bool:
 
 
 class EngineGame:
-    """What a game module with a compiled engine shares: rules, strategies, compilation.
+    """What a game module with a compiled engine shares: rules, strategies, compilation,
+    playing blocks on either engine and the record tables.
 
-    A subclass names its ``engine`` module (``check_players``, ``check_strategy``,
-    ``kernel_for``, ``play_games``), its ``rules_class`` (a frozen dataclass with one
+    A subclass names its ``engine`` module (its :class:`balance.games.engine.CompiledEngine`
+    as ``ENGINE``, and that engine's ``check_players``, ``check_strategy``, ``kernel_for``,
+    ``play_games`` and ``records_from_games``), its ``rules_class`` (a frozen dataclass with one
     boolean field per variant, built on :class:`balance.games.rule_fields.RuleFields`),
     ``variant_names`` and the ``strategies_module`` whose ``SHIPPED`` are its strategies.
     The engine and the strategies (numba code) are imported only when first used
