@@ -16,8 +16,8 @@ from importlib import resources
 import numpy as np
 
 from balance.api import make_setup
+from balance.core.dispatch import compiled_from_cache
 from balance.core.errors import BalanceError
-from balance.dispatch import compiled_from_cache
 from balance.games import get_game, registry
 from balance.run import RunResult, run_games
 from balance.stats import wilson_interval

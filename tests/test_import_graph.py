@@ -79,6 +79,10 @@ def reaches(start: str) -> dict[str, list[str]]:
 
 
 GAME_MODULES = sorted(module_name(path) for path in GAMES.rglob("*.py"))
+#: The shipped strategies of each game (``strategies/<game>.py``).
+SHIPPED_MODULES = sorted(
+    module_name(path) for path in (ROOT / "strategies").glob("*.py") if path.stem != "__init__"
+)
 
 
 def test_the_scan_finds_imports_the_rules_forbid() -> None:
@@ -88,7 +92,7 @@ def test_the_scan_finds_imports_the_rules_forbid() -> None:
     assert "balance.games.base" in found
     assert "balance.games" in found
     assert "balance.core.strategy" in imports(ROOT / "strategies" / "walk_the_plank.py")
-    assert "balance.strategies.walk_the_plank" in reaches("balance.games.walk_the_plank.engine_nb")
+    assert "balance.games.walk_the_plank.engine_nb" in reaches("balance.strategies.walk_the_plank")
     assert len(GAME_MODULES) > 40
 
 
@@ -97,3 +101,17 @@ def test_a_game_module_never_reaches_the_runner(module: str) -> None:
     chains = reaches(module)
     bad = {name: chain for name, chain in chains.items() if name in FORBIDDEN}
     assert not bad, "; ".join(" -> ".join(chain) for chain in bad.values())
+
+
+@pytest.mark.parametrize("strategies", SHIPPED_MODULES)
+def test_no_import_circle_runs_through_the_shipped_strategies(strategies: str) -> None:
+    """The strategies import the kit, the kernels and the search players; none of those
+    imports them back, even inside a function: the kernels take the shipped strategies'
+    dispatchers from balance.core.dispatch, generated from the ``SHIPPED`` tuple."""
+    chains = reaches(strategies)
+    back = {
+        name: chain
+        for name, chain in chains.items()
+        if name != strategies and strategies in reaches(name)
+    }
+    assert not back, "; ".join(" -> ".join([*chain, strategies]) for chain in back.values())

@@ -42,7 +42,7 @@ _IMPORT = re.compile(
 def package_roots() -> tuple[tuple[str, Path], ...]:
     """``(package name, directory)`` of balance and of its shipped strategies (installed
     as ``balance.strategies`` from their own folder), the strategies first."""
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent  # balance/core/ -> balance/
     roots = [("balance", here)]
     spec = importlib.util.find_spec("balance.strategies")
     if spec is not None and spec.submodule_search_locations:

@@ -384,7 +384,7 @@ class CompiledStrategy:
         if self.code in _search_codes():  # searches the whole position (search_nb)
             from balance.games.battle_of_thieves import engine, search_nb
 
-            result = search_nb.search_choice_nb(
+            result = engine.DISPATCH.bound(search_nb).search_choice_nb(
                 self.code, arrays, content, rules, table, len(options), seat, self.params, rng,
                 engine.rollout_params(),
             )  # fmt: skip

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance import dispatch
+from balance.core import dispatch
+from balance.core.dispatch import USER_CODES, Dispatch
 from balance.core.errors import BalanceError
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.dispatch import Dispatch
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.content import Content
@@ -30,6 +30,7 @@ from balance.games.battle_of_thieves.layout import (
 )
 from balance.games.battle_of_thieves.reference import GameRecord
 from balance.games.battle_of_thieves.rules import BattleRules
+from balance.strategies import battle_of_thieves as shipped
 from balance.strategies.battle_of_thieves import random as random_strategy
 
 GAME = "battle-of-thieves"
@@ -116,7 +117,7 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, 2) for the kernel:
     row ``i % R`` of ``seats_of`` is the strategy in each seat of game ``i``."""
     check_restricted(lineup.restricted)
-    codes, params, _, strategies = lineup_arrays(lineup, nb.USER_CODES)
+    codes, params, _, strategies = lineup_arrays(lineup, USER_CODES)
     return codes, params, strategies
 
 
@@ -126,16 +127,21 @@ def uniform_lineup(players: int = PLAYERS) -> Lineup:
 
 DISPATCH = Dispatch(
     nb,
-    arguments={"decide": "view, options, count, seat, params, rng"},
-    callers=("ask_nb", "ask_in_game_nb", "play_game_nb", "_play_nb", "play_games_nb"),
+    shipped,
+    __file__,
+    extra={nb.SCRIPTED: {"decide": nb.scripted_decide}},
+    # The uniform-random player is inlined (its decisions are the loop's hot path); the
+    # heuristics' scoring would slow its loop if inlined.
+    out_of_line=True,
 )
 
 
 def kernel_for(lineup: Lineup) -> Callable:
     """The compiled game loop that can call every strategy of ``lineup``.
 
-    Shipped strategies use the loop cached on disk. A user's strategies join through a
-    dispatcher generated for them, and the loop is compiled anew once per process. A
+    Shipped strategies use the loop cached on disk. A user's strategies join through
+    dispatchers generated for them, and the loop is compiled once per version of their
+    file (then loaded from disk). A
     line-up with a search player (``mc``, ``ismcts``) plays in the search loop of
     :mod:`.search_nb`, compiled only for such runs.
     """
@@ -145,10 +151,10 @@ def kernel_for(lineup: Lineup) -> Callable:
                 f"{GAME}: the search players (mc, ismcts) cannot share a run with a "
                 "strategy file's strategies"
             )
-        from balance.games.battle_of_thieves.search_nb import play_games_search_nb
+        from balance.games.battle_of_thieves import search_nb
 
-        return play_games_search_nb
-    return DISPATCH.kernel_for(lineup)
+        return DISPATCH.bound(search_nb).play_games_search_nb
+    return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
 
 
 def searches(lineup: Lineup) -> bool:
@@ -251,7 +257,7 @@ def play_scripted(
         params[s, 2 : 2 + len(script)] = script
     records = empty_records(1, game)
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    nb.play_games_nb(
+    DISPATCH.bound(nb.play_games_nb)(
         rules.to_array(),
         content_arrays(content),
         np.full(PLAYERS, nb.SCRIPTED, dtype=np.int64),

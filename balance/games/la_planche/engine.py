@@ -14,11 +14,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from balance import dispatch
+from balance.core import dispatch
+from balance.core.dispatch import USER_CODES, Dispatch
 from balance.core.errors import BalanceError
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy
-from balance.dispatch import Dispatch
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.la_planche import engine_nb as nb
 from balance.games.la_planche import moves_nb
@@ -31,6 +31,7 @@ from balance.games.la_planche.reference import (
     TurnOutcome,
 )
 from balance.games.la_planche.rules import N_COLOURS, SYMBOLS, LaPlancheRules
+from balance.strategies import la_planche as shipped
 from balance.strategies.la_planche import random as random_strategy
 
 GAME = "la-planche"
@@ -141,7 +142,7 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     restricted seat repeat.
     """
     check_restricted(lineup.restricted)
-    codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+    codes, params, rows, strategies = lineup_arrays(lineup, USER_CODES)
     return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
 
@@ -174,11 +175,9 @@ def uniform_lineup(players: int) -> Lineup:
 
 DISPATCH = Dispatch(
     nb,
-    arguments={
-        "symbol": "obs, seat, colour, first, second, params, rng",
-        "choose": "obs, seat, colour, symbol, opt_a, opt_b, count, params, rng",
-    },
-    callers=("resolve_turn_nb", "_play_nb", "play_games_nb"),
+    shipped,
+    __file__,
+    extra={nb.SCRIPTED: {"symbol": nb.scripted_symbol_nb, "choose": nb.scripted_choose_nb}},
 )
 
 
@@ -186,9 +185,10 @@ def kernel_for(lineup: Lineup) -> Callable:
     """The compiled game loop that can call every strategy of ``lineup``.
 
     Shipped strategies use the loop cached on disk. A user's strategies join through
-    dispatchers generated for them, and the loop is compiled anew once per process.
+    dispatchers generated for them, and the loop is compiled once per version of their
+    file (then loaded from disk).
     """
-    return DISPATCH.kernel_for(lineup)
+    return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
 
 
 def check_strategy(strategy: Strategy) -> None:
@@ -311,7 +311,7 @@ def play_turn(
     rng = np.zeros(4, dtype=np.uint64)
     seed_stream_nb(rng, 0, 0, 1 + seat)
     outcome = np.zeros(nb.Outcome.SIZE, dtype=np.int64)
-    nb.resolve_turn_nb(
+    DISPATCH.bound(nb.resolve_turn_nb)(
         obs,
         seat,
         colour,

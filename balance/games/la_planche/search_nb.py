@@ -37,6 +37,7 @@ import numpy as np
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
 from balance.core.strategy import MAX_PARAMS
+from balance.games.la_planche import engine_nb as _engine
 from balance.games.la_planche.kit import detective_values_nb, evaluate_option_nb
 from balance.games.la_planche.moves_nb import (
     EMPTY,
@@ -899,8 +900,3 @@ def ismcts_choose_nb(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng
         np.int64(params[IS_WIDTH]),
     )
     return k
-
-
-# The game loop's module imports the shipped strategies, which import this module's search
-# players: it is imported last, and the functions above read it when they compile.
-from balance.games.la_planche import engine_nb as _engine  # noqa: E402

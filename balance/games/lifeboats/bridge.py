@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from balance.core.dispatch import playable
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
 from balance.games.base import Lineup, player_factory
@@ -225,7 +226,8 @@ class CompiledStrategy:
 
     def __init__(self, seat: SeatStrategy, rules: LifeboatsRules, stream: Stream) -> None:
         self.name = seat.label
-        self.function = seat.strategy.decisions["decide"]
+        # A search player's function with the shipped strategies of its playouts bound in.
+        self.function = playable(seat.strategy.decisions["decide"])
         self.params = seat.vector()
         self.rules = rules
         self.stream = stream

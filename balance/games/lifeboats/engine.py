@@ -24,10 +24,10 @@ from typing import Any
 
 import numpy as np
 
-from balance import dispatch
+from balance.core import dispatch
+from balance.core.dispatch import USER_CODES, Dispatch
 from balance.core.errors import BalanceError
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.dispatch import Dispatch
 from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import layout, moves_nb
@@ -54,6 +54,7 @@ from balance.games.lifeboats.reference import (
     ScriptError,
 )
 from balance.games.lifeboats.rules import LifeboatsRules
+from balance.strategies import lifeboats as shipped
 from balance.strategies.lifeboats import random as random_strategy
 
 GAME = "lifeboats"
@@ -178,7 +179,7 @@ def kernel_inputs(lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     which the seating and the restricted seat repeat.
     """
     check_restricted(lineup.restricted)
-    codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+    codes, params, rows, strategies = lineup_arrays(lineup, USER_CODES)
     hatless = lineup.restricted_seat(rows)[:, None] == np.arange(len(lineup.seats))[None, :]
     return codes, params, np.hstack([strategies, hatless]).astype(np.int64)
 
@@ -209,37 +210,22 @@ def uniform_lineup(players: int) -> Lineup:
 
 DISPATCH = Dispatch(
     nb,
-    arguments={"decide": "obs, seat, kind, options, count, params, rng"},
-    callers=(
-        "ask_nb",
-        "collect_ballot_nb",
-        "count_ballot_nb",
-        "resolve_vote_nb",
-        "place_boats_nb",
-        "place_pawns_nb",
-        "set_up_nb",
-        "overboard_nb",
-        "leak_into_nb",
-        "leak_phase_nb",
-        "move_phase_nb",
-        "swim_out_nb",
-        "swim_in_nb",
-        "swim_phase_nb",
-        "play_rounds_nb",
-        "play_game_nb",
-        "_play_nb",
-        "play_games_nb",
-    ),
+    shipped,
+    __file__,
+    extra={nb.SCRIPTED: {"decide": nb.scripted_decide}, nb.HALT: {"decide": nb.halted_decide}},
+    # The uniform-random player is inlined (its decisions are the loop's hot path).
+    out_of_line=True,
 )
 
 
 def kernel_for(lineup: Lineup) -> Callable:
     """The compiled game loop that can call every strategy of ``lineup``.
 
-    Shipped strategies use the loop cached on disk. A user's strategies join through a
-    dispatcher generated for them, and the loop is compiled anew once per process.
+    Shipped strategies use the loop cached on disk. A user's strategies join through
+    dispatchers generated for them, and the loop is compiled once per version of their
+    file (then loaded from disk).
     """
-    return DISPATCH.kernel_for(lineup)
+    return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
 
 
 def check_strategy(strategy: Strategy) -> None:
@@ -392,6 +378,7 @@ def _run_phase(
     function: Callable, pos: Position, players: Sequence[PlayerSpec], *args: Any
 ) -> tuple[Position, Any]:
     """Run a compiled phase on a packed copy of ``pos``: the new position and the result."""
+    function = DISPATCH.bound(function)  # the phase as the shipped strategies play it
     obs = pack_position(pos)
     stats = pack_stats(pos)
     work = new_work()
@@ -450,7 +437,9 @@ def resolve_vote(
     work[4][: len(voters)] = weights
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(pos.players, players)
-    outcome = nb.resolve_vote_nb(obs, kind, len(voters), boat, seated.arrays, work, stats, error)
+    outcome = DISPATCH.bound(nb.resolve_vote_nb)(
+        obs, kind, len(voters), boat, seated.arrays, work, stats, error
+    )
     seated.finish(error, work[0])
     return unpack_position(pos, obs, stats), int(outcome)
 
@@ -506,7 +495,7 @@ def play_scripted(rules: LifeboatsRules, players: int, scripts: Sequence[PlayerS
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(players, scripts)
     records = empty_records(players, 1)
-    nb.play_one_nb(
+    DISPATCH.bound(nb.play_one_nb)(
         obs, seated.arrays, work, stats, error, (records.games, records.seats, records.boats)
     )
     seated.finish(error, work[0])

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from balance.core.dispatch import playable
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
 from balance.games.base import player_factory
@@ -85,7 +86,8 @@ class CompiledStrategy:
 
     def __init__(self, seat: SeatStrategy, rules: WalkThePlankRules, stream: Stream) -> None:
         self.name = seat.label
-        self.decisions = seat.strategy.decisions
+        # A search player's functions with the shipped strategies of its playouts bound in.
+        self.decisions = {d: playable(f) for d, f in seat.strategy.decisions.items()}
         self.params = seat.vector()
         self.rules = rules
         self.stream = stream
