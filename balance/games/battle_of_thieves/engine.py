@@ -132,7 +132,7 @@ DISPATCH = Dispatch(
     extra={nb.SCRIPTED: {"decide": nb.scripted_decide}},
     # The uniform-random player is inlined (its decisions are the loop's hot path); the
     # heuristics' scoring would slow its loop if inlined.
-    out_of_line=True,
+    in_line=(random_strategy,),
 )
 
 

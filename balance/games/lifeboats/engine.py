@@ -214,7 +214,7 @@ DISPATCH = Dispatch(
     __file__,
     extra={nb.SCRIPTED: {"decide": nb.scripted_decide}, nb.HALT: {"decide": nb.halted_decide}},
     # The uniform-random player is inlined (its decisions are the loop's hot path).
-    out_of_line=True,
+    in_line=(random_strategy,),
 )
 
 
