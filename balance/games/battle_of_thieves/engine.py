@@ -167,15 +167,8 @@ def searches(lineup: Lineup) -> bool:
 def rollout_params() -> np.ndarray:
     """float64 ``(5, MAX_PARAMS)``: the default parameters of each strategy a search
     player's playouts may play, by code (random, cannoneer, boarder, bailer, finisher)."""
-    from balance.strategies.battle_of_thieves import SHIPPED
-
-    by_code = {s.code: s for s in SHIPPED}
-    return np.stack(
-        [
-            SeatStrategy(by_code[c], tuple(v for _, v in by_code[c].params)).vector()
-            for c in range(5)
-        ]
-    )
+    rollouts = DISPATCH.shipped[:5]  # codes follow SHIPPED's order
+    return np.stack([SeatStrategy(s, tuple(v for _, v in s.params)).vector() for s in rollouts])
 
 
 def check_strategy(strategy: Strategy) -> None:
