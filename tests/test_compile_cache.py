@@ -207,21 +207,24 @@ def test_the_shipped_loop_is_keyed_by_every_module_it_is_built_from(game: str) -
 
 
 @pytest.mark.slow
-def test_a_second_process_loads_the_shipped_loop_from_disk() -> None:
-    """The loop of the shipped strategies compiles once; a new process loads it."""
+@pytest.mark.parametrize("game", list(MODULES))
+def test_a_second_process_loads_the_shipped_loop_from_disk(game: str) -> None:
+    """The loop of the shipped strategies compiles once; a new process loads it, the
+    dispatchers called out of line (Lifeboats, Battle of Thieves) included."""
     script = (
+        "import sys\n"
         "from balance import api\n"
         "from balance.core.dispatch import compiled_from_cache\n"
         "from balance.games import get_game\n"
-        "run = api.simulate('walk-the-plank', 3, 20, strategies=['greedy', 'random'],"
-        " threads=1)\n"
-        "print(compiled_from_cache(get_game('walk-the-plank').engine.kernel_for("
-        "run.setup.lineup)))\n"
+        "game = get_game(sys.argv[1])\n"
+        "names = [s.name for s in game.engine.DISPATCH.shipped][:2]\n"
+        "run = api.simulate(sys.argv[1], None, 10, strategies=names, threads=1)\n"
+        "print(compiled_from_cache(game.engine.kernel_for(run.setup.lineup)))\n"
     )
 
     def play() -> str:
         done = subprocess.run(
-            [sys.executable, "-c", script], capture_output=True, text=True, timeout=900
+            [sys.executable, "-c", script, game], capture_output=True, text=True, timeout=1800
         )
         assert done.returncode == 0, done.stderr[-2000:]
         return done.stdout.strip().splitlines()[-1]

@@ -218,7 +218,14 @@ class _Binding:
         filename = str(path) if path is not None else f"<dispatchers {name}>"
         # Readable tracebacks of the generated code (its file may not exist).
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        namespace: dict[str, Any] = {"__name__": name, **bound}
+        # A module numba finds by name: an out-of-line dispatcher is compiled, and
+        # cached, as a function of its own, whose globals numba looks up there.
+        generated = types.ModuleType(name, source)
+        if path is not None:
+            generated.__file__ = str(path)
+        sys.modules[name] = generated
+        namespace = generated.__dict__
+        namespace.update(bound)
         exec(compile(source, filename, "exec"), namespace)
         for key, value in list(namespace.items()):
             if key.endswith(OUT_OF_LINE):  # the shipped strategies never allocate
