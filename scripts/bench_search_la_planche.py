@@ -24,7 +24,7 @@ from balance.strategies.la_planche import ismcts, mc
 
 from balance.api import simulate
 from balance.core.strategy import MAX_PARAMS
-from balance.games.la_planche import search_nb
+from balance.games.la_planche import engine, search_nb
 from balance.games.la_planche.moves_nb import (
     ADVANCE,
     MAX_OPTIONS,
@@ -33,6 +33,9 @@ from balance.games.la_planche.moves_nb import (
     legal_options_nb,
 )
 from balance.games.la_planche.rules import LaPlancheRules
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+search_nb = engine.DISPATCH.bound(search_nb)
 
 BUDGETS = {"mc": (4, 16, 64), "ismcts": (64, 256, 1024)}
 

@@ -23,11 +23,16 @@ import numpy as np
 from balance import api
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS
-from balance.games.walk_the_plank import ismcts_nb, mc_nb
+from balance.games.walk_the_plank import engine, ismcts_nb, mc_nb
 from balance.games.walk_the_plank import search_nb as S
 from balance.games.walk_the_plank.moves_nb import MAX_OPTIONS, legal_options_nb
 from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.run.runner import run_games
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+ismcts_nb = engine.DISPATCH.bound(ismcts_nb)
+mc_nb = engine.DISPATCH.bound(mc_nb)
+S = engine.DISPATCH.bound(S)
 
 GREEDY = 3
 ROLLOUTS = {"random": 0, "aggressor": 1, "survivor": 2, "greedy": 3}

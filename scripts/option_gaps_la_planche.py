@@ -19,10 +19,13 @@ import argparse
 import numpy as np
 
 from balance.core.random_nb import next_u64_nb, seed_stream_nb
-from balance.games.la_planche import search_nb
+from balance.games.la_planche import engine, search_nb
 from balance.games.la_planche.moves_nb import ADVANCE, MOVE, SWAP
 from balance.games.la_planche.rules import LaPlancheRules
 from balance.stats.intervals import mean_interval
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+search_nb = engine.DISPATCH.bound(search_nb)
 
 DETECTIVE = 2
 

@@ -1,9 +1,9 @@
 """The Battle of Thieves strategies that ship with balance.
 
 This file is written exactly like a user's strategy file: ``--strategy
-strategies/battle_of_thieves.py:random`` loads it by path. Shipped strategies also carry a
-``code`` so that the compiled game loop, cached on disk, can call them without compiling
-anything per run.
+strategies/battle_of_thieves.py:random`` loads it by path. The game's compiled dispatchers
+are generated from ``SHIPPED``: a shipped strategy's code is its place there, so that the
+game loop, cached on disk, calls them without compiling anything per run.
 
 A Battle of Thieves strategy is one ``@njit`` function ``decide(view, options, count, seat,
 params, rng) -> int`` that answers every decision of its turn: it returns an index in
@@ -16,10 +16,9 @@ hand and the order of both decks hidden) with the card data and the packed rules
 
 import math
 
-from numba import njit
-
+from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb
-from balance.core.strategy import Strategy
+from balance.core.strategy import Strategy, ship
 from balance.games.battle_of_thieves.kit import (
     best_finishing_option_nb,
     best_option_nb,
@@ -43,7 +42,6 @@ random = Strategy(
     "Picks uniformly among the legal options at every step of its turn, ending the turn "
     "when it picks 'end the turn' (the rules page's player).",
     {"decide": random_decide},
-    code=0,
 )
 
 
@@ -88,7 +86,6 @@ cannoneer = Strategy(
     "water reaches panic_water.",
     {"decide": cannoneer_decide},
     params=(("panic_water", 60.0), ("reload", 3.0), ("card_bar", 0.5)),
-    code=1,
     param_docs={
         "panic_water": _PANIC_WATER,
         "reload": _RELOAD,
@@ -115,7 +112,6 @@ boarder = Strategy(
     "its pirates with the weapon most likely to kill; comes home to bail at panic_water.",
     {"decide": boarder_decide},
     params=(("panic_water", 70.0), ("attack", 40.0), ("card_bar", 0.5)),
-    code=2,
     param_docs={
         "panic_water": (
             "0 and up, in water; a ship sinks at sink_water (100 by default)",
@@ -149,7 +145,6 @@ bailer = Strategy(
     "wounded, and only then fires; keeps its pirates home.",
     {"decide": bailer_decide},
     params=(("bail_at", 20.0), ("reload", 2.0), ("card_bar", 0.0)),
-    code=3,
     param_docs={
         "bail_at": (
             "0 and up, in water; a ship sinks at sink_water (100 by default)",
@@ -196,7 +191,6 @@ finisher = Strategy(
         ("card_bar", 0.0),
         ("room", 40.0),
     ),
-    code=4,
     param_docs={
         "hole_goal": (
             "0 and up, in holes; a ship has hole_tokens (5 by default)",
@@ -252,7 +246,6 @@ mc = Strategy(
     "unless another wins more by more than margin.",
     {"decide": search_decide},
     params=(("playouts", 16.0), ("rollout", 0.0), ("width", 0.0), ("margin", 0.0)),
-    code=5,
     param_docs={
         "playouts": ("1..65536", "playouts per searched option at each decision"),
         "rollout": _ROLLOUT,
@@ -286,7 +279,6 @@ ismcts = Strategy(
     "visited most.",
     {"decide": search_decide},
     params=(("iterations", 256.0), ("rollout", 0.0), ("c", 0.7)),
-    code=6,
     param_docs={
         "iterations": ("1..65536", "playouts (and tree nodes) at each decision"),
         "rollout": _ROLLOUT,
@@ -298,3 +290,5 @@ ismcts = Strategy(
 )
 
 SHIPPED = (random, cannoneer, boarder, bailer, finisher, mc, ismcts)
+# The search players have codes too: the game loop that seats them (search_nb) asks by code.
+ship(SHIPPED, joining=(), module=__name__)

@@ -1,14 +1,14 @@
 """The La Planche strategies that ship with balance.
 
 This file is written exactly like a user's strategy file: ``--strategy
-strategies/la_planche.py:protector`` loads it by path. Shipped strategies also carry a
-``code`` so that the compiled game loop, cached on disk, can call them without
-compiling anything per run.
+strategies/la_planche.py:protector`` loads it by path. The game's compiled dispatchers
+are generated from ``SHIPPED``: a shipped strategy's code is its place there, so that the
+game loop, cached on disk, calls them without compiling anything per run.
 """
 
 import math
 
-from balance.core.strategy import Strategy
+from balance.core.strategy import Strategy, ship
 from balance.games.la_planche.kit import (
     N_COLOURS,
     below_nb,
@@ -16,6 +16,12 @@ from balance.games.la_planche.kit import (
     best_symbol_nb,
     detective_values_nb,
     njit,
+)
+from balance.games.la_planche.search_nb import (
+    ismcts_choose_nb,
+    ismcts_symbol_nb,
+    mc_choose_nb,
+    mc_symbol_nb,
 )
 
 GAME = "la-planche"
@@ -119,7 +125,6 @@ random = Strategy(
     "Chooses uniformly between the two symbols and among the chosen symbol's options "
     "(the rules page's reference player).",
     _decisions(random_symbol, random_choose),
-    code=0,
 )
 protector = Strategy(
     GAME,
@@ -128,7 +133,6 @@ protector = Strategy(
     "own prisoners toward the ship and everyone else's toward the shark.",
     _decisions(protector_symbol, protector_choose),
     params=(("own", 1.0), ("other", 1.0), ("alive", 4.0), ("win", 50.0)),
-    code=1,
     param_docs=dict(_LINE_VALUE_DOCS),
     param_bounds=_LINE_VALUE_BOUNDS,
 )
@@ -139,7 +143,6 @@ detective = Strategy(
     "sending the colours it believes opponents own toward the shark.",
     _decisions(detective_symbol, detective_choose),
     params=(("own", 1.0), ("other", 1.0), ("alive", 4.0), ("win", 50.0), ("sharpness", 0.5)),
-    code=2,
     param_docs={
         **_LINE_VALUE_DOCS,
         "other": (
@@ -159,17 +162,9 @@ detective = Strategy(
 )
 
 # --- search players: flat Monte Carlo and information-set MCTS ---------------------------
-# Their decisions live in the game's search module, which plays positions on through the
-# engine that imports the functions above: it is imported here, once they are defined.
-# They carry no code: the loop that can call them is compiled only for a run that seats
-# one (docs/la-planche.md, "Search players").
-
-from balance.games.la_planche.search_nb import (  # noqa: E402
-    ismcts_choose_nb,
-    ismcts_symbol_nb,
-    mc_choose_nb,
-    mc_symbol_nb,
-)
+# Their decisions live in the game's search module, which plays positions on with the
+# strategies above. They carry no code: the loop that can call them is compiled only for a
+# run that seats one (docs/la-planche.md, "Search players").
 
 #: The strategies a search player's playouts may use, by the word ``rollout=`` takes.
 _ROLLOUTS = {"random": 0.0, "protector": 1.0, "detective": 2.0}
@@ -278,3 +273,4 @@ ismcts = Strategy(
 )
 
 SHIPPED = (random, protector, detective, mc, ismcts)
+ship(SHIPPED, joining=(mc, ismcts), module=__name__)

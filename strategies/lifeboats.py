@@ -1,9 +1,9 @@
 """The Lifeboats strategies that ship with balance.
 
 This file is written exactly like a user's strategy file: ``--strategy
-strategies/lifeboats.py:steward`` loads it by path. Shipped strategies also carry a
-``code`` so that the compiled game loop, cached on disk, can call them without
-compiling anything per run.
+strategies/lifeboats.py:steward`` loads it by path. The game's compiled dispatchers are
+generated from ``SHIPPED``: a shipped strategy's code is its place there, so that the
+game loop, cached on disk, calls them without compiling anything per run.
 
 A Lifeboats strategy is one ``@njit`` function ``decide(obs, seat, kind, options, count,
 params, rng) -> int`` that answers every kind of decision (see
@@ -14,7 +14,10 @@ params, rng) -> int`` that answers every kind of decision (see
 
 import math
 
-from balance.core.strategy import Strategy
+import numpy as np
+
+from balance.core.strategy import MAX_PARAMS, Strategy, ship
+from balance.games.lifeboats import search_nb
 from balance.games.lifeboats.kit import (
     CHANCE,
     CHANCE_AFTER,
@@ -210,7 +213,6 @@ random = Strategy(
     "random",
     "Picks uniformly among the legal options of every decision (the rules page's player).",
     {"decide": random_decide},
-    code=0,
 )
 steward = Strategy(
     GAME,
@@ -222,7 +224,6 @@ steward = Strategy(
     "boats into safe valuable ones, and never plays a hat.",
     {"decide": steward_decide},
     params=(("spite", 1.0), ("spread", 1.0)),
-    code=1,
     param_docs={
         "spite": (
             "any number; 0..2 makes sense",
@@ -246,7 +247,6 @@ hatkeeper = Strategy(
     "`stake` expected points.",
     {"decide": hatkeeper_decide},
     params=(("spite", 1.0), ("spread", 1.0), ("stake", 2.0)),
-    code=2,
     param_docs={
         "spite": ("any number; 0..2 makes sense", "as the steward's"),
         "spread": ("0 and up, in points", "as the steward's"),
@@ -268,7 +268,6 @@ swimmer = Strategy(
     "boat holding at least `stake` of its points.",
     {"decide": swimmer_decide},
     params=(("stake", 3.0),),
-    code=3,
     param_docs={
         "stake": (
             "0 and up, in points",
@@ -279,25 +278,19 @@ swimmer = Strategy(
     param_bounds={"stake": (0.0, math.inf)},
 )
 
-SHIPPED = (random, steward, hatkeeper, swimmer)
-
 
 # --- search players: flat Monte Carlo and ISMCTS (balance.games.lifeboats.search_nb) ------
 # They play out whole games from a position with the shipped heuristics above, so they
 # come last; they carry no ``code`` and join a run's loop as a user's strategy does (the
 # plain loop never compiles the search). See docs/lifeboats.md, "Search players".
 
-import numpy as np  # noqa: E402
-
-from balance.core.strategy import MAX_PARAMS  # noqa: E402
-from balance.games.lifeboats import search_nb  # noqa: E402
-
 #: The strategies a search player's playouts may use (``rollout=NAME``), by code.
 ROLLOUTS = (random, steward, hatkeeper, swimmer)
-#: Their default parameters, float64 ``(len(ROLLOUTS), MAX_PARAMS)``, row = code.
+#: Their default parameters, float64 ``(len(ROLLOUTS), MAX_PARAMS)``, row = code (they
+#: are the first strategies of ``SHIPPED``, in its order).
 ROLLOUT_PARAMS = np.zeros((len(ROLLOUTS), MAX_PARAMS), dtype=np.float64)
-for _rollout in ROLLOUTS:
-    ROLLOUT_PARAMS[_rollout.code, : len(_rollout.params)] = [v for _, v in _rollout.params]
+for _code, _rollout in enumerate(ROLLOUTS):
+    ROLLOUT_PARAMS[_code, : len(_rollout.params)] = [v for _, v in _rollout.params]
 #: The words of `rollout` (written out: `balance strategies` reads them from this source).
 _ROLLOUT_WORDS = {"random": 0.0, "steward": 1.0, "hatkeeper": 2.0, "swimmer": 3.0}
 #: The words of `tiebreak` (mc): search_nb.TIEBREAK_RANDOM and TIEBREAK_ROLLOUT.
@@ -365,3 +358,4 @@ ismcts = Strategy(
 
 SEARCH = (mc, ismcts)
 SHIPPED = (random, steward, hatkeeper, swimmer, mc, ismcts)  # written out: read from source
+ship(SHIPPED, joining=SEARCH, module=__name__)

@@ -2,15 +2,17 @@
 
 This file is written exactly like a user's strategy file (see docs/your-strategy.md):
 ``balance simulate walk-the-plank --strategy strategies/walk_the_plank.py:survivor``
-loads it by path. Shipped strategies also carry a ``code`` so that the compiled
-game loop, cached on disk, can call them without compiling anything per run.
+loads it by path. The game's compiled dispatchers are generated from ``SHIPPED``: a
+shipped strategy's code is its place there, so that the game loop, cached on disk, calls
+them without compiling anything per run.
 """
 
 import math
 
 import numpy as np
 
-from balance.core.strategy import Strategy, ship_from_file
+from balance.core.strategy import Strategy, ship
+from balance.games.walk_the_plank import ismcts_nb, mc_nb
 from balance.games.walk_the_plank.kit import (
     N_CARDS,
     Card,
@@ -231,7 +233,6 @@ random = Strategy(
     "Programs a uniformly random order of three cards and picks uniformly among each "
     "card's options (the rules page's reference player).",
     _decisions(random_program, random_choose, random_push),
-    code=0,
 )
 aggressor = Strategy(
     GAME,
@@ -239,7 +240,6 @@ aggressor = Strategy(
     "Programs its attacking cards first and always hurts the player with the most "
     "pirates left, even at some risk to its own.",
     _decisions(aggressor_program, aggressor_choose, aggressor_push),
-    code=1,
 )
 survivor = Strategy(
     GAME,
@@ -247,7 +247,6 @@ survivor = Strategy(
     "Programs its retreating cards first and keeps its own pirates as far from the "
     "Locker as it can; attacks only when nothing else helps.",
     _decisions(survivor_program, survivor_choose, survivor_push),
-    code=2,
 )
 greedy = Strategy(
     GAME,
@@ -255,7 +254,6 @@ greedy = Strategy(
     "Looks one move ahead: programs the three cards whose best move improves its position "
     "most right now and plays each card's best move.",
     _decisions(greedy_program, greedy_choose, greedy_push),
-    code=3,
 )
 weighted = Strategy(
     GAME,
@@ -270,7 +268,6 @@ weighted = Strategy(
         ("other_safety", 0.5),
         ("leader", 0.5),
     ),
-    code=4,
     param_docs={
         "own_alive": ("0 and up", "worth of each of its own living pirates"),
         "own_safety": (
@@ -299,10 +296,7 @@ weighted = Strategy(
 
 # --- search players: compiled in balance.games.walk_the_plank.mc_nb and .ismcts_nb -------
 # They have no code: they join the game loop as a user's strategy does, so a run without
-# them never compiles them. Their modules import the game loop, which imports this
-# module: they are imported here, at the end, and only read when these thin functions
-# are compiled, whichever module Python imports first.
-from balance.games.walk_the_plank import ismcts_nb, mc_nb  # noqa: E402
+# them never compiles them.
 
 
 @njit(cache=True)
@@ -395,6 +389,4 @@ ismcts = Strategy(
 )
 
 SHIPPED = (random, aggressor, survivor, greedy, weighted, mc, ismcts)
-
-for _searcher in (mc, ismcts):
-    ship_from_file(_searcher, __file__, __name__)
+ship(SHIPPED, joining=(mc, ismcts), module=__name__)

@@ -8,6 +8,7 @@ copy of balance playing real games.
 
 from __future__ import annotations
 
+import importlib
 import shutil
 import subprocess
 import sys
@@ -56,8 +57,6 @@ def test_digest_follows_every_import_and_nothing_else(tmp_path: Path) -> None:
 
 
 def test_every_cached_kernel_of_balance_is_keyed_by_its_imports() -> None:
-    import importlib
-
     import balance.strategies as shipped
     from numba.core.registry import CPUDispatcher
 
@@ -87,8 +86,8 @@ def test_an_edited_helper_in_another_file_is_compiled_again(tmp_path: Path) -> N
     pkg.mkdir()
     shutil.copy(ROOT / "__init__.py", pkg / "__init__.py")
     (pkg / "core").mkdir()
-    shutil.copy(ROOT / "core" / "__init__.py", pkg / "core" / "__init__.py")
-    shutil.copy(ROOT / "core" / "compile_cache.py", pkg / "core" / "compile_cache.py")
+    for name in ("__init__.py", "compile_cache.py"):
+        shutil.copy(ROOT / "core" / name, pkg / "core" / name)
     write(
         pkg / "helper_nb.py",
         """
@@ -173,3 +172,62 @@ def test_a_copy_of_balance_plays_an_edited_helper(tmp_path: Path) -> None:
     assert "0x9E3779B97F4A7C15" in text
     random_nb.write_text(text.replace("0x9E3779B97F4A7C15", "0x9E3779B97F4A7C15 ^ 2"))
     assert play() != before
+
+
+def _closure(path: Path) -> set[Path]:
+    """Every file of balance (and its shipped strategies) ``path`` imports, directly or not,
+    deferred imports included: the files :func:`sources_digest` reads."""
+    roots = compile_cache.package_roots()
+    seen = {path.resolve()}
+    todo = list(seen)
+    while todo:
+        for found in compile_cache._imported(todo.pop(), roots):
+            if found not in seen:
+                seen.add(found)
+                todo.append(found)
+    return seen
+
+
+@pytest.mark.parametrize("game", list(MODULES))
+def test_the_shipped_loop_is_keyed_by_every_module_it_is_built_from(game: str) -> None:
+    """The shipped strategies' code is compiled as if it lived in the file declaring the
+    game's dispatch: that file's digest must cover the kernels, the strategies and every
+    module whose functions were compiled again with their dispatchers."""
+    engine = get_game(game).engine
+    dispatch = engine.DISPATCH
+    loop = dispatch.kernel_for([s for s in dispatch.shipped])
+    assert Path(loop.py_func.__code__.co_filename) == dispatch.home
+    assert isinstance(loop._cache._impl.locator, PackageSourcesLocator)
+    search = importlib.import_module(engine.__name__.rpartition(".")[0] + ".search_nb")
+    dispatch.bound(search)  # the search players' playouts too
+    built_from = {dispatch.module.__name__, dispatch.strategies.__name__, search.__name__}
+    assert built_from <= set(dispatch.bound_modules()) | {dispatch.strategies.__name__}
+    files = {Path(sys.modules[name].__file__).resolve() for name in built_from}
+    assert files <= _closure(dispatch.home)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list(MODULES))
+def test_a_second_process_loads_the_shipped_loop_from_disk(game: str) -> None:
+    """The loop of the shipped strategies compiles once; a new process loads it, the
+    dispatchers called out of line (Lifeboats, Battle of Thieves) included."""
+    script = (
+        "import sys\n"
+        "from balance import api\n"
+        "from balance.core.dispatch import compiled_from_cache\n"
+        "from balance.games import get_game\n"
+        "game = get_game(sys.argv[1])\n"
+        "names = [s.name for s in game.engine.DISPATCH.shipped][:2]\n"
+        "run = api.simulate(sys.argv[1], None, 10, strategies=names, threads=1)\n"
+        "print(compiled_from_cache(game.engine.kernel_for(run.setup.lineup)))\n"
+    )
+
+    def play() -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", script, game], capture_output=True, text=True, timeout=1800
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stdout.strip().splitlines()[-1]
+
+    play()  # compiles, unless an earlier process did
+    assert play() == "True"

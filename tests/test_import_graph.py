@@ -122,6 +122,7 @@ def test_the_scan_finds_imports_the_rules_forbid() -> None:
     assert "balance.games" in found
     assert "balance.core.strategy" in imports(ROOT / "strategies" / "walk_the_plank.py")
     assert "balance.analyses.tournament_report" in imports(PACKAGE / "cli" / "tournament.py")
+    assert "balance.games.walk_the_plank.engine_nb" in reaches("balance.strategies.walk_the_plank")
     assert len(GAME_MODULES) > 40
 
 

@@ -234,7 +234,7 @@ def test_a_second_run_of_an_unchanged_file_loads_the_game_loop(tmp_path: Path) -
     dispatch.forget()  # the next run builds the loop again, as a new process would
     second = api.simulate("la-planche", 2, 200, strategies=strategies, threads=1)
     assert not second.result.compiled
-    kernel = dispatch.kernel_for(second.setup.lineup)
+    kernel = get_game("la-planche").engine.kernel_for(second.setup.lineup)
     assert compiled_from_cache(kernel) is True
     np.testing.assert_array_equal(
         np.concatenate([b.won for b in first.result.blocks]),

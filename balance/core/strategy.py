@@ -2,8 +2,9 @@
 
 A game says which decisions a strategy makes (Walk the Plank: ``program``, ``choose``,
 ``push``) and what each receives; a :class:`Strategy` names one ``@njit`` function per
-decision. Shipped strategies carry a small integer ``code`` that the game's compiled
-dispatcher knows; a user's strategy file joins through a dispatcher generated for the run.
+decision. Shipped strategies carry a small integer ``code``, their place in the game's
+list of shipped strategies, from which its compiled dispatchers are generated; a user's
+strategy joins through dispatchers generated for the run.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 import sys
 import traceback
 import weakref
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -42,7 +43,9 @@ class Strategy:
     description : one sentence a designer understands.
     decisions : decision name -> ``@njit`` function.
     params : parameter names with their defaults, in the order the functions read them.
-    code : the game's dispatcher code for a shipped strategy; None for a user's strategy.
+    code : the game's dispatcher code for a shipped strategy, its place in the game's
+        ``SHIPPED`` tuple (given by :func:`ship`); None for a user's strategy or a
+        search player.
     param_docs : parameter name -> ``(range, meaning)``: the values that make sense and
         what the parameter does (every shipped strategy documents every parameter).
     param_choices : parameter name -> ``{word: value}``: words a parameter also accepts
@@ -235,17 +238,32 @@ def strategy_origin(strategy: Strategy) -> Origin | None:
     return _ORIGINS.get(strategy)
 
 
-def ship_from_file(strategy: Strategy, path: str | Path, module: str) -> Strategy:
-    """Mark a shipped strategy without a ``code`` as coming from the file ``path``.
+def ship(shipped: Sequence[Strategy], joining: Sequence[Strategy], module: str) -> None:
+    """Give the strategies a game ships (its ``SHIPPED`` tuple) their codes: the k-th
+    plays code k in the dispatchers generated from that tuple (:mod:`balance.core.dispatch`).
 
-    Such a strategy joins the game loop through the generated dispatchers, as a user's
-    strategy does (so a run without it never compiles its code); knowing its file lets
-    that loop be cached on disk like a user's. Returns ``strategy``.
+    The strategies of ``joining`` (the search players) get no code and must come last:
+    they join the game loop only in a run that seats them, as a user's strategy does, so
+    that a run without them never compiles them; they are marked as coming from the file
+    of ``module`` (the strategies module itself) so that such a loop is cached on disk.
+    Codes are given here only: a strategy given another code by hand is refused.
     """
-    path = Path(path).resolve()
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    _ORIGINS[strategy] = Origin(path, digest, module)
-    return strategy
+    coded = [s for s in shipped if s not in joining]
+    if list(shipped[: len(coded)]) != coded:
+        raise BalanceError("shipped strategies: the search players must come last")
+    for code, strategy in enumerate(coded):
+        if strategy.code not in (None, code):
+            raise BalanceError(
+                f"strategy {strategy.name!r}: code {strategy.code} given by hand, but it is "
+                f"number {code} of the shipped strategies"
+            )
+        # The one place a shipped strategy's code is set (a Strategy is otherwise frozen).
+        object.__setattr__(strategy, "code", code)
+    if joining:
+        path = Path(sys.modules[module].__file__ or "").resolve()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        for strategy in joining:
+            _ORIGINS[strategy] = Origin(path, digest, module)
 
 
 def load_strategy_file(path: Path, name: str, game: str) -> Strategy:

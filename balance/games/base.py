@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
+from balance.core.dispatch import playable
 from balance.core.errors import BalanceError
 from balance.core.lazy import LazyModule
 from balance.core.records import Records
@@ -751,7 +752,8 @@ class CompiledStrategy:
 
     def __init__(self, seat: SeatStrategy, stream: Any) -> None:
         self.name = seat.label
-        self.decisions = seat.strategy.decisions
+        # A search player's functions with the shipped strategies of its playouts bound in.
+        self.decisions = {name: playable(f) for name, f in seat.strategy.decisions.items()}
         self.params = seat.vector()
         self.stream = stream
 

@@ -27,6 +27,7 @@ import numba
 from numba.core import errors as numba_errors
 from numba.core import types as nbtypes
 
+from balance.core.dispatch import playable
 from balance.core.errors import BalanceError
 from balance.core.strategy import SeatStrategy, Strategy, strategy_origin
 from balance.games import get_game
@@ -131,6 +132,7 @@ def check_decisions(strategy: Strategy) -> None:
                 f"takes {count} arguments; it must take {len(wanted.names)}: "
                 f"{', '.join(wanted.names)}",
             )
+        function = playable(function)  # a search player's, with its playouts' strategies
         try:
             function.compile(wanted.arguments)
         except Exception as exc:  # numba's typing and lowering errors, in plain words
@@ -285,7 +287,12 @@ def debug_strategy(strategy: Strategy) -> Strategy:
     answer that is not an integer stops the game with a :class:`StrategyError`."""
     if strategy.code is not None:
         return strategy
-    plain = {d: _Plain(strategy, d, f.py_func) for d, f in strategy.decisions.items()}
+    plain = {
+        # A search player's searches in compiled code (its playouts ask the game's
+        # shipped strategies): it stays compiled.
+        d: bound if (bound := playable(f)) is not f else _Plain(strategy, d, f.py_func)
+        for d, f in strategy.decisions.items()
+    }
     return replace(strategy, decisions=plain)
 
 

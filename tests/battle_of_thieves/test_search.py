@@ -38,6 +38,9 @@ from balance.games.battle_of_thieves.rules import BattleRules
 from .conftest import CONTENT, RULES, card, dice
 from .test_strategies import SETTINGS, at_sea
 
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+search_nb = engine.DISPATCH.bound(search_nb)
+
 GAME = "battle-of-thieves"
 SHIPPED = {s.name: s for s in (mc, ismcts, random_strategy)}
 

@@ -97,6 +97,9 @@ from .conftest import (
 )
 from .test_agreement import RICH
 
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+nb = engine.DISPATCH.bound(nb)
+
 HEURISTICS = (cannoneer, boarder, bailer)
 #: The strategies that decide from their view (the search players, which search the whole
 #: position, are tested in test_search.py).

@@ -10,10 +10,14 @@ from numba import njit
 
 from balance.api import make_setup
 from balance.core.random_nb import below_nb, seed_stream_nb
+from balance.games.battle_of_thieves import engine
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.engine import content_arrays
 from balance.games.battle_of_thieves.layout import DECK_SIZE, MAX_HAND, MAX_OPTIONS, STATE
 from balance.games.battle_of_thieves.search_nb import step_nb
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+nb = engine.DISPATCH.bound(nb)
 
 #: Compiles its own loop of the engine's steps (about 15 s on two busy cores).
 pytestmark = pytest.mark.slow

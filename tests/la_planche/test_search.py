@@ -19,12 +19,15 @@ from balance.api import simulate
 from balance.core.errors import BalanceError
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
 from balance.games.base import Lineup
-from balance.games.la_planche import search_nb
+from balance.games.la_planche import engine, search_nb
 from balance.games.la_planche.bridge import lineup_player_factory, option_arrays, pack_position
 from balance.games.la_planche.engine import play_games
 from balance.games.la_planche.moves_nb import ADVANCE, SWAP, State
 from balance.games.la_planche.reference import Position, legal_options, play_game
 from balance.games.la_planche.rules import COLOURS, N_COLOURS, LaPlancheRules
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+search_nb = engine.DISPATCH.bound(search_nb)
 
 Meta = search_nb.Meta
 

@@ -20,12 +20,15 @@ from scipy.stats import chisquare
 
 from balance.core.errors import BalanceError
 from balance.core.strategy import MAX_PARAMS, parse_strategy
-from balance.games.la_planche import search_nb
+from balance.games.la_planche import engine, search_nb
 from balance.games.la_planche.bridge import option_arrays, pack_position
 from balance.games.la_planche.moves_nb import ADVANCE, MOVE, SWAP
 from balance.games.la_planche.reading import belief
 from balance.games.la_planche.reference import Position, legal_options
 from balance.games.la_planche.rules import COLOURS, N_COLOURS, LaPlancheRules
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+search_nb = engine.DISPATCH.bound(search_nb)
 
 SHARPNESS = dict(detective.params)["sharpness"]
 SHIPPED = {s.name: s for s in (random_strategy, protector, detective, mc, ismcts)}

@@ -20,7 +20,7 @@ from balance.core.errors import BalanceError
 from balance.core.random_ref import Stream
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
 from balance.games.base import Lineup
-from balance.games.lifeboats import reference, search, search_nb
+from balance.games.lifeboats import engine, reference, search, search_nb
 from balance.games.lifeboats.bridge import option_array, pack_position
 from balance.games.lifeboats.engine import play_games
 from balance.games.lifeboats.layout import (
@@ -37,6 +37,9 @@ from balance.games.lifeboats.layout import (
 )
 from balance.games.lifeboats.reference import Position, RandomPlayer
 from balance.games.lifeboats.rules import LifeboatsRules
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+search_nb = engine.DISPATCH.bound(search_nb)
 
 VOTES = (LEAK_VOTE, MOVE_VOTE, OVERBOARD_VOTE)
 

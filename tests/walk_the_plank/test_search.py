@@ -13,11 +13,15 @@ from balance.strategies.walk_the_plank import greedy
 
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS, SeatStrategy
+from balance.games.walk_the_plank import engine
 from balance.games.walk_the_plank import search_nb as S
 from balance.games.walk_the_plank.bridge import CompiledStrategy
 from balance.games.walk_the_plank.cards import N_CARDS
 from balance.games.walk_the_plank.reference import RandomStrategy, play_game
 from balance.games.walk_the_plank.rules import WalkThePlankRules
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+S = engine.DISPATCH.bound(S)
 
 GREEDY = 3
 

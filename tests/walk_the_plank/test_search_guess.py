@@ -17,11 +17,15 @@ from cli_helpers import assert_one_line_error, call_main
 from balance.core.random_nb import seed_stream_nb
 from balance.core.search_nb import best_index_nb
 from balance.core.strategy import MAX_PARAMS
-from balance.games.walk_the_plank import mc_nb
+from balance.games.walk_the_plank import engine, mc_nb
 from balance.games.walk_the_plank import search_nb as S
 from balance.games.walk_the_plank.bridge import pack_position
 from balance.games.walk_the_plank.cards import Card
 from balance.games.walk_the_plank.rules import WalkThePlankRules
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+mc_nb = engine.DISPATCH.bound(mc_nb)
+S = engine.DISPATCH.bound(S)
 
 SURVIVOR, GREEDY = 2, 3
 

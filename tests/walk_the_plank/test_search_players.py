@@ -14,11 +14,15 @@ from cli_helpers import assert_one_line_error, call_main
 
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS
-from balance.games.walk_the_plank import ismcts_nb, mc_nb
+from balance.games.walk_the_plank import engine, ismcts_nb, mc_nb
 from balance.games.walk_the_plank.bridge import pack_position
 from balance.games.walk_the_plank.cards import Card, card_mask
 from balance.games.walk_the_plank.moves_nb import State
 from balance.games.walk_the_plank.rules import WalkThePlankRules
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+ismcts_nb = engine.DISPATCH.bound(ismcts_nb)
+mc_nb = engine.DISPATCH.bound(mc_nb)
 
 # ---------------------------------------------------------------------------
 # The search players on hand-built positions
@@ -233,17 +237,20 @@ def test_a_run_without_search_players_compiles_none_of_their_code() -> None:
     script = (
         "from balance import api\n"
         "from balance.run.runner import run_games\n"
-        "from balance.games.walk_the_plank import ismcts_nb, mc_nb, search_nb\n"
+        "from balance.games.walk_the_plank import engine, ismcts_nb, mc_nb, search_nb\n"
         "setup = api.make_setup('walk-the-plank', 3, seed=1, strategies=['greedy'])\n"
         "run_games(setup, 20, threads=1, progress=False)\n"
+        "mc_nb, ismcts_nb, search_nb = (\n"
+        "    engine.DISPATCH.bound(m) for m in (mc_nb, ismcts_nb, search_nb))\n"
         "compiled = [f for f in (mc_nb.mc_program_nb, mc_nb.mc_choose_nb,\n"
         "    ismcts_nb.ismcts_program_nb, ismcts_nb.ismcts_choose_nb, search_nb.advance_nb)\n"
         "    if f.signatures]\n"
-        "print(len(compiled))\n"
+        "loop = engine.kernel_for(setup.lineup)\n"
+        "print(len(compiled), bool(loop.signatures))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "0"
+    assert done.stdout.strip() == "0 True"  # the loop played, the search code was never built
 
 
 @pytest.mark.parametrize("first", ["search_nb", "mc_nb", "ismcts_nb", "engine_nb"])

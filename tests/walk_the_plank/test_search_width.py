@@ -15,10 +15,13 @@ from balance.strategies.walk_the_plank import greedy_program
 from cli_helpers import assert_one_line_error, call_main
 
 from balance.core.random_nb import seed_stream_nb
-from balance.games.walk_the_plank import mc_nb
+from balance.games.walk_the_plank import engine, mc_nb
 from balance.games.walk_the_plank.bridge import pack_position
 from balance.games.walk_the_plank.cards import N_CARDS, Card
 from balance.games.walk_the_plank.rules import WalkThePlankRules
+
+# The kernels as the shipped strategies play them: their dispatchers bound in.
+mc_nb = engine.DISPATCH.bound(mc_nb)
 
 NO_OWN = np.full(3, -1, dtype=np.int64)
 

@@ -379,7 +379,7 @@ class CompiledStrategy(base.CompiledStrategy):
 
             return int(
                 self.call(
-                    search_nb.search_choice_nb,
+                    engine.DISPATCH.bound(search_nb).search_choice_nb,
                     *(self.code, arrays, content, rules, table, len(options), seat),
                     tail=(engine.rollout_params(),),
                 )

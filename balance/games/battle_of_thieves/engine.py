@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from balance.core import dispatch
-from balance.core.dispatch import Dispatch
+from balance.core.dispatch import USER_CODES, Dispatch
 from balance.core.errors import BalanceError
 from balance.core.strategy import SeatStrategy, Strategy
 from balance.games.base import Lineup
@@ -24,6 +24,7 @@ from balance.games.battle_of_thieves.layout import PLAYERS, RECORDS
 from balance.games.battle_of_thieves.reference import GameRecord
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.games.engine import CompiledEngine
+from balance.strategies import battle_of_thieves as shipped
 from balance.strategies.battle_of_thieves import random as random_strategy
 
 GAME = "battle-of-thieves"
@@ -52,8 +53,12 @@ def content_arrays(content: Content) -> tuple[np.ndarray, ...]:
 
 DISPATCH = Dispatch(
     nb,
-    arguments={"decide": "view, options, count, seat, params, rng"},
-    callers=("ask_nb", "ask_in_game_nb", "play_game_nb", "_play_nb", "play_games_nb"),
+    shipped,
+    __file__,
+    extra={nb.SCRIPTED: {"decide": nb.scripted_decide}},
+    # The uniform-random player is inlined (its decisions are the loop's hot path); the
+    # heuristics' scoring would slow its loop if inlined.
+    in_line=(random_strategy,),
 )
 
 
@@ -67,15 +72,8 @@ def searches(lineup: Lineup) -> bool:
 def rollout_params() -> np.ndarray:
     """float64 ``(5, MAX_PARAMS)``: the default parameters of each strategy a search
     player's playouts may play, by code (random, cannoneer, boarder, bailer, finisher)."""
-    from balance.strategies.battle_of_thieves import SHIPPED
-
-    by_code = {s.code: s for s in SHIPPED}
-    return np.stack(
-        [
-            SeatStrategy(by_code[c], tuple(v for _, v in by_code[c].params)).vector()
-            for c in range(5)
-        ]
-    )
+    rollouts = DISPATCH.shipped[:5]  # codes follow SHIPPED's order
+    return np.stack([SeatStrategy(s, tuple(v for _, v in s.params)).vector() for s in rollouts])
 
 
 class Engine(CompiledEngine):
@@ -88,7 +86,7 @@ class Engine(CompiledEngine):
     layout = RECORDS
     record_class = GameRecord
     error = nb.Error
-    user_codes = nb.USER_CODES
+    user_codes = USER_CODES
     uniform = random_strategy
 
     def kernel_for(self, lineup: Lineup) -> Callable:
@@ -108,7 +106,7 @@ class Engine(CompiledEngine):
             from balance.games.battle_of_thieves.search_nb import play_games_search_nb
 
             return play_games_search_nb
-        return DISPATCH.kernel_for(lineup)
+        return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
 
     def check_strategy(self, strategy: Strategy) -> None:
         """A user's strategy must give a compiled ``decide`` function."""
@@ -163,7 +161,7 @@ def play_scripted(
         params[s, 2 : 2 + len(script)] = script
     records = ENGINE.empty_records(PLAYERS, 1, game)
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    nb.play_games_nb(
+    DISPATCH.bound(nb.play_games_nb)(
         rules.to_array(),
         content_arrays(content),
         np.full(PLAYERS, nb.SCRIPTED, dtype=np.int64),

@@ -38,6 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from balance.core import dispatch
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, seed_stream_nb
 from balance.core.strategy import MAX_PARAMS
@@ -160,13 +161,6 @@ from balance.games.battle_of_thieves.layout import (
     WATER_AT_LEAST,
     WEAPON_DAMAGE,
 )
-from balance.strategies.battle_of_thieves import (
-    bailer_decide,
-    boarder_decide,
-    cannoneer_decide,
-    finisher_decide,
-    random_decide,
-)
 
 # --- target lists (what a card's play or its program's choice may target) -----------------
 TL_NONE = 0  # one option, target -1
@@ -199,8 +193,8 @@ Error = ErrorSlots()
 #: ``params[0]`` answers used, ``params[1]`` script length L, ``params[2 : 2 + L]`` the
 #: indices (a run out script answers -1, an illegal answer).
 SCRIPTED = -1
-USER_CODES = 100  # codes from here on belong to a run's own strategies
-#: The shipped strategies' codes :func:`decide_nb` plays (extend it with each one wired in).
+#: The codes of the shipped strategies the plain game loop plays: the uniform-random
+#: player and the heuristics (the search players play in search_nb's loop).
 SHIPPED_CODES = (0, 1, 2, 3, 4)
 #: Codes 1..HEURISTICS are the shipped heuristics, which only read their view (so the
 #: game loop may keep it from one decision to the next: :func:`ask_in_game_nb`).
@@ -1601,43 +1595,21 @@ def set_up_nb(pos, content, derived, rules, rng):
 # --- strategies ----------------------------------------------------------------------------
 
 
+#: The decision a seat's strategy makes, called by the seat's code: the dispatchers of the
+#: shipped strategies (strategies/battle_of_thieves.py) and a run's own are bound here when
+#: the loop is built (balance.core.dispatch.Dispatch). Index of the chosen option among
+#: ``count >= 2``.
+decide_nb = dispatch.Decision("decide", "view, options, count, seat, params, rng")
+
+
 @njit(inline="always", cache=True)
-def scripted_decide(options, count, params):
-    """The next scripted answer (an index), -1 once the script has run out."""
+def scripted_decide(view, options, count, seat, params, rng):
+    """The :data:`SCRIPTED` code's next answer (an index), -1 once the script has run out."""
     used = np.int64(params[0])
     if used >= np.int64(params[1]):
         return np.int64(-1)
     params[0] = used + 1
     return np.int64(params[2 + used])
-
-
-@njit(cache=True, _nrt=False, error_model="numpy")
-def heuristic_decide_nb(code, view, options, count, seat, params, rng):
-    """The shipped heuristics, out of line (their scoring would slow the random player's
-    loop if inlined): an unknown code answers -1, an illegal answer."""
-    if code == 1:
-        return cannoneer_decide(view, options, count, seat, params, rng)
-    if code == 2:
-        return boarder_decide(view, options, count, seat, params, rng)
-    if code == 3:
-        return bailer_decide(view, options, count, seat, params, rng)
-    if code == 4:
-        return finisher_decide(view, options, count, seat, params, rng)
-    return np.int64(-1)
-
-
-@njit(inline="always", cache=True)
-def decide_nb(code, view, options, count, seat, params, rng):
-    """Index of the chosen option among ``count >= 2``: shipped strategies by code.
-
-    The uniform-random player is inlined (its decisions are the loop's hot path); the
-    heuristics go through :func:`heuristic_decide_nb`. :data:`SHIPPED_CODES` lists the codes.
-    """
-    if code == 0:
-        return random_decide(view, options, count, seat, params, rng)
-    if code == SCRIPTED:
-        return scripted_decide(options, count, params)
-    return heuristic_decide_nb(code, view, options, count, seat, params, rng)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from balance.core import dispatch
-from balance.core.dispatch import Dispatch
+from balance.core.dispatch import USER_CODES, Dispatch
 from balance.core.errors import BalanceError
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS, Strategy
@@ -31,6 +31,7 @@ from balance.games.la_planche.reference import (
     TurnOutcome,
 )
 from balance.games.la_planche.rules import SYMBOLS, LaPlancheRules
+from balance.strategies import la_planche as shipped
 from balance.strategies.la_planche import random as random_strategy
 
 GAME = "la-planche"
@@ -67,11 +68,9 @@ def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
 
 DISPATCH = Dispatch(
     nb,
-    arguments={
-        "symbol": "obs, seat, colour, first, second, params, rng",
-        "choose": "obs, seat, colour, symbol, opt_a, opt_b, count, params, rng",
-    },
-    callers=("resolve_turn_nb", "_play_nb", "play_games_nb"),
+    shipped,
+    __file__,
+    extra={nb.SCRIPTED: {"symbol": nb.scripted_symbol_nb, "choose": nb.scripted_choose_nb}},
 )
 
 
@@ -85,16 +84,17 @@ class Engine(CompiledEngine):
     layout = nb.RECORDS
     record_class = GameRecord
     error = nb.Error
-    user_codes = nb.USER_CODES
+    user_codes = USER_CODES
     uniform = random_strategy
 
     def kernel_for(self, lineup: Lineup) -> Callable:
         """The compiled game loop that can call every strategy of ``lineup``.
 
         Shipped strategies use the loop cached on disk. A user's strategies join through
-        dispatchers generated for them, and the loop is compiled anew once per process.
+        dispatchers generated for them, and the loop is compiled once per version of their
+        file (then loaded from disk).
         """
-        return DISPATCH.kernel_for(lineup)
+        return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
 
     def check_strategy(self, strategy: Strategy) -> None:
         """A user's strategy must give compiled functions for both decisions."""
@@ -104,7 +104,7 @@ class Engine(CompiledEngine):
         """``seats_of`` (R, 2n): each seat's strategy, then the symbol each seat may never
         choose when it has the choice (restricted play; -1 for none)."""
         check_restricted(lineup.restricted)
-        codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+        codes, params, rows, strategies = lineup_arrays(lineup, USER_CODES)
         return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
     def illegal_choice(self, decision: str, error: np.ndarray) -> str:
@@ -180,7 +180,7 @@ def play_turn(
     rng = np.zeros(4, dtype=np.uint64)
     seed_stream_nb(rng, 0, 0, 1 + seat)
     outcome = np.zeros(nb.Outcome.SIZE, dtype=np.int64)
-    nb.resolve_turn_nb(
+    DISPATCH.bound(nb.resolve_turn_nb)(
         obs,
         seat,
         colour,

@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from balance.core import dispatch
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, seed_stream_nb
 from balance.core.records import SEAT, Axis, Derived, RecordArray, RecordLayout, Stat
@@ -38,14 +39,6 @@ from balance.games.la_planche.moves_nb import (
     start_line_nb,
 )
 from balance.games.la_planche.rules import ACTIONS, COLOUR_NAMES, N_COLOURS, Rule
-from balance.strategies.la_planche import (
-    detective_choose,
-    detective_symbol,
-    protector_choose,
-    protector_symbol,
-    random_choose,
-    random_symbol,
-)
 
 #: The records a block of games fills: kernels index them with the slots below, and
 #: the engine, the reference engine and the record tables read them from here.
@@ -149,31 +142,29 @@ Decision = DecisionIds()
 Error = ErrorSlots()
 
 SCRIPTED = -1  # strategy code that answers params[0] (symbol) and params[1] (option)
-USER_CODES = 100  # codes from here on belong to a run's own strategies
+
+# The decisions a seat's strategy makes, called by the seat's code: the dispatchers of the
+# shipped strategies (strategies/la_planche.py) and a run's own are bound here when the
+# loop is built (balance.core.dispatch.Dispatch).
+
+#: 0 (first symbol) or 1 (second).
+symbol_nb = dispatch.Decision("symbol", "obs, seat, colour, first, second, params, rng")
+#: Index of the chosen option among ``count >= 2``.
+choose_nb = dispatch.Decision(
+    "choose", "obs, seat, colour, symbol, opt_a, opt_b, count, params, rng"
+)
 
 
 @njit(inline="always", cache=True)
-def symbol_nb(code, obs, seat, colour, first, second, params, rng):
-    """0 (first symbol) or 1 (second): shipped strategies."""
-    if code == 1:
-        return protector_symbol(obs, seat, colour, first, second, params, rng)
-    if code == 2:
-        return detective_symbol(obs, seat, colour, first, second, params, rng)
-    if code == SCRIPTED:
-        return np.int64(params[0])
-    return random_symbol(obs, seat, colour, first, second, params, rng)
+def scripted_symbol_nb(obs, seat, colour, first, second, params, rng):
+    """The :data:`SCRIPTED` code's symbol: ``params[0]``."""
+    return np.int64(params[0])
 
 
 @njit(inline="always", cache=True)
-def choose_nb(code, obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
-    """Index of the chosen option among ``count >= 2``: shipped strategies."""
-    if code == 1:
-        return protector_choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng)
-    if code == 2:
-        return detective_choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng)
-    if code == SCRIPTED:
-        return np.int64(params[1])
-    return random_choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng)
+def scripted_choose_nb(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
+    """The :data:`SCRIPTED` code's option: ``params[1]``."""
+    return np.int64(params[1])
 
 
 @njit(inline="always", cache=True)

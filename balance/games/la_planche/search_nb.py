@@ -49,6 +49,7 @@ from balance.core.search_nb import (
     tie_nb,
 )
 from balance.core.strategy import MAX_PARAMS
+from balance.games.la_planche import engine_nb as _engine
 from balance.games.la_planche.kit import detective_values_nb, evaluate_option_nb
 from balance.games.la_planche.moves_nb import (
     EMPTY,
@@ -839,8 +840,3 @@ def ismcts_choose_nb(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng
         np.int64(params[IS_WIDTH]),
     )
     return k
-
-
-# The game loop's module imports the shipped strategies, which import this module's search
-# players: it is imported last, and the functions above read it when they compile.
-from balance.games.la_planche import engine_nb as _engine  # noqa: E402

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from balance.core import dispatch
-from balance.core.dispatch import Dispatch
+from balance.core.dispatch import USER_CODES, Dispatch
 from balance.core.errors import BalanceError
 from balance.core.strategy import Strategy
 from balance.games.base import Lineup, lineup_arrays
@@ -52,6 +52,7 @@ from balance.games.lifeboats.reference import (
     ScriptError,
 )
 from balance.games.lifeboats.rules import LifeboatsRules
+from balance.strategies import lifeboats as shipped
 from balance.strategies.lifeboats import random as random_strategy
 
 GAME = "lifeboats"
@@ -85,27 +86,11 @@ def hatless_seat(lineup: Lineup, game: int) -> int:
 
 DISPATCH = Dispatch(
     nb,
-    arguments={"decide": "obs, seat, kind, options, count, params, rng"},
-    callers=(
-        "ask_nb",
-        "collect_ballot_nb",
-        "count_ballot_nb",
-        "resolve_vote_nb",
-        "place_boats_nb",
-        "place_pawns_nb",
-        "set_up_nb",
-        "overboard_nb",
-        "leak_into_nb",
-        "leak_phase_nb",
-        "move_phase_nb",
-        "swim_out_nb",
-        "swim_in_nb",
-        "swim_phase_nb",
-        "play_rounds_nb",
-        "play_game_nb",
-        "_play_nb",
-        "play_games_nb",
-    ),
+    shipped,
+    __file__,
+    extra={nb.SCRIPTED: {"decide": nb.scripted_decide}, nb.HALT: {"decide": nb.halted_decide}},
+    # The uniform-random player is inlined (its decisions are the loop's hot path).
+    in_line=(random_strategy,),
 )
 
 
@@ -119,7 +104,7 @@ class Engine(CompiledEngine):
     layout = RECORDS
     record_class = GameRecord
     error = nb.Error
-    user_codes = nb.USER_CODES
+    user_codes = USER_CODES
     uniform = random_strategy
 
     def kernel_for(self, lineup: Lineup) -> Callable:
@@ -128,7 +113,7 @@ class Engine(CompiledEngine):
         Shipped strategies use the loop cached on disk. A user's strategies join through a
         dispatcher generated for them, and the loop is compiled anew once per process.
         """
-        return DISPATCH.kernel_for(lineup)
+        return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
 
     def check_strategy(self, strategy: Strategy) -> None:
         """A user's strategy must give a compiled ``decide`` function."""
@@ -138,7 +123,7 @@ class Engine(CompiledEngine):
         """``seats_of`` (R, 2n): each seat's strategy, then 1 for the seat that may never
         play a hat (restricted play: :meth:`Lineup.restricted_seat`)."""
         check_restricted(lineup.restricted)
-        codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+        codes, params, rows, strategies = lineup_arrays(lineup, USER_CODES)
         hatless = lineup.restricted_seat(rows)[:, None] == np.arange(len(lineup.seats))[None, :]
         return codes, params, np.hstack([strategies, hatless]).astype(np.int64)
 
@@ -256,6 +241,7 @@ def _run_phase(
     function: Callable, pos: Position, players: Sequence[PlayerSpec], *args: Any
 ) -> tuple[Position, Any]:
     """Run a compiled phase on a packed copy of ``pos``: the new position and the result."""
+    function = DISPATCH.bound(function)  # the phase as the shipped strategies play it
     obs = pack_position(pos)
     stats = pack_stats(pos)
     work = new_work()
@@ -314,7 +300,9 @@ def resolve_vote(
     work[4][: len(voters)] = weights
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(pos.players, players)
-    outcome = nb.resolve_vote_nb(obs, kind, len(voters), boat, seated.arrays, work, stats, error)
+    outcome = DISPATCH.bound(nb.resolve_vote_nb)(
+        obs, kind, len(voters), boat, seated.arrays, work, stats, error
+    )
     seated.finish(error, work[0])
     return unpack_position(pos, obs, stats), int(outcome)
 
@@ -370,7 +358,7 @@ def play_scripted(rules: LifeboatsRules, players: int, scripts: Sequence[PlayerS
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(players, scripts)
     records = empty_records(players, 1)
-    nb.play_one_nb(
+    DISPATCH.bound(nb.play_one_nb)(
         obs, seated.arrays, work, stats, error, (records.games, records.seats, records.boats)
     )
     seated.finish(error, work[0])

@@ -4,7 +4,8 @@ The rules are those of :mod:`.reference`, which says them in readable Python; th
 module says them again for speed and must agree with it game for game (the test suite
 checks it). Position moves and option lists live in :mod:`.moves_nb`; everything that
 asks a strategy lives here, so that a run's own strategies can be bound in
-(:class:`balance.core.dispatch.Dispatch` recompiles the functions that ask). Nothing here
+(:class:`balance.core.dispatch.Dispatch` compiles the functions that ask with the
+dispatchers of the shipped strategies and a run's own bound in). Nothing here
 allocates inside the game loop: every buffer is made once per block of games.
 
 The tuples passed around (``n`` players):
@@ -26,6 +27,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from balance.core import dispatch
 from balance.core.compile_cache import njit
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS
@@ -69,12 +71,6 @@ from balance.games.lifeboats.moves_nb import (
     vote_options_nb,
     winners_nb,
 )
-from balance.strategies.lifeboats import (
-    hatkeeper_decide,
-    random_decide,
-    steward_decide,
-    swimmer_decide,
-)
 
 
 class ErrorSlots(NamedTuple):
@@ -97,19 +93,25 @@ SCRIPTED = -1
 #: A scripted answer that is not among the options, or a script that ran out.
 SCRIPT_MISSING = -1
 SCRIPT_EXHAUSTED = -2
-USER_CODES = 100  # codes from here on belong to a run's own strategies
-#: The shipped strategies' codes :func:`decide_nb` plays (extend it with each one wired in).
-SHIPPED_CODES = (0, 1, 2, 3)
+#: A code of the search's playouts (:mod:`.search_nb`) for a seat whose turn ends them:
+#: it answers -1, an illegal answer, and the game loop stops at that seat's decision.
+HALT = -2
 #: Work buffers after ``options``: ballot, tally, voters, weights, swam_from, won, each
 #: ``(WORK_SIZE,)`` (a tally has a slot for every boat and one for the hats).
 N_WORK = 6
 WORK_SIZE = MAX_BOATS + 1
 
+#: The decision a seat's strategy makes, called by the seat's code: the dispatchers of the
+#: shipped strategies (strategies/lifeboats.py) and a run's own are bound here when the
+#: loop is built (balance.core.dispatch.Dispatch). Index of the chosen option among
+#: ``count >= 2``.
+decide_nb = dispatch.Decision("decide", "obs, seat, kind, options, count, params, rng")
+
 
 # Out of line: only scripted test players take this path, and a copy of it at every
 # decision of the inlined game loop only costs compile time.
 @njit(cache=True)
-def scripted_decide(kind, options, count, params):
+def scripted_decide(obs, seat, kind, options, count, params, rng):
     """The index of the next scripted option code among ``options``."""
     used = np.int64(params[0])
     length = np.int64(params[1])
@@ -124,32 +126,10 @@ def scripted_decide(kind, options, count, params):
     return np.int64(SCRIPT_MISSING)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
-def heuristic_decide_nb(code, obs, seat, kind, options, count, params, rng):
-    """The shipped heuristics, out of line: each decision of theirs costs far more than a
-    call, and one call site (rather than one at every decision of the inlined game loop)
-    keeps the loop's compile time down. An unknown code answers -1, an illegal answer."""
-    if code == 1:
-        return steward_decide(obs, seat, kind, options, count, params, rng)
-    if code == 2:
-        return hatkeeper_decide(obs, seat, kind, options, count, params, rng)
-    if code == 3:
-        return swimmer_decide(obs, seat, kind, options, count, params, rng)
-    return np.int64(-1)
-
-
 @njit(inline="always", cache=True)
-def decide_nb(code, obs, seat, kind, options, count, params, rng):
-    """Index of the chosen option among ``count >= 2``: shipped strategies by code.
-
-    The uniform-random player is inlined (its decisions are the loop's hot path); the
-    heuristics go through :func:`heuristic_decide_nb`. :data:`SHIPPED_CODES` lists the codes.
-    """
-    if code == 0:
-        return random_decide(obs, seat, kind, options, count, params, rng)
-    if code == SCRIPTED:
-        return scripted_decide(kind, options, count, params)
-    return heuristic_decide_nb(code, obs, seat, kind, options, count, params, rng)
+def halted_decide(obs, seat, kind, options, count, params, rng):
+    """The :data:`HALT` code's answer: -1, outside every seat's options."""
+    return np.int64(-1)
 
 
 @njit(inline="always", cache=True)

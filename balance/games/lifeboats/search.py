@@ -14,7 +14,7 @@ import numpy as np
 from balance.core.strategy import MAX_PARAMS
 from balance.games.lifeboats import search_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
-from balance.games.lifeboats.engine import empty_records
+from balance.games.lifeboats.engine import DISPATCH, empty_records
 from balance.games.lifeboats.layout import (
     LEAK_VOTE,
     MAX_BOATS,
@@ -70,7 +70,9 @@ def play_on(
     work[1][: len(ballot)] = ballot
     records = empty_records(n, 1)
     arrays = (records.games, records.seats, records.boats)
-    search_nb.play_on_record_nb(obs, kind, seat, choice, players, work, stats, error, arrays)
+    DISPATCH.bound(search_nb).play_on_record_nb(
+        obs, kind, seat, choice, players, work, stats, error, arrays
+    )
     if error[0] >= 0:
         raise RuntimeError(f"seat {error[0]} answered outside its options")
     return records.game_record(0)
@@ -84,11 +86,11 @@ def determinize(
     own in the ballot (each voter playing strategy code ``rollout`` from ``streams``)."""
     n = pos.players
     obs, players, work, stats, error = _buffers(pos, [rollout] * n, streams)
-    search_nb.determinize_nb(obs, seat, kind, players, work, error)
+    DISPATCH.bound(search_nb).determinize_nb(obs, seat, kind, players, work, error)
     nvoters = (
-        search_nb.voters_nb(obs, kind, work)
+        DISPATCH.bound(search_nb).voters_nb(obs, kind, work)
         if kind in (LEAK_VOTE, MOVE_VOTE, OVERBOARD_VOTE)
         else 0
     )
-    before = int(search_nb.voter_index_nb(work, nvoters, seat)) if nvoters else 0
+    before = int(DISPATCH.bound(search_nb).voter_index_nb(work, nvoters, seat)) if nvoters else 0
     return unpack_position(pos, obs, stats), [int(v) for v in work[1][:before]]

@@ -15,8 +15,8 @@ seat has seen: the position, its own hats, and everything public stay as they ar
 ``kind`` (the position as the game loop asks it, with the earlier votes of the ballot in
 ``work[1]``), applies the option chosen and plays the game on to its end with the
 strategies of ``players``: the rest of the decision's phase, then whole rounds, by the
-same functions the game loop plays (:mod:`.engine_nb`). A strategy code no strategy
-has (:data:`HALT`) makes the loop stop at that seat's next decision instead, leaving the
+same functions the game loop plays (:mod:`.engine_nb`). The code
+:data:`.engine_nb.HALT` makes the loop stop at that seat's next decision instead, leaving the
 position as it stood when asked, so a tree search steps the game decision by decision.
 
 Buffers, as the game loop's (``n`` players): a *sandbox* is ``(obs, players, work,
@@ -65,12 +65,8 @@ from balance.games.lifeboats.layout import (
     State,
 )
 
-# ``engine_nb`` is read as ``enb.name`` inside compiled functions (numba resolves it when
-# it compiles them): the shipped strategies module imports this one while ``engine_nb``
-# may still be importing it.
-
-#: A strategy code no strategy has: the game loop stops at that seat's decision.
-HALT = -2
+#: The code that makes the game loop stop at that seat's decision (:data:`.engine_nb.HALT`).
+HALT = enb.HALT
 #: ``error`` slots (as :data:`engine_nb.Error`): the seat, kind and option count asked.
 _SEAT, _KIND, _COUNT = 0, 1, 3
 #: Number of work buffers after ``options`` (as the game loop's).

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from balance.core import dispatch
-from balance.core.dispatch import Dispatch
+from balance.core.dispatch import USER_CODES, Dispatch
 from balance.core.random_nb import seed_stream_nb
 from balance.core.records import Records
 from balance.core.strategy import MAX_PARAMS, Strategy
@@ -25,6 +25,7 @@ from balance.games.walk_the_plank.bridge import pack_position, unpack_position
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS, card_mask
 from balance.games.walk_the_plank.reference import CardOutcome, GameRecord, Position
 from balance.games.walk_the_plank.rules import WalkThePlankRules
+from balance.strategies import walk_the_plank as shipped
 from balance.strategies.walk_the_plank import random as random_strategy
 
 DECISIONS = ("program", "choose", "push")
@@ -45,20 +46,8 @@ def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
 
 DISPATCH = Dispatch(
     nb,
-    arguments={
-        "program": "obs, seat, available, params, rng, out",
-        "choose": "obs, seat, card, slot, opt_tile, opt_arg, count, params, rng",
-        "push": "obs, seat, opt_tile, opt_arg, count, params, rng",
-    },
-    callers=(
-        "_strategy_option_nb",
-        "_dolphin_push_nb",
-        "_meet_the_dice_nb",
-        "_fallen_meet_the_dice_nb",
-        "resolve_card_nb",
-        "_play_nb",
-        "play_games_nb",
-    ),
+    shipped,
+    __file__,
     # push is optional: without it a user's strategy takes the Dolphin steps at random.
     fallback={"push": random_strategy.decisions["push"]},
 )
@@ -74,16 +63,17 @@ class Engine(CompiledEngine):
     layout = nb.RECORDS
     record_class = GameRecord
     error = nb.Error
-    user_codes = nb.USER_CODES
+    user_codes = USER_CODES
     uniform = random_strategy
 
     def kernel_for(self, lineup: Lineup) -> Callable:
         """The compiled game loop that can call every strategy of ``lineup``.
 
         Shipped strategies use the loop cached on disk. A user's strategies join through
-        dispatchers generated for them, and the loop is compiled anew once per process.
+        dispatchers generated for them, and the loop is compiled once per version of their
+        file (then loaded from disk).
         """
-        return DISPATCH.kernel_for(lineup)
+        return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
 
     def check_strategy(self, strategy: Strategy) -> None:
         """A user's strategy must give compiled functions for the decisions it makes."""
@@ -91,7 +81,7 @@ class Engine(CompiledEngine):
 
     def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``seats_of`` (R, 2n): each seat's strategy, then each seat's forbidden cards."""
-        codes, params, rows, strategies = lineup_arrays(lineup, nb.USER_CODES)
+        codes, params, rows, strategies = lineup_arrays(lineup, USER_CODES)
         return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
     def empty_records(
@@ -208,13 +198,13 @@ def resolve_card(
         np.zeros((n, moves_nb.TILES), dtype=np.int64),
     )
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    nb.resolve_card_nb(
+    DISPATCH.bound(nb.resolve_card_nb)(
         obs,
         seat,
         card,
         option[0],
         option[1],
-        np.full(n, nb.SCRIPTED, dtype=np.int64),
+        np.full(n, nb.RANDOM, dtype=np.int64),  # once the script runs out
         np.zeros((n, MAX_PARAMS), dtype=np.float64),
         rng,
         np.asarray(dice, dtype=np.int64),

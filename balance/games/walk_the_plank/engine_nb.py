@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from balance.core import dispatch
 from balance.core.bits_nb import lowest_bit_nb, popcount_nb
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, game_key_nb, run_key_nb, seed_stream_keyed_nb
@@ -44,23 +45,6 @@ from balance.games.walk_the_plank.moves_nb import (
     seats_with_pirates_nb,
 )
 from balance.games.walk_the_plank.rules import Rule
-from balance.strategies.walk_the_plank import (
-    aggressor_choose,
-    aggressor_program,
-    aggressor_push,
-    greedy_choose,
-    greedy_program,
-    greedy_push,
-    random_choose,
-    random_program,
-    random_push,
-    survivor_choose,
-    survivor_program,
-    survivor_push,
-    weighted_choose,
-    weighted_program,
-    weighted_push,
-)
 
 #: The records a block of games fills: kernels index them with the slots below, and
 #: the engine, the reference engine and the record tables read them from here.
@@ -144,51 +128,20 @@ STOP = -1
 ILLEGAL = -1000  # no tile: a strategy chose outside its options
 DOLPHIN_SHARK = 4
 DOLPHIN_DOLPHIN = 5
-SCRIPTED = -1  # strategy code that only follows a script (scenario tests)
-USER_CODES = 100  # codes from here on belong to a run's own strategies
+RANDOM = 0  # the uniform-random strategy's code: the first shipped strategy
 
+# The decisions a seat's strategy makes, called by the seat's code: the dispatchers of the
+# shipped strategies (strategies/walk_the_plank.py) and a run's own are bound here when
+# the loop is built (balance.core.dispatch.Dispatch).
 
-@njit(inline="always", cache=True)
-def program_nb(code, obs, seat, available, params, rng, out):
-    """Seat's program for the round into ``out`` (int64, ``(3,)``): shipped strategies."""
-    if code == 1:
-        aggressor_program(obs, seat, available, params, rng, out)
-    elif code == 2:
-        survivor_program(obs, seat, available, params, rng, out)
-    elif code == 3:
-        greedy_program(obs, seat, available, params, rng, out)
-    elif code == 4:
-        weighted_program(obs, seat, available, params, rng, out)
-    else:
-        random_program(obs, seat, available, params, rng, out)
-
-
-@njit(inline="always", cache=True)
-def choose_nb(code, obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
-    """Index of the chosen option among ``count >= 2``: shipped strategies."""
-    if code == 1:
-        return aggressor_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng)
-    if code == 2:
-        return survivor_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng)
-    if code == 3:
-        return greedy_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng)
-    if code == 4:
-        return weighted_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng)
-    return random_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng)
-
-
-@njit(inline="always", cache=True)
-def push_nb(code, obs, seat, opt_tile, opt_arg, count, params, rng):
-    """Dolphin step chosen among ``count >= 2`` (the last is stop): shipped strategies."""
-    if code == 1:
-        return aggressor_push(obs, seat, opt_tile, opt_arg, count, params, rng)
-    if code == 2:
-        return survivor_push(obs, seat, opt_tile, opt_arg, count, params, rng)
-    if code == 3:
-        return greedy_push(obs, seat, opt_tile, opt_arg, count, params, rng)
-    if code == 4:
-        return weighted_push(obs, seat, opt_tile, opt_arg, count, params, rng)
-    return random_push(obs, seat, opt_tile, opt_arg, count, params, rng)
+#: Seat's programme for the round into ``out`` (int64, ``(3,)``).
+program_nb = dispatch.Decision("program", "obs, seat, available, params, rng, out")
+#: Index of the chosen option among ``count >= 2``.
+choose_nb = dispatch.Decision(
+    "choose", "obs, seat, card, slot, opt_tile, opt_arg, count, params, rng"
+)
+#: Dolphin step chosen among ``count >= 2`` (the last is stop).
+push_nb = dispatch.Decision("push", "obs, seat, opt_tile, opt_arg, count, params, rng")
 
 
 @njit(inline="always", cache=True)
@@ -554,7 +507,7 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                     program_nb(
                         seat_codes[s], obs, s, available, seat_params[s], rng[1 + s], programs[s]
                     )
-                    if seat_codes[s] != 0 and not _program_is_legal(programs[s], available):
+                    if seat_codes[s] != RANDOM and not _program_is_legal(programs[s], available):
                         error[Error.GAME] = game
                         error[Error.SEAT] = s
                         error[Error.DECISION] = Decision.PROGRAM
@@ -579,7 +532,7 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
                     if mask == 0:
                         continue
                     tally[at + CardStat.EFFECT] += 1
-                    if seat_codes[s] == 0:
+                    if seat_codes[s] == RANDOM:
                         # The uniform-random strategy, as its choose does it: one draw
                         # below(count) when there is a choice. Option k is the k-th set bit.
                         if mask & (mask - 1):

@@ -19,10 +19,27 @@ from balance.core.compile_cache import njit
 from balance.core.random_nb import next_u64_nb, seed_stream_nb
 from balance.core.search_nb import best_index_nb
 from balance.core.strategy import MAX_PARAMS
+from balance.games.walk_the_plank import engine_nb as E
 from balance.games.walk_the_plank.cards import N_CARDS
 from balance.games.walk_the_plank.kit import evaluate_option_nb
 from balance.games.walk_the_plank.moves_nb import TILES, State, legal_options_nb
 from balance.games.walk_the_plank.rules import Rule
+from balance.games.walk_the_plank.search_nb import (
+    GUESS_ROLLOUT,
+    NO_LIMIT,
+    NO_MEMORY,
+    Status,
+    Where,
+    advance_nb,
+    copy_position_nb,
+    determinize_as_nb,
+    encode_programs_nb,
+    new_position_nb,
+    new_work_nb,
+    next_step_nb,
+    random_card_nb,
+    result_nb,
+)
 
 
 class SearchParams(NamedTuple):
@@ -342,25 +359,3 @@ def search_push_nb(obs, seat, opt_tile, opt_arg, count, params, rng):
     """The Dolphin's pushes (once a game at most): as the rollout strategy makes them."""
     code = np.int64(params[Search.ROLLOUT])
     return E.push_nb(code, obs, seat, opt_tile, opt_arg, count, WEIGHTED_DEFAULTS, rng)
-
-
-# The game loop's module imports the shipped strategies, which import this module: the
-# loop's module and the one built on it are bound last, and read only when the functions
-# above are compiled, whichever of these modules Python imports first.
-from balance.games.walk_the_plank import engine_nb as E  # noqa: E402
-from balance.games.walk_the_plank.search_nb import (  # noqa: E402
-    GUESS_ROLLOUT,
-    NO_LIMIT,
-    NO_MEMORY,
-    Status,
-    Where,
-    advance_nb,
-    copy_position_nb,
-    determinize_as_nb,
-    encode_programs_nb,
-    new_position_nb,
-    new_work_nb,
-    next_step_nb,
-    random_card_nb,
-    result_nb,
-)

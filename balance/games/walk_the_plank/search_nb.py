@@ -35,6 +35,7 @@ import numpy as np
 from balance.core.bits_nb import popcount_nb
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, seed_stream_nb
+from balance.games.walk_the_plank import engine_nb as E
 from balance.games.walk_the_plank.cards import GHOST_SET_ASIDE_MASK
 from balance.games.walk_the_plank.kit import KTH_CARD
 from balance.games.walk_the_plank.moves_nb import (
@@ -468,9 +469,3 @@ def determinize_as_nb(pos, seat, own_known, rng, guess, codes, params, filler, m
             continue
         if q == seat or not remembered_program_nb(pos, q, memory):
             guess_program_nb(pos, q, codes[q], params[q], rng, filler)
-
-
-# The game loop's module imports the shipped strategies, which import the search players,
-# which import this module: the loop's module is bound last, and read only when the
-# functions above are compiled, whichever of these modules Python imports first.
-from balance.games.walk_the_plank import engine_nb as E  # noqa: E402
