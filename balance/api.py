@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from balance.core.game import Setup
 from balance.games import get_game
-from balance.games.base import Setup
 from balance.run.play import Run, make_setup, simulate
 
 __all__ = ["Run", "add_card_values", "card_values", "check_card_values", "make_setup", "simulate"]

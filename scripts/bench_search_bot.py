@@ -21,9 +21,9 @@ from collections.abc import Sequence
 import numpy as np
 from balance.strategies.battle_of_thieves import SHIPPED
 
+from balance.core.game import Lineup
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy, parse_strategy
-from balance.games.base import Lineup
 from balance.games.battle_of_thieves import engine, reference, search_nb
 from balance.games.battle_of_thieves.bridge import pack_position
 from balance.games.battle_of_thieves.rules import BattleRules

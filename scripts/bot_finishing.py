@@ -22,8 +22,8 @@ import numpy as np
 from balance.strategies.battle_of_thieves import SHIPPED
 
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup
 from balance.core.strategy import SeatStrategy
-from balance.games.base import Lineup
 from balance.games.battle_of_thieves import engine
 from balance.games.battle_of_thieves.layout import CAPPED, GAME_STAT
 from balance.games.battle_of_thieves.rules import BattleRules

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from balance import api
-from balance.games.base import Lineup, Setup
+from balance.core.game import Lineup, Setup
 from balance.run.runner import run_games
 from balance.run.summary import summarize
 

@@ -14,9 +14,9 @@ import pytest
 from balance.core.compile_cache import njit
 from balance.core.dispatch import Decision, Dispatch
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy, ship
 from balance.games import MODULES, get_game
-from balance.games.base import Lineup
 
 GAMES = list(MODULES)
 

@@ -1,4 +1,4 @@
-"""The compiled-engine template (balance.games.engine): one block of games validated,
+"""The compiled-engine template (balance.core.engine): one block of games validated,
 allocated, handed to the kernel in the shared argument order, illegal answers told."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from balance.core.engine import CompiledEngine
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup
 from balance.core.records import SEAT, RecordArray, RecordLayout, Stat
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.games.base import Lineup
-from balance.games.engine import CompiledEngine
 
 LAYOUT = RecordLayout(
     arrays=(

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from balance import api
-from balance.games.base import Block, Setup
+from balance.core.game import Block, Setup
 from balance.run.moments import RunSums
 from balance.run.runner import RunResult, run_games
 from balance.run.summary import summarize

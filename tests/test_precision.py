@@ -8,7 +8,7 @@ import pytest
 from cli_helpers import assert_one_line_error, call_main, forbid_games, invoke
 
 from balance import api
-from balance.games.base import Block
+from balance.core.game import Block
 from balance.run.precision import BLOCK
 
 

@@ -12,8 +12,8 @@ import pytest
 
 from balance import api
 from balance.core.errors import BalanceError
+from balance.core.game import seating_orders
 from balance.games import get_game
-from balance.games.base import seating_orders
 from balance.games.walk_the_plank.cards import CARD_NAMES
 from balance.run import play
 from balance.run.results import RunWriter, load_run

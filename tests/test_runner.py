@@ -15,8 +15,8 @@ import pytest
 
 from balance import api
 from balance.core.errors import BalanceError
+from balance.core.game import Block, seating_orders
 from balance.games import get_game
-from balance.games.base import Block, seating_orders
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank.bridge import lineup_player_factory
 from balance.games.walk_the_plank.engine import play_games

@@ -20,8 +20,8 @@ import seating_helpers as helpers
 from balance import api
 from balance.analyses.restricted import restricted_play, restricted_wins
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup, lineup_arrays, seating_orders
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.games.base import Lineup, lineup_arrays, seating_orders
 from balance.run.results import load_run
 
 PLAYERS = range(2, 7)

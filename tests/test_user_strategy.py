@@ -20,9 +20,9 @@ from balance import api
 from balance.authoring.strategy_tools import template
 from balance.core.dispatch import compiled_from_cache
 from balance.core.errors import BalanceError
+from balance.core.game import Setup
 from balance.core.strategy import load_strategy_file, strategy_origin
 from balance.games import MODULES, get_game
-from balance.games.base import Setup
 from balance.run.results import json_safe
 from balance.run.strategy_check import (
     check_decisions,

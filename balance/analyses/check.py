@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from balance.core.errors import BalanceError
+from balance.core.game import Block, Setup
 from balance.games import get_game
-from balance.games.base import Block, Setup
 from balance.run.moments import RunSums
 from balance.run.precision import DEFAULT_MAX_GAMES, play_until
 from balance.run.results import json_safe, output_file, write_output

@@ -15,7 +15,7 @@ from typing import Any
 
 from balance.analyses.sweep_tally import Tally, Task, play_tally, warm
 from balance.core.errors import BalanceError
-from balance.games.base import Setup
+from balance.core.game import Setup
 
 #: Seconds to wait for the scheduler before saying it cannot be reached.
 CONNECT_TIMEOUT = 10

@@ -23,8 +23,8 @@ import pandas as pd
 
 from balance.core.errors import BalanceError, Interrupted
 from balance.core.formatting import changed_rules, rules_text
+from balance.core.game import Setup
 from balance.games import get_game
-from balance.games.base import Setup
 from balance.reports import findings
 from balance.reports.charts import (
     Chart,

@@ -3,7 +3,7 @@ Popović: "Evaluating competitive game balance with restricted play", AIIDE 2012
 
 A card's value is how much a player loses when they may never play it. For each
 action (card) of the game, one run is played in which one seat of every game may never
-choose it (:meth:`balance.games.base.Lineup.restricted_seat`, chosen so that every (seat,
+choose it (:meth:`balance.core.game.Lineup.restricted_seat`, chosen so that every (seat,
 strategy) pair is restricted equally often), against the same opponents, on the same seed
 and game indices as an unrestricted run. The restricted seat's win in each game is paired
 with the same seat's win in the same game of the unrestricted run: the mean of those
@@ -24,8 +24,8 @@ import pandas as pd
 
 from balance.core.errors import BalanceError, Interrupted
 from balance.core.formatting import interval, percent, rules_text
+from balance.core.game import Setup, no_restricted_play
 from balance.games import get_game
-from balance.games.base import Setup, no_restricted_play
 from balance.reports.charts import (
     Chart,
     findings_page,

@@ -16,8 +16,8 @@ import pandas as pd
 from balance.analyses.restricted import restricted_play, restricted_play_chart
 from balance.core.errors import BalanceError
 from balance.core.formatting import changed_rules, rule_value, rules_text
+from balance.core.game import Setup, seat_labels
 from balance.games import get_game
-from balance.games.base import Setup, seat_labels
 from balance.reports import findings
 from balance.reports.charts import (
     Chart,

@@ -42,8 +42,8 @@ from statsmodels.stats.proportion import proportions_ztest
 
 from balance.analyses.tournament import Pairing, _records
 from balance.core.errors import BalanceError, Interrupted
+from balance.core.game import Setup
 from balance.games import get_game
-from balance.games.base import Setup
 from balance.run.play import make_setup
 from balance.run.runner import RunResult, check_run, run_games
 from balance.stats.caveats import capped_warning

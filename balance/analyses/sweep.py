@@ -54,8 +54,8 @@ from balance.analyses.sweep_design import (
 )
 from balance.analyses.sweep_tally import BASE, CORE, WON, Group, Tally, Task, merge, play_tally
 from balance.core.errors import BalanceError
+from balance.core.game import Setup
 from balance.games import get_game
-from balance.games.base import Setup
 from balance.run.moments import exact_covariance
 from balance.run.play import make_setup
 from balance.run.precision import BLOCK as PRECISION_BLOCK

@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from balance.core.game import Block, Setup
 from balance.games import get_game
-from balance.games.base import Block, Setup
 from balance.stats.metrics import Metric, common_per_game
 
 #: Prefix of the baseline's columns in a paired tally.

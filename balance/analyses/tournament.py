@@ -13,7 +13,7 @@ random streams (common random numbers, see ``docs/tournament.md``).
 * **Three or more players**: each contestant plays a table of the *field* (one strategy in
   every other seat) on its own, and each pair of contestants shares a table with the field
   in the remaining seats (a *mixed table*); seats are rotated over every order round the
-  table (:func:`balance.games.base.seating_orders`). The row beats the column in a game
+  table (:func:`balance.core.game.seating_orders`). The row beats the column in a game
   of their mixed table when the row won it and the column did not.
 
 Each pair's **gap** (:func:`pair_gap`) is the Elo-scale log-odds of the row's share of
@@ -43,8 +43,8 @@ from scipy import sparse, special, stats
 from scipy.sparse.csgraph import connected_components
 
 from balance.core.errors import BalanceError, Interrupted
+from balance.core.game import Setup
 from balance.games import get_game
-from balance.games.base import Setup
 from balance.run.play import make_setup
 from balance.run.runner import RunResult, check_run, run_games
 from balance.stats.caveats import capped_warning

@@ -7,7 +7,7 @@ listing the games or their rules starts at once, and a run loads only its own ga
 :data:`MODULES` is the one place a game is registered: its package is installed because
 ``setup.py`` finds every package under ``balance/``, and the tests read the games from
 here (the contract suite, ``tests/contract``, checks every registered game against the
-:class:`~balance.games.base.Game` protocol and the capabilities it declares).
+:class:`~balance.core.game.Game` protocol and the capabilities it declares).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import importlib
 
 from balance.core.errors import BalanceError
-from balance.games.base import Game
+from balance.core.game import Game
 
 #: Each game's id and the module whose ``GAME`` plays it, in the order games are listed.
 MODULES = {

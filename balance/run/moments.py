@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from balance.core.game import Block, Game, Setup
 from balance.games import get_game
-from balance.games.base import Block, Game, Setup
 from balance.stats.intervals import (
     LEVEL,
     length_counts,

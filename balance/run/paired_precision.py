@@ -19,8 +19,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from balance.core.errors import BalanceError
+from balance.core.game import Block, Lineup, Setup
 from balance.games import get_game
-from balance.games.base import Block, Lineup, Setup
 from balance.run.precision import BLOCK, Figure, PrecisionTracker
 from balance.run.runner import RunResult, Sink, run_games
 from balance.stats.confseq import BettingCS

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup, Setup
 from balance.core.strategy import parse_strategy
 from balance.games import get_game
-from balance.games.base import Lineup, Setup
 from balance.run.results import RunWriter, manifest_for
 from balance.run.runner import RunResult, check_run, run_games
 from balance.run.summary import summarize

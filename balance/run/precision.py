@@ -21,7 +21,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from balance.core.errors import BalanceError
-from balance.games.base import Block, Setup
+from balance.core.game import Block, Setup
 from balance.run.runner import MAX_GAMES, RunResult, Sink, run_games
 from balance.stats.confseq import BettingCS, gap_interval
 from balance.stats.intervals import LEVEL

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 from balance import __version__
 from balance.core.errors import BalanceError
+from balance.core.game import SEATINGS, Block, Lineup, Setup
 from balance.core.strategy import SeatStrategy, load_strategy_file
 from balance.games import get_game
-from balance.games.base import SEATINGS, Block, Lineup, Setup
 
 if TYPE_CHECKING:
     import pandas as pd

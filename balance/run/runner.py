@@ -23,9 +23,9 @@ from types import FrameType
 from tqdm import tqdm
 
 from balance.core.errors import BalanceError
+from balance.core.game import Block, Game, Setup
 from balance.core.strategy import Strategy
 from balance.games import get_game
-from balance.games.base import Block, Game, Setup
 from balance.run.moments import RunSums, block_sums, supports_sums
 from balance.run.strategy_check import (
     check_decisions,

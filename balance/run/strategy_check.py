@@ -29,9 +29,9 @@ from numba.core import types as nbtypes
 
 from balance.core.dispatch import playable
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup, Setup
 from balance.core.strategy import SeatStrategy, Strategy, strategy_origin
 from balance.games import get_game
-from balance.games.base import Lineup, Setup
 
 #: What a decision that returns a choice must return, in the words of an error.
 INDEX_WORDS = "return the index of an option, an integer from 0 to count-1"

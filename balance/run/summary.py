@@ -11,8 +11,8 @@ from typing import Any
 import numpy as np
 
 from balance.core.formatting import index_text, interval, percent, rules_text
+from balance.core.game import seat_labels
 from balance.games import get_game
-from balance.games.base import seat_labels
 from balance.run.moments import RunSums
 from balance.run.precision import precision_lines
 from balance.run.runner import RunResult

@@ -1,6 +1,6 @@
 """The numbers behind every chart: pure functions from record tables to tables with intervals.
 
-They read the columns every game records (see :mod:`balance.games.base`): the ``games``
+They read the columns every game records (see :mod:`balance.core.game`): the ``games``
 table has one row a game with ``game`` (index), the length column named after the
 game's unit (``rounds``, ``turns``) and ``finished``; the ``seats`` table has one row a
 game and seat with ``game``, ``seat``, ``strategy`` and ``won``. Nothing here draws or

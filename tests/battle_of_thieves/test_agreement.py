@@ -18,10 +18,10 @@ import pytest
 from numba import njit
 
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup, player_factory
 from balance.core.random_nb import below_nb
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.games.base import Lineup, player_factory
 from balance.games.battle_of_thieves import engine as compiled
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves import reference

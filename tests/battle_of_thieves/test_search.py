@@ -19,9 +19,9 @@ from balance.strategies.battle_of_thieves import ismcts, mc
 from balance.strategies.battle_of_thieves import random as random_strategy
 
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup
 from balance.core.random_ref import Stream
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
-from balance.games.base import Lineup
 from balance.games.battle_of_thieves import engine, reference, search_nb
 from balance.games.battle_of_thieves.bridge import compiled_player, pack_position
 from balance.games.battle_of_thieves.layout import (
@@ -74,7 +74,7 @@ def split_records(rules: BattleRules, content, codes, seed: int, game: int, spli
 
 def check_every_split(rules: BattleRules, content, strategies, seed: int, game: int) -> int:
     lineup = Lineup(tuple(SeatStrategy(s, tuple(v for _, v in s.params)) for s in strategies))
-    from balance.games.base import player_factory
+    from balance.core.game import player_factory
 
     make = player_factory(lineup, game, reference.RandomPlayer, compiled_player)
     expected = reference.play_game(rules, content, seed, game, make_player=make)
@@ -471,7 +471,7 @@ def test_the_search_codes_are_the_strategies_codes() -> None:
 def test_the_reference_engine_plays_a_search_players_games_as_the_search_loop(texts) -> None:
     """As ``--debug`` and ``replay`` play them: the reference engine asking the compiled
     search at each decision, on the same streams."""
-    from balance.games.base import player_factory
+    from balance.core.game import player_factory
 
     rules = BattleRules()
     lineup = Lineup(tuple(seat(t) for t in texts))

@@ -34,9 +34,9 @@ from balance.strategies.battle_of_thieves import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from balance.core.game import Lineup, player_factory
 from balance.core.random_ref import Stream
 from balance.core.strategy import MAX_PARAMS, SeatStrategy
-from balance.games.base import Lineup, player_factory
 from balance.games.battle_of_thieves import engine, reference
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.bridge import COMPILED, compiled_player, pack_position

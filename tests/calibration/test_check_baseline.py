@@ -29,7 +29,7 @@ import pytest
 
 from balance.analyses import check
 from balance.analyses.check import FAIL, PASS, add_baseline, load_checks, run_checks
-from balance.games.base import Block
+from balance.core.game import Block
 from balance.run.precision import BLOCK
 from balance.run.results import json_safe
 

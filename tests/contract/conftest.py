@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from balance.games.base import Game
+from balance.core.game import Game
 from contract.helpers import GAME_IDS, registered
 
 

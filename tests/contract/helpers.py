@@ -12,8 +12,8 @@ import numpy as np
 
 from balance import api
 from balance.analyses.skill import SEARCH
+from balance.core.game import Block, Capabilities, EngineGame, Game, RuleSet, Setup
 from balance.games import MODULES, get_game
-from balance.games.base import Block, Capabilities, EngineGame, Game, RuleSet, Setup
 
 #: Every registered game: a new game gets the whole suite by registering.
 GAME_IDS = tuple(MODULES)

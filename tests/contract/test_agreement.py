@@ -10,7 +10,7 @@ import dataclasses
 import pytest
 
 from balance.core.errors import BalanceError
-from balance.games.base import Game
+from balance.core.game import Game
 from contract.helpers import (
     GAME_IDS,
     assert_same_blocks,

@@ -13,8 +13,8 @@ from balance import api
 from balance.analyses.restricted import check_card_values, restricted_play
 from balance.analyses.sweep_tally import tally_block
 from balance.core.errors import BalanceError
+from balance.core.game import Capabilities, EngineGame, Game
 from balance.games import MODULES
-from balance.games.base import Capabilities, EngineGame, Game
 from balance.run.runner import run_games
 from balance.run.summary import summarize
 from contract.helpers import (

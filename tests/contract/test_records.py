@@ -14,7 +14,7 @@ import pyarrow as pa
 import pytest
 
 from balance import api
-from balance.games.base import Game, Setup
+from balance.core.game import Game, Setup
 from balance.run.results import json_safe, load_run
 from balance.run.runner import RunResult, run_games
 from balance.run.summary import summarize

@@ -8,7 +8,7 @@ from cli_helpers import assert_one_line_error, call_main, forbid_games
 
 from balance import api
 from balance.core.errors import BalanceError
-from balance.games.base import Game
+from balance.core.game import Game
 from contract.helpers import GAME_IDS, registered
 
 #: Texts no rule takes as its value: not a value, below every range, not a switch.

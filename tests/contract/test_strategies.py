@@ -8,7 +8,7 @@ import pytest
 from balance import api
 from balance.analyses.skill import SEARCH
 from balance.core.catalog import listed_strategies
-from balance.games.base import Game
+from balance.core.game import Game
 from contract.helpers import GAME_IDS, mixed_lineups, plain_strategies, registered
 
 #: The search players' budgets in the reachability games: enough to search, quick to play.

@@ -4,8 +4,8 @@ import pytest
 from balance.strategies.la_planche import detective, protector
 from balance.strategies.la_planche import random as random_strategy
 
+from balance.core.game import Lineup
 from balance.core.strategy import SeatStrategy
-from balance.games.base import Lineup
 from balance.games.la_planche.bridge import lineup_player_factory
 from balance.games.la_planche.engine import forbidden_by_seat, play_games
 from balance.games.la_planche.reference import play_game

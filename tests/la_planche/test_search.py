@@ -17,8 +17,8 @@ from cli_helpers import assert_one_line_error, call_main
 
 from balance.api import simulate
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
-from balance.games.base import Lineup
 from balance.games.la_planche import engine, search_nb
 from balance.games.la_planche.bridge import lineup_player_factory, option_arrays, pack_position
 from balance.games.la_planche.engine import play_games

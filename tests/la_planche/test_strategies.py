@@ -11,8 +11,8 @@ from balance.strategies.la_planche import SHIPPED
 from balance.strategies.la_planche import random as random_strategy
 
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup
 from balance.core.strategy import SeatStrategy, load_strategy_file, parse_strategy
-from balance.games.base import Lineup
 from balance.games.la_planche import engine
 from balance.games.la_planche.bridge import pack_position
 from balance.games.la_planche.engine import play_games

@@ -13,8 +13,8 @@ import pytest
 from balance.strategies.la_planche import random as random_strategy
 from cli_helpers import simulate_json
 
+from balance.core.game import Lineup
 from balance.core.strategy import SeatStrategy
-from balance.games.base import Lineup
 from balance.games.la_planche.engine import forbidden_by_seat, play_games
 from balance.games.la_planche.engine_nb import ActionStat
 from balance.games.la_planche.reference import ADVANCE, MOVE, SKULL, SWAP

@@ -13,10 +13,10 @@ from balance.strategies.lifeboats import SHIPPED
 from numba import njit
 
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup
 from balance.core.random_nb import below_nb
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.games.base import Lineup
 from balance.games.lifeboats import engine as compiled
 from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import reference

@@ -18,7 +18,7 @@ from cli_helpers import assert_one_line_error, call_main, invoke, pdf_pages, wit
 from balance import api
 from balance.analyses.run_report import RunTables
 from balance.core.errors import BalanceError
-from balance.games.base import seating_orders
+from balance.core.game import seating_orders
 from balance.games.lifeboats.game import GAME, HAT_ROUND_COLUMNS
 from balance.games.lifeboats.layout import ISLAND_NAMES, TIE_RULES
 from balance.games.lifeboats.metrics import win_rate_by_lane

@@ -17,9 +17,9 @@ import pytest
 from balance.strategies.lifeboats import hatkeeper, ismcts, mc
 
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup
 from balance.core.random_ref import Stream
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
-from balance.games.base import Lineup
 from balance.games.lifeboats import engine, reference, search, search_nb
 from balance.games.lifeboats.bridge import option_array, pack_position
 from balance.games.lifeboats.engine import play_games

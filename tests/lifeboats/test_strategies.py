@@ -15,9 +15,9 @@ from balance.strategies.lifeboats import SHIPPED, hatkeeper, random, steward, sw
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from balance.core.game import Lineup
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS, SeatStrategy
-from balance.games.base import Lineup
 from balance.games.lifeboats import kit
 from balance.games.lifeboats.engine import play_games
 from balance.games.lifeboats.layout import (

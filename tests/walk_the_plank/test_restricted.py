@@ -28,8 +28,8 @@ from balance.analyses.restricted import (
 )
 from balance.cli import cli, main
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup, Setup
 from balance.games import get_game
-from balance.games.base import Lineup, Setup
 from balance.games.walk_the_plank import engine
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank.bridge import lineup_player_factory

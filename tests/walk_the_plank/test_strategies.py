@@ -20,8 +20,8 @@ from balance.strategies.walk_the_plank import SHIPPED
 
 from balance import api
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup, Setup
 from balance.core.strategy import SeatStrategy, load_strategy_file, parse_strategy
-from balance.games.base import Lineup, Setup
 from balance.games.walk_the_plank import engine, kit
 from balance.games.walk_the_plank.bridge import lineup_player_factory
 from balance.games.walk_the_plank.cards import CARD_NAMES, CARD_TITLES

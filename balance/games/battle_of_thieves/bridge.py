@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
+from balance.core import game as base
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
-from balance.games import base
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.content import Content
 from balance.games.battle_of_thieves.layout import (
@@ -395,5 +395,5 @@ def _search_codes() -> tuple[int, ...]:
 
 
 def compiled_player(chosen: SeatStrategy, stream: Stream) -> CompiledStrategy:
-    """``make_player``'s compiled half for :func:`balance.games.base.player_factory`."""
+    """``make_player``'s compiled half for :func:`balance.core.game.player_factory`."""
     return CompiledStrategy(chosen, stream)

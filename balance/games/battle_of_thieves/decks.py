@@ -27,7 +27,7 @@ import pandas as pd
 
 from balance.core.errors import BalanceError
 from balance.core.formatting import rules_text
-from balance.games.base import Setup
+from balance.core.game import Setup
 from balance.games.battle_of_thieves.usefulness import card_keys
 from balance.reports.charts import (
     Chart,

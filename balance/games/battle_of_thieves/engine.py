@@ -15,15 +15,15 @@ import numpy as np
 
 from balance.core import dispatch
 from balance.core.dispatch import USER_CODES, Dispatch
+from balance.core.engine import CompiledEngine
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.games.base import Lineup
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.content import Content
 from balance.games.battle_of_thieves.layout import PLAYERS, RECORDS
 from balance.games.battle_of_thieves.reference import GameRecord
 from balance.games.battle_of_thieves.rules import BattleRules
-from balance.games.engine import CompiledEngine
 from balance.strategies import battle_of_thieves as shipped
 from balance.strategies.battle_of_thieves import random as random_strategy
 

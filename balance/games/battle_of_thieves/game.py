@@ -10,8 +10,7 @@ import numpy as np
 
 from balance.core.errors import BalanceError
 from balance.core.formatting import interval, percent
-from balance.core.lazy import LazyModule
-from balance.games.base import (
+from balance.core.game import (
     Block,
     Capabilities,
     EngineGame,
@@ -19,6 +18,7 @@ from balance.games.base import (
     Setup,
     player_factory,
 )
+from balance.core.lazy import LazyModule
 from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
     GAME_STAT,

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from balance.core.formatting import interval, percent
+from balance.core.game import seat_labels
 from balance.games import get_game
-from balance.games.base import seat_labels
 from balance.games.battle_of_thieves.layout import CARD_STAT, DECK_SIZE, WIN_REASONS
 from balance.games.battle_of_thieves.usefulness import TOTAL, card_table, card_totals
 from balance.reports.charts import Chart, plot_grouped, plot_intervals, plot_rates

@@ -17,8 +17,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from balance.core.errors import BalanceError
+from balance.core.rule_fields import RuleFields, check_int
 from balance.games.battle_of_thieves.layout import LEGENDARY, LEGENDARY_COPIES, RULE
-from balance.games.rule_fields import RuleFields, check_int
 
 #: Fields held as tuples of strings (lists in JSON, comma-separated on the command line).
 LIST_FIELDS = ("decks", "blanks")

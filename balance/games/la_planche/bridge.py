@@ -11,10 +11,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from balance.core import game as base
+from balance.core.game import player_factory
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
-from balance.games import base
-from balance.games.base import player_factory
 from balance.games.la_planche import moves_nb
 from balance.games.la_planche.reference import Option, Position, RandomStrategy
 from balance.games.la_planche.rules import N_COLOURS, LaPlancheRules

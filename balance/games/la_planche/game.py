@@ -9,14 +9,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from balance.core.formatting import interval, percent
-from balance.core.lazy import LazyModule
-from balance.games.base import (
+from balance.core.game import (
     Block,
     Capabilities,
     EngineGame,
     RuleSet,
     Setup,
 )
+from balance.core.lazy import LazyModule
 from balance.games.la_planche.reference import ACTIONS, play_game
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
 from balance.stats.intervals import (

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from balance.games.base import Setup
+from balance.core.game import Setup
 from balance.games.la_planche import engine
 from balance.games.la_planche.bridge import lineup_player_factory
 from balance.games.la_planche.reference import Position, play_game

@@ -14,7 +14,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from balance.core.errors import BalanceError
-from balance.games.rule_fields import RuleFields, check_int
+from balance.core.rule_fields import RuleFields, check_int
 
 #: Colours in index order: Yellow, Red, Green, Blue.
 COLOURS = "YRGB"

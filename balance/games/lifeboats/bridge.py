@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from balance.core import game as base
+from balance.core.game import Lineup, player_factory
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
-from balance.games import base
-from balance.games.base import Lineup, player_factory
 from balance.games.lifeboats.layout import (
     AFLOAT,
     HAT_ROUNDS,

@@ -25,10 +25,10 @@ import numpy as np
 
 from balance.core import dispatch
 from balance.core.dispatch import USER_CODES, Dispatch
+from balance.core.engine import CompiledEngine
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup, lineup_arrays
 from balance.core.strategy import Strategy
-from balance.games.base import Lineup, lineup_arrays
-from balance.games.engine import CompiledEngine
 from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import moves_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position

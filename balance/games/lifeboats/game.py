@@ -9,15 +9,15 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from balance.core.formatting import interval, percent
-from balance.core.lazy import LazyModule
-from balance.core.records import labels_column
-from balance.games.base import (
+from balance.core.game import (
     Block,
     Capabilities,
     EngineGame,
     RuleSet,
     Setup,
 )
+from balance.core.lazy import LazyModule
+from balance.core.records import labels_column
 from balance.games.lifeboats.layout import (
     HAT_ROUND_COLUMNS,
     HAT_ROUNDS,

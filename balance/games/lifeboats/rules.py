@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from balance.core.errors import BalanceError
+from balance.core.rule_fields import RuleFields, check_int
 from balance.games.lifeboats.layout import (
     MAX_ISLANDS,
     MAX_LANES,
@@ -25,7 +26,6 @@ from balance.games.lifeboats.layout import (
     MIN_PLAYERS,
     Rule,
 )
-from balance.games.rule_fields import RuleFields, check_int
 
 SEATS_LIMIT = 99
 TRACK_LIMIT = 100

@@ -14,11 +14,11 @@ import numpy as np
 
 from balance.core import dispatch
 from balance.core.dispatch import USER_CODES, Dispatch
+from balance.core.engine import CompiledEngine
+from balance.core.game import Lineup, lineup_arrays
 from balance.core.random_nb import seed_stream_nb
 from balance.core.records import Records
 from balance.core.strategy import MAX_PARAMS, Strategy
-from balance.games.base import Lineup, lineup_arrays
-from balance.games.engine import CompiledEngine
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank import moves_nb
 from balance.games.walk_the_plank.bridge import pack_position, unpack_position

@@ -10,14 +10,14 @@ import numpy as np
 
 from balance.core.errors import BalanceError
 from balance.core.formatting import interval, percent
-from balance.core.lazy import LazyModule
-from balance.games.base import (
+from balance.core.game import (
     Block,
     Capabilities,
     EngineGame,
     RuleSet,
     Setup,
 )
+from balance.core.lazy import LazyModule
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
 from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules

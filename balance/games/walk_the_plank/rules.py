@@ -14,7 +14,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from balance.core.errors import BalanceError
-from balance.games.rule_fields import RuleFields, check_int
+from balance.core.rule_fields import RuleFields, check_int
 from balance.games.walk_the_plank.cards import CARD_NAMES, DEFAULT_REST, card_mask
 
 #: Largest plank the compiled engine has room for (positions 0..PLANK_LIMIT).

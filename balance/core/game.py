@@ -470,10 +470,10 @@ class EngineGame:
     """What a game module with a compiled engine shares: rules, strategies, compilation,
     playing blocks on either engine and the record tables.
 
-    A subclass names its ``engine`` module (its :class:`balance.games.engine.CompiledEngine`
+    A subclass names its ``engine`` module (its :class:`balance.core.engine.CompiledEngine`
     as ``ENGINE``, and that engine's ``check_players``, ``check_strategy``, ``kernel_for``,
     ``play_games`` and ``records_from_games``), its ``rules_class`` (a frozen dataclass with one
-    boolean field per variant, built on :class:`balance.games.rule_fields.RuleFields`),
+    boolean field per variant, built on :class:`balance.core.rule_fields.RuleFields`),
     ``variant_names`` and the ``strategies_module`` whose ``SHIPPED`` are its strategies.
     The engine and the strategies (numba code) are imported only when first used
     (:class:`balance.core.lazy.LazyModule`), so that listing games and rules starts at once.

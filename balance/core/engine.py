@@ -11,8 +11,8 @@ arguments in the same order::
            *extra_arguments) -> games played
 
 and stops at the first strategy that answers outside its options, with ``error[GAME]``
-(and the game's own slots) filled in. This module sits beside :mod:`balance.games.base`,
-not in :mod:`balance.core`, because it seats a :class:`~balance.games.base.Lineup`.
+(and the game's own slots) filled in. This module sits beside :mod:`balance.core.game`,
+not in :mod:`balance.core`, because it seats a :class:`~balance.core.game.Lineup`.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from typing import Any
 import numpy as np
 
 from balance.core.errors import BalanceError
+from balance.core.game import Lineup, check_block, check_player_count, lineup_arrays
 from balance.core.records import RecordLayout, Records, records_from_games
 from balance.core.strategy import SeatStrategy, Strategy
-from balance.games.base import Lineup, check_block, check_player_count, lineup_arrays
 
 
 class CompiledEngine:
