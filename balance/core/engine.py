@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from balance.core.dispatch import playable
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup, check_block, check_player_count, lineup_arrays
 from balance.core.records import RecordLayout, Records, records_from_games
@@ -151,3 +152,26 @@ class CompiledEngine:
     def illegal_choice(self, decision: str, error: np.ndarray) -> str:
         """What the strategy did wrong in ``decision``, from the kernel's ``error`` slots."""
         raise NotImplementedError
+
+
+class CompiledStrategy:
+    """A compiled strategy seen from a reference engine.
+
+    Each decision hands the packed position and the seat's stream state to the compiled
+    function (:meth:`call`) and takes the advanced state back, so that the stream stays
+    the one the compiled engine would use. A game's bridge adds its decisions' methods.
+    """
+
+    def __init__(self, seat: SeatStrategy, stream: Any) -> None:
+        self.name = seat.label
+        # A search player's functions with the shipped strategies of its playouts bound in.
+        self.decisions = {name: playable(f) for name, f in seat.strategy.decisions.items()}
+        self.params = seat.vector()
+        self.stream = stream
+
+    def call(self, function: Any, *args: Any, tail: tuple[Any, ...] = ()) -> Any:
+        """``function(*args, params, rng, *tail)`` on the seat's own stream."""
+        rng = np.array(self.stream.state, dtype=np.uint64)
+        result = function(*args, self.params, rng, *tail)
+        self.stream.state = [int(x) for x in rng]
+        return result

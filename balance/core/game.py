@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from balance.core.dispatch import playable
 from balance.core.errors import BalanceError
 from balance.core.lazy import LazyModule
 from balance.core.records import Records
@@ -591,7 +590,10 @@ class EngineGame:
         return self.block(records)
 
     def reference_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        """The block :meth:`play_block` plays, played by the reference engine (``--debug``)."""
+        """The block :meth:`play_block` plays, played by the reference engine (``--debug``):
+        the games :meth:`narrate` plays, told to no one."""
+        if not self.capabilities.reference_engine:
+            raise BalanceError(f"{self.id} cannot yet play on its reference engine (--debug)")
         played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
         return self.block(self.engine.records_from_games(played, first_game, setup.players))
 
@@ -740,29 +742,6 @@ def player_factory(lineup: Lineup, game: int, random_player: type, compiled_play
         return compiled_player(chosen, stream)
 
     return make_player
-
-
-class CompiledStrategy:
-    """A compiled strategy seen from a reference engine.
-
-    Each decision hands the packed position and the seat's stream state to the compiled
-    function (:meth:`call`) and takes the advanced state back, so that the stream stays
-    the one the compiled engine would use. A game's bridge adds its decisions' methods.
-    """
-
-    def __init__(self, seat: SeatStrategy, stream: Any) -> None:
-        self.name = seat.label
-        # A search player's functions with the shipped strategies of its playouts bound in.
-        self.decisions = {name: playable(f) for name, f in seat.strategy.decisions.items()}
-        self.params = seat.vector()
-        self.stream = stream
-
-    def call(self, function: Any, *args: Any, tail: tuple[Any, ...] = ()) -> Any:
-        """``function(*args, params, rng, *tail)`` on the seat's own stream."""
-        rng = np.array(self.stream.state, dtype=np.uint64)
-        result = function(*args, self.params, rng, *tail)
-        self.stream.state = [int(x) for x in rng]
-        return result
 
 
 def replay_header(title: str, setup: Setup, game_index: int, verb: str = "choose") -> list[str]:

@@ -22,7 +22,7 @@ GAME_IDS = tuple(MODULES)
 IMPLEMENTED_BY: dict[str, tuple[str, ...]] = {
     "restricted_actions": ("actions", "check_restricted"),
     "decks": ("blank_setups", "card_values", "add_card_values", "manifest_extra", "check_saved"),
-    "reference_engine": ("reference_block",),
+    "reference_engine": ("narrate",),  # EngineGame plays blocks with it
     "replay": ("narrate",),
     "running_sums": ("sum_columns", "summarize_sums"),
     "slim_records": ("play_slim_block",),

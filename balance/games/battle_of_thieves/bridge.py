@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.core import game as base
+from balance.core.engine import CompiledStrategy as SeatCompiledStrategy
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
 from balance.games.battle_of_thieves import engine_nb as nb
@@ -353,7 +353,7 @@ COMPILED = CompiledEngine()
 # ---------------------------------------------------------------------------
 
 
-class CompiledStrategy(base.CompiledStrategy):
+class CompiledStrategy(SeatCompiledStrategy):
     """A compiled strategy seen from the reference engine: each decision shows the packed
     position as the seat sees it (``layout.View``)."""
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from balance.core import game as base
+from balance.core.engine import CompiledStrategy as SeatCompiledStrategy
 from balance.core.game import player_factory
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
@@ -80,7 +80,7 @@ def option_arrays(options: Sequence[Option]) -> tuple[np.ndarray, np.ndarray]:
     return opt_a, opt_b
 
 
-class CompiledStrategy(base.CompiledStrategy):
+class CompiledStrategy(SeatCompiledStrategy):
     """A compiled strategy seen from the reference engine, on La Planche's positions."""
 
     def __init__(self, seat: SeatStrategy, rules: LaPlancheRules, stream: Stream) -> None:

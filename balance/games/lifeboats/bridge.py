@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.core import game as base
+from balance.core.engine import CompiledStrategy as SeatCompiledStrategy
 from balance.core.game import Lineup, player_factory
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
@@ -216,7 +216,7 @@ def option_array(options: Sequence[int]) -> np.ndarray:
     return array
 
 
-class CompiledStrategy(base.CompiledStrategy):
+class CompiledStrategy(SeatCompiledStrategy):
     """A compiled strategy seen from the reference engine, on Lifeboats' positions."""
 
     def __init__(self, seat: SeatStrategy, rules: LifeboatsRules, stream: Stream) -> None:

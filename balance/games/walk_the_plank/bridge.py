@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from balance.core import game as base
+from balance.core.engine import CompiledStrategy as SeatCompiledStrategy
 from balance.core.game import player_factory
 from balance.core.random_ref import Stream
 from balance.core.strategy import SeatStrategy
@@ -76,7 +76,7 @@ def unpack_position(pos: Position, obs: tuple) -> Position:
     return out
 
 
-class CompiledStrategy(base.CompiledStrategy):
+class CompiledStrategy(SeatCompiledStrategy):
     """A compiled strategy seen from the reference engine, on Walk the Plank's positions."""
 
     def __init__(self, seat: SeatStrategy, rules: WalkThePlankRules, stream: Stream) -> None:
