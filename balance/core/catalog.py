@@ -4,7 +4,7 @@
 Those are plain literals in the game's strategy module (``strategies/<game>.py``), but
 importing the module loads numba and defines its compiled functions, which takes longer
 than the listing itself. So the listing reads the module's source: every
-``name = Strategy(GAME, "name", "sentence", {...}, params=(...), code=k)`` that the
+``name = Strategy(GAME, "name", "sentence", {...}, params=(...))`` that the
 module's ``SHIPPED`` tuple names. A module written any other way is imported instead.
 """
 
