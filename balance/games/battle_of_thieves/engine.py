@@ -92,8 +92,9 @@ class Engine(CompiledEngine):
     def kernel_for(self, lineup: Lineup) -> Callable:
         """The compiled game loop that can call every strategy of ``lineup``.
 
-        Shipped strategies use the loop cached on disk. A user's strategies join through a
-        dispatcher generated for them, and the loop is compiled anew once per process. A
+        Shipped strategies use the loop cached on disk. A user's strategies join through
+        dispatchers generated for them, and the loop is compiled once per version of their
+        file (then loaded from disk). A
         line-up with a search player (``mc``, ``ismcts``) plays in the search loop of
         :mod:`.search_nb`, compiled only for such runs.
         """
@@ -103,9 +104,9 @@ class Engine(CompiledEngine):
                     f"{GAME}: the search players (mc, ismcts) cannot share a run with a "
                     "strategy file's strategies"
                 )
-            from balance.games.battle_of_thieves.search_nb import play_games_search_nb
+            from balance.games.battle_of_thieves import search_nb
 
-            return play_games_search_nb
+            return DISPATCH.bound(search_nb).play_games_search_nb
         return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
 
     def check_strategy(self, strategy: Strategy) -> None:
