@@ -217,8 +217,9 @@ def test_a_second_process_loads_the_shipped_loop_from_disk(game: str) -> None:
         "from balance.core.dispatch import compiled_from_cache\n"
         "from balance.games import get_game\n"
         "game = get_game(sys.argv[1])\n"
-        "names = [s.name for s in game.engine.DISPATCH.shipped][:2]\n"
-        "run = api.simulate(sys.argv[1], None, 10, strategies=names, threads=1)\n"
+        "n = game.engine.ENGINE.min_players\n"
+        "names = [s.name for s in game.engine.DISPATCH.shipped][:2] * n\n"
+        "run = api.simulate(sys.argv[1], n, 10, strategies=names[:n], threads=1)\n"
         "print(compiled_from_cache(game.engine.kernel_for(run.setup.lineup)))\n"
     )
 

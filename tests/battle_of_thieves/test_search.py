@@ -30,6 +30,7 @@ from balance.games.battle_of_thieves.layout import (
     GAME_STAT,
     MAX_OPTIONS,
     PLAY,
+    PLAYERS,
     SIDE,
 )
 from balance.games.battle_of_thieves.reference import Position
@@ -55,7 +56,7 @@ def seat(text: str) -> SeatStrategy:
 def split_records(rules: BattleRules, content, codes, seed: int, game: int, split: int):
     """Game ``game`` split after ``split`` steps and played on from a copy; its records and
     the number of steps the game has."""
-    records = engine.empty_records(1, game)
+    records = engine.ENGINE.empty_records(PLAYERS, 1, game)
     params = np.array([SeatStrategy(s, tuple(v for _, v in s.params)).vector() for s in codes])
     steps = search_nb.play_split_nb(
         rules.to_array(),
@@ -299,7 +300,7 @@ def test_the_search_loop_plays_other_strategies_as_the_plain_loop_does() -> None
     from balance.games.battle_of_thieves import engine_nb as nb
 
     rules = BattleRules()
-    records = engine.empty_records(8)
+    records = engine.ENGINE.empty_records(PLAYERS, 8)
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     lineup = Lineup((seat("random"), seat("random")))
     codes, params, seats_of = engine.kernel_inputs(lineup)

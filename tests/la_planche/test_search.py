@@ -16,6 +16,7 @@ from balance.strategies.la_planche import random as random_strategy
 from cli_helpers import assert_one_line_error, call_main
 
 from balance.api import simulate
+from balance.core.dispatch import playable
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
@@ -206,7 +207,7 @@ def _search(which, obs, seat, colour, symbol, options, budget, seed, extra=None)
     params = _vector(which, budget, extra)
     opt_a, opt_b = option_arrays(options)
     rng = np.array([seed, 2, 3, 4], dtype=np.uint64)
-    choose = which.decisions["choose"]
+    choose = playable(which.decisions["choose"])  # its playouts' strategies bound in
     return choose(obs, seat, colour, symbol, opt_a, opt_b, len(options), params, rng)
 
 
@@ -238,7 +239,7 @@ def test_a_search_player_picks_the_symbol_with_the_winning_option(which, budget,
     params = _vector(which, budget, extra)
     for seed in range(1, 6):
         rng = np.array([seed, 9, 9, 9], dtype=np.uint64)
-        symbol = which.decisions["symbol"]
+        symbol = playable(which.decisions["symbol"])
         # Swap (no win in one) or Advance (the yellow falls): red's owner advances.
         assert symbol(obs, 0, COLOURS.index("R"), SWAP, ADVANCE, params, rng) == 1
         assert symbol(obs, 0, COLOURS.index("R"), ADVANCE, SWAP, params, rng) == 0

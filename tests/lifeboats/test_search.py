@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from balance.strategies.lifeboats import hatkeeper, ismcts, mc
 
+from balance.core.dispatch import playable
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup
 from balance.core.random_ref import Stream
@@ -203,7 +204,8 @@ def test_with_hatkeeper_playouts_the_hidden_votes_are_the_hatkeepers_own(positio
 def decide(strategy_text: str, pos: Position, seat: int, kind: int, options: list[int], seed=1):
     chosen = parse_strategy(strategy_text, {"mc": mc, "ismcts": ismcts}, "lifeboats")
     rng = np.array(Stream(seed, 0, 1 + seat).state, dtype=np.uint64)
-    k = chosen.strategy.decisions["decide"](
+    # A search player plays its playouts with the shipped strategies bound in.
+    k = playable(chosen.strategy.decisions["decide"])(
         pack_position(pos), seat, kind, option_array(options), len(options), chosen.vector(), rng
     )
     return options[int(k)]
