@@ -48,14 +48,14 @@ def assert_one_line_error(code: int, out: str, err: str, *fragments: str) -> Non
 
 def forbid_games(monkeypatch: pytest.MonkeyPatch) -> None:
     """Make playing any game fail the test: for errors that must come before
-    the first game is played (every engine plays through its ``play_games``)."""
+    the first game is played (every compiled engine plays through its ``play_games``)."""
     from balance.games import registry
 
     def played(*args: object, **kwargs: object) -> None:
         raise AssertionError("a game was played before the error")
 
     for game in registry().values():
-        monkeypatch.setattr(game.engine, "play_games", played)
+        monkeypatch.setattr(game.compiled, "play_games", played)
 
 
 def pdf_pages(path: Path) -> int:

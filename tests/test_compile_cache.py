@@ -220,7 +220,7 @@ def test_a_second_process_loads_the_shipped_loop_from_disk(game: str) -> None:
         "n = game.engine.ENGINE.min_players\n"
         "names = [s.name for s in game.engine.DISPATCH.shipped][:2] * n\n"
         "run = api.simulate(sys.argv[1], n, 10, strategies=names[:n], threads=1)\n"
-        "print(compiled_from_cache(game.engine.kernel_for(run.setup.lineup)))\n"
+        "print(compiled_from_cache(game.compiled.kernel_for(run.setup.lineup)))\n"
     )
 
     def play() -> str:

@@ -49,7 +49,7 @@ def test_the_callers_are_found_by_walking_the_compiled_code() -> None:
     """Walk the Plank's functions that call a strategy, directly or not (the list the
     engine once kept by hand), and none other of its kernel module."""
     engine = get_game("walk-the-plank").engine
-    engine.kernel_for(engine.uniform_lineup(3))
+    engine.ENGINE.kernel_for(engine.ENGINE.uniform_lineup(3))
     module = engine.DISPATCH._shipped.module(vars(engine.nb))
     copied = {
         name
@@ -77,7 +77,7 @@ def test_a_code_no_strategy_has_is_refused_before_the_loop(game_id: str) -> None
     odd = Strategy(game_id, "odd", "Claims a code.", dict(random.decisions), code=99)
     lineup = Lineup(tuple(SeatStrategy(s, ()) for s in [odd] + [random] * (game.min_players - 1)))
     with pytest.raises(BalanceError, match="code 99"):
-        game.engine.kernel_for(lineup)
+        game.compiled.kernel_for(lineup)
 
 
 def test_the_generated_dispatcher_raises_on_a_code_no_strategy_has() -> None:

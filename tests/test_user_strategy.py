@@ -234,7 +234,7 @@ def test_a_second_run_of_an_unchanged_file_loads_the_game_loop(tmp_path: Path) -
     dispatch.forget()  # the next run builds the loop again, as a new process would
     second = api.simulate("la-planche", 2, 200, strategies=strategies, threads=1)
     assert not second.result.compiled
-    kernel = get_game("la-planche").engine.kernel_for(second.setup.lineup)
+    kernel = get_game("la-planche").compiled.kernel_for(second.setup.lineup)
     assert compiled_from_cache(kernel) is True
     np.testing.assert_array_equal(
         np.concatenate([b.won for b in first.result.blocks]),
@@ -402,7 +402,7 @@ def test_strategy_check_plays_every_variant_after_the_base_rules(
 
     monkeypatch.setattr(strategy_tools, "run_games", run_games)
     monkeypatch.setattr(strategy_tools, "compiled_from_cache", lambda kernel: True)
-    monkeypatch.setattr("balance.games.walk_the_plank.engine.kernel_for", lambda lineup: None)
+    monkeypatch.setattr(get_game("walk-the-plank").compiled, "kernel_for", lambda lineup: None)
     with pytest.raises(BalanceError, match=r"^with every variant \(ghost, dolphin, kraken\): "):
         strategy_tools.check(f"{path}:mine", "walk-the-plank", 10)
     assert asked == [((), False), ((), True), (("ghost", "dolphin", "kraken"), False)]

@@ -91,7 +91,7 @@ def check(
     # The runner type-checks the decisions before it compiles the loop (a loop loaded
     # from the cache passed that check when it was compiled).
     compiled = run_games(setup, games, threads=1, progress=False, on_compile=on_compile)
-    kernel = chosen.engine.kernel_for(setup.lineup)
+    kernel = chosen.compiled.kernel_for(setup.lineup)
     loaded = compiled_from_cache(kernel)
     reference = run_games(dataclasses.replace(setup, debug=True), games, threads=1, progress=False)
     _same_games(compiled, reference)

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.core.dispatch import playable
+from balance.core.dispatch import USER_CODES, Dispatch, check_strategy, playable
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup, check_block, check_player_count, lineup_arrays
 from balance.core.records import RecordLayout, Records, records_from_games
@@ -39,10 +39,13 @@ class CompiledEngine:
     decisions : the decisions a strategy makes, in the order ``error[DECISION]`` numbers them.
     layout : the record arrays its kernels write.
     record_class : the reference engine's record of one game.
-    error : the slots of the kernel's ``error`` array (``GAME``, ``SEAT``, and, with
-        several decisions, ``DECISION``).
+    error : the slots of the kernel's ``error`` array
+        (:func:`balance.core.records.error_slots`).
     user_codes : the first strategy code of a run's own strategies.
     uniform : the uniform-random strategy, every seat's unless a line-up says otherwise.
+    dispatch : the game's :class:`~balance.core.dispatch.Dispatch`: its loops by the
+        strategies they call.
+    required : the decisions a user's strategy must give functions for (None: all).
     """
 
     game: str
@@ -52,19 +55,28 @@ class CompiledEngine:
     layout: RecordLayout
     record_class: type
     error: Any
-    user_codes: int
+    user_codes: int = USER_CODES
     uniform: Strategy
+    dispatch: Dispatch
+    required: tuple[str, ...] | None = None
 
     def check_players(self, players: int) -> None:
         check_player_count(self.game, players, self.min_players, self.max_players)
 
     def check_strategy(self, strategy: Strategy) -> None:
-        """A one-line error unless a user's ``strategy`` gives what the kernels call."""
-        raise NotImplementedError
+        """A one-line error unless a user's ``strategy`` gives compiled functions for the
+        decisions the kernels call (:attr:`required`) and no other."""
+        required = self.decisions if self.required is None else self.required
+        check_strategy(strategy, self.game, self.decisions, required)
 
     def kernel_for(self, lineup: Lineup) -> Callable[..., int]:
-        """The compiled game loop that can call every strategy of ``lineup``."""
-        raise NotImplementedError
+        """The compiled game loop that can call every strategy of ``lineup``.
+
+        Shipped strategies use the loop cached on disk. A user's strategies join through
+        dispatchers generated for them, and the loop is compiled once per version of their
+        file (then loaded from disk).
+        """
+        return self.dispatch.kernel_for([seat.strategy for seat in lineup.seats])
 
     def uniform_lineup(self, players: int) -> Lineup:
         return Lineup(tuple(SeatStrategy(self.uniform, ()) for _ in range(players)))

@@ -28,6 +28,8 @@ from balance.core.strategy import SeatStrategy, Strategy
 
 if TYPE_CHECKING:
     import pyarrow as pa
+
+    from balance.core.engine import CompiledEngine
 else:  # loaded when records become tables, not when balance starts
     pa = LazyModule("pyarrow")
 
@@ -469,20 +471,20 @@ class EngineGame:
     """What a game module with a compiled engine shares: rules, strategies, compilation,
     playing blocks on either engine and the record tables.
 
-    A subclass names its ``engine`` module (its :class:`balance.core.engine.CompiledEngine`
-    as ``ENGINE``, and that engine's ``check_players``, ``check_strategy``, ``kernel_for``,
-    ``play_games`` and ``records_from_games``), its ``rules_class`` (a frozen dataclass with one
-    boolean field per variant, built on :class:`balance.core.rule_fields.RuleFields`),
-    ``variant_names`` and the ``strategies_module`` whose ``SHIPPED`` are its strategies.
-    The engine and the strategies (numba code) are imported only when first used
+    A subclass names its ``rules_class`` (a frozen dataclass with one boolean field per
+    variant, built on :class:`balance.core.rule_fields.RuleFields`) and its
+    ``variant_names``. Its strategies are the ``SHIPPED`` tuple of
+    ``balance.strategies.<package>`` (:attr:`strategies_module`), and its package holds, by
+    name, the modules the rest is read from: ``engine`` (its
+    :class:`balance.core.engine.CompiledEngine` as ``ENGINE``: :attr:`compiled`),
+    ``reference`` (``play_game``), ``bridge`` (``lineup_player_factory``) and ``report``
+    (``charts``). They and the strategies (numba code) are imported only when first used
     (:class:`balance.core.lazy.LazyModule`), so that listing games and rules starts at once.
     """
 
     id: str
-    engine: Any
     rules_class: type
-    variant_names: tuple[str, ...]
-    strategies_module: str
+    variant_names: tuple[str, ...] = ()
     #: None of the optional features; a game declares its own once, in its ``game.py``.
     capabilities = Capabilities()
     checked_rules: tuple[RuleSet, ...] = (RuleSet("defaults"),)
@@ -494,12 +496,51 @@ class EngineGame:
         return []
 
     @property
+    def strategies_module(self) -> str:
+        """The module of the game's strategies: ``balance.strategies.<its package>``."""
+        return f"balance.strategies.{type(self).__module__.split('.')[-2]}"
+
+    @property
     def shipped(self) -> tuple[Strategy, ...]:
         """The strategies that ship with the game, in the order ``balance strategies`` lists."""
         return tuple(importlib.import_module(self.strategies_module).SHIPPED)
 
+    def _part(self, name: str) -> LazyModule:
+        """The module ``name`` of the game's package, imported when first read."""
+        return LazyModule(f"{type(self).__module__.rpartition('.')[0]}.{name}")
+
+    @functools.cached_property
+    def engine(self) -> Any:
+        """The game's ``engine`` module."""
+        return self._part("engine")
+
+    @functools.cached_property
+    def reference(self) -> Any:
+        """The game's reference engine: the module whose ``play_game`` plays one game."""
+        return self._part("reference")
+
+    @functools.cached_property
+    def bridge(self) -> Any:
+        """The module whose ``lineup_player_factory`` seats a line-up's strategies on the
+        reference engine."""
+        return self._part("bridge")
+
+    @functools.cached_property
+    def report(self) -> Any:
+        """The module whose ``charts`` draws the game's own report pages."""
+        return self._part("report")
+
+    def report_charts(self, tables: Any) -> list[Any]:
+        """The game's own report pages (:class:`~balance.reports.charts.Chart`)."""
+        return self.report.charts(tables)
+
+    @property
+    def compiled(self) -> CompiledEngine:
+        """The game's compiled engine: its engine module's ``ENGINE``."""
+        return self.engine.ENGINE
+
     def check_players(self, players: int) -> None:
-        self.engine.check_players(players)
+        self.compiled.check_players(players)
 
     def check_rules(self, rules: Any, players: int) -> None:
         """Rules whose limits depend on the table (lanes, seats) check them here; none do
@@ -528,7 +569,7 @@ class EngineGame:
         return {strategy.name: strategy for strategy in self.shipped}
 
     def check_strategy(self, strategy: Strategy) -> None:
-        self.engine.check_strategy(strategy)
+        self.compiled.check_strategy(strategy)
 
     def actions(self) -> tuple[str, ...]:
         """No action may be forbidden to a seat without :attr:`Capabilities.restricted_actions`."""
@@ -576,15 +617,15 @@ class EngineGame:
 
     def is_compiled(self, setup: Setup) -> bool:
         """Whether the game loop for this line-up is compiled or cached on disk."""
-        return has_cache(self.engine.kernel_for(setup.lineup))
+        return has_cache(self.compiled.kernel_for(setup.lineup))
 
     def prepare(self, setup: Setup) -> None:
         """Compile (or load from the cache) the game loop before the clock starts."""
-        self.engine.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
+        self.compiled.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
 
     def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
         """Games ``first_game ..`` of ``setup``, played by the compiled engine."""
-        records = self.engine.play_games(
+        records = self.compiled.play_games(
             setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
         )
         return self.block(records)
@@ -595,7 +636,7 @@ class EngineGame:
         if not self.capabilities.reference_engine:
             raise BalanceError(f"{self.id} cannot yet play on its reference engine (--debug)")
         played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
-        return self.block(self.engine.records_from_games(played, first_game, setup.players))
+        return self.block(self.compiled.records_from_games(played, first_game, setup.players))
 
     @staticmethod
     def block(records: Records) -> Block:
@@ -637,7 +678,20 @@ class EngineGame:
     def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
         """Play game ``game_index`` on the reference engine, passing each line of its
         narration to ``say``; returns the reference's record of the game."""
-        raise NotImplementedError
+        return self.reference.play_game(
+            setup.rules,
+            setup.players,
+            setup.seed,
+            game_index,
+            narrate=say,
+            make_player=self.bridge.lineup_player_factory(setup.lineup, setup.rules, game_index),
+            **self.restrictions(setup, game_index),
+        )
+
+    def restrictions(self, setup: Setup, game_index: int) -> dict[str, Any]:
+        """What restricted play forbids the seats of game ``game_index``, as the
+        reference engine's ``play_game`` takes it (nothing, in a game without it)."""
+        return {}
 
     def replay(self, setup: Setup, game_index: int) -> str:
         """Game ``game_index`` narrated by the reference engine, which must have played
@@ -646,7 +700,7 @@ class EngineGame:
             raise BalanceError(f"{self.id} cannot narrate its games yet")
         lines: list[str] = []
         record = self.narrate(setup, game_index, lines.append)
-        checked = self.engine.play_games(
+        checked = self.compiled.play_games(
             setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
         ).game_record(0)
         check_replay(record, checked, game_index)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 
 class LazyModule:
@@ -39,3 +39,13 @@ class LazyModule:
     def __repr__(self) -> str:
         state = "loaded" if self._module is not None else "not loaded yet"
         return f"<lazy module {self._name!r} ({state})>"
+
+
+# The libraries the game and run modules read records with: ``from balance.core.lazy
+# import pd, pa`` gives them lazily, and as the modules themselves to a type checker.
+if TYPE_CHECKING:
+    import pandas as pd
+    import pyarrow as pa
+else:
+    pd = LazyModule("pandas")
+    pa = LazyModule("pyarrow")

@@ -116,6 +116,16 @@ def slot_constants(type_name: str, module: str, stats: Sequence[Stat]) -> Any:
     return collections.namedtuple(type_name, names, module=module)(*starts)
 
 
+def error_slots(module: str, *own: str) -> Any:
+    """The slots of a game loop's ``error`` array (int64 ``(SIZE,)``, every slot -1 while
+    all is well) as a ``NamedTuple`` instance: ``GAME``, ``SEAT`` and ``DECISION`` (its
+    index in the engine's decisions) of the first answer outside a strategy's options,
+    the answer (``VALUE``), the options it had (``COUNT``, where the game counts them),
+    then the game's ``own`` slots, and ``SIZE``."""
+    names = ("GAME", "SEAT", "DECISION", "VALUE", "COUNT", *own, "SIZE")
+    return collections.namedtuple("ErrorSlots", names, module=module)(*range(len(names)))
+
+
 @dataclass(frozen=True)
 class RecordArray:
     """One record array: ``dtype`` ``(G, *axes, slots.SIZE)``, or ``(G, *axes)`` if it

@@ -303,7 +303,7 @@ def test_the_search_loop_plays_other_strategies_as_the_plain_loop_does() -> None
     records = engine.ENGINE.empty_records(PLAYERS, 8)
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     lineup = Lineup((seat("random"), seat("random")))
-    codes, params, seats_of = engine.kernel_inputs(lineup)
+    codes, params, seats_of = engine.ENGINE.kernel_inputs(lineup)
     search_nb.play_games_search_nb(
         rules.to_array(),
         engine.content_arrays(rules.content()),

@@ -130,4 +130,4 @@ def test_caps_in_the_rounds_variant() -> None:
 @pytest.mark.parametrize(("players", "message"), [(1, "2 to 4 players, not 1"), (5, "not 5")])
 def test_player_counts(players: int, message: str) -> None:
     with pytest.raises(BalanceError, match=message):
-        engine.check_players(players)
+        engine.ENGINE.check_players(players)

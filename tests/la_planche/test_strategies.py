@@ -47,7 +47,7 @@ def test_shipped_strategies_have_distinct_codes_and_both_decisions() -> None:
     for strategy in SHIPPED:
         assert strategy.game == "la-planche"
         assert set(strategy.decisions) == {"symbol", "choose"}
-        engine.check_strategy(dataclasses.replace(strategy, code=None))
+        engine.ENGINE.check_strategy(dataclasses.replace(strategy, code=None))
 
 
 def test_strategies_see_no_hidden_colour() -> None:
@@ -158,7 +158,7 @@ def test_an_illegal_choice_names_strategy_seat_decision_and_game(moody) -> None:
 def test_a_strategy_missing_a_decision_is_refused(moody) -> None:
     broken = dataclasses.replace(moody, decisions={"symbol": moody.decisions["symbol"]})
     with pytest.raises(BalanceError, match=re.escape("gives no 'choose' function")):
-        engine.check_strategy(broken)
+        engine.ENGINE.check_strategy(broken)
     extra = dataclasses.replace(moody, decisions={**moody.decisions, "program": lambda: 0})
     with pytest.raises(BalanceError, match="unknown decision 'program'"):
-        engine.check_strategy(extra)
+        engine.ENGINE.check_strategy(extra)

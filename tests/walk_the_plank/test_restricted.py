@@ -110,7 +110,7 @@ def test_forbidden_masks_follow_the_game_index() -> None:
         expected[game, game % 3] = mask
     np.testing.assert_array_equal(got, expected)
     np.testing.assert_array_equal(lineup.restricted_seat(np.array([0, 4, 1000])), [0, 1, 1])
-    _, _, seats_of = engine.kernel_inputs(lineup)
+    _, _, seats_of = engine.ENGINE.kernel_inputs(lineup)
     assert seats_of.shape == (3, 6)  # a row per seat position of the restriction
     np.testing.assert_array_equal(seats_of[:, 3:], expected[:3])
 
@@ -119,7 +119,7 @@ def test_an_unrestricted_lineup_forbids_nothing() -> None:
     lineup = setup_for(["random"] * 4, []).lineup
     assert not engine.forbidden_by_seat(lineup, np.arange(8)).any()
     np.testing.assert_array_equal(lineup.restricted_seat(np.arange(3)), [-1, -1, -1])
-    _, _, seats_of = engine.kernel_inputs(lineup)
+    _, _, seats_of = engine.ENGINE.kernel_inputs(lineup)
     assert seats_of.shape == (1, 8) and not seats_of[:, 4:].any()
 
 

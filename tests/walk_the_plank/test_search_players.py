@@ -245,7 +245,7 @@ def test_a_run_without_search_players_compiles_none_of_their_code() -> None:
         "compiled = [f for f in (mc_nb.mc_program_nb, mc_nb.mc_choose_nb,\n"
         "    ismcts_nb.ismcts_program_nb, ismcts_nb.ismcts_choose_nb, search_nb.advance_nb)\n"
         "    if f.signatures]\n"
-        "loop = engine.kernel_for(setup.lineup)\n"
+        "loop = engine.ENGINE.kernel_for(setup.lineup)\n"
         "print(len(compiled), bool(loop.signatures))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)

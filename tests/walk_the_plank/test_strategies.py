@@ -349,7 +349,7 @@ def test_the_example_strategy_loads() -> None:
     cautious = load_strategy_file(example, "cautious", "walk-the-plank")
     assert cautious.name == "cautious" and cautious.code is None
     assert set(cautious.decisions) == {"program", "choose"}  # push is optional
-    engine.check_strategy(cautious)
+    engine.ENGINE.check_strategy(cautious)
     documented = documented_signatures()
     for decision, function in cautious.decisions.items():
         assert list(inspect.signature(function.py_func).parameters) == documented[decision]

@@ -13,12 +13,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from balance.core import dispatch
-from balance.core.dispatch import USER_CODES, Dispatch
+from balance.core.dispatch import Dispatch
 from balance.core.engine import CompiledEngine
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup
-from balance.core.strategy import SeatStrategy, Strategy
+from balance.core.strategy import SeatStrategy
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.content import Content
 from balance.games.battle_of_thieves.layout import PLAYERS, RECORDS
@@ -86,8 +85,8 @@ class Engine(CompiledEngine):
     layout = RECORDS
     record_class = GameRecord
     error = nb.Error
-    user_codes = USER_CODES
     uniform = random_strategy
+    dispatch = DISPATCH
 
     def kernel_for(self, lineup: Lineup) -> Callable:
         """The compiled game loop that can call every strategy of ``lineup``.
@@ -108,10 +107,6 @@ class Engine(CompiledEngine):
 
             return DISPATCH.bound(search_nb).play_games_search_nb
         return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
-
-    def check_strategy(self, strategy: Strategy) -> None:
-        """A user's strategy must give a compiled ``decide`` function."""
-        dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
 
     def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """No restricted play here: it takes cards out of a deck (the rule ``blanks``)."""
@@ -135,12 +130,6 @@ class Engine(CompiledEngine):
 
 
 ENGINE = Engine()
-check_players = ENGINE.check_players
-check_strategy = ENGINE.check_strategy
-kernel_for = ENGINE.kernel_for
-kernel_inputs = ENGINE.kernel_inputs
-uniform_lineup = ENGINE.uniform_lineup
-records_from_games = ENGINE.records_from_games
 play_games = ENGINE.play_games
 
 

@@ -34,13 +34,12 @@ The tuples passed around:
 * ``options``: int64 ``(MAX_OPTIONS, 4)``, rows ``(kind, who, what, target)``.
 """
 
-from typing import NamedTuple
-
 import numpy as np
 
 from balance.core import dispatch
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, seed_stream_nb
+from balance.core.records import error_slots
 from balance.core.strategy import MAX_PARAMS
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
@@ -177,17 +176,7 @@ TL_CURSED = 9  # one option (only while no cursed ball is loaded)
 TL_NEVER = 10  # blank and ship cards
 
 
-class ErrorSlots(NamedTuple):
-    """Layout of the ``error`` array (int64, ``(SIZE,)``); ``SEAT`` is -1 while all is well."""
-
-    SEAT: int = 0  # the seat whose strategy answered outside its options
-    VALUE: int = 1  # the answer, outside 0..COUNT-1
-    COUNT: int = 2
-    GAME: int = 3  # the game index (set by the game loop)
-    SIZE: int = 4
-
-
-Error = ErrorSlots()
+Error = error_slots(__name__)
 
 #: Strategy code that answers from a script of option indices in its parameters (tests):
 #: ``params[0]`` answers used, ``params[1]`` script length L, ``params[2 : 2 + L]`` the

@@ -10,15 +10,8 @@ import numpy as np
 
 from balance.core.errors import BalanceError
 from balance.core.formatting import interval, percent
-from balance.core.game import (
-    Block,
-    Capabilities,
-    EngineGame,
-    RuleSet,
-    Setup,
-    player_factory,
-)
-from balance.core.lazy import LazyModule
+from balance.core.game import Block, Capabilities, EngineGame, RuleSet, Setup, player_factory
+from balance.core.lazy import LazyModule, pa, pd
 from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
     GAME_STAT,
@@ -35,14 +28,7 @@ from balance.games.battle_of_thieves.usefulness import (
 from balance.stats.intervals import mean_interval, share_interval, wilson_interval
 
 if TYPE_CHECKING:
-    import pandas as pd
-    import pyarrow as pa
-
-    from balance.reports.charts import Chart
     from balance.stats.metrics import Metric
-else:  # loaded when a game is played or its records read, not when balance starts
-    pd = LazyModule("pandas")
-    pa = LazyModule("pyarrow")
 
 engine = LazyModule("balance.games.battle_of_thieves.engine")
 
@@ -95,10 +81,7 @@ class BattleOfThieves(EngineGame):
         running_sums=True,
     )
 
-    engine = engine
     rules_class = BattleRules
-    variant_names: tuple[str, ...] = ()
-    strategies_module = "balance.strategies.battle_of_thieves"
     #: The decks' own paths (other rule values are checked on richer, made-up cards by
     #: tests/battle_of_thieves/test_agreement.py).
     checked_rules = (
@@ -404,11 +387,6 @@ class BattleOfThieves(EngineGame):
                 f"of {counts['held']} held"
             )
         return lines
-
-    def report_charts(self, tables: Any) -> list[Chart]:
-        from balance.games.battle_of_thieves.report import battle_charts
-
-        return battle_charts(tables)
 
     replay_title = "Battle of Thieves"
 

@@ -103,7 +103,7 @@ def cards_from_tables(
     return card_table(totals, deck_cards, names, decks)
 
 
-def battle_charts(tables: Any) -> list[Chart]:
+def charts(tables: Any) -> list[Chart]:
     """How games ended, each seat's play per game, and every card's use and win rates."""
     games = tables.require("games", "win_reason", "turns")
     seats = tables.require("seats", "seat", *PLAY)

@@ -19,7 +19,15 @@ import numpy as np
 from balance.core import dispatch
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, seed_stream_nb
-from balance.core.records import SEAT, Axis, Derived, RecordArray, RecordLayout, Stat
+from balance.core.records import (
+    SEAT,
+    Axis,
+    Derived,
+    RecordArray,
+    RecordLayout,
+    Stat,
+    error_slots,
+)
 from balance.core.strategy import MAX_PARAMS
 from balance.games.la_planche.moves_nb import (
     EMPTY,
@@ -123,23 +131,12 @@ class DecisionIds(NamedTuple):
     CHOOSE: int = 1
 
 
-class ErrorSlots(NamedTuple):
-    """Layout of the ``error`` array (int64, ``(SIZE,)``); ``GAME`` is -1 while all is well."""
-
-    GAME: int = 0
-    SEAT: int = 1
-    DECISION: int = 2
-    VALUE: int = 3
-    SYMBOL: int = 4
-    SIZE: int = 5
-
-
 GameStat = RECORDS["games"].slots
 SeatStat = RECORDS["seats"].slots
 ActionStat = RECORDS["actions"].slots
 Outcome = OutcomeSlots()
 Decision = DecisionIds()
-Error = ErrorSlots()
+Error = error_slots(__name__, "SYMBOL")  # SYMBOL: the symbol whose option was chosen
 
 SCRIPTED = -1  # strategy code that answers params[0] (symbol) and params[1] (option)
 

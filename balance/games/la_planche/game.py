@@ -9,15 +9,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from balance.core.formatting import interval, percent
-from balance.core.game import (
-    Block,
-    Capabilities,
-    EngineGame,
-    RuleSet,
-    Setup,
-)
-from balance.core.lazy import LazyModule
-from balance.games.la_planche.reference import ACTIONS, play_game
+from balance.core.game import Block, Capabilities, EngineGame, RuleSet, Setup
+from balance.core.lazy import LazyModule, pa, pd
+from balance.games.la_planche.reference import ACTIONS
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
 from balance.stats.intervals import (
     mean_interval,
@@ -28,14 +22,7 @@ from balance.stats.intervals import (
 )
 
 if TYPE_CHECKING:
-    import pandas as pd
-    import pyarrow as pa
-
-    from balance.reports.charts import Chart
     from balance.stats.metrics import Metric
-else:  # loaded when a game is played or its records read, not when balance starts
-    pd = LazyModule("pandas")
-    pa = LazyModule("pyarrow")
 
 engine = LazyModule("balance.games.la_planche.engine")
 nb = LazyModule("balance.games.la_planche.engine_nb")
@@ -64,10 +51,8 @@ class LaPlanche(EngineGame):
         running_sums=True,
     )
 
-    engine = engine
     rules_class = LaPlancheRules
     variant_names = VARIANTS
-    strategies_module = "balance.strategies.la_planche"
     checked_rules = (
         RuleSet("defaults"),
         RuleSet("rounds", ("rounds",)),
@@ -296,27 +281,11 @@ class LaPlanche(EngineGame):
             chosen.append(Metric(f"{name} per round", f"done_{name}", "mean", "uses"))
         return pd.DataFrame(columns), chosen
 
-    def report_charts(self, tables: Any) -> list[Chart]:
-        """Win rate by colour and the usefulness of each action."""
-        from balance.games.la_planche.report import la_planche_charts
-
-        return la_planche_charts(tables)
-
     replay_title = "La Planche"
 
-    def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
-        """Game ``game_index`` narrated turn by turn by the reference engine."""
-        from balance.games.la_planche.bridge import lineup_player_factory
-
-        return play_game(
-            setup.rules,
-            setup.players,
-            setup.seed,
-            game_index,
-            narrate=say,
-            make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
-            forbidden=[int(s) for s in engine.forbidden_by_seat(setup.lineup, game_index)],
-        )
+    def restrictions(self, setup: Setup, game_index: int) -> dict[str, Any]:
+        """The symbol each seat may never choose when it has the choice (-1: none)."""
+        return {"forbidden": [int(s) for s in engine.forbidden_by_seat(setup.lineup, game_index)]}
 
 
 def _symbol_choice(slim: Sequence[Block], setup: Setup) -> dict[str, Any]:

@@ -26,7 +26,7 @@ from balance.stats.intervals import wilson_interval
 DELTA = "95% delta-method intervals with games as clusters"
 
 
-def la_planche_charts(tables: Any) -> list[Chart]:
+def charts(tables: Any) -> list[Chart]:
     """Win rate by colour (with each colour's starting spaces) and per-action usefulness.
 
     ``tables`` is a :class:`balance.analyses.run_report.RunTables` (a run's record tables by name).

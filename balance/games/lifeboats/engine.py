@@ -23,12 +23,10 @@ from typing import Any
 
 import numpy as np
 
-from balance.core import dispatch
 from balance.core.dispatch import USER_CODES, Dispatch
 from balance.core.engine import CompiledEngine
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup, lineup_arrays
-from balance.core.strategy import Strategy
 from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import moves_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
@@ -104,20 +102,8 @@ class Engine(CompiledEngine):
     layout = RECORDS
     record_class = GameRecord
     error = nb.Error
-    user_codes = USER_CODES
     uniform = random_strategy
-
-    def kernel_for(self, lineup: Lineup) -> Callable:
-        """The compiled game loop that can call every strategy of ``lineup``.
-
-        Shipped strategies use the loop cached on disk. A user's strategies join through a
-        dispatcher generated for them, and the loop is compiled anew once per process.
-        """
-        return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
-
-    def check_strategy(self, strategy: Strategy) -> None:
-        """A user's strategy must give a compiled ``decide`` function."""
-        dispatch.check_strategy(strategy, GAME, DECISIONS, DECISIONS)
+    dispatch = DISPATCH
 
     def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``seats_of`` (R, 2n): each seat's strategy, then 1 for the seat that may never
@@ -138,13 +124,6 @@ class Engine(CompiledEngine):
 
 
 ENGINE = Engine()
-check_players = ENGINE.check_players
-check_strategy = ENGINE.check_strategy
-kernel_for = ENGINE.kernel_for
-kernel_inputs = ENGINE.kernel_inputs
-uniform_lineup = ENGINE.uniform_lineup
-empty_records = ENGINE.empty_records
-records_from_games = ENGINE.records_from_games
 play_games = ENGINE.play_games
 
 
@@ -349,7 +328,7 @@ def legal_options(
 
 def play_scripted(rules: LifeboatsRules, players: int, scripts: Sequence[PlayerSpec]) -> GameRecord:
     """A whole game in compiled code with scripted players: its record."""
-    check_players(players)
+    ENGINE.check_players(players)
     rules.check_players(players)
     pos = Position.start(rules, players)
     obs = pack_position(pos)
@@ -357,7 +336,7 @@ def play_scripted(rules: LifeboatsRules, players: int, scripts: Sequence[PlayerS
     work = new_work()
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(players, scripts)
-    records = empty_records(players, 1)
+    records = ENGINE.empty_records(players, 1)
     DISPATCH.bound(nb.play_one_nb)(
         obs, seated.arrays, work, stats, error, (records.games, records.seats, records.boats)
     )

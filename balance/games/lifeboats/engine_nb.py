@@ -23,13 +23,12 @@ The tuples passed around (``n`` players):
   answers outside its options fills it, and every phase returns at once.
 """
 
-from typing import NamedTuple
-
 import numpy as np
 
 from balance.core import dispatch
 from balance.core.compile_cache import njit
 from balance.core.random_nb import seed_stream_nb
+from balance.core.records import error_slots
 from balance.core.strategy import MAX_PARAMS
 from balance.games.lifeboats.kit import new_ballot_nb
 from balance.games.lifeboats.layout import (
@@ -72,19 +71,7 @@ from balance.games.lifeboats.moves_nb import (
     winners_nb,
 )
 
-
-class ErrorSlots(NamedTuple):
-    """Layout of the ``error`` array (int64, ``(SIZE,)``); ``SEAT`` is -1 while all is well."""
-
-    SEAT: int = 0
-    KIND: int = 1  # the decision kind asked
-    VALUE: int = 2  # the answer, outside 0..COUNT-1
-    COUNT: int = 3
-    GAME: int = 4  # the game index (set by the game loop)
-    SIZE: int = 5
-
-
-Error = ErrorSlots()
+Error = error_slots(__name__, "KIND")  # KIND: the kind of decision asked
 
 #: Strategy code that answers from a script of option codes in its parameters (tests):
 #: ``params[0]`` answers used, ``params[1]`` script length L, ``params[2 : 2 + L]`` the

@@ -9,14 +9,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from balance.core.formatting import interval, percent
-from balance.core.game import (
-    Block,
-    Capabilities,
-    EngineGame,
-    RuleSet,
-    Setup,
-)
-from balance.core.lazy import LazyModule
+from balance.core.game import Block, Capabilities, EngineGame, RuleSet, Setup
+from balance.core.lazy import LazyModule, pd
 from balance.core.records import labels_column
 from balance.games.lifeboats.layout import (
     HAT_ROUND_COLUMNS,
@@ -29,19 +23,11 @@ from balance.games.lifeboats.layout import (
     GameStat,
     SeatStat,
 )
-from balance.games.lifeboats.reference import play_game
 from balance.games.lifeboats.rules import LifeboatsRules
 from balance.stats.intervals import mean_interval, mean_interval_from_sums, wilson_interval
 
 if TYPE_CHECKING:
-    import pandas as pd
-    import pyarrow as pa
-
-    from balance.reports.charts import Chart
     from balance.stats.metrics import Metric
-else:  # loaded when a game is played or its records read, not when balance starts
-    pd = LazyModule("pandas")
-    pa = LazyModule("pyarrow")
 
 engine = LazyModule("balance.games.lifeboats.engine")
 
@@ -98,10 +84,7 @@ class Lifeboats(EngineGame):
         running_sums=True,
     )
 
-    engine = engine
     rules_class = LifeboatsRules
-    variant_names: tuple[str, ...] = ()
-    strategies_module = "balance.strategies.lifeboats"
     checked_rules = (
         RuleSet("defaults"),
         RuleSet(
@@ -140,9 +123,6 @@ class Lifeboats(EngineGame):
     def length_cap(self, rules: LifeboatsRules) -> int:
         """The round cap: games with a boat still afloat then are unfinished."""
         return rules.round_cap
-
-    def check_players(self, players: int) -> None:
-        self.engine.check_players(players)
 
     def check_rules(self, rules: LifeboatsRules, players: int) -> None:
         """The lanes and seats must fit the table: every boat a lane, every pawn a seat."""
@@ -361,27 +341,11 @@ class Lifeboats(EngineGame):
             )
         return lines
 
-    def report_charts(self, tables: Any) -> list[Chart]:
-        """Scores, boats by lane and the value of captain's hats."""
-        from balance.games.lifeboats.report import lifeboats_charts
-
-        return lifeboats_charts(tables)
-
     replay_title = "Lifeboats"
 
-    def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
-        """Game ``game_index`` narrated phase by phase by the reference engine."""
-        from balance.games.lifeboats.bridge import lineup_player_factory
-
-        return play_game(
-            setup.rules,
-            setup.players,
-            setup.seed,
-            game_index,
-            narrate=say,
-            make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
-            hatless=engine.hatless_seat(setup.lineup, game_index),
-        )
+    def restrictions(self, setup: Setup, game_index: int) -> dict[str, Any]:
+        """The seat that may never play a hat (-1: none)."""
+        return {"hatless": engine.hatless_seat(setup.lineup, game_index)}
 
 
 def _choices_summary(blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:

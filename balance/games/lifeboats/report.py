@@ -129,7 +129,7 @@ def plot_score_panels(
     return figure
 
 
-def lifeboats_charts(tables: Any) -> list[Chart]:
+def charts(tables: Any) -> list[Chart]:
     """Scores per seat and strategy, boats by lane, the hats' value and the tie-breaks.
 
     ``tables`` is a :class:`balance.analyses.run_report.RunTables` (a run's record tables by name).

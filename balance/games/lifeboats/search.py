@@ -14,7 +14,8 @@ import numpy as np
 from balance.core.strategy import MAX_PARAMS
 from balance.games.lifeboats import search_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
-from balance.games.lifeboats.engine import DISPATCH, empty_records
+from balance.games.lifeboats.engine import DISPATCH, ENGINE
+from balance.games.lifeboats.engine_nb import Error
 from balance.games.lifeboats.layout import (
     LEAK_VOTE,
     MAX_BOATS,
@@ -68,13 +69,13 @@ def play_on(
     n = pos.players
     obs, players, work, stats, error = _buffers(pos, codes or [0] * n, streams)
     work[1][: len(ballot)] = ballot
-    records = empty_records(n, 1)
+    records = ENGINE.empty_records(n, 1)
     arrays = (records.games, records.seats, records.boats)
     DISPATCH.bound(search_nb).play_on_record_nb(
         obs, kind, seat, choice, players, work, stats, error, arrays
     )
-    if error[0] >= 0:
-        raise RuntimeError(f"seat {error[0]} answered outside its options")
+    if error[Error.SEAT] >= 0:
+        raise RuntimeError(f"seat {error[Error.SEAT]} answered outside its options")
     return records.game_record(0)
 
 

@@ -68,7 +68,7 @@ from balance.games.lifeboats.layout import (
 #: The code that makes the game loop stop at that seat's decision (:data:`.engine_nb.HALT`).
 HALT = enb.HALT
 #: ``error`` slots (as :data:`engine_nb.Error`): the seat, kind and option count asked.
-_SEAT, _KIND, _COUNT = 0, 1, 3
+_SEAT, _KIND, _COUNT = enb.Error.SEAT, enb.Error.KIND, enb.Error.COUNT
 #: Number of work buffers after ``options`` (as the game loop's).
 _N_WORK = 6
 

@@ -8,17 +8,16 @@ scenario tests hold the compiled rules to the same positions as the reference.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from balance.core import dispatch
 from balance.core.dispatch import USER_CODES, Dispatch
 from balance.core.engine import CompiledEngine
 from balance.core.game import Lineup, lineup_arrays
 from balance.core.random_nb import seed_stream_nb
 from balance.core.records import Records
-from balance.core.strategy import MAX_PARAMS, Strategy
+from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank import engine_nb as nb
 from balance.games.walk_the_plank import moves_nb
 from balance.games.walk_the_plank.bridge import pack_position, unpack_position
@@ -63,21 +62,9 @@ class Engine(CompiledEngine):
     layout = nb.RECORDS
     record_class = GameRecord
     error = nb.Error
-    user_codes = USER_CODES
     uniform = random_strategy
-
-    def kernel_for(self, lineup: Lineup) -> Callable:
-        """The compiled game loop that can call every strategy of ``lineup``.
-
-        Shipped strategies use the loop cached on disk. A user's strategies join through
-        dispatchers generated for them, and the loop is compiled once per version of their
-        file (then loaded from disk).
-        """
-        return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
-
-    def check_strategy(self, strategy: Strategy) -> None:
-        """A user's strategy must give compiled functions for the decisions it makes."""
-        dispatch.check_strategy(strategy, self.game, DECISIONS, ("program", "choose"))
+    dispatch = DISPATCH
+    required = ("program", "choose")  # without push: the fallback pushes at random
 
     def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``seats_of`` (R, 2n): each seat's strategy, then each seat's forbidden cards."""
@@ -147,12 +134,6 @@ def _card_name(card: int) -> str:
 
 
 ENGINE = Engine()
-check_players = ENGINE.check_players
-check_strategy = ENGINE.check_strategy
-kernel_for = ENGINE.kernel_for
-kernel_inputs = ENGINE.kernel_inputs
-uniform_lineup = ENGINE.uniform_lineup
-records_from_games = ENGINE.records_from_games
 play_games = ENGINE.play_games
 
 

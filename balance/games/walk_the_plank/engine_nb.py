@@ -20,7 +20,15 @@ from balance.core import dispatch
 from balance.core.bits_nb import lowest_bit_nb, popcount_nb
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb, game_key_nb, run_key_nb, seed_stream_keyed_nb
-from balance.core.records import SEAT, Axis, Derived, RecordArray, RecordLayout, Stat
+from balance.core.records import (
+    SEAT,
+    Axis,
+    Derived,
+    RecordArray,
+    RecordLayout,
+    Stat,
+    error_slots,
+)
 from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank.cards import CARD_NAMES, GHOST_SET_ASIDE_MASK, N_CARDS
 from balance.games.walk_the_plank.moves_nb import (
@@ -107,22 +115,11 @@ class DecisionIds(NamedTuple):
     PUSH: int = 2
 
 
-class ErrorSlots(NamedTuple):
-    """Layout of the ``error`` array (int64, ``(SIZE,)``); ``GAME`` is -1 while all is well."""
-
-    GAME: int = 0
-    SEAT: int = 1
-    DECISION: int = 2
-    VALUE: int = 3
-    CARD: int = 4
-    SIZE: int = 5
-
-
 GameStat = RECORDS["games"].slots
 CardStat = RECORDS["cards"].slots
 SeatStat = RECORDS["seats"].slots
 Decision = DecisionIds()
-Error = ErrorSlots()
+Error = error_slots(__name__, "CARD")  # CARD: the card whose option was chosen
 
 STOP = -1
 ILLEGAL = -1000  # no tile: a strategy chose outside its options

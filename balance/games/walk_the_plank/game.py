@@ -10,28 +10,15 @@ import numpy as np
 
 from balance.core.errors import BalanceError
 from balance.core.formatting import interval, percent
-from balance.core.game import (
-    Block,
-    Capabilities,
-    EngineGame,
-    RuleSet,
-    Setup,
-)
-from balance.core.lazy import LazyModule
+from balance.core.game import Block, Capabilities, EngineGame, RuleSet, Setup
+from balance.core.lazy import LazyModule, pa, pd
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
-from balance.games.walk_the_plank.reference import DOLPHIN_FACES, play_game
+from balance.games.walk_the_plank.reference import DOLPHIN_FACES
 from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
 from balance.stats.intervals import mean_interval, share_interval, wilson_interval
 
 if TYPE_CHECKING:
-    import pandas as pd
-    import pyarrow as pa
-
-    from balance.reports.charts import Chart
     from balance.stats.metrics import Metric
-else:  # loaded when a game is played or its records read, not when balance starts
-    pd = LazyModule("pandas")
-    pa = LazyModule("pyarrow")
 
 engine = LazyModule("balance.games.walk_the_plank.engine")
 #: The dolphin die's face of each recorded code, None (code -1) when it was not rolled.
@@ -67,10 +54,8 @@ class WalkThePlank(EngineGame):
         slim_records=True,
     )
 
-    engine = engine
     rules_class = WalkThePlankRules
     variant_names = VARIANTS
-    strategies_module = "balance.strategies.walk_the_plank"
     checked_rules = (
         *(
             RuleSet("+".join(on) or "defaults", on)
@@ -282,27 +267,11 @@ class WalkThePlank(EngineGame):
         ]
         return table, chosen
 
-    def report_charts(self, tables: Any) -> list[Chart]:
-        """The card-usefulness pages of a run's report."""
-        from balance.games.walk_the_plank.report import card_charts
-
-        return card_charts(tables)
-
     replay_title = "Walk the Plank"
 
-    def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
-        """Game ``game_index`` narrated move by move by the reference engine."""
-        from balance.games.walk_the_plank.bridge import lineup_player_factory
-
-        return play_game(
-            setup.rules,
-            setup.players,
-            setup.seed,
-            game_index,
-            narrate=say,
-            make_player=lineup_player_factory(setup.lineup, setup.rules, game_index),
-            forbidden=[int(m) for m in engine.forbidden_by_seat(setup.lineup, game_index)],
-        )
+    def restrictions(self, setup: Setup, game_index: int) -> dict[str, Any]:
+        """The card each seat may never program (-1: none)."""
+        return {"forbidden": [int(m) for m in engine.forbidden_by_seat(setup.lineup, game_index)]}
 
 
 GAME = WalkThePlank()

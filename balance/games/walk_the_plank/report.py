@@ -11,7 +11,7 @@ from balance.reports.charts import Chart, plot_grouped, plot_intervals
 DELTA = "95% delta-method intervals with games as clusters"
 
 
-def card_charts(tables: Any, prefix: str = "") -> list[Chart]:
+def charts(tables: Any, prefix: str = "") -> list[Chart]:
     """Reveals, effects, pirates sent off and saved, and the win rate of a card's users.
 
     ``tables`` is a :class:`balance.analyses.run_report.RunTables` (a run's record tables by name).
