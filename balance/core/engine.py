@@ -32,33 +32,49 @@ from balance.core.strategy import SeatStrategy, Strategy
 class CompiledEngine:
     """A game's compiled engine, played a block of games at a time.
 
+    A game declares the attributes below; the properties after them follow from its
+    dispatch.
+
     Attributes
     ----------
-    game : the game's id, as errors name it.
-    min_players, max_players : the players it seats.
-    decisions : the decisions a strategy makes, in the order ``error[DECISION]`` numbers them.
-    layout : the record arrays its kernels write.
-    record_class : the reference engine's record of one game.
-    error : the slots of the kernel's ``error`` array
-        (:func:`balance.core.records.error_slots`).
-    user_codes : the first strategy code of a run's own strategies.
-    uniform : the uniform-random strategy, every seat's unless a line-up says otherwise.
     dispatch : the game's :class:`~balance.core.dispatch.Dispatch`: its loops by the
         strategies they call.
+    min_players, max_players : the players it seats.
+    layout : the record arrays its kernels write.
+    record_class : the reference engine's record of one game.
     required : the decisions a user's strategy must give functions for (None: all).
     """
 
-    game: str
+    dispatch: Dispatch
     min_players: int
     max_players: int
-    decisions: tuple[str, ...]
     layout: RecordLayout
     record_class: type
-    error: Any
-    user_codes: int = USER_CODES
-    uniform: Strategy
-    dispatch: Dispatch
     required: tuple[str, ...] | None = None
+    #: The first strategy code of a run's own strategies.
+    user_codes: int = USER_CODES
+
+    @property
+    def game(self) -> str:
+        """The game's id, as errors name it."""
+        return self.uniform.game
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        """The decisions a strategy makes, in the order ``error[DECISION]`` numbers them."""
+        return tuple(decision.name for decision in self.dispatch.decisions)
+
+    @property
+    def uniform(self) -> Strategy:
+        """The uniform-random strategy, every seat's unless a line-up says otherwise: the
+        first shipped strategy (code 0)."""
+        return self.dispatch.shipped[0]
+
+    @property
+    def error(self) -> Any:
+        """The slots of the kernel's ``error`` array: its module's ``Error``
+        (:func:`balance.core.records.error_slots`)."""
+        return self.dispatch.module.Error
 
     def check_players(self, players: int) -> None:
         check_player_count(self.game, players, self.min_players, self.max_players)

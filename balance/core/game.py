@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
+import importlib.util
 import itertools
 import math
 from collections.abc import Mapping, Sequence
@@ -497,17 +498,26 @@ class EngineGame:
 
     @property
     def strategies_module(self) -> str:
-        """The module of the game's strategies: ``balance.strategies.<its package>``."""
-        return f"balance.strategies.{type(self).__module__.split('.')[-2]}"
+        """The module of the game's strategies: ``balance.strategies.<its package's name>``."""
+        return f"balance.strategies.{self.package.rpartition('.')[2]}"
 
     @property
     def shipped(self) -> tuple[Strategy, ...]:
         """The strategies that ship with the game, in the order ``balance strategies`` lists."""
         return tuple(importlib.import_module(self.strategies_module).SHIPPED)
 
+    #: The game's package (``balance.games.<game>``): that of the module defining the
+    #: first subclass, unless a game names it.
+    package: str
+
+    def __init_subclass__(cls, **options: Any) -> None:
+        super().__init_subclass__(**options)
+        if not hasattr(cls, "package"):
+            cls.package = cls.__module__.rpartition(".")[0]
+
     def _part(self, name: str) -> LazyModule:
         """The module ``name`` of the game's package, imported when first read."""
-        return LazyModule(f"{type(self).__module__.rpartition('.')[0]}.{name}")
+        return LazyModule(f"{self.package}.{name}")
 
     @functools.cached_property
     def engine(self) -> Any:
@@ -516,8 +526,10 @@ class EngineGame:
 
     @functools.cached_property
     def reference(self) -> Any:
-        """The game's reference engine: the module whose ``play_game`` plays one game."""
-        return self._part("reference")
+        """The game's reference engine: the module whose ``play_game`` plays one game (None
+        if its package has none)."""
+        found = importlib.util.find_spec(f"{self.package}.reference")
+        return self._part("reference") if found is not None else None
 
     @functools.cached_property
     def bridge(self) -> Any:
@@ -678,6 +690,8 @@ class EngineGame:
     def narrate(self, setup: Setup, game_index: int, say: Any) -> Any:
         """Play game ``game_index`` on the reference engine, passing each line of its
         narration to ``say``; returns the reference's record of the game."""
+        if self.reference is None:
+            raise BalanceError(f"{self.id} has no reference engine to play its games on")
         return self.reference.play_game(
             setup.rules,
             setup.players,

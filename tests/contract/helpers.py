@@ -22,12 +22,17 @@ GAME_IDS = tuple(MODULES)
 IMPLEMENTED_BY: dict[str, tuple[str, ...]] = {
     "restricted_actions": ("actions", "check_restricted"),
     "decks": ("blank_setups", "card_values", "add_card_values", "manifest_extra", "check_saved"),
-    "reference_engine": ("narrate",),  # EngineGame plays blocks with it
-    "replay": ("narrate",),
+    "reference_engine": (),  # a module, not methods: see ``MODULES_FOR``
+    "replay": (),
     "running_sums": ("sum_columns", "summarize_sums"),
     "slim_records": ("play_slim_block",),
     "search": (),  # shipped strategies, not methods: see ``implemented``
 }
+
+
+#: The module a game's package holds to implement a capability (EngineGame finds it there
+#: and plays blocks and narrates games with it).
+MODULES_FOR: dict[str, str] = {"reference_engine": "reference", "replay": "reference"}
 
 
 def implemented(game: Game, capability: str) -> bool:
@@ -35,6 +40,8 @@ def implemented(game: Game, capability: str) -> bool:
     capability's methods (all of them), or for ``search`` ships a search player."""
     if capability == "search":
         return any(name in SEARCH for name in game.strategies())
+    if capability in MODULES_FOR:
+        return getattr(game, MODULES_FOR[capability]) is not None
     methods = IMPLEMENTED_BY[capability]
     overridden = [getattr(type(game), m) is not getattr(EngineGame, m) for m in methods]
     if all(overridden) and capability == "restricted_actions":
@@ -56,9 +63,11 @@ def mismatches(game: Game) -> list[str]:
 
 
 def without(game: Game, capability: str) -> Game:
-    """``game`` as it would be without ``capability``: undeclared, and its methods
-    those of :class:`EngineGame` (which refuse it)."""
-    methods = {m: getattr(EngineGame, m) for m in IMPLEMENTED_BY[capability]}
+    """``game`` as it would be without ``capability``: undeclared, its methods those of
+    :class:`EngineGame` (which refuse it), and no module of its own for it."""
+    methods: dict[str, Any] = {m: getattr(EngineGame, m) for m in IMPLEMENTED_BY[capability]}
+    if capability in MODULES_FOR:
+        methods[MODULES_FOR[capability]] = None
     capabilities = dataclasses.replace(game.capabilities, **{capability: False})
     stripped = type(f"Without{capability.title()}", (type(game),), methods)
     made = stripped()

@@ -158,7 +158,7 @@ def test_engines_agree_when_a_seat_may_never_play_a_hat(players: int) -> None:
 
 def test_restricted_play_forbids_only_the_hat() -> None:
     with pytest.raises(BalanceError, match="can forbid only hat"):
-        compiled.kernel_inputs(_lineup(WIRED[:1] * 3, rotate=False, restricted=("swim",)))
+        compiled.ENGINE.kernel_inputs(_lineup(WIRED[:1] * 3, rotate=False, restricted=("swim",)))
 
 
 # ---------------------------------------------------------------------------
@@ -221,7 +221,14 @@ def test_compiled_phases_leave_their_position_alone() -> None:
 
 def test_an_illegal_answer_names_the_strategy() -> None:
     lineup = _lineup([WIRED[0]] * 4, rotate=False)
-    error = np.array([2, 9, 7, 3, 41], dtype=np.int64)  # seat, kind, value, count, game
+    error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
+    error[[nb.Error.SEAT, nb.Error.KIND, nb.Error.VALUE, nb.Error.COUNT, nb.Error.GAME]] = (
+        2,
+        9,
+        7,
+        3,
+        41,
+    )
     message = compiled.ENGINE.illegal_choice_message(lineup, error)
     assert message == (
         "strategy 'random' (seat 2) made an illegal 'decide' decision in game 41: "

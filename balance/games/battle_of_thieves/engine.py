@@ -78,15 +78,11 @@ def rollout_params() -> np.ndarray:
 class Engine(CompiledEngine):
     """Battle of Thieves' game loop: two seats, their decks compiled beside the rules."""
 
-    game = GAME
+    dispatch = DISPATCH
     min_players = PLAYERS
     max_players = PLAYERS
-    decisions = DECISIONS
     layout = RECORDS
     record_class = GameRecord
-    error = nb.Error
-    uniform = random_strategy
-    dispatch = DISPATCH
 
     def kernel_for(self, lineup: Lineup) -> Callable:
         """The compiled game loop that can call every strategy of ``lineup``.

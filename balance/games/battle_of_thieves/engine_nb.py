@@ -38,6 +38,7 @@ import numpy as np
 
 from balance.core import dispatch
 from balance.core.compile_cache import njit
+from balance.core.lineup_nb import seat_lineup_nb
 from balance.core.random_nb import below_nb, seed_stream_nb
 from balance.core.records import error_slots
 from balance.core.strategy import MAX_PARAMS
@@ -1899,11 +1900,7 @@ def _play_nb(
     error[:] = -1
     for g in range(games.shape[0]):
         game = first_game + g
-        row = seats_of[game % seats_of.shape[0]]
-        for s in range(2):
-            seat_codes[s] = codes[row[s]]
-            for k in range(params.shape[1]):
-                seat_params[s, k] = params[row[s], k]
+        seat_lineup_nb(game, codes, params, seats_of, 2, seat_codes, seat_params)
         for stream in range(N_STREAMS):
             seed_stream_nb(rng[stream], seed, game, stream)
         for s in range(2):

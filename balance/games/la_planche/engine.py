@@ -31,7 +31,6 @@ from balance.games.la_planche.reference import (
 )
 from balance.games.la_planche.rules import SYMBOLS, LaPlancheRules
 from balance.strategies import la_planche as shipped
-from balance.strategies.la_planche import random as random_strategy
 
 GAME = "la-planche"
 DECISIONS = ("symbol", "choose")
@@ -76,15 +75,11 @@ DISPATCH = Dispatch(
 class Engine(CompiledEngine):
     """La Planche's game loop; the seats' forbidden symbols ride in ``seats_of``."""
 
-    game = GAME
+    dispatch = DISPATCH
     min_players = 2
     max_players = 4
-    decisions = DECISIONS
     layout = nb.RECORDS
     record_class = GameRecord
-    error = nb.Error
-    uniform = random_strategy
-    dispatch = DISPATCH
 
     def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``seats_of`` (R, 2n): each seat's strategy, then the symbol each seat may never

@@ -18,6 +18,7 @@ import numpy as np
 
 from balance.core import dispatch
 from balance.core.compile_cache import njit
+from balance.core.lineup_nb import seat_lineup_nb
 from balance.core.random_nb import below_nb, seed_stream_nb
 from balance.core.records import (
     SEAT,
@@ -354,11 +355,7 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, records, error
 
     for g in range(games.shape[0]):
         game = first_game + g
-        row = seats_of[game % seats_of.shape[0]]
-        for s in range(n):
-            seat_codes[s] = codes[row[s]]
-            for k in range(MAX_PARAMS):
-                seat_params[s, k] = params[row[s], k]
+        row = seat_lineup_nb(game, codes, params, seats_of, n, seat_codes, seat_params)
         for stream in range(n + 1):
             seed_stream_nb(rng[stream], seed, game, stream)
         for s in range(n):

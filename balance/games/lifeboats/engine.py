@@ -95,15 +95,11 @@ DISPATCH = Dispatch(
 class Engine(CompiledEngine):
     """Lifeboats' game loop; the seat that may never play a hat rides in ``seats_of``."""
 
-    game = GAME
+    dispatch = DISPATCH
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
-    decisions = DECISIONS
     layout = RECORDS
     record_class = GameRecord
-    error = nb.Error
-    uniform = random_strategy
-    dispatch = DISPATCH
 
     def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``seats_of`` (R, 2n): each seat's strategy, then 1 for the seat that may never

@@ -55,15 +55,11 @@ DISPATCH = Dispatch(
 class Engine(CompiledEngine):
     """Walk the Plank's game loop; the seats' forbidden cards ride in ``seats_of``."""
 
-    game = "walk-the-plank"
+    dispatch = DISPATCH
     min_players = 2
     max_players = 5
-    decisions = DECISIONS
     layout = nb.RECORDS
     record_class = GameRecord
-    error = nb.Error
-    uniform = random_strategy
-    dispatch = DISPATCH
     required = ("program", "choose")  # without push: the fallback pushes at random
 
     def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

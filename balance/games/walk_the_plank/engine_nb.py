@@ -19,6 +19,7 @@ import numpy as np
 from balance.core import dispatch
 from balance.core.bits_nb import lowest_bit_nb, popcount_nb
 from balance.core.compile_cache import njit
+from balance.core.lineup_nb import seat_lineup_nb
 from balance.core.random_nb import below_nb, game_key_nb, run_key_nb, seed_stream_keyed_nb
 from balance.core.records import (
     SEAT,
@@ -479,10 +480,7 @@ def _play_nb(n, rules, codes, params, seats_of, seed, first_game, games, cards, 
         game = first_game + g
         row = seats_of[game % seats_of.shape[0]]
         if g == 0 or seats_of.shape[0] > 1:  # one row: the same table every game
-            for s in range(n):
-                seat_codes[s] = codes[row[s]]
-                for k in range(MAX_PARAMS):
-                    seat_params[s, k] = params[row[s], k]
+            seat_lineup_nb(game, codes, params, seats_of, n, seat_codes, seat_params)
         game_key = game_key_nb(run_key, game)
         for stream in range(n + 1):
             seed_stream_keyed_nb(rng[stream], game_key, stream)
