@@ -290,14 +290,15 @@ class RecordLayout:
     arrays : the record arrays, in the kernel's argument order.
     tables : the arrays a run saves as record tables, in the order it lists them.
     length, finished, won : ``(array, stat)`` of a game's length, whether it finished and,
-        in a per-seat array, whether each seat won.
+        in a per-seat array, whether each seat won (by default the ``games`` array's
+        ``finished`` and the ``seats`` array's ``won``).
     """
 
     arrays: tuple[RecordArray, ...]
     tables: tuple[str, ...]
     length: tuple[str, str]
-    finished: tuple[str, str]
-    won: tuple[str, str]
+    finished: tuple[str, str] = ("games", "finished")
+    won: tuple[str, str] = ("seats", "won")
 
     def __getitem__(self, name: str) -> RecordArray:
         for array in self.arrays:

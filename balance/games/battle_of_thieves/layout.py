@@ -368,8 +368,6 @@ RECORDS = RecordLayout(
     ),
     tables=("games", "seats"),
     length=("games", "turns"),
-    finished=("games", "finished"),
-    won=("seats", "won"),
 )
 GAME_STAT = RECORDS["games"].slots
 SEAT_STAT = RECORDS["seats"].slots

@@ -104,8 +104,6 @@ RECORDS = RecordLayout(
     ),
     tables=("games", "seats", "actions"),
     length=("games", "turns"),
-    finished=("games", "finished"),
-    won=("seats", "won"),
 )
 
 

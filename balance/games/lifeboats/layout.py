@@ -242,8 +242,6 @@ RECORDS = RecordLayout(
     ),
     tables=("games", "seats", "boats"),
     length=("games", "rounds"),
-    finished=("games", "finished"),
-    won=("seats", "won"),
 )
 GameStat = RECORDS["games"].slots
 SeatStat = RECORDS["seats"].slots

@@ -103,8 +103,6 @@ RECORDS = RecordLayout(
     ),
     tables=("games", "seats", "cards"),
     length=("games", "rounds"),
-    finished=("games", "finished"),
-    won=("seats", "won"),
 )
 
 
