@@ -4,10 +4,16 @@
 >>> run = api.simulate("walk-the-plank", players=4, games=20_000, variants=["kraken"])
 >>> run.summary()["seat_win_rate"]          # doctest: +SKIP
 >>> run.seats.groupby("seat")["won"].mean()  # doctest: +SKIP
+
+The analyses are here too, by the names of the layers that hold them (imported when first
+used, so that ``import balance.api`` stays quick): ``api.compare``, ``api.restricted_play``,
+``api.write_report``, ``api.sweep``, ``api.tournament``, ``api.run_checks``,
+``api.run_games``, ``api.load_run`` and ``api.BalanceError``.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -15,7 +21,34 @@ from balance.core.game import Setup
 from balance.games import get_game
 from balance.run.play import Run, make_setup, simulate
 
-__all__ = ["Run", "add_card_values", "card_values", "check_card_values", "make_setup", "simulate"]
+#: The analyses' public functions, by name: the module each is imported from when first used.
+_ANALYSES = {
+    "compare": "balance.analyses.compare",
+    "restricted_play": "balance.analyses.restricted",
+    "write_report": "balance.analyses.run_report",
+    "sweep": "balance.analyses.sweep",
+    "tournament": "balance.analyses.tournament",
+    "run_checks": "balance.analyses.check",
+    "run_games": "balance.run.runner",
+    "load_run": "balance.run.results",
+    "BalanceError": "balance.core.errors",
+}
+
+__all__ = [
+    "Run",
+    "add_card_values",
+    "card_values",
+    "check_card_values",
+    "make_setup",
+    "simulate",
+    *_ANALYSES,
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ANALYSES:
+        return getattr(importlib.import_module(_ANALYSES[name]), name)
+    raise AttributeError(f"module 'balance.api' has no attribute {name!r}")
 
 
 def check_card_values(game: str) -> None:

@@ -88,8 +88,14 @@ def reaches(start: str, annotations: bool = True) -> dict[str, list[str]]:
 #: The layers, lowest first: a module imports only from its own layer or those below.
 LAYERS = ("core", "stats", "reports", "games", "run", "analyses", "authoring", "cli")
 #: Modules directly in ``balance/``: public names above the layers (``api`` is the
-#: notebook's facade, ``strategy`` the name strategy files import from the core).
-FACADES = {"balance": "core", "balance.api": "cli", "balance.strategy": "core"}
+#: notebook's facade, ``strategy`` and ``random_nb`` the names strategy files import
+#: from the core).
+FACADES = {
+    "balance": "core",
+    "balance.api": "cli",
+    "balance.strategy": "core",
+    "balance.random_nb": "core",
+}
 
 
 def layer_of(name: str) -> str:
@@ -161,3 +167,25 @@ def test_no_late_import() -> None:
         if "noqa: E402" in path.read_text()
     ]
     assert not late, late
+
+
+def test_the_public_names_lead_to_the_layers() -> None:
+    """``balance.api`` gives every analysis a notebook calls, and strategy files written
+    from earlier templates find their draws where those templates looked."""
+    import balance.api as api
+    import balance.core.random_nb as core_random
+    import balance.random_nb as old_random
+    from balance.analyses import check, compare, restricted, run_report, sweep, tournament
+    from balance.core import errors
+    from balance.run import results, runner
+
+    assert api.compare is compare.compare and api.restricted_play is restricted.restricted_play
+    assert api.write_report is run_report.write_report and api.sweep is sweep.sweep
+    assert api.tournament is tournament.tournament and api.run_games is runner.run_games
+    assert api.load_run is results.load_run and api.BalanceError is errors.BalanceError
+    assert api.run_checks is check.run_checks
+    assert set(api.__all__) >= {"compare", "load_run", "simulate", "make_setup"}
+    with pytest.raises(AttributeError, match="no attribute 'comparison'"):
+        api.comparison  # noqa: B018
+    assert old_random.below_nb is core_random.below_nb
+    assert old_random.next_u64_nb is core_random.next_u64_nb

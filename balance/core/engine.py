@@ -11,8 +11,7 @@ arguments in the same order::
            *extra_arguments) -> games played
 
 and stops at the first strategy that answers outside its options, with ``error[GAME]``
-(and the game's own slots) filled in. This module sits beside :mod:`balance.core.game`,
-not in :mod:`balance.core`, because it seats a :class:`~balance.core.game.Lineup`.
+(and the game's own slots) filled in.
 """
 
 from __future__ import annotations

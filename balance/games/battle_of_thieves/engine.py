@@ -27,7 +27,6 @@ from balance.strategies import battle_of_thieves as shipped
 from balance.strategies.battle_of_thieves import random as random_strategy
 
 GAME = "battle-of-thieves"
-DECISIONS = ("decide",)
 
 
 def check_restricted(names: Sequence[str]) -> None:

@@ -33,7 +33,6 @@ from balance.games.la_planche.rules import SYMBOLS, LaPlancheRules
 from balance.strategies import la_planche as shipped
 
 GAME = "la-planche"
-DECISIONS = ("symbol", "choose")
 
 
 # ---------------------------------------------------------------------------
@@ -171,7 +170,7 @@ def play_turn(
     )
     if outcome[nb.Outcome.ERROR_DECISION] >= 0:
         raise BalanceError(
-            f"scripted {DECISIONS[int(outcome[nb.Outcome.ERROR_DECISION])]!r} answer "
+            f"scripted {ENGINE.decisions[int(outcome[nb.Outcome.ERROR_DECISION])]!r} answer "
             f"{int(outcome[nb.Outcome.ERROR_VALUE])} is outside the options"
         )
     action = int(outcome[nb.Outcome.ACTION])

@@ -54,7 +54,6 @@ from balance.strategies import lifeboats as shipped
 from balance.strategies.lifeboats import random as random_strategy
 
 GAME = "lifeboats"
-DECISIONS = ("decide",)
 
 
 # ---------------------------------------------------------------------------

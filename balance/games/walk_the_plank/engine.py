@@ -27,9 +27,6 @@ from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.strategies import walk_the_plank as shipped
 from balance.strategies.walk_the_plank import random as random_strategy
 
-DECISIONS = ("program", "choose", "push")
-
-
 # ---------------------------------------------------------------------------
 # Line-ups: which strategy plays which seat
 # ---------------------------------------------------------------------------
