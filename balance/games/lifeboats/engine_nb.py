@@ -27,7 +27,6 @@ import numpy as np
 
 from balance.core import dispatch
 from balance.core.compile_cache import njit
-from balance.core.lineup_nb import seat_lineup_nb
 from balance.core.random_nb import seed_stream_nb
 from balance.core.records import error_slots
 from balance.core.strategy import MAX_PARAMS
@@ -681,8 +680,11 @@ def _play_nb(
     error[:] = -1
     for g in range(games.shape[0]):
         game = first_game + g
-        row = seat_lineup_nb(game, codes, params, seats_of, n, seat_codes, seat_params)
+        row = seats_of[game % seats_of.shape[0]]
         for s in range(n):
+            seat_codes[s] = codes[row[s]]
+            for k in range(MAX_PARAMS):
+                seat_params[s, k] = params[row[s], k]
             seed_stream_nb(rng[1 + s], seed, game, 1 + s)
         reset_nb(boats, crew, seats, state, rules, n)
         for s in range(n):
