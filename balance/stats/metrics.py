@@ -536,11 +536,15 @@ TAIL_DRAWS = 100
 def _widest_excluding(bounds_at, start: float) -> float:
     """The largest critical value whose interval ``bounds_at(c)`` leaves out 0, from a
     ``start`` whose interval does (intervals widen with ``c``)."""
-
-    low, high = bounds_at(64.0)
-    if not low <= 0.0 <= high:
+    if not _holds_zero(bounds_at, 64.0):
         return 64.0
     return _zero_edge(bounds_at, holding=64.0, leaving=start, halvings=60)
+
+
+def _holds_zero(bounds_at, x: float) -> bool:
+    """Whether the interval ``bounds_at(x)`` holds 0."""
+    low, high = bounds_at(x)
+    return low <= 0.0 <= high
 
 
 def _zero_edge(bounds_at, holding: float, leaving: float, halvings: int) -> float:
@@ -548,8 +552,7 @@ def _zero_edge(bounds_at, holding: float, leaving: float, halvings: int) -> floa
     interval leaves it out; the end that leaves it out, ``halvings`` halvings on."""
     for _ in range(halvings):
         middle = (holding + leaving) / 2
-        low, high = bounds_at(middle)
-        if low <= 0.0 <= high:
+        if _holds_zero(bounds_at, middle):
             holding = middle
         else:
             leaving = middle
@@ -567,14 +570,9 @@ def _interval_p(bounds, draws: int) -> float:
     """Two-sided p-value of a zero difference for an interval family ``bounds(alpha)``:
     the smallest ``alpha`` whose interval leaves out 0 (0 when even the most extreme
     draw leaves it out: below ``1 / draws``)."""
-
-    def holds(alpha: float) -> bool:
-        low, high = bounds(alpha)
-        return low <= 0.0 <= high
-
-    if holds(1.0):
+    if _holds_zero(bounds, 1.0):
         return 1.0
-    if not holds(2.0 / draws):
+    if not _holds_zero(bounds, 2.0 / draws):
         return 0.0
     return float(_zero_edge(bounds, holding=2.0 / draws, leaving=1.0, halvings=40))
 
