@@ -1,11 +1,11 @@
 """The Python face every compiled game engine shares: one block of games, validated,
 allocated, played by the game's kernel, its illegal choices told in words.
 
-A game's ``engine.py`` makes one :class:`CompiledEngine` subclass, naming its records
-(:class:`balance.core.records.RecordLayout`), its decisions, its kernel's ``error`` slots
-and what it says of an illegal answer, and overriding the few steps its kernel takes
-differently (the rules' arrays, extra kernel arguments). Every game loop takes the same
-arguments in the same order::
+A game's ``engine.py`` makes one :class:`CompiledEngine` subclass, naming its dispatch,
+its records (:class:`balance.core.records.RecordLayout`) and what it says of an illegal
+answer, and overriding the few steps its kernel takes differently (the rules' arrays,
+extra kernel arguments); its decisions and ``error`` slots follow from the dispatch.
+Every game loop takes the same arguments in the same order::
 
     kernel(*rules_arguments, codes, params, seats_of, seed, first_game, *records, error,
            *extra_arguments) -> games played

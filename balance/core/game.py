@@ -23,16 +23,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from balance.core.errors import BalanceError
-from balance.core.lazy import LazyModule
+from balance.core.lazy import LazyModule, pa
 from balance.core.strategy import SeatStrategy, Strategy
 
 if TYPE_CHECKING:
-    import pyarrow as pa
-
     from balance.core.engine import CompiledEngine
     from balance.core.records import Records
-else:  # loaded when records become tables, not when balance starts
-    pa = LazyModule("pyarrow")
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""The compiled step every game loop takes at the start of each game: seat its table.
+"""The compiled step a game loop takes at the start of each game: seat its table.
 
 A run's line-up reaches a game loop as ``codes`` int64 ``(K,)`` and ``params`` float64
 ``(K, P)``, one row per strategy, and ``seats_of`` int64 ``(R, n + ...)``: game ``i``

@@ -22,16 +22,11 @@ import dataclasses
 import math
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from balance.core.lazy import LazyModule
-
-if TYPE_CHECKING:
-    import pyarrow as pa
-else:  # loaded when records become tables, not when a kernel module imports its slots
-    pa = LazyModule("pyarrow")
+from balance.core.lazy import pa  # pyarrow: loaded when records become tables
 
 
 @dataclass(frozen=True)

@@ -7,24 +7,16 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup, Setup
+from balance.core.lazy import pa, pd  # loaded when records are read
 from balance.core.strategy import parse_strategy
 from balance.games import get_game
 from balance.run.results import RunWriter, manifest_for
 from balance.run.runner import RunResult, check_run, run_games
 from balance.run.summary import summarize
-
-if TYPE_CHECKING:
-    import pandas as pd
-    import pyarrow as pa
-else:  # loaded when records are read: a run that keeps none needs neither
-    from balance.core.lazy import LazyModule
-
-    pd = LazyModule("pandas")
-    pa = LazyModule("pyarrow")
 
 
 def make_setup(

@@ -21,17 +21,15 @@ from typing import TYPE_CHECKING, Any
 from balance import __version__
 from balance.core.errors import BalanceError
 from balance.core.game import SEATINGS, Block, Lineup, Setup
+from balance.core.lazy import pa, pd
 from balance.core.strategy import SeatStrategy, load_strategy_file
 from balance.games import get_game
 
 if TYPE_CHECKING:
-    import pandas as pd
-    import pyarrow as pa
     import pyarrow.parquet as pq
 else:  # loaded when a run is saved or read back, not by a run that saves nothing
     from balance.core.lazy import LazyModule
 
-    pa = LazyModule("pyarrow")
     pq = LazyModule("pyarrow.parquet")
 
 MANIFEST = "manifest.json"

@@ -84,14 +84,9 @@ class Engine(CompiledEngine):
     record_class = GameRecord
 
     def kernel_for(self, lineup: Lineup) -> Callable:
-        """The compiled game loop that can call every strategy of ``lineup``.
-
-        Shipped strategies use the loop cached on disk. A user's strategies join through
-        dispatchers generated for them, and the loop is compiled once per version of their
-        file (then loaded from disk). A
-        line-up with a search player (``mc``, ``ismcts``) plays in the search loop of
-        :mod:`.search_nb`, compiled only for such runs.
-        """
+        """:meth:`CompiledEngine.kernel_for`, except that a line-up with a search player
+        (``mc``, ``ismcts``) plays in the search loop of :mod:`.search_nb`, compiled only
+        for such runs."""
         if searches(lineup):
             if lineup.user_strategies():
                 raise BalanceError(
@@ -101,7 +96,7 @@ class Engine(CompiledEngine):
             from balance.games.battle_of_thieves import search_nb
 
             return DISPATCH.bound(search_nb).play_games_search_nb
-        return DISPATCH.kernel_for([seat.strategy for seat in lineup.seats])
+        return super().kernel_for(lineup)
 
     def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """No restricted play here: it takes cards out of a deck (the rule ``blanks``)."""
