@@ -193,8 +193,8 @@ def test_matchup_content_matches_the_files() -> None:
     assert list(content.provisions[0]) == [8, 10, 2, 6, 4]
     assert list(content.provisions[1]) == [8, 12, 6, 2, 2]
     # Weapons (hits on, damage) by seat, pirate, weapon.
-    assert content.weapons[0].tolist() == [[[5, 2], [4, 1]], [[4, 2], [3, 1]]]
-    assert content.weapons[1, 1].tolist() == [[6, 3], [3, 1]]
+    assert content.weapons[0, ..., :2].tolist() == [[[5, 2], [4, 1]], [[4, 2], [3, 1]]]
+    assert content.weapons[1, 1, :, :2].tolist() == [[6, 3], [3, 1]]
     # Pirates' and ships' modifiers.
     assert content.pirate_mods_len[1].tolist() == [1, 2]
     assert content.pirate_mods[1, 1, :2].tolist() == [
@@ -206,8 +206,8 @@ def test_matchup_content_matches_the_files() -> None:
     assert content.ship_trigger.tolist() == [[L.WATER_AT_LEAST, 60], [L.NO_TRIGGER, 0]]
     assert content.ship_program_len.tolist() == [2, 0]
     assert content.ship_program[0, :2].tolist() == [
-        [L.REPAIR, L.OWN_SHIP, 2, 0, 0, L.ALWAYS, L.NO_CONDITION, 0],
-        [L.GAIN, L.OWN, 2, 0, L.PLANK, L.ALWAYS, L.NO_CONDITION, 0],
+        [L.REPAIR, L.OWN_SHIP, 2, 0, 0, L.ALWAYS, L.NO_CONDITION, 0, L.GAME_TURNS],
+        [L.GAIN, L.OWN, 2, 0, L.PLANK, L.ALWAYS, L.NO_CONDITION, 0, L.GAME_TURNS],
     ]
 
 
@@ -216,7 +216,7 @@ def program(content, name: str) -> list[list[int]]:
     condition: the example decks' cards have none)."""
     c = content.card_id(name)
     rows = content.program[c, : content.program_len[c]].tolist()
-    assert all(row[L.EFFECT.IF :] == [L.NO_CONDITION, 0] for row in rows), rows
+    assert all(row[L.EFFECT.IF :] == [L.NO_CONDITION, 0, L.GAME_TURNS] for row in rows), rows
     return [row[: L.EFFECT.IF] for row in rows]
 
 
@@ -1145,11 +1145,11 @@ def test_triggered_abilities_reach_the_engines(tmp_path: Path) -> None:
     library = cards.load_file(path)
     dog = library.cards["Guard Dog"]
     assert dog.triggers == (
-        (L.ON_BOARDED, ((L.DAMAGE, L.RANDOM_ENEMY_PIRATE, 1, 0, 0, 0, 0, 0),)),
-        (L.ON_TURN_START, ((L.EXTRA_ACTION, L.SELF, 1, 0, 0, 0, L.OWN_WATER_AT_LEAST, 40),)),
+        (L.ON_BOARDED, ((L.DAMAGE, L.RANDOM_ENEMY_PIRATE, 1, 0, 0, 0, 0, 0, 0),)),
+        (L.ON_TURN_START, ((L.EXTRA_ACTION, L.SELF, 1, 0, 0, 0, L.OWN_WATER_AT_LEAST, 40, 0),)),
     )
     tom = library.pirates["Tough Tom"]
-    assert tom.triggers == ((L.ON_HIT, ((L.HEAL, L.SELF, 1, 0, 0, 0, 0, 0),)),)
+    assert tom.triggers == ((L.ON_HIT, ((L.HEAL, L.SELF, 1, 0, 0, 0, 0, 0, 0),)),)
     from balance.games.battle_of_thieves.cards import Deck, _compile
 
     deck = Deck(
@@ -1169,9 +1169,10 @@ def test_triggered_abilities_reach_the_engines(tmp_path: Path) -> None:
         0,
         1,
         40,
+        L.GAME_TURNS,
     ]
     assert content.pirate_trigger[1, 0, 0] == L.ON_HIT
-    assert list(content.pirate_trigger_program[1, 0, 0, 0]) == [L.HEAL, L.SELF, 1, 0, 0, 0, 0, 0]
+    assert list(content.pirate_trigger_program[1, 0, 0, 0]) == [L.HEAL, L.SELF, 1, 0, 0, 0, 0, 0, 0]
     assert content.is_mirror()  # the same deck in both seats, abilities included
 
 
@@ -1278,10 +1279,10 @@ def test_the_documented_trigger_example_loads(tmp_path: Path) -> None:
     path, _ = write(tmp_path, example_text, "abilities.toml")
     library = cards.load_file(path)
     assert library.cards["Watch Dog"].triggers == (
-        (L.ON_BOARDED, ((L.DAMAGE, L.RANDOM_ENEMY_PIRATE, 1, 0, 0, 0, 0, 0),)),
+        (L.ON_BOARDED, ((L.DAMAGE, L.RANDOM_ENEMY_PIRATE, 1, 0, 0, 0, 0, 0, 0),)),
     )
     assert library.pirates["Old Salt"].triggers == (
-        (L.ON_TURN_START, ((L.EXTRA_ACTION, L.SELF, 1, 0, 0, 0, L.OWN_WATER_AT_LEAST, 40),)),
+        (L.ON_TURN_START, ((L.EXTRA_ACTION, L.SELF, 1, 0, 0, 0, L.OWN_WATER_AT_LEAST, 40, 0),)),
     )
     rows = re.findall(r"^\| `(\w+)` \| ", section, re.M)
     assert rows == ["on", *L.TRIGGER_EVENTS[1:]]  # the header, then each event

@@ -339,6 +339,8 @@ class CompiledEngine:
             choice,
             holder,
             longer,
+            -1,
+            0,
         )
         rolled.finish()
         write_position(pos, arrays)

@@ -747,7 +747,7 @@ def _effect(table: Table) -> Row:
     elif "value" in table.data:
         why = "if = 'own_water_at_least' takes one" if condition else "there is no 'if'"
         table.fail("value", f"'value' is the water level of a condition: {why}")
-    return (op, target, amount, turns, arg, on, condition, value)
+    return (op, target, amount, turns, arg, on, condition, value, L.GAME_TURNS)
 
 
 def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row, ...]:

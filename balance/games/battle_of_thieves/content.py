@@ -25,6 +25,7 @@ from balance.games.battle_of_thieves.layout import (
     MAX_TRIGGERS,
     PIRATES,
     PLAYERS,
+    WEAPON,
     WEAPONS,
 )
 
@@ -62,7 +63,13 @@ class Content:
         ``deck_cards[s, r]``.
     provisions : int64 ``(2, 5)``, the starting reserve in ``layout.PROVISIONS`` order.
     pirate_mods : int64 ``(2, PIRATES, MAX_MODS, 2)``, ``pirate_mods_len`` ``(2, PIRATES)``.
-    weapons : int64 ``(2, PIRATES, WEAPONS, 2)``: (hits on, damage).
+    weapons : int64 ``(2, PIRATES, WEAPONS, Weapon.SIZE)``: hits on, damage, reach
+        (``layout.Weapon``).
+    weapon_program : int64 ``(2, PIRATES, WEAPONS, MAX_EFFECTS, Effect.SIZE)`` and
+        ``weapon_program_len`` ``(2, PIRATES, WEAPONS)``: each weapon's effects on a hit,
+        applied for its holder's owner after the damage.
+    food_kinds : int64 ``(2, 5)``: the starting reserve's food by kind
+        (``layout.FOOD_KINDS`` order); sums to ``provisions[:, FOOD_PROVISION]``.
     ship_mods : int64 ``(2, MAX_MODS, 2)``, ``ship_mods_len`` ``(2,)``: for every own pirate.
     ship_trigger : int64 ``(2, 2)``: (``layout`` trigger, value).
     ship_program : int64 ``(2, MAX_EFFECTS, Effect.SIZE)``, ``ship_program_len`` ``(2,)``:
@@ -102,6 +109,9 @@ class Content:
     pirate_trigger: np.ndarray
     pirate_trigger_program: np.ndarray
     pirate_trigger_len: np.ndarray
+    weapon_program: np.ndarray
+    weapon_program_len: np.ndarray
+    food_kinds: np.ndarray
     deck_names: tuple[str, str]
     ship_names: tuple[str, str]
     pirate_names: tuple[tuple[str, str], tuple[str, str]]
@@ -165,7 +175,12 @@ ARRAY_FIELDS = (
     "pirate_trigger",
     "pirate_trigger_program",
     "pirate_trigger_len",
+    "weapon_program",
+    "weapon_program_len",
+    "food_kinds",
 )
+#: Index of each array in :meth:`Content.arrays` (the compiled engine's ``content`` tuple).
+C = {name: k for k, name in enumerate(ARRAY_FIELDS)}
 
 
 #: The arrays with one row a seat.
@@ -174,6 +189,9 @@ SEAT_FIELDS = (
     "pirate_trigger",
     "pirate_trigger_program",
     "pirate_trigger_len",
+    "weapon_program",
+    "weapon_program_len",
+    "food_kinds",
 )
 
 
@@ -194,7 +212,7 @@ def empty_arrays(cards: int) -> dict[str, np.ndarray]:
         "provisions": z((PLAYERS, 5), np.int64),
         "pirate_mods": z((PLAYERS, PIRATES, MAX_MODS, 2), np.int64),
         "pirate_mods_len": z((PLAYERS, PIRATES), np.int64),
-        "weapons": z((PLAYERS, PIRATES, WEAPONS, 2), np.int64),
+        "weapons": z((PLAYERS, PIRATES, WEAPONS, WEAPON.SIZE), np.int64),
         "ship_mods": z((PLAYERS, MAX_MODS, 2), np.int64),
         "ship_mods_len": z(PLAYERS, np.int64),
         "ship_trigger": z((PLAYERS, 2), np.int64),
@@ -209,6 +227,9 @@ def empty_arrays(cards: int) -> dict[str, np.ndarray]:
             (PLAYERS, PIRATES, MAX_TRIGGERS, MAX_EFFECTS, EFFECT.SIZE), np.int64
         ),
         "pirate_trigger_len": z((PLAYERS, PIRATES, MAX_TRIGGERS), np.int64),
+        "weapon_program": z((PLAYERS, PIRATES, WEAPONS, MAX_EFFECTS, EFFECT.SIZE), np.int64),
+        "weapon_program_len": z((PLAYERS, PIRATES, WEAPONS), np.int64),
+        "food_kinds": z((PLAYERS, 5), np.int64),
     }
     out["card_type"][0] = BLANK
     return out
@@ -252,6 +273,12 @@ def _put_triggers(
         lengths[t] = len(rows)
 
 
+def deal_food(count: int) -> tuple[int, ...]:
+    """``count`` food of no named kind dealt over the five kinds in ``FOOD_KINDS`` order,
+    one of each in turn (4 food: one banane, noix de coco, grenade and mangue)."""
+    return tuple(count // 5 + (1 if k < count % 5 else 0) for k in range(5))
+
+
 def make_content(
     cards: Sequence[Mapping[str, Any]],
     decks: Sequence[Sequence[str]],
@@ -260,6 +287,8 @@ def make_content(
     weapons: Sequence[Any] | None = None,
     pirate_mods: Sequence[Any] | None = None,
     pirate_triggers: Sequence[Any] | None = None,
+    weapon_programs: Sequence[Any] | None = None,
+    food_kinds: Sequence[Sequence[int]] | None = None,
     ship_mods: Sequence[Sequence[tuple[int, int]]] = ((), ()),
     ship_trigger: Sequence[tuple[int, int]] = ((0, 0), (0, 0)),
     ship_program: Sequence[Sequence[Sequence[int]]] = ((), ()),
@@ -283,7 +312,11 @@ def make_content(
         ((event, rows) pairs, ``layout.ON_*`` events). Card 0 (the blank card) is added in
         front.
     decks : two lists of ``DECK_SIZE`` card names (seat 0's first), in file order.
-    weapons : ``(2, 2, 2, 2)`` (hits on, damage) by seat, pirate, weapon; default 4+ for 1.
+    weapons : ``(2, 2, 2, 2)`` (hits on, damage) or ``(2, 2, 2, 3)`` (and reach) by seat,
+        pirate, weapon; default 4+ for 1, same zone.
+    weapon_programs : ``(2, 2, 2)`` lists of rows: each weapon's effects on a hit.
+    food_kinds : ``(2, 5)`` the starting food by kind; default the food dealt in
+        ``FOOD_KINDS`` order, one kind after the other (:func:`deal_food`).
     pirate_mods : ``(2, 2)`` lists of (stat, amount) pairs.
     pirate_triggers : ``(2, 2)`` lists of (event, rows) pairs, as a card's ``triggers``.
     ship_names, pirate_names, weapon_names, sources : names for reports (``(2,)``,
@@ -330,9 +363,24 @@ def make_content(
             arrays["ship_program"][s, e] = row
         arrays["ship_program_len"][s] = len(rows)
     if weapons is None:
-        arrays["weapons"][...] = (4, 1)
+        arrays["weapons"][...] = (4, 1, 0)
     else:
-        arrays["weapons"][...] = np.asarray(weapons, dtype=np.int64)
+        given = np.asarray(weapons, dtype=np.int64)
+        arrays["weapons"][..., : given.shape[-1]] = given
+    if weapon_programs is not None:
+        for s in range(PLAYERS):
+            for i in range(PIRATES):
+                for w in range(2):
+                    rows = [
+                        tuple(r) + (0,) * (EFFECT.SIZE - len(r)) for r in weapon_programs[s][i][w]
+                    ]
+                    for e, row in enumerate(rows):
+                        arrays["weapon_program"][s, i, w, e] = row
+                    arrays["weapon_program_len"][s, i, w] = len(rows)
+    for s in range(PLAYERS):
+        arrays["food_kinds"][s] = (
+            deal_food(int(arrays["provisions"][s, 2])) if food_kinds is None else food_kinds[s]
+        )
     if pirate_mods is not None:
         for s in range(PLAYERS):
             for i in range(PIRATES):

@@ -93,6 +93,7 @@ from balance.games.battle_of_thieves.layout import (
     GAME_STAT,
     HEAL,
     HOLE,
+    IF_HIT,
     IF_LOST,
     IF_WON,
     IMMOBILISED,
@@ -500,7 +501,7 @@ def is_target_nb(pirate, target, seat, choice, p):
 
 @njit(cache=True, _nrt=False, error_model="numpy")
 def apply_program_nb(
-    pos, content, derived, rules, dice, seat, program, length, choice, holder, longer
+    pos, content, derived, rules, dice, seat, program, length, choice, holder, longer, other, hit
 ):
     """Apply ``length`` rows of ``program`` acting for ``seat``; ``choice`` is the chosen
     pirate (code, -1 if none). Stops at once when the game ends. ``longer`` turns are
@@ -509,6 +510,9 @@ def apply_program_nb(
     A row aimed at a chosen own (enemy) pirate touches the chosen pirate only if it is
     ``seat``'s (the enemy's). ``holder`` is the pirate holding the item activated (-1
     otherwise): the target ``self``. A ``random_enemy_pirate`` row draws its pirate first.
+    ``other`` is the pirate that set the program off (the attacker, the boarder, the pirate
+    hit: the targets ``attacker``, ``boarder``, ``hit_pirate``; -1 for none) and ``hit`` 1
+    when a cursed ball's shot hit (rows ``on = "hit"`` apply only then).
     """
     side, pirate, hand, island, state = pos[0], pos[1], pos[3], pos[5], pos[6]
     seat_stat = pos[7]
@@ -519,6 +523,8 @@ def apply_program_nb(
         if on == IF_WON and insult != 1:
             continue
         if on == IF_LOST and insult != 2:
+            continue
+        if on == IF_HIT and hit == 0:
             continue
         if not condition_nb(side, pirate, seat, program[r, EFFECT.IF], program[r, EFFECT.IF_VALUE]):
             continue
@@ -706,6 +712,8 @@ def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
                     -1,
                     p,
                     0,
+                    -1,
+                    0,
                 )
             else:
                 apply_program_nb(
@@ -719,6 +727,8 @@ def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
                     card_len[card, t],
                     -1,
                     p,
+                    0,
+                    -1,
                     0,
                 )
             if state[STATE.OVER]:
@@ -758,7 +768,19 @@ def start_turn_nb(pos, content, derived, rules, dice):
     ):
         side[me, SIDE.TRIGGERED] = 1
         apply_program_nb(
-            pos, content, derived, rules, dice, me, content[17][me], content[18][me], -1, -1, 1
+            pos,
+            content,
+            derived,
+            rules,
+            dice,
+            me,
+            content[17][me],
+            content[18][me],
+            -1,
+            -1,
+            1,
+            -1,
+            0,
         )
         if state[STATE.OVER]:
             return
@@ -1218,6 +1240,8 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
                 -1,
                 -1,
                 0,
+                -1,
+                0,
             )
             if state[STATE.OVER]:
                 return
@@ -1264,7 +1288,19 @@ def island_cards_nb(pos, content, derived, rules, dice, me):
     while k < state[STATE.ISLAND_LEN]:
         card = island[k, 0]
         apply_program_nb(
-            pos, content, derived, rules, dice, me, content[4][card], content[5][card], -1, -1, 0
+            pos,
+            content,
+            derived,
+            rules,
+            dice,
+            me,
+            content[4][card],
+            content[5][card],
+            -1,
+            -1,
+            0,
+            -1,
+            0,
         )
         if state[STATE.OVER]:
             return
@@ -1337,6 +1373,8 @@ def play_card_nb(pos, content, derived, rules, dice, card, target):
             content[4][card],
             content[5][card],
             target,
+            -1,
+            0,
             -1,
             0,
         )
@@ -1438,6 +1476,8 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
             content[5][item],
             target,
             p,
+            0,
+            -1,
             0,
         )
         if state[STATE.OVER]:

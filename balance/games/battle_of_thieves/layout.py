@@ -111,6 +111,8 @@ EXTRA_ACTION = 18
 MOVE = 19
 INSULT = 20
 CLEAR_ISLAND = 21
+CURE = 22  # ARG: the status removed (NO_STATUS: every status)
+DISCARD_DECK = 23  # the top AMOUNT cards of a side's draw pile go to its discard pile
 OPS = (
     "",
     "water",
@@ -134,6 +136,8 @@ OPS = (
     "move",
     "insult",
     "clear_island",
+    "cure",
+    "discard_deck",
 )
 
 # Effect targets, from the point of view of the player the effect acts for.
@@ -152,6 +156,10 @@ PIRATES_ISLAND = 11
 THE_ISLAND = 12
 SELF = 13  # the card's holder: the pirate holding the item activated
 RANDOM_ENEMY_PIRATE = 14  # a living enemy pirate drawn at random (anywhere), per effect
+ATTACKER = 15  # a ``hit`` ability's enemy pirate whose attack hit the holder
+BOARDER = 16  # a ``boarded`` ability's enemy pirate that boarded
+VISITOR = 17  # an island card's visiting pirate
+HIT_PIRATE = 18  # the pirate a weapon (a ``hits`` ability's holder) hit
 TARGETS = (
     "",
     "own_ship",
@@ -168,6 +176,10 @@ TARGETS = (
     "island",
     "self",
     "random_enemy_pirate",
+    "attacker",
+    "boarder",
+    "visitor",
+    "hit_pirate",
 )
 CHOSEN_TARGETS = (OWN_PIRATE, OWN_PIRATE_HERE, ENEMY_PIRATE, ENEMY_PIRATE_HERE)
 
@@ -175,7 +187,8 @@ CHOSEN_TARGETS = (OWN_PIRATE, OWN_PIRATE_HERE, ENEMY_PIRATE, ENEMY_PIRATE_HERE)
 ALWAYS = 0
 IF_WON = 1
 IF_LOST = 2
-CONDITIONS = ("always", "won", "lost")
+IF_HIT = 3  # a cursed ball's effect that needs its shot to hit
+CONDITIONS = ("always", "won", "lost", "hit")
 
 # Conditions on the position an effect may need (Effect.IF), for the acting player.
 NO_CONDITION = 0
@@ -183,12 +196,39 @@ OWN_WATER_AT_LEAST = 1  # its ship holds at least IF_VALUE water
 ENEMY_ANCHOR_DOWN = 2  # the enemy's anchor is down (timed or not)
 OWN_PIRATE_ON_ISLAND = 3  # one of its living pirates is on the island
 OWN_PIRATE_BOARDING = 4  # one of its living pirates is aboard the enemy's ship
+OWN_ANCHOR_DOWN = 5
+OWN_MAST_BROKEN = 6
+ENEMY_MAST_BROKEN = 7
+OWN_HOLES_AT_LEAST = 8  # IF_VALUE holes at least
+ENEMY_HOLES_AT_LEAST = 9
+OWN_PIRATE_DEAD = 10  # one of its pirates is dead
+ENEMY_PIRATE_DEAD = 11
+OWN_RED_SEA = 12  # its draw pile is empty
+ENEMY_RED_SEA = 13
+ENEMY_WATER_AT_LEAST = 14
 IF_CONDITIONS = (
     "",
     "own_water_at_least",
     "enemy_anchor_down",
     "own_pirate_on_island",
     "own_pirate_boarding",
+    "own_anchor_down",
+    "own_mast_broken",
+    "enemy_mast_broken",
+    "own_holes_at_least",
+    "enemy_holes_at_least",
+    "own_pirate_dead",
+    "enemy_pirate_dead",
+    "own_red_sea",
+    "enemy_red_sea",
+    "enemy_water_at_least",
+)
+#: The conditions that take a number (``value``).
+VALUED_CONDITIONS = (
+    OWN_WATER_AT_LEAST,
+    OWN_HOLES_AT_LEAST,
+    ENEMY_HOLES_AT_LEAST,
+    ENEMY_WATER_AT_LEAST,
 )
 
 # Passive modifiers: what they add to.
@@ -199,9 +239,10 @@ WEAPON_DAMAGE = 4
 ISLAND_TAKE = 5  # extra provisions taken at an island visit
 MOD_STATS = ("", "attack_roll", "cannon_roll", "bail", "weapon_damage", "island_take")
 
-# Ship triggers.
+# Ship triggers (``Content.ship_trigger``): the ship's condition, coded as the effect
+# condition of the same name for its owner (``when = "mast_broken"`` is OWN_MAST_BROKEN).
 NO_TRIGGER = 0
-WATER_AT_LEAST = 1
+WATER_AT_LEAST = OWN_WATER_AT_LEAST
 TRIGGERS = ("", "water_at_least")
 
 # Triggered abilities of pirates, animals and items (``Content.card_trigger`` and
@@ -210,7 +251,8 @@ NO_EVENT = 0
 ON_HIT = 1  # an enemy's attack hits the holder, and the holder lives
 ON_BOARDED = 2  # an enemy pirate boards the ship the holder is aboard (its own)
 ON_TURN_START = 3  # the last step of the start of its owner's turn
-TRIGGER_EVENTS = ("", "hit", "boarded", "turn_start")
+ON_HITS = 4  # the holder's attack hits an enemy pirate
+TRIGGER_EVENTS = ("", "hit", "boarded", "turn_start", "hits")
 MAX_TRIGGERS = 4  # triggers of one card or pirate
 
 
@@ -225,10 +267,37 @@ class Effect(NamedTuple):
     ON: int = 5  # ALWAYS, IF_WON, IF_LOST
     IF: int = 6  # a condition on the position (IF_CONDITIONS), checked as the effect applies
     IF_VALUE: int = 7  # the condition's number (OWN_WATER_AT_LEAST: the water level)
-    SIZE: int = 8
+    CLOCK: int = 8  # TURNS counts GAME_TURNS, or OWN_TURNS of the target's owner
+    SIZE: int = 9
 
 
 EFFECT = Effect()
+
+# How an effect's TURNS count (Effect.CLOCK).
+GAME_TURNS = 0
+OWN_TURNS = 1
+
+
+class Weapon(NamedTuple):
+    """Fields of one weapon of ``Content.weapons``, int64 ``(2, PIRATES, WEAPONS, SIZE)``."""
+
+    HITS_ON: int = 0
+    DAMAGE: int = 1
+    REACH: int = 2  # REACH_HERE, REACH_SHIP, REACH_ANY
+    SIZE: int = 3
+
+
+WEAPON = Weapon()
+
+# A weapon's reach: whom its holder may attack.
+REACH_HERE = 0  # an enemy in the holder's zone
+REACH_SHIP = 1  # also, from the holder's own ship, an enemy aboard the enemy's ship
+REACH_ANY = 2  # an enemy in any zone
+REACHES = ("here", "enemy_ship", "any")
+
+# Food kinds (the rulebook's five): the reserve's food counts them all together;
+# ``Side.FOOD_KINDS`` holds how many of each.
+FOOD_KINDS = ("banane", "noix_de_coco", "grenade", "mangue", "ananas")
 
 # MOVE's destination (Effect.ARG), from the point of view of the player it acts for.
 TO_OWN_SHIP = 0
@@ -239,7 +308,8 @@ DESTINATIONS = ("own_ship", "enemy_ship", "island")
 # A card's cost (``Content.card_cost``, int64 ``(K, COST_SIZE)``): provisions by kind
 # (PROVISIONS order), then COST_ACTION (1: an action of one's pirates).
 COST_ACTION = 5
-COST_SIZE = 6
+COST_FOOD_KINDS = 6  # 5 slots: food of a named kind (FOOD_KINDS order)
+COST_SIZE = 11
 
 # Card flags.
 ACTIVABLE = 1  # an item with an activation program
@@ -390,10 +460,24 @@ class Rule(NamedTuple):
     CHAOS_PENALTY: int = 10
     SPECIALS_PER_TURN: int = 11
     LEGENDARIES_PER_GAME: int = 12
-    SIZE: int = 13
+    MAST_REPAIR: int = 13  # MAST_UNTIMED or MAST_ALWAYS
+    CHAOS_STACK: int = 14  # 1: each chaos ball takes its penalty; 0: once a turn
+    CANNON_START: int = 15  # START_GAME or START_OWN
+    SIZE: int = 16
 
 
 RULE = Rule()
+
+# ``mast_repair``: a broken mast may be repaired only when its breaking has no time limit,
+# or always.
+MAST_UNTIMED = 0
+MAST_ALWAYS = 1
+MAST_REPAIRS = ("untimed", "always")
+# ``cannon_start``: no fire on game turn 1 and one shot on game turn 2, or on each
+# player's own first and second turns.
+START_GAME = 0
+START_OWN = 1
+CANNON_STARTS = ("game", "own")
 
 
 # --- The compiled engine's position (balance.games.battle_of_thieves.engine_nb) -----------
@@ -426,7 +510,9 @@ class Side(NamedTuple):
     DECK_POS: int = 27  # next card of the deck to draw
     HAND_LEN: int = 28
     DISCARD_LEN: int = 29
-    SIZE: int = 30
+    CHAOS_COUNT: int = 30  # chaos balls fired at this side for CHAOS_TURN
+    FOOD_KINDS: int = 31  # 5 slots: the reserve's food by kind (FOOD_KINDS order)
+    SIZE: int = 36
 
 
 class Pirate(NamedTuple):

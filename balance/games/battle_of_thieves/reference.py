@@ -111,6 +111,7 @@ from balance.games.battle_of_thieves.layout import (
     GAME_STAT,
     HEAL,
     HOLE,
+    IF_HIT,
     IF_LOST,
     IF_WON,
     IMMOBILISED,
@@ -1336,7 +1337,7 @@ def attack(pos: Position, i: int, w: int, target: int, dice: Dice, say: Narrator
     code = p * PIRATES + i
     pos.sides[p].pirates[i].actions -= 1
     count(pos, p, SEAT_STAT.ATTACKS)
-    hits_on, damage = (int(v) for v in pos.content.weapons[p, i, w])
+    hits_on, damage = (int(v) for v in pos.content.weapons[p, i, w, :2])
     roll = roll_for(pos, code, dice)
     modified = roll + modifier_sum(pos, code, ATTACK_ROLL)
     hit = modified >= hits_on
@@ -1584,6 +1585,8 @@ def apply_program(
     dice: Dice,
     narrate: Narrator | None = None,
     longer: int = 0,
+    other: int = -1,
+    hit: int = 0,
 ) -> None:
     """Apply the effects ``rows`` in order for the acting ``seat``, in place.
 
@@ -1600,16 +1603,21 @@ def apply_program(
     narrate : optional, receives one line per event.
     longer : turns added to every timed effect (1 for a ship's trigger, which fires
         before the start of turn's countdown; 0 otherwise). An untimed effect stays so.
+    other : the pirate that set the program off (the targets ``attacker``, ``boarder``,
+        ``hit_pirate``), -1 for none.
+    hit : 1 when a cursed ball's shot hit: rows ``on = "hit"`` apply only then.
 
     Stops at once if the game ends.
     """
     say = narrate or _quiet
     insult = NO_INSULT
     for row in rows:
-        op, target, amount, turns, arg, on, condition, value = (int(v) for v in row[: EFFECT.SIZE])
+        op, target, amount, turns, arg, on, condition, value = (int(v) for v in row[: EFFECT.CLOCK])
         if on == IF_WON and insult != INSULT_WON:
             continue
         if on == IF_LOST and insult != INSULT_LOST:
+            continue
+        if on == IF_HIT and not hit:
             continue
         if not condition_holds(pos, seat, condition, value):
             continue
