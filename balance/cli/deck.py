@@ -31,18 +31,35 @@ Examples:
   balance deck check my-deck.toml
   balance deck check cards.toml crew.toml decks/*.toml
   balance deck check island-raiders
+  balance deck check my-deck.toml --rule reserve_size=26
 \b
 A good file prints a line per deck; a bad one prints every mistake, one FILE:LINE: reason
-line each. The exit code is 1 when any file is bad, 2 when a FILE does not exist (nor
-names an example deck).
+line each, in file order. A deck is held to the rules as 'balance simulate' holds it:
+a starting reserve of exactly reserve_size provisions (30), at most legendary_copies
+copies of a legendary card (1); --rule sets them as it does for simulate. The exit code
+is 1 when any file is bad, 2 when a FILE does not exist (nor names an example deck) or a
+--rule is wrong.
 """,
 )
 @click.argument("files", nargs=-1, required=True)
-def deck_check(files: tuple[str, ...]) -> None:
+@click.option(
+    "-r",
+    "--rule",
+    "rule_texts",
+    multiple=True,
+    help="A rule the decks are held to, as for simulate: NAME=VALUE (reserve_size, "
+    "legendary_copies).",
+)
+def deck_check(files: tuple[str, ...], rule_texts: tuple[str, ...]) -> None:
     """Check card and deck FILES (or example deck names): every mistake with its line."""
+    from balance.cli.options import rule_pair
     from balance.games.battle_of_thieves import cards as card_files
+    from balance.games.battle_of_thieves.rules import BattleRules
 
-    results = card_files.check_each(files)
+    rules = BattleRules()
+    for text in rule_texts:
+        rules = rules.with_text(*rule_pair(text))
+    results = card_files.check_each(files, rules)
     for ok, line in results:
         click.echo(line, err=not ok)
     sys.exit(card_files.check_exit_code(files, results))

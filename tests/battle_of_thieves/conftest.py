@@ -213,6 +213,7 @@ def build(
         side = Side(
             intact=rules.hole_tokens,
             provisions=[int(v) for v in content.provisions[s]],
+            food_kinds=[int(v) for v in content.food_kinds[s]],
             deck=[int(c) for c in content.deck[s]],
             deck_pos=deck_pos[s],
             hand=[card(name, content) for name in hands[s]],

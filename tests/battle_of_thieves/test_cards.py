@@ -291,7 +291,7 @@ def test_a_cards_cost_reaches_the_engines(tmp_path: Path) -> None:
         "costly.toml",
     )
     card = cards.load_file(path).cards["Costly Shot"]
-    assert card.cost == (0, 2, 0, 0, 0, 1)
+    assert card.cost == (0, 2, 0, 0, 0, 1, 0, 0, 0, 0, 0)
     free = cards.load_file(example("cards.toml")).cards["Broadside"]
     assert free.cost == (0,) * L.COST_SIZE
 
@@ -408,12 +408,18 @@ def test_cache_follows_the_files(tmp_path: Path) -> None:
 
 
 def check(tmp_path: Path, text: str, reason: str) -> str:
+    """The mistake ``load_file`` finds at the marked line (a file's mistakes come in file
+    order: one at a table's header, such as a missing field, comes before its fields')."""
     path, line = write(tmp_path, text)
     assert line, "the test text needs a '# <-' mark"
-    message = error_of(path)
-    assert message.startswith(f"{path}:{line}: "), message
-    assert reason in message, message
-    return message
+    error_of(path)  # one line
+    with pytest.raises(BalanceError) as caught:
+        cards.load_file(path)
+    found = getattr(caught.value, "lines", [str(caught.value)])
+    at = [message for message in found if message.startswith(f"{path}:{line}: ")]
+    assert at, found
+    assert any(reason in message for message in at), at
+    return next(message for message in at if reason in message)
 
 
 EVENT = ['name = "Test"', 'type = "event"']
@@ -788,8 +794,19 @@ def replace(old: str, new: str) -> str:
             ),
             "a deck has 2 pirates, not 3",
         ),
-        (replace("planks = 10", "planks = 11"), "31 provisions; a reserve holds at most 30"),
-        (replace("food = 4", "food = -1  # <-"), "'food' = -1 is out of range: allowed 0..30"),
+        (replace("planks = 10", "planks = 80"), "100 provisions; a reserve holds at most 99"),
+        (replace("food = 4", "food = -1  # <-"), "'food' = -1 is out of range: allowed 0..99"),
+        (replace("food = 4", "mangue = 100  # <-"), "'mangue' = 100 is out of range"),
+        (
+            replace("food = 4", "mangos = 4  # <-"),
+            "unknown provision 'mangos' (did you mean 'mangue'?); one of: planks, cannonballs, "
+            "food, chaos_balls, incendiary_balls, or a kind of food: banane, noix_de_coco, "
+            "grenade, mangue, ananas",
+        ),
+        (
+            replace("food = 4", 'noix_de_coco = 2\n"Noix de coco" = 2  # <-'),
+            "'Noix de coco' names noix_de_coco again ('noix_de_coco')",
+        ),
         (replace("food = 4", "rum = 4  # <-"), "unknown provision 'rum'; one of: planks,"),
         (
             replace('name = "test-deck"', 'name = "test-deck"\ncolour = "red"  # <-'),
@@ -854,6 +871,263 @@ def test_deck_check_refuses_what_simulate_refuses(tmp_path: Path, monkeypatch) -
     with pytest.raises(BalanceError, match="legendary_copies allows 1"):
         rules.content()
     BattleRules(decks=("deck.toml", "deck.toml"), legendary_copies=2).content()  # it plays
+
+
+def test_deck_check_holds_decks_to_the_rules_with_rule(tmp_path: Path, monkeypatch) -> None:
+    """``deck check --rule`` holds a deck to the rules as ``simulate --rule`` does: the
+    same file refused by both under the defaults, accepted by both under the rule."""
+    monkeypatch.chdir(tmp_path)
+    Path("library.toml").write_text(
+        LIBRARY.replace('type = "legendary"', 'type = "legendary"\ncopies = 2')
+    )
+    deck = replace('"Broadside" = 10', '"Broadside" = 8\n"Kraken" = 2')
+    Path("deck.toml").write_text('include = ["library.toml"]\n' + textwrap.dedent(deck))
+    result = CliRunner().invoke(cli, ["deck", "check", "deck.toml", "--rule", "legendary_copies=2"])
+    assert (result.exit_code, result.stderr) == (0, "")
+    assert result.stdout.startswith("test-deck (deck.toml): 20 cards, 3 distinct, 30 provisions")
+    BattleRules(decks=("deck.toml", "deck.toml"), legendary_copies=2).content()
+    result = CliRunner().invoke(cli, ["deck", "check", "deck.toml", "-r", "legendary_copies=3"])
+    assert result.exit_code == 0
+    # A wrong --rule is a one-line error, as for simulate (exit code 2 in `balance`).
+    result = CliRunner().invoke(cli, ["deck", "check", "deck.toml", "--rule", "legendary=2"])
+    assert isinstance(result.exception, BalanceError)
+    assert str(result.exception).startswith("unknown rule 'legendary'")
+
+
+def test_a_reserve_holds_exactly_reserve_size(tmp_path: Path, monkeypatch) -> None:
+    """A deck whose starting reserve is not 30 loads, but deck check and simulate refuse
+    it with the same reason (deck check at its provisions table) unless reserve_size says
+    so."""
+    monkeypatch.chdir(tmp_path)
+    Path("library.toml").write_text(LIBRARY)
+    deck = replace("planks = 10", "planks = 6")  # 26 provisions
+    Path("deck.toml").write_text('include = ["library.toml"]\n' + textwrap.dedent(deck))
+    line = Path("deck.toml").read_text().splitlines().index("[deck.provisions]") + 1
+    reason = (
+        "26 provisions; the rule reserve_size asks exactly 30 in a starting reserve (to play "
+        "it: --rule reserve_size=26)"
+    )
+    assert sum(cards.load_file("deck.toml").decks["test-deck"].provisions) == 26
+    result = CliRunner().invoke(cli, ["deck", "check", "deck.toml"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"deck.toml:{line}: deck 'test-deck', provisions: {reason}"
+    ]
+    with pytest.raises(BalanceError) as caught:
+        BattleRules(decks=("deck.toml", "deck.toml")).content()
+    assert str(caught.value) == f"deck 'test-deck': {reason}"
+    result = CliRunner().invoke(cli, ["deck", "check", "deck.toml", "--rule", "reserve_size=26"])
+    assert result.exit_code == 0, result.stderr
+    assert "26 provisions, ok" in result.stdout
+    content = BattleRules(decks=("deck.toml", "deck.toml"), reserve_size=26).content()
+    assert list(content.provisions[0]) == [6, 12, 4, 2, 2]
+    # The rule's range, and every example deck (and the documented one) holds 30.
+    with pytest.raises(BalanceError, match="reserve_size"):
+        BattleRules(reserve_size=100)
+    for name in ("cannon-battery", "boarding-party", "island-raiders"):
+        assert int(cards.deck_content(name).provisions[0].sum()) == 30, name
+
+
+def test_legendary_and_reserve_mistakes_come_in_file_order(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    Path("library.toml").write_text(
+        LIBRARY.replace('type = "legendary"', 'type = "legendary"\ncopies = 2')
+    )
+    first = replace('"Broadside" = 10', '"Broadside" = 8\n"Kraken" = 2')
+    second = replace('name = "test-deck"', 'name = "second"').replace("food = 4", "food = 5")
+    # The first deck's provisions come before its cards.
+    cards_part, provisions_part = first.split("[deck.provisions]")
+    first = cards_part.replace(
+        "[deck.cards]", "[deck.provisions]" + provisions_part + "\n[deck.cards]"
+    )
+    first = first.split("[deck.cards]")[0] + "[deck.cards]" + first.split("[deck.cards]")[1]
+    Path("decks.toml").write_text('include = ["library.toml"]\n' + first + second)
+    text = Path("decks.toml").read_text().splitlines()
+    found = [line for ok, line in cards.check_each(["decks.toml"]) if not ok]
+    numbers = [int(line.split(":")[1]) for line in found]
+    assert numbers == sorted(numbers) and len(found) == 2, found
+    assert "provisions: 31 provisions" in found[1]
+    assert "2 copies of the legendary card 'Kraken'" in found[0]
+    assert text[numbers[0] - 1] == '"Kraken" = 2'
+
+
+def test_mistakes_come_in_file_order(tmp_path: Path, monkeypatch) -> None:
+    """A file's mistakes in the order of its lines, whatever the kind of table (a weapon
+    before a card, a deck's provisions before its cards); an include's first."""
+    monkeypatch.chdir(tmp_path)
+    Path("library.toml").write_text(LIBRARY.replace("hits_on = 4", "hits_on = 0"))
+    text = """
+    include = ["library.toml"]
+    [[weapon]]
+    name = "Hook"
+    hits_on = 7  # <-1
+    damage = 1
+
+    [[card]]
+    name = "Leaky"
+    type = "event"
+    colour = "red"  # <-2
+    [[card.effect]]
+    do = "hole"
+    target = "enemy_shp"  # <-3
+
+    [[deck]]
+    name = "many"
+    ship = "Brig"
+    pirates = [
+        { name = "Anne", weapons = ["Cutlass", "Dagger"] },
+        { name = "Jack", weapons = ["Dagger", "Cutlas"] },  # <-4
+    ]
+
+    [deck.provisions]
+    planks = 10
+    rum = 2  # <-5
+
+    [deck.cards]
+    "Broadside" = 10
+    "Plug the Leaks" = 8
+    "Leaky" = 2
+    "Sea Serpent" = 1  # <-6
+    """
+    path, _ = write(tmp_path, text, "order.toml")
+    lines = path.read_text().splitlines()
+    marks = {int(line.split("# <-")[1]): n for n, line in enumerate(lines, 1) if "# <-" in line}
+    found = [line for ok, line in cards.check_each(["order.toml"]) if not ok]
+    assert found[0].startswith("library.toml:"), found
+    assert [int(line.split(":")[1]) for line in found[1:]] == [marks[k] for k in range(1, 7)]
+    assert "unknown card 'Sea Serpent'" in found[-1]
+
+
+@pytest.mark.parametrize(
+    ("written", "status"),
+    [
+        ("drunk", L.DRUNK),
+        ("ivresse", L.DRUNK),
+        ("Ivresse", L.DRUNK),
+        ("ivre", L.DRUNK),
+        ("brûlure", L.BURN),
+        ("brulure", L.BURN),
+        ("Brûlure", L.BURN),
+        ("poison", L.POISON),
+        ("immobilisé", L.IMMOBILISED),
+        ("immobilise", L.IMMOBILISED),
+        ("immobilisme", L.IMMOBILISED),
+        ("désarmé", L.DISARMED),
+        ("desarme", L.DISARMED),
+        ("pas de canon", L.NO_CANNON),
+        ("pas_de_réparation", L.NO_REPAIR),
+        ("pas de seau", L.NO_BUCKET),
+        ("pas de sceau", L.NO_BUCKET),
+    ],
+)
+def test_statuses_by_their_french_names(tmp_path: Path, written: str, status: int) -> None:
+    turns = "" if status in (L.BURN, L.POISON) else "turns = 2\n"
+    path, _ = write(
+        tmp_path,
+        card_text(*EVENT)
+        + card_text(
+            'do = "status"',
+            'target = "enemy_pirate"',
+            f'status = "{written}"',
+            turns,
+            header="[[card.effect]]",
+        ),
+    )
+    (row,) = cards.load_file(path).cards["Test"].program
+    assert row[L.EFFECT.ARG] == status
+
+
+def test_an_unknown_status_is_hinted_in_french_too(tmp_path: Path) -> None:
+    text = effect('do = "status"', 'target = "enemy_pirate"', 'status = "brulur"  # <-')
+    message = check(tmp_path, text, "unknown status 'brulur' (did you mean 'burn'?)")
+    assert "(in French: brûlure, immobilisé, ivresse, poison, désarmé, pas de canon," in message
+    check(tmp_path, text.replace("brulur", "ivrese"), "(did you mean 'drunk'?)")
+
+
+def test_food_kinds_in_a_deck_a_cost_and_an_effect(tmp_path: Path, monkeypatch) -> None:
+    """``food = N`` is dealt over the five kinds in turn; a kind named adds to its count
+    (accents, case and spaces do not matter); a cost or a gain may name a kind."""
+    monkeypatch.chdir(tmp_path)
+    library = LIBRARY + textwrap.dedent(
+        """
+        [[card]]
+        name = "Fruit Salad"
+        type = "event"
+        cost = { food = 1, "Noix de coco" = 1, mangue = 2, action = true }
+        [[card.effect]]
+        do = "gain"
+        target = "own"
+        provision = "Mangue"
+        [[card.effect]]
+        do = "steal"
+        target = "enemy"
+        provision = "noix de coco"
+        amount = 2
+        [[card.effect]]
+        do = "lose"
+        target = "enemy"
+        provision = "food"
+        """
+    )
+    Path("library.toml").write_text(library)
+    deck = replace("food = 4", 'food = 4\nmangue = 2\n"noix de coco" = 1').replace(
+        "planks = 10", "planks = 7"
+    )
+    deck = deck.replace('"Broadside" = 10', '"Broadside" = 8\n"Fruit Salad" = 2')
+    Path("deck.toml").write_text('include = ["library.toml"]\n' + textwrap.dedent(deck))
+    loaded = cards.load_file("deck.toml")
+    salad = loaded.cards["Fruit Salad"]
+    # The food slot holds all the food it costs; the kinds named follow the action.
+    assert salad.cost == (0, 0, 4, 0, 0, 1, 0, 1, 0, 2, 0)
+    assert [row[L.EFFECT.ARG] for row in salad.program] == [
+        L.FOOD_KIND_ARG + 3,
+        L.FOOD_KIND_ARG + 1,
+        L.FOOD_PROVISION,
+    ]
+    found = loaded.decks["test-deck"]
+    assert found.provisions == (7, 12, 7, 2, 2)
+    assert found.food_kinds == (1, 2, 1, 3, 0)  # (1, 1, 1, 1, 0) dealt, then the named
+    content = BattleRules(decks=("deck.toml", "deck.toml")).content()
+    assert content.food_kinds.tolist() == [[1, 2, 1, 3, 0]] * 2
+    assert content.card_cost[content.card_id("Fruit Salad")].tolist() == list(salad.cost)
+    # Food of no named kind only: the kinds dealt in turn (the examples' content).
+    raiders = cards.deck_content("island-raiders")
+    assert raiders.food_kinds[0].tolist() == [2, 1, 1, 1, 1]  # food = 6
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            effect('do = "gain"', 'target = "own"', 'provision = "mango"'),
+            "",  # an English name is read too
+        ),
+        (
+            effect('do = "gain"', 'target = "own"', 'provision = "mangoes"  # <-'),
+            "unknown provision 'mangoes' (did you mean 'mangue'?); one of: planks,",
+        ),
+        (
+            card_text(*EVENT, "cost = { kiwi = 1 }  # <-"),
+            "unknown field 'kiwi'; allowed: planks, cannonballs, food, chaos_balls, "
+            "incendiary_balls, banane, noix_de_coco, grenade, mangue, ananas, action",
+        ),
+        (
+            card_text(*EVENT, "cost = { ananas = 0 }  # <-"),
+            "'ananas' = 0 is out of range: allowed 1..30",
+        ),
+        (
+            card_text(*EVENT, "cost = { mangue = 1, Mangue = 1 }  # <-"),
+            "'Mangue' names mangue again ('mangue')",
+        ),
+    ],
+)
+def test_food_kind_mistakes(tmp_path: Path, text: str, reason: str) -> None:
+    if not reason:
+        path, _ = write(tmp_path, text)
+        (row,) = cards.load_file(path).cards["Test"].program
+        assert row[L.EFFECT.ARG] == L.FOOD_KIND_ARG + 3
+        return
+    check(tmp_path, text, reason)
 
 
 def test_duplicate_deck_names(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from balance.games.battle_of_thieves.content import Content
 from balance.games.battle_of_thieves.layout import (
     DECK_SIZE,
     EFFECT,
+    FOOD_KINDS,
     MAX_CANNON_MODS,
     MAX_HAND,
     MAX_ISLAND,
@@ -70,6 +71,7 @@ def pack_position(pos: Position) -> Arrays:
         row[SIDE.SINS] = sd.sins
         row[SIDE.TRIGGERED] = int(sd.triggered)
         row[SIDE.PROVISIONS : SIDE.PROVISIONS + len(PROVISIONS)] = sd.provisions
+        row[SIDE.FOOD_KINDS : SIDE.FOOD_KINDS + len(FOOD_KINDS)] = sd.food_kinds
         if len(sd.cannon_mods) > MAX_CANNON_MODS:
             raise ValueError(f"seat {s} has more than {MAX_CANNON_MODS} cannon modifiers")
         row[SIDE.MODS_LEN] = len(sd.cannon_mods)
@@ -165,6 +167,7 @@ def write_position(pos: Position, arrays: Arrays) -> Position:
                 sins=int(row[SIDE.SINS]),
                 triggered=bool(row[SIDE.TRIGGERED]),
                 provisions=_ints(row[SIDE.PROVISIONS : SIDE.PROVISIONS + len(PROVISIONS)]),
+                food_kinds=_ints(row[SIDE.FOOD_KINDS : SIDE.FOOD_KINDS + len(FOOD_KINDS)]),
                 deck=_ints(deck[s]),
                 deck_pos=int(row[SIDE.DECK_POS]),
                 hand=_ints(hand[s, : row[SIDE.HAND_LEN]]),

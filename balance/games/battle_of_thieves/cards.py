@@ -30,11 +30,14 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NamedTuple, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
 
 from balance.core.errors import BalanceError
 from balance.games.battle_of_thieves import layout as L
-from balance.games.battle_of_thieves.content import Content, blanked, make_content
+from balance.games.battle_of_thieves.content import Content, blanked, deal_food, make_content
+
+if TYPE_CHECKING:
+    from balance.games.battle_of_thieves.rules import BattleRules
 
 
 class FileMistakes(BalanceError):
@@ -77,8 +80,10 @@ def _gather(errors: Sequence[BalanceError]) -> None:
 #: The example content shipped with balance (not the published game's cards).
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 
-#: Most provisions a deck's starting reserve may hold (the rules page: "at most 30").
-MAX_PROVISIONS = 30
+#: Most provisions of one kind, and in all, a deck's starting reserve may hold: the most
+#: the rule ``reserve_size`` allows (its default, 30, is checked with the rules:
+#: :func:`check_each`, ``BattleRules.content``).
+MAX_RESERVE = 99
 #: Copy limit of a card that gives none (legendary cards: 1).
 DEFAULT_COPIES = 2
 BLANK_NAME = "(blank)"
@@ -161,8 +166,8 @@ COPIES = Range(1, L.DECK_SIZE, None)
 
 ROOT_FIELDS = ("include", "card", "weapon", "pirate", "ship", "deck")
 CARD_FIELDS = ("name", "type", "copies", "sin", "text", "effect", "modifier", "cost", "trigger")
-#: What a card's ``cost`` table may name: the provisions, and ``action``.
-COST_FIELDS = (*L.PROVISIONS, "action")
+#: What a card's ``cost`` table may name: the provisions, the kinds of food, and ``action``.
+COST_FIELDS = (*L.PROVISIONS, *L.FOOD_KINDS, "action")
 COST_AMOUNT = Range(1, 30, None)
 ITEM_FIELDS = (*CARD_FIELDS, "targetable", "reusable")
 EFFECT_FIELDS = (
@@ -563,6 +568,98 @@ def _fold(text: str) -> str:
     )
 
 
+def _folded_name(text: str) -> str:
+    """A name as read: case, accents, spaces, hyphens and underscores do not matter
+    ('Noix de coco', 'noix-de-coco' and 'noix_de_coco' are one name)."""
+    return re.sub(r"[\s_-]+", "_", _fold(text))
+
+
+#: Food kinds by other names (besides case, accents and spaces): the English ones.
+FOOD_KIND_ALIASES = {"banana": 0, "coconut": 1, "pomegranate": 2, "mango": 3, "pineapple": 4}
+#: The statuses by the rulebook's French names (case, accents and spaces do not matter).
+STATUS_FRENCH = {
+    L.BURN: "brûlure",
+    L.IMMOBILISED: "immobilisé",
+    L.DRUNK: "ivresse",
+    L.POISON: "poison",
+    L.DISARMED: "désarmé",
+    L.NO_CANNON: "pas de canon",
+    L.NO_REPAIR: "pas de réparation",
+    L.NO_BUCKET: "pas de seau",
+}
+STATUS_ALIASES = {
+    **{_folded_name(name): status for status, name in STATUS_FRENCH.items()},
+    "immobilisme": L.IMMOBILISED,  # the rulebook's heading
+    "ivre": L.DRUNK,
+    "pas_de_sceau": L.NO_BUCKET,  # the rulebook's spelling
+    "immobilized": L.IMMOBILISED,
+}
+
+
+def _lookup(value: str, names: Sequence[str], aliases: Mapping[str, int]) -> int | None:
+    """The index of ``value`` among ``names`` or ``aliases`` as :func:`_folded_name` reads
+    it, or None."""
+    folded = _folded_name(value)
+    for index, name in enumerate(names):
+        if name and _folded_name(name) == folded:
+            return index
+    return aliases.get(folded)
+
+
+def _suggest_named(value: str, names: Sequence[str], aliases: Mapping[str, int]) -> str:
+    """' (did you mean 'burn'?)' for a close name or alias (shown by its own name)."""
+    by_folded = {_folded_name(n): n for n in names if n}
+    by_folded.update({alias: names[index] for alias, index in aliases.items()})
+    close = difflib.get_close_matches(_folded_name(value), list(by_folded), n=1, cutoff=0.7)
+    return f" (did you mean '{by_folded[close[0]]}'?)" if close else ""
+
+
+#: Food kinds' other names as indices into provision names (``PROVISIONS``, then
+#: ``FOOD_KINDS``), for suggestions.
+_PROVISION_ALIASES = {alias: len(L.PROVISIONS) + k for alias, k in FOOD_KIND_ALIASES.items()}
+
+
+def _status_arg(table: Table) -> int:
+    """The ``status`` of an effect: an English name or the rulebook's French one."""
+    value = table.data.get("status")
+    if not isinstance(value, str):
+        return table.choice("status", L.STATUSES)  # missing, or not a name: its message
+    found = _lookup(value, L.STATUSES, STATUS_ALIASES)
+    if found:
+        return found
+    allowed = [n for n in L.STATUSES if n]
+    french = ", ".join(STATUS_FRENCH[L.STATUSES.index(n)] for n in allowed)
+    table.fail(
+        "status",
+        f"unknown status '{value}'{_suggest_named(value, L.STATUSES, STATUS_ALIASES)}; one of: "
+        f"{', '.join(allowed)} (in French: {french})",
+    )
+
+
+def _food_kind(value: str) -> int | None:
+    """The index in ``FOOD_KINDS`` of a food kind's name ('noix de coco'), or None."""
+    return _lookup(value, L.FOOD_KINDS, FOOD_KIND_ALIASES)
+
+
+def _provision_names() -> str:
+    return f"{', '.join(L.PROVISIONS)}, or a kind of food: {', '.join(L.FOOD_KINDS)}"
+
+
+def _provision_arg(table: Table) -> int:
+    """The ``provision`` of a gain, lose or steal: ``PROVISIONS`` index, or
+    ``FOOD_KIND_ARG`` + the kind of food it names."""
+    value = table.data.get("provision")
+    if not isinstance(value, str):
+        return table.choice("provision", L.PROVISIONS)  # missing, or not a name: its message
+    if value in L.PROVISIONS:
+        return L.PROVISIONS.index(value)
+    kind = _food_kind(value)
+    if kind is not None:
+        return L.FOOD_KIND_ARG + kind
+    hint = _suggest_named(value, (*L.PROVISIONS, *L.FOOD_KINDS), _PROVISION_ALIASES)
+    table.fail("provision", f"unknown provision '{value}'{hint}; one of: {_provision_names()}")
+
+
 # --- definitions --------------------------------------------------------------------------
 
 
@@ -621,11 +718,13 @@ class Deck:
     ship: str
     pirates: tuple[tuple[str, tuple[str, str]], ...]  # (pirate, (weapon, weapon)) × 2
     cards: tuple[tuple[str, int], ...]  # (card, copies) in file order
-    provisions: tuple[int, ...]  # in layout.PROVISIONS order
+    provisions: tuple[int, ...]  # in layout.PROVISIONS order (food: all its kinds)
     text: str = field(default="", compare=False)
     where: str = field(default="", compare=False)
     file: str = field(default="", compare=False)  # the file as shown in messages
     card_lines: tuple[int, ...] = field(default=(), compare=False)  # each card's line
+    food_kinds: tuple[int, ...] = (0,) * len(L.FOOD_KINDS)  # the food by kind
+    provisions_line: int = field(default=0, compare=False)  # its provisions table's line
 
     def card_list(self) -> list[str]:
         """The 20 cards, copies in a row, in the file's order."""
@@ -711,9 +810,9 @@ def _effect(table: Table) -> Row:
         if key in table.data and spec.arg != key:
             table.fail(key, f"{name} takes no '{key}'")
     if spec.arg == "status":
-        arg = table.choice("status", L.STATUSES)
+        arg = _status_arg(table)
     elif spec.arg == "provision":
-        arg = table.choice("provision", L.PROVISIONS)
+        arg = _provision_arg(table)
     elif spec.arg == "to":
         arg = table.choice("to", L.DESTINATIONS)
     amount = 0
@@ -955,14 +1054,32 @@ def _cost(table: Table, kind: int) -> tuple[int, ...]:
     if not isinstance(data, dict):
         table.fail("cost", "'cost' must be a table, e.g. cost = { cannonballs = 2, action = true }")
     entry = table.child("cost", f"{table.label}, cost")
-    entry.only(COST_FIELDS)
+    kinds = [0] * len(L.FOOD_KINDS)
+    named: dict[int, str] = {}  # kind -> the key that named it
+    for key in data:
+        kind_of = None if key in COST_FIELDS[: len(L.PROVISIONS)] else _food_kind(key)
+        if kind_of is None:
+            continue
+        if kind_of in named:
+            entry.fail(key, f"'{key}' names {L.FOOD_KINDS[kind_of]} again ('{named[kind_of]}')")
+        named[kind_of] = key
+        kinds[kind_of] = entry.whole(key, COST_AMOUNT)
+    errors: list[BalanceError] = []
+    for key in data:
+        if key not in (*L.PROVISIONS, "action") and _food_kind(key) is None:
+            hint = _suggest_named(key, COST_FIELDS, _PROVISION_ALIASES)
+            reason = f"unknown field '{key}'{hint}; allowed: {', '.join(COST_FIELDS)}"
+            _attempt(errors, lambda key=key, reason=reason: entry.fail(key, reason))
+    _gather(errors)
     cost = [entry.whole(name, COST_AMOUNT) if name in data else 0 for name in L.PROVISIONS]
+    # The food slot holds all the food the card costs: no kind named, and the kinds named.
+    cost[L.FOOD_PROVISION] += sum(kinds)
     action = entry.flag("action")
     if action and kind == L.ITEM:
         entry.fail("action", "an item already costs the action of the pirate it goes to")
     if not any(cost) and not action:
         table.fail("cost", "an empty cost: name provisions (1..30 each) or action = true")
-    return (*cost, int(action))
+    return (*cost, int(action), *kinds)
 
 
 def _weapon(table: Table) -> Weapon:
@@ -1154,28 +1271,43 @@ def _deck_cards(
     return cards, lines
 
 
-def _deck_provisions(table: Table, errors: list[BalanceError]) -> list[int]:
-    """The deck's starting reserve, in ``layout.PROVISIONS`` order (mistakes in ``errors``)."""
+def _deck_provisions(table: Table, errors: list[BalanceError]) -> tuple[list[int], list[int], int]:
+    """The deck's starting reserve, in ``layout.PROVISIONS`` order (the food slot holds all
+    its food), its food by kind (``layout.FOOD_KINDS`` order) and the line of its table
+    (mistakes in ``errors``).
+
+    ``food = N`` is food of no named kind, dealt over the kinds one of each in turn
+    (:func:`~.content.deal_food`); a kind named (``mangue = 2``) adds to its count."""
     prov_table = table.child("provisions", f"{table.label}, provisions")
     if not isinstance(table.data["provisions"], dict):
         table.fail("provisions", "'provisions' must be a table: planks = .., cannonballs = ..")
     counts = [0] * len(L.PROVISIONS)
+    kinds = [0] * len(L.FOOD_KINDS)
+    named: dict[int, str] = {}  # kind -> the key that named it
+    span = Range(0, MAX_RESERVE, 0)
 
-    def one(kind: str) -> None:
-        if kind not in L.PROVISIONS:
-            prov_table.fail(
-                kind,
-                f"unknown provision '{kind}'{_suggest(kind, L.PROVISIONS)}; "
-                f"one of: {', '.join(L.PROVISIONS)}",
-            )
-        counts[L.PROVISIONS.index(kind)] = prov_table.whole(kind, Range(0, MAX_PROVISIONS, 0))
+    def one(key: str) -> None:
+        if key in L.PROVISIONS:
+            counts[L.PROVISIONS.index(key)] = prov_table.whole(key, span)
+            return
+        kind = _food_kind(key)
+        if kind is None:
+            hint = _suggest_named(key, (*L.PROVISIONS, *L.FOOD_KINDS), _PROVISION_ALIASES)
+            prov_table.fail(key, f"unknown provision '{key}'{hint}; one of: {_provision_names()}")
+        if kind in named:
+            prov_table.fail(key, f"'{key}' names {L.FOOD_KINDS[kind]} again ('{named[kind]}')")
+        named[kind] = key
+        kinds[kind] = prov_table.whole(key, span)
 
     before = len(errors)
-    for kind in prov_table.data:
-        _attempt(errors, lambda kind=kind: one(kind))
-    if len(errors) == before and sum(counts) > MAX_PROVISIONS:
-        prov_table.fail(None, f"{sum(counts)} provisions; a reserve holds at most {MAX_PROVISIONS}")
-    return counts
+    for key in prov_table.data:
+        _attempt(errors, lambda key=key: one(key))
+    dealt = deal_food(counts[L.FOOD_PROVISION])
+    kinds = [a + b for a, b in zip(dealt, kinds, strict=True)]
+    counts[L.FOOD_PROVISION] = sum(kinds)
+    if len(errors) == before and sum(counts) > MAX_RESERVE:
+        prov_table.fail(None, f"{sum(counts)} provisions; a reserve holds at most {MAX_RESERVE}")
+    return counts, kinds, prov_table.header
 
 
 def _deck(table: Table, library: _Defs) -> Deck:
@@ -1206,11 +1338,13 @@ def _deck(table: Table, library: _Defs) -> Deck:
         ship,
         tuple(pirates),
         tuple(cards[0]),
-        tuple(provisions),
+        tuple(provisions[0]),
         shape["text"],
         where,
         table.source.shown,
         tuple(cards[1]),
+        tuple(provisions[1]),
+        provisions[2],
     )
 
 
@@ -1337,7 +1471,8 @@ class _Loader:
         loaded = _File(real, source, root, includes, own)
         self.files[real] = loaded
         # Decks are checked against this file and everything it includes.
-        library = self.defs(real)
+        merged: list[str] = []  # names defined twice across the includes
+        library = self.defs(real, merged)
         before = len(errors)
         _attempt(errors, lambda: root.tables("deck", "deck"))
         if len(errors) == before:
@@ -1354,8 +1489,10 @@ class _Loader:
                         break
                 else:
                     own.decks[deck.name] = deck
-        for error in errors:
-            self._note(error)
+        # In file order: the mistakes of other files first (an include that does not
+        # parse, a name its includes define twice), then this file's by line.
+        lines = merged + [line for error in errors for line in _lines_of(error)]
+        self.problems.extend(_in_file_order(lines, shown))
         self.order.append(real)
         return loaded
 
@@ -1425,11 +1562,30 @@ class _Loader:
         visit(real)
         return out
 
-    def defs(self, real: Path) -> _Defs:
+    def defs(self, real: Path, problems: list[str] | None = None) -> _Defs:
+        """The definitions of ``real`` and its includes; a name defined twice goes to
+        ``problems`` (None: already noted as the file was loaded)."""
         merged = _Defs()
         for p in self.closure(real):
-            merged.merge(self.files[p].own, self.problems)
+            merged.merge(self.files[p].own, [] if problems is None else problems)
         return merged
+
+
+def _line_in(line: str, shown: str) -> int | None:
+    """The line number a ``FILE:LINE: ...`` mistake gives in file ``shown`` (0 for one
+    about the whole file), or None when it is about another file."""
+    if not line.startswith(f"{shown}:"):
+        return None
+    found = re.match(r"(\d+):", line[len(shown) + 1 :])
+    return int(found.group(1)) if found else 0
+
+
+def _in_file_order(lines: Sequence[str], shown: str) -> list[str]:
+    """The mistakes found in reading file ``shown``, in file order: those about other
+    files first (as found), then the file's own by line (those on one line as found)."""
+    others = [line for line in lines if _line_in(line, shown) is None]
+    own = [line for line in lines if _line_in(line, shown) is not None]
+    return others + sorted(own, key=lambda line: _line_in(line, shown) or 0)
 
 
 def _syntax(shown: str, message: str) -> str:
@@ -1645,6 +1801,7 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
         cards,
         [deck.card_list() for deck, _ in seats],
         provisions=[deck.provisions for deck, _ in seats],
+        food_kinds=[deck.food_kinds for deck, _ in seats],
         weapons=weapons,
         pirate_mods=pirate_mods,
         pirate_triggers=pirate_triggers,
@@ -1717,9 +1874,18 @@ def _many(count: int, word: str) -> str:
     return f"{count} {word}" + ("" if count == 1 else "s")
 
 
-def check_each(references: Sequence[str]) -> list[tuple[bool, str]]:
+def check_each(
+    references: Sequence[str], rules: BattleRules | None = None
+) -> list[tuple[bool, str]]:
     """Check every file (or example deck name): (True, a line per deck) for a good file,
-    (False, a line per mistake) for a bad one. Never raises for a bad file."""
+    (False, a line per mistake) for a bad one. Never raises for a bad file.
+
+    ``rules`` (default: the rules' defaults) give the rules a deck is held to as
+    ``simulate`` holds it: ``legendary_copies`` and ``reserve_size``."""
+    if rules is None:
+        from balance.games.battle_of_thieves.rules import BattleRules
+
+        rules = BattleRules()
     out: list[tuple[bool, str]] = []
     for reference in references:
         try:
@@ -1727,30 +1893,34 @@ def check_each(references: Sequence[str]) -> list[tuple[bool, str]]:
         except BalanceError as error:
             out.extend((False, line) for line in _lines_of(error))
             continue
-        mistakes = _legendary_mistakes(library)
+        mistakes = _rule_mistakes(library, rules)
         out.extend((False, line) for line in mistakes)
         if not mistakes:
             out.extend((True, line) for line in _summary(library))
     return out
 
 
-def _legendary_mistakes(library: Library) -> list[str]:
-    """A FILE:LINE line for each deck of the file that holds more copies of a legendary
-    card than the rule ``legendary_copies`` allows by default: ``simulate`` refuses such
-    a deck unless that rule is raised, so ``deck check`` says so (the file itself loads,
-    for a run that raises it)."""
-    limit = L.LEGENDARY_COPIES
-    lines = []
+def _rule_mistakes(library: Library, rules: BattleRules) -> list[str]:
+    """A FILE:LINE line, in file order, for each deck of the file that ``simulate`` would
+    refuse under ``rules`` although the file itself loads: more copies of a legendary card
+    than the rule ``legendary_copies`` allows, a starting reserve of other than
+    ``reserve_size`` provisions. The same reasons as ``simulate`` gives, at the deck's
+    card line or provisions table."""
+    from balance.games.battle_of_thieves.rules import legendary_reason, reserve_reason
+
+    found: list[tuple[int, str]] = []
     for name in library.own_decks:
         deck = library.decks[name]
         for (card, copies), line in zip(deck.cards, deck.card_lines, strict=True):
-            if library.cards[card].type == L.LEGENDARY and copies > limit:
-                lines.append(
-                    f"{deck.file}:{line}: deck '{name}', cards: {copies} copies of the "
-                    f"legendary card '{card}'; the rule legendary_copies allows {limit} "
-                    f"(to play it: --rule legendary_copies={copies})"
-                )
-    return lines
+            if library.cards[card].type == L.LEGENDARY and copies > rules.legendary_copies:
+                reason = legendary_reason(copies, card, rules.legendary_copies)
+                found.append((line, f"{deck.file}:{line}: deck '{name}', cards: {reason}"))
+        total = sum(deck.provisions)
+        if total != rules.reserve_size:
+            line = deck.provisions_line
+            reason = reserve_reason(total, rules.reserve_size)
+            found.append((line, f"{deck.file}:{line}: deck '{name}', provisions: {reason}"))
+    return [text for _, text in sorted(found, key=lambda pair: pair[0])]
 
 
 def check_exit_code(references: Sequence[str], results: Sequence[tuple[bool, str]]) -> int:

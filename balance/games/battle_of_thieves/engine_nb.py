@@ -69,6 +69,7 @@ from balance.games.battle_of_thieves.layout import (
     CHAOS_BALL,
     CLEAR_ISLAND,
     COST_ACTION,
+    COST_FOOD_KINDS,
     CURSED_BALL,
     DAMAGE,
     DECK_SIZE,
@@ -88,6 +89,7 @@ from balance.games.battle_of_thieves.layout import (
     EXTRA_ACTION,
     FIRE,
     FOOD,
+    FOOD_KIND_ARG,
     FOOD_PROVISION,
     GAIN,
     GAME_STAT,
@@ -499,6 +501,41 @@ def is_target_nb(pirate, target, seat, choice, p):
     return is_chosen_nb(target, seat, choice, p)
 
 
+@njit(inline="always", cache=True)
+def most_held_food_nb(side, s):
+    """The kind of food seat ``s`` spends when none is named: the kind held most (ties:
+    the first in ``FOOD_KINDS`` order)."""
+    best = 0
+    for k in range(1, 5):
+        if side[s, SIDE.FOOD_KINDS + k] > side[s, SIDE.FOOD_KINDS + best]:
+            best = k
+    return best
+
+
+@njit(inline="always", cache=True)
+def spend_food_nb(side, s, count):
+    """Seat ``s`` spends ``count`` food of no named kind, each of the kind held most."""
+    for _ in range(count):
+        side[s, SIDE.FOOD_KINDS + most_held_food_nb(side, s)] -= 1
+        side[s, SIDE.PROVISIONS + FOOD_PROVISION] -= 1
+
+
+@njit(inline="always", cache=True)
+def gain_food_nb(side, start_kinds, s, count):
+    """Seat ``s`` gains ``count`` food of no named kind, each of the kind furthest below
+    its starting count ``start_kinds[s]`` (ties: the first in ``FOOD_KINDS`` order)."""
+    for _ in range(count):
+        best = 0
+        for k in range(1, 5):
+            if (
+                start_kinds[s, k] - side[s, SIDE.FOOD_KINDS + k]
+                > start_kinds[s, best] - side[s, SIDE.FOOD_KINDS + best]
+            ):
+                best = k
+        side[s, SIDE.FOOD_KINDS + best] += 1
+        side[s, SIDE.PROVISIONS + FOOD_PROVISION] += 1
+
+
 @njit(cache=True, _nrt=False, error_model="numpy")
 def apply_program_nb(
     pos, content, derived, rules, dice, seat, program, length, choice, holder, longer, other, hit
@@ -591,23 +628,48 @@ def apply_program_nb(
                 total = 0
                 for k in range(5):
                     total += side[s, SIDE.PROVISIONS + k]
-                side[s, SIDE.PROVISIONS + arg] += max(
-                    0, min(amount, rules[RULE.RESERVE_MAX] - total)
-                )
+                gained = max(0, min(amount, rules[RULE.RESERVE_MAX] - total))
+                if arg >= FOOD_KIND_ARG:  # a named kind of food
+                    side[s, SIDE.FOOD_KINDS + arg - FOOD_KIND_ARG] += gained
+                    side[s, SIDE.PROVISIONS + FOOD_PROVISION] += gained
+                elif arg == FOOD_PROVISION:
+                    gain_food_nb(side, content[28], s, gained)
+                else:
+                    side[s, SIDE.PROVISIONS + arg] += gained
         elif op == LOSE:
             if s >= 0:
-                side[s, SIDE.PROVISIONS + arg] -= max(
-                    0, min(amount, side[s, SIDE.PROVISIONS + arg])
-                )
+                if arg >= FOOD_KIND_ARG:
+                    lost = max(0, min(amount, side[s, SIDE.FOOD_KINDS + arg - FOOD_KIND_ARG]))
+                    side[s, SIDE.FOOD_KINDS + arg - FOOD_KIND_ARG] -= lost
+                    side[s, SIDE.PROVISIONS + FOOD_PROVISION] -= lost
+                else:
+                    lost = max(0, min(amount, side[s, SIDE.PROVISIONS + arg]))
+                    if arg == FOOD_PROVISION:
+                        spend_food_nb(side, s, lost)
+                    else:
+                        side[s, SIDE.PROVISIONS + arg] -= lost
         elif op == STEAL:
             if s >= 0:
                 total = 0
                 for k in range(5):
                     total += side[seat, SIDE.PROVISIONS + k]
-                moved = min(amount, side[s, SIDE.PROVISIONS + arg])
-                moved = max(0, min(moved, rules[RULE.RESERVE_MAX] - total))
-                side[s, SIDE.PROVISIONS + arg] -= moved
-                side[seat, SIDE.PROVISIONS + arg] += moved
+                if arg >= FOOD_KIND_ARG:
+                    held = side[s, SIDE.FOOD_KINDS + arg - FOOD_KIND_ARG]
+                else:
+                    held = side[s, SIDE.PROVISIONS + arg]
+                moved = max(0, min(amount, held, rules[RULE.RESERVE_MAX] - total))
+                if arg >= FOOD_KIND_ARG or arg == FOOD_PROVISION:
+                    for _ in range(moved):  # each food moves as the kind it is
+                        kind = arg - FOOD_KIND_ARG
+                        if arg == FOOD_PROVISION:
+                            kind = most_held_food_nb(side, s)
+                        side[s, SIDE.FOOD_KINDS + kind] -= 1
+                        side[seat, SIDE.FOOD_KINDS + kind] += 1
+                    side[s, SIDE.PROVISIONS + FOOD_PROVISION] -= moved
+                    side[seat, SIDE.PROVISIONS + FOOD_PROVISION] += moved
+                else:
+                    side[s, SIDE.PROVISIONS + arg] -= moved
+                    side[seat, SIDE.PROVISIONS + arg] += moved
         elif op == DRAW:
             if s >= 0:
                 for _ in range(amount):
@@ -1009,6 +1071,9 @@ def can_pay_nb(side, pirate, card_cost, me, card):
                 return False
     if spends and side[me, SIDE.STRIPPED] > 0:
         return False
+    for k in range(5):
+        if side[me, SIDE.FOOD_KINDS + k] < card_cost[card, COST_FOOD_KINDS + k]:
+            return False
     if card_cost[card, COST_ACTION] == 0:
         return True
     for p in range(2 * me, 2 * me + 2):
@@ -1326,7 +1391,10 @@ def take_nb(pos, content, derived, rules, dice, kind):
     """TAKE: one provision of ``kind`` back; the visit's last brings the island cards."""
     side, state, seat_stat = pos[0], pos[6], pos[7]
     me = (state[STATE.TURN] - 1) % 2
-    side[me, SIDE.PROVISIONS + kind] += 1
+    if kind == FOOD_PROVISION:
+        gain_food_nb(side, content[28], me, 1)  # the kind furthest below its start
+    else:
+        side[me, SIDE.PROVISIONS + kind] += 1
     seat_stat[me, SEAT_STAT.TAKEN_PLANKS + kind] += 1
     state[STATE.TAKING] -= 1
     if state[STATE.TAKING] == 0:
@@ -1343,8 +1411,14 @@ def play_card_nb(pos, content, derived, rules, dice, card, target):
             hand_remove_nb(side, hand, me, k)
             break
     card_cost = content[19]
+    named = 0  # the kinds of food it names first, then its other food from the most held
     for k in range(5):
-        side[me, SIDE.PROVISIONS + k] -= card_cost[card, k]
+        if k != FOOD_PROVISION:
+            side[me, SIDE.PROVISIONS + k] -= card_cost[card, k]
+        side[me, SIDE.FOOD_KINDS + k] -= card_cost[card, COST_FOOD_KINDS + k]
+        named += card_cost[card, COST_FOOD_KINDS + k]
+    side[me, SIDE.PROVISIONS + FOOD_PROVISION] -= named
+    spend_food_nb(side, me, card_cost[card, FOOD_PROVISION] - named)
     if card_cost[card, COST_ACTION] != 0:
         for p in range(2 * me, 2 * me + 2):
             if pirate[p, PIRATE.ZONE] >= 0 and pirate[p, PIRATE.ACTIONS] >= 1:
@@ -1422,7 +1496,7 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
         play_card_nb(pos, content, derived, rules, dice, what, target)
         return
     if kind == EAT:
-        side[me, SIDE.PROVISIONS + FOOD_PROVISION] -= 1
+        spend_food_nb(side, me, 1)
         heal_nb(pirate, target, 1)
         return
     if kind == TAKE:
@@ -1585,6 +1659,7 @@ def set_up_nb(pos, content, derived, rules, rng):
         side[s, SIDE.LOADED] = -1
         for k in range(5):
             side[s, SIDE.PROVISIONS + k] = content[10][s, k]
+            side[s, SIDE.FOOD_KINDS + k] = content[28][s, k]
         for k in range(DECK_SIZE):
             deck[s, k] = content[8][s, k]
         for k in range(MAX_HAND):

@@ -298,6 +298,9 @@ REACHES = ("here", "enemy_ship", "any")
 # Food kinds (the rulebook's five): the reserve's food counts them all together;
 # ``Side.FOOD_KINDS`` holds how many of each.
 FOOD_KINDS = ("banane", "noix_de_coco", "grenade", "mangue", "ananas")
+# GAIN, LOSE and STEAL of a named food kind: Effect.ARG = FOOD_KIND_ARG + the kind's index
+# in FOOD_KINDS (ARG 0..4 are the PROVISIONS; FOOD_PROVISION is food of no named kind).
+FOOD_KIND_ARG = 5
 
 # MOVE's destination (Effect.ARG), from the point of view of the player it acts for.
 TO_OWN_SHIP = 0

@@ -86,6 +86,7 @@ from balance.games.battle_of_thieves.layout import (
     CHAOS_BALL,
     CLEAR_ISLAND,
     COST_ACTION,
+    COST_FOOD_KINDS,
     CURSED_BALL,
     DAMAGE,
     DEAD,
@@ -106,6 +107,8 @@ from balance.games.battle_of_thieves.layout import (
     EXTRA_ACTION,
     FIRE,
     FOOD,
+    FOOD_KIND_ARG,
+    FOOD_KINDS,
     FOOD_PROVISION,
     GAIN,
     GAME_STAT,
@@ -285,6 +288,7 @@ class Side:
     sins: int = 0
     triggered: bool = False
     provisions: list[int] = field(default_factory=lambda: [0] * len(PROVISIONS))
+    food_kinds: list[int] = field(default_factory=lambda: [0] * len(FOOD_KINDS))
     deck: list[int] = field(default_factory=list)  # shuffled, all 20; index 0 the top
     deck_pos: int = 0  # the next card drawn is deck[deck_pos]
     hand: list[int] = field(default_factory=list)
@@ -342,6 +346,7 @@ def new_side(rules: BattleRules, content: Content, seat: int) -> Side:
     return Side(
         intact=rules.hole_tokens,
         provisions=[int(v) for v in content.provisions[seat]],
+        food_kinds=[int(v) for v in content.food_kinds[seat]],
         deck=[int(c) for c in content.deck[seat]],
         pirates=[Pirate(zone=seat) for _ in range(PIRATES)],
     )
@@ -695,6 +700,35 @@ def reserve_total(side: Side) -> int:
     return sum(side.provisions)
 
 
+def most_held_food(side: Side) -> int:
+    """The kind of food spent when no kind is named: the kind held most (ties: the first in
+    ``FOOD_KINDS`` order)."""
+    return max(range(len(FOOD_KINDS)), key=lambda k: side.food_kinds[k])
+
+
+def spend_food(side: Side, count: int) -> None:
+    """Spend ``count`` food of no named kind, one at a time, each of the kind held most."""
+    for _ in range(count):
+        side.food_kinds[most_held_food(side)] -= 1
+        side.provisions[FOOD_PROVISION] -= 1
+
+
+def gain_food(pos: Position, seat: int, count: int) -> None:
+    """``seat`` gains ``count`` food of no named kind, one at a time, each of the kind
+    furthest below its starting count (ties: the first in ``FOOD_KINDS`` order)."""
+    side = pos.sides[seat]
+    start = pos.content.food_kinds[seat]
+    for _ in range(count):
+        kind = max(range(len(FOOD_KINDS)), key=lambda k: int(start[k]) - side.food_kinds[k])
+        side.food_kinds[kind] += 1
+        side.provisions[FOOD_PROVISION] += 1
+
+
+def provision_words(arg: int) -> str:
+    """A gain, lose or steal's provision (its Effect.ARG) as the narration says it."""
+    return FOOD_KINDS[arg - FOOD_KIND_ARG] if arg >= FOOD_KIND_ARG else PROVISIONS[arg]
+
+
 def lower(current: int, turns: int) -> int:
     """The new anchor (or mast) field when an effect lowers (breaks) it for ``turns``
     (0: no time limit): -1 up, 0 down untimed, >0 down with that many turns left."""
@@ -1023,16 +1057,26 @@ def can_pay(pos: Position, card: int) -> bool:
         return False
     if any(side.provisions[k] < provisions[k] for k in range(len(PROVISIONS))):
         return False
+    kinds = cost[COST_FOOD_KINDS : COST_FOOD_KINDS + len(FOOD_KINDS)]
+    if any(side.food_kinds[k] < kinds[k] for k in range(len(FOOD_KINDS))):
+        return False
     return not cost[COST_ACTION] or any(pr.alive and pr.actions >= 1 for pr in side.pirates)
 
 
 def pay(pos: Position, card: int, say: Narrator = _quiet) -> None:
-    """Pay ``card``'s cost: its provisions, and the action of the player's first living
+    """Pay ``card``'s cost: its provisions (the kinds of food it names first, then its food
+    of no named kind from the kind held most), and the action of the player's first living
     pirate with one left (pirate 0 before pirate 1) if it asks an action."""
     side = pos.sides[pos.player]
     cost = [int(v) for v in pos.content.card_cost[card]]
+    kinds = cost[COST_FOOD_KINDS : COST_FOOD_KINDS + len(FOOD_KINDS)]
     for k in range(len(PROVISIONS)):
-        side.provisions[k] -= cost[k]
+        if k != FOOD_PROVISION:
+            side.provisions[k] -= cost[k]
+    for k in range(len(FOOD_KINDS)):
+        side.food_kinds[k] -= kinds[k]
+    side.provisions[FOOD_PROVISION] -= sum(kinds)
+    spend_food(side, cost[FOOD_PROVISION] - sum(kinds))
     if cost[COST_ACTION]:
         for i, pirate in enumerate(side.pirates):
             if pirate.alive and pirate.actions >= 1:
@@ -1244,7 +1288,7 @@ def apply_option(
     elif kind == ACTIVATE:
         activate(pos, who, target, dice, say)
     elif kind == EAT:
-        side.provisions[FOOD_PROVISION] -= 1
+        spend_food(side, 1)
         heal(pos, target, 1, say)
     elif kind == PLAY:
         play_card(pos, what, target, dice, say)
@@ -1414,7 +1458,10 @@ def take_provision(pos: Position, kind: int, dice: Dice, say: Narrator = _quiet)
     """TAKE: one provision of ``kind`` back into the reserve; the last one of the visit
     brings the island cards in play."""
     p = pos.player
-    pos.sides[p].provisions[kind] += 1
+    if kind == FOOD_PROVISION:
+        gain_food(pos, p, 1)  # the kind furthest below its starting count
+    else:
+        pos.sides[p].provisions[kind] += 1
     count(pos, p, SEAT_STAT.TAKEN_PLANKS + kind)
     pos.taking -= 1  # the TAKE option itself was narrated as it was chosen
     if pos.taking == 0:
@@ -1694,25 +1741,51 @@ def apply_effect(
         side.stripped = max(side.stripped, turns)
         say(f"  seat {side_of(target, seat)} is stripped for {side.stripped} turns")
     elif op == GAIN:
-        side = pos.sides[side_of(target, seat)]
+        s = side_of(target, seat)
+        side = pos.sides[s]
         gained = max(0, min(amount, rules.reserve_max - reserve_total(side)))
-        side.provisions[arg] += gained
+        if arg >= FOOD_KIND_ARG:  # a named kind of food
+            side.food_kinds[arg - FOOD_KIND_ARG] += gained
+            side.provisions[FOOD_PROVISION] += gained
+        elif arg == FOOD_PROVISION:
+            gain_food(pos, s, gained)
+        else:
+            side.provisions[arg] += gained
         full = f" (the reserve is full at {rules.reserve_max})" if gained < amount else ""
-        say(f"  seat {side_of(target, seat)} gains {gained} {PROVISIONS[arg]}{full}")
+        say(f"  seat {s} gains {gained} {provision_words(arg)}{full}")
     elif op == LOSE:
         side = pos.sides[side_of(target, seat)]
-        lost = max(0, min(amount, side.provisions[arg]))
-        side.provisions[arg] -= lost
-        say(f"  seat {side_of(target, seat)} loses {lost} {PROVISIONS[arg]}")
+        if arg >= FOOD_KIND_ARG:
+            lost = max(0, min(amount, side.food_kinds[arg - FOOD_KIND_ARG]))
+            side.food_kinds[arg - FOOD_KIND_ARG] -= lost
+            side.provisions[FOOD_PROVISION] -= lost
+        else:
+            lost = max(0, min(amount, side.provisions[arg]))
+            if arg == FOOD_PROVISION:
+                spend_food(side, lost)
+            else:
+                side.provisions[arg] -= lost
+        say(f"  seat {side_of(target, seat)} loses {lost} {provision_words(arg)}")
     elif op == STEAL:
         victim = pos.sides[side_of(target, seat)]
         thief = pos.sides[seat]
-        moved = max(
-            0, min(amount, victim.provisions[arg], rules.reserve_max - reserve_total(thief))
+        held = (
+            victim.food_kinds[arg - FOOD_KIND_ARG]
+            if arg >= FOOD_KIND_ARG
+            else victim.provisions[arg]
         )
-        victim.provisions[arg] -= moved
-        thief.provisions[arg] += moved
-        say(f"  seat {seat} steals {moved} {PROVISIONS[arg]}")
+        moved = max(0, min(amount, held, rules.reserve_max - reserve_total(thief)))
+        if arg >= FOOD_KIND_ARG or arg == FOOD_PROVISION:
+            for _ in range(moved):  # each food moves as the kind it is
+                kind = arg - FOOD_KIND_ARG if arg >= FOOD_KIND_ARG else most_held_food(victim)
+                victim.food_kinds[kind] -= 1
+                thief.food_kinds[kind] += 1
+            victim.provisions[FOOD_PROVISION] -= moved
+            thief.provisions[FOOD_PROVISION] += moved
+        else:
+            victim.provisions[arg] -= moved
+            thief.provisions[arg] += moved
+        say(f"  seat {seat} steals {moved} {provision_words(arg)}")
     elif op == DRAW:
         s = side_of(target, seat)
         for _ in range(amount):

@@ -75,6 +75,14 @@ class BattleRules(RuleFields):
     island_take: int = field(
         default=5, metadata=_help("Provisions an island visit takes back.", "0..30")
     )
+    reserve_size: int = field(
+        default=30,
+        metadata=_help(
+            "Provisions a deck's starting reserve holds, exactly (the rulebook: 30); a deck "
+            "whose reserve holds another number is refused.",
+            "0..99",
+        ),
+    )
     reserve_max: int = field(
         default=30, metadata=_help("Most provisions a reserve may hold.", "0..99")
     )
@@ -132,6 +140,7 @@ class BattleRules(RuleFields):
             "water_per_hole": (0, 100),
             "bail": (0, 1000),
             "island_take": (0, 30),
+            "reserve_size": (0, 99),
             "reserve_max": (0, 99),
             "starting_hand": (0, 20),
             "turn_cap": (2, 10_000),
@@ -163,6 +172,7 @@ class BattleRules(RuleFields):
 
         content = matchup_content(self.decks, self.blanked())
         check_legendary_copies(content, self.legendary_copies)
+        check_reserve_size(content, self.reserve_size)
         return content
 
     def to_array(self) -> np.ndarray:
@@ -199,9 +209,42 @@ def check_legendary_copies(content: Any, limit: int) -> None:
         for card, copies in zip(ids, counts, strict=True):
             if content.card_type[card] == LEGENDARY and copies > limit:
                 raise BalanceError(
-                    f"deck '{content.deck_names[seat]}' holds {copies} copies of the legendary "
-                    f"card '{content.names[card]}'; the rule legendary_copies allows {limit}"
+                    f"deck '{content.deck_names[seat]}' holds "
+                    + legendary_reason(int(copies), content.names[card], limit)
                 )
+
+
+def legendary_reason(copies: int, card: str, limit: int) -> str:
+    """Why a deck holding ``copies`` of the legendary ``card`` is refused (``simulate`` and
+    ``balance deck check`` say the same)."""
+    return (
+        f"{copies} copies of the legendary card '{card}'; the rule legendary_copies allows "
+        f"{limit} (to play it: --rule legendary_copies={copies})"
+    )
+
+
+def check_reserve_size(content: Any, size: int) -> None:
+    """A one-line error if a deck's starting reserve does not hold exactly ``size``
+    provisions (the rule ``reserve_size``).
+
+    Parameters
+    ----------
+    content : the two decks compiled (:class:`~.content.Content`): ``provisions`` int64
+        ``(2, 5)``, each seat's starting reserve.
+    size : the provisions a starting reserve holds.
+    """
+    for seat in range(2):
+        total = int(content.provisions[seat].sum())
+        if total != size:
+            raise BalanceError(f"deck '{content.deck_names[seat]}': " + reserve_reason(total, size))
+
+
+def reserve_reason(total: int, size: int) -> str:
+    """Why a deck whose starting reserve holds ``total`` provisions is refused."""
+    return (
+        f"{total} provisions; the rule reserve_size asks exactly {size} in a starting reserve "
+        f"(to play it: --rule reserve_size={total})"
+    )
 
 
 def absolute_deck(reference: str) -> str:
