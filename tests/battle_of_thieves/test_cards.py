@@ -934,21 +934,34 @@ def test_legendary_and_reserve_mistakes_come_in_file_order(tmp_path: Path, monke
         LIBRARY.replace('type = "legendary"', 'type = "legendary"\ncopies = 2')
     )
     first = replace('"Broadside" = 10', '"Broadside" = 8\n"Kraken" = 2')
+    first = first.replace("planks = 10", "planks = 9")  # 29 provisions
     second = replace('name = "test-deck"', 'name = "second"').replace("food = 4", "food = 5")
     # The first deck's provisions come before its cards.
     cards_part, provisions_part = first.split("[deck.provisions]")
     first = cards_part.replace(
         "[deck.cards]", "[deck.provisions]" + provisions_part + "\n[deck.cards]"
     )
-    first = first.split("[deck.cards]")[0] + "[deck.cards]" + first.split("[deck.cards]")[1]
     Path("decks.toml").write_text('include = ["library.toml"]\n' + first + second)
     text = Path("decks.toml").read_text().splitlines()
     found = [line for ok, line in cards.check_each(["decks.toml"]) if not ok]
     numbers = [int(line.split(":")[1]) for line in found]
-    assert numbers == sorted(numbers) and len(found) == 2, found
-    assert "provisions: 31 provisions" in found[1]
-    assert "2 copies of the legendary card 'Kraken'" in found[0]
-    assert text[numbers[0] - 1] == '"Kraken" = 2'
+    assert numbers == sorted(numbers) and len(found) == 3, found
+    assert "deck 'test-deck', provisions: 29 provisions" in found[0]
+    assert text[numbers[0] - 1] == "[deck.provisions]"
+    assert "deck 'test-deck', cards: 2 copies of the legendary card 'Kraken'" in found[1]
+    assert text[numbers[1] - 1] == '"Kraken" = 2'
+    assert "deck 'second', provisions: 31 provisions" in found[2]
+    # With a mistake elsewhere in the file (before and after), the decks read without one
+    # are still held to the rules, every mistake in file order.
+    broken = '[[weapon]]\nname = "Hook"\nhits_on = 9\ndamage = 1\n'
+    Path("decks.toml").write_text(
+        'include = ["library.toml"]\n' + broken + first + second + broken.replace("Hook", "Gaff")
+    )
+    found = [line for ok, line in cards.check_each(["decks.toml"]) if not ok]
+    assert len(found) == 5, found
+    assert "weapon 'Hook'" in found[0] and "weapon 'Gaff'" in found[4]
+    assert "29 provisions" in found[1] and "legendary card 'Kraken'" in found[2]
+    assert "31 provisions" in found[3]
 
 
 def test_mistakes_come_in_file_order(tmp_path: Path, monkeypatch) -> None:

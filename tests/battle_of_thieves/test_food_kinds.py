@@ -13,6 +13,11 @@ worked out by hand from those decisions.
 
 from __future__ import annotations
 
+from balance.strategies.battle_of_thieves import bailer, cannoneer
+
+from balance.core.game import Lineup
+from balance.core.strategy import SeatStrategy
+from balance.games.battle_of_thieves import engine as compiled
 from balance.games.battle_of_thieves.content import deal_food, make_content
 from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
@@ -244,3 +249,16 @@ def test_every_step_agrees_along_random_games_with_food_kinds() -> None:
         for option_kind, n in walk_game(RULES, RICH_FOOD, 41, game).items():
             seen[option_kind] = seen.get(option_kind, 0) + n
     assert {"eat food", "take provision", "play"} <= set(seen), seen
+
+
+def test_the_heuristics_pay_the_kinds_a_card_names() -> None:
+    """The shipped heuristics play the cards that cost a named kind (the engine offers
+    them only while the kind is held) and every game ends in order."""
+    seats = tuple(SeatStrategy(s, tuple(v for _, v in s.params)) for s in (cannoneer, bailer))
+    played = compiled.play_games(RULES, 2, 5, 80, lineup=Lineup(seats), content=RICH_FOOD)
+    names = [RICH_FOOD.deck_card_names(seat) for seat in range(2)]
+    rows = {(s, names[s].index(n)) for s in range(2) for n in ("Fruit Basket",) if n in names[s]}
+    total = sum(
+        played.game_record(g).cards[s][row][CARD_STAT.PLAYED] for g in range(80) for s, row in rows
+    )
+    assert total > 0

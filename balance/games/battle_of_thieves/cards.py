@@ -42,11 +42,16 @@ if TYPE_CHECKING:
 
 class FileMistakes(BalanceError):
     """Every mistake found in reading a file and its includes, one ``FILE:LINE: what:
-    reason`` line each, in reading order (``lines``). As a message it is the first line,
-    with the count of the others and the command that lists them."""
+    reason`` line each, in file order, an include's before the file's (``lines``). As a
+    message it is the first line, with the count of the others and the command that lists
+    them. ``partial``: what the file defines that was read without a mistake (for the
+    checks of :func:`check_each` that need the rules), or None."""
 
-    def __init__(self, lines: Sequence[str], shown: str = "") -> None:
+    def __init__(
+        self, lines: Sequence[str], shown: str = "", partial: Library | None = None
+    ) -> None:
         self.lines = list(dict.fromkeys(lines))
+        self.partial = partial
         more = len(self.lines) - 1
         text = self.lines[0]
         if more:
@@ -1601,9 +1606,7 @@ def _read(path: Path, shown: str) -> Library:
     loader = _Loader()
     loaded = loader.load(path, shown)
     defs = loader.defs(loaded.path)
-    if loader.problems:
-        raise FileMistakes(loader.problems, shown)
-    return Library(
+    library = Library(
         path=loaded.path,
         shown=shown,
         cards=defs.cards,
@@ -1614,6 +1617,9 @@ def _read(path: Path, shown: str) -> Library:
         own_decks=tuple(loaded.own.decks),
         files=tuple(loader.closure(loaded.path)),
     )
+    if loader.problems:
+        raise FileMistakes(loader.problems, shown, partial=library)
+    return library
 
 
 # --- caching ------------------------------------------------------------------------------
@@ -1891,7 +1897,11 @@ def check_each(
         try:
             library = load_file(_file_of(reference))
         except BalanceError as error:
-            out.extend((False, line) for line in _lines_of(error))
+            lines = _lines_of(error)
+            partial = getattr(error, "partial", None)
+            if partial is not None:  # the decks read without a mistake, held to the rules
+                lines = _in_file_order(lines + _rule_mistakes(partial, rules), partial.shown)
+            out.extend((False, line) for line in lines)
             continue
         mistakes = _rule_mistakes(library, rules)
         out.extend((False, line) for line in mistakes)
@@ -1901,8 +1911,8 @@ def check_each(
 
 
 def _rule_mistakes(library: Library, rules: BattleRules) -> list[str]:
-    """A FILE:LINE line, in file order, for each deck of the file that ``simulate`` would
-    refuse under ``rules`` although the file itself loads: more copies of a legendary card
+    """A FILE:LINE line, in file order, for each deck of the file (read without a mistake)
+    that ``simulate`` would refuse under ``rules``: more copies of a legendary card
     than the rule ``legendary_copies`` allows, a starting reserve of other than
     ``reserve_size`` provisions. The same reasons as ``simulate`` gives, at the deck's
     card line or provisions table."""
@@ -1912,7 +1922,8 @@ def _rule_mistakes(library: Library, rules: BattleRules) -> list[str]:
     for name in library.own_decks:
         deck = library.decks[name]
         for (card, copies), line in zip(deck.cards, deck.card_lines, strict=True):
-            if library.cards[card].type == L.LEGENDARY and copies > rules.legendary_copies:
+            legendary = card in library.cards and library.cards[card].type == L.LEGENDARY
+            if legendary and copies > rules.legendary_copies:
                 reason = legendary_reason(copies, card, rules.legendary_copies)
                 found.append((line, f"{deck.file}:{line}: deck '{name}', cards: {reason}"))
         total = sum(deck.provisions)

@@ -49,7 +49,9 @@ class Content:
     mods : int64 ``(K, MAX_MODS, 2)`` (stat, amount) and ``mods_len`` ``(K,)``: passive
         modifiers of animals and items for the pirate that holds them.
     card_cost : int64 ``(K, COST_SIZE)``: what playing the card costs, provisions by kind
-        then 1 for an action of one of the player's pirates (``layout.COST_ACTION``).
+        (the food slot holds all the food it costs, the kinds it names included), then 1
+        for an action of one of the player's pirates (``layout.COST_ACTION``), then the
+        food of each named kind (``layout.COST_FOOD_KINDS``, ``FOOD_KINDS`` order).
     card_trigger : int64 ``(K, MAX_TRIGGERS)``: the event of each triggered ability of an
         animal or item (``layout.ON_*``; 0 for none), ``card_trigger_program`` ``(K,
         MAX_TRIGGERS, MAX_EFFECTS, Effect.SIZE)`` and ``card_trigger_len`` ``(K,

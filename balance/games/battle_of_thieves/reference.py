@@ -42,6 +42,10 @@ Smaller decisions, also listed on ``docs/battle-of-thieves.md``:
 * **The turn cap** ends the game at the end of any turn ``t >= turn_cap``.
 * **Damage dealt** (the record) counts the life lost by the enemy's pirates during the
   player's turn from every source: attacks, card damage, burns and poison.
+* **Food kinds** (decision 18): food spent without a named kind is of the kind held most,
+  food gained without one of the kind furthest below its starting count (ties: the first
+  in ``FOOD_KINDS`` order); a steal moves each food as its kind; a cost pays the kinds
+  it names first. The FOOD provision is always the sum of ``Side.food_kinds``.
 """
 
 from __future__ import annotations
@@ -271,6 +275,8 @@ class Side:
     ``cannon_mods`` are timed modifiers ``[amount, turns left]`` in the order added.
     ``loaded`` is the cursed ball card loaded this turn (-1 none). ``sins`` is the bit mask
     of the sins in the discard pile; ``triggered`` whether the ship's trigger has fired.
+    ``provisions`` is the reserve in ``PROVISIONS`` order; ``food_kinds`` its food by kind
+    (``FOOD_KINDS`` order), which sums to ``provisions[FOOD_PROVISION]``.
     """
 
     water: int = 0
