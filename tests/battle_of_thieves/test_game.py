@@ -1593,9 +1593,10 @@ def test_a_run_whose_deck_file_changed_is_refused(tmp_path: Path, monkeypatch, c
     digest = json.loads((directory / "manifest.json").read_text())["deck_digest"]
     assert re.fullmatch(r"[0-9a-f]{64}", digest), digest
     check_replay(directory, 0)
-    # A change that plays other games: replay and report refuse the run in one line.
+    # A change that plays other games (the reserve still 30): replay and report refuse the
+    # run in one line.
     path.write_text(
-        original.replace("cannonballs = 10", "cannonballs = 0").replace("planks = 8", "planks = 0")
+        original.replace("cannonballs = 10", "cannonballs = 0").replace("planks = 8", "planks = 18")
     )
     out = tmp_path / "report"
     for args in (("replay", directory, 0), ("report", directory, "--out", out)):
