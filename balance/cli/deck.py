@@ -59,7 +59,7 @@ def deck_check(files: tuple[str, ...], rule_texts: tuple[str, ...]) -> None:
     rules = BattleRules()
     for text in rule_texts:
         rules = rules.with_text(*rule_pair(text))
-    results = card_files.check_each(files, rules)
+    results = card_files.check_each(files, rules.legendary_copies, rules.reserve_size)
     for ok, line in results:
         click.echo(line, err=not ok)
     sys.exit(card_files.check_exit_code(files, results))

@@ -30,14 +30,11 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn, TypeVar
+from typing import Any, NamedTuple, NoReturn, TypeVar
 
 from balance.core.errors import BalanceError
 from balance.games.battle_of_thieves import layout as L
 from balance.games.battle_of_thieves.content import Content, blanked, deal_food, make_content
-
-if TYPE_CHECKING:
-    from balance.games.battle_of_thieves.rules import BattleRules
 
 
 class FileMistakes(BalanceError):
@@ -1881,17 +1878,16 @@ def _many(count: int, word: str) -> str:
 
 
 def check_each(
-    references: Sequence[str], rules: BattleRules | None = None
+    references: Sequence[str],
+    legendary_copies: int = L.LEGENDARY_COPIES,
+    reserve_size: int = L.RESERVE_SIZE,
 ) -> list[tuple[bool, str]]:
     """Check every file (or example deck name): (True, a line per deck) for a good file,
     (False, a line per mistake) for a bad one. Never raises for a bad file.
 
-    ``rules`` (default: the rules' defaults) give the rules a deck is held to as
-    ``simulate`` holds it: ``legendary_copies`` and ``reserve_size``."""
-    if rules is None:
-        from balance.games.battle_of_thieves.rules import BattleRules
-
-        rules = BattleRules()
+    A deck is held to the rules ``legendary_copies`` and ``reserve_size`` (their
+    defaults unless given) as ``simulate`` holds it."""
+    rules = (legendary_copies, reserve_size)
     out: list[tuple[bool, str]] = []
     for reference in references:
         try:
@@ -1910,28 +1906,46 @@ def check_each(
     return out
 
 
-def _rule_mistakes(library: Library, rules: BattleRules) -> list[str]:
+def _rule_mistakes(library: Library, rules: tuple[int, int]) -> list[str]:
     """A FILE:LINE line, in file order, for each deck of the file (read without a mistake)
     that ``simulate`` would refuse under ``rules``: more copies of a legendary card
     than the rule ``legendary_copies`` allows, a starting reserve of other than
     ``reserve_size`` provisions. The same reasons as ``simulate`` gives, at the deck's
-    card line or provisions table."""
-    from balance.games.battle_of_thieves.rules import legendary_reason, reserve_reason
-
+    card line or provisions table. ``rules``: ``legendary_copies`` and ``reserve_size``."""
+    limit, size = rules
     found: list[tuple[int, str]] = []
     for name in library.own_decks:
         deck = library.decks[name]
         for (card, copies), line in zip(deck.cards, deck.card_lines, strict=True):
             legendary = card in library.cards and library.cards[card].type == L.LEGENDARY
-            if legendary and copies > rules.legendary_copies:
-                reason = legendary_reason(copies, card, rules.legendary_copies)
+            if legendary and copies > limit:
+                reason = legendary_reason(copies, card, limit)
                 found.append((line, f"{deck.file}:{line}: deck '{name}', cards: {reason}"))
         total = sum(deck.provisions)
-        if total != rules.reserve_size:
+        if total != size:
             line = deck.provisions_line
-            reason = reserve_reason(total, rules.reserve_size)
+            reason = reserve_reason(total, size)
             found.append((line, f"{deck.file}:{line}: deck '{name}', provisions: {reason}"))
     return [text for _, text in sorted(found, key=lambda pair: pair[0])]
+
+
+def legendary_reason(copies: int, card: str, limit: int) -> str:
+    """Why a deck holding ``copies`` of the legendary ``card`` is refused (``simulate`` and
+    ``balance deck check`` say the same)."""
+    return (
+        f"{copies} copies of the legendary card '{card}'; the rule legendary_copies allows "
+        f"{limit} (to play it: --rule legendary_copies={copies})"
+    )
+
+
+def reserve_reason(total: int, size: int) -> str:
+    """Why a deck whose starting reserve holds ``total`` provisions is refused under the
+    rule ``reserve_size`` = ``size`` (``simulate`` and ``balance deck check`` say the
+    same)."""
+    return (
+        f"{total} provisions; the rule reserve_size asks exactly {size} in a starting reserve "
+        f"(to play it: --rule reserve_size={total})"
+    )
 
 
 def check_exit_code(references: Sequence[str], results: Sequence[tuple[bool, str]]) -> int:

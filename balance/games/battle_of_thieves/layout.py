@@ -46,6 +46,8 @@ LEGENDARY = 8
 SHIP = 9
 #: Copies of one legendary card a deck may hold by default (the rule ``legendary_copies``).
 LEGENDARY_COPIES = 1
+#: Provisions a deck's starting reserve holds by default (the rule ``reserve_size``).
+RESERVE_SIZE = 30
 CARD_TYPES = (
     "blank",
     "animal",

@@ -18,7 +18,7 @@ import numpy as np
 
 from balance.core.errors import BalanceError
 from balance.core.rule_fields import RuleFields, check_int
-from balance.games.battle_of_thieves.layout import LEGENDARY, LEGENDARY_COPIES, RULE
+from balance.games.battle_of_thieves.layout import LEGENDARY, LEGENDARY_COPIES, RESERVE_SIZE, RULE
 
 #: Fields held as tuples of strings (lists in JSON, comma-separated on the command line).
 LIST_FIELDS = ("decks", "blanks")
@@ -76,7 +76,7 @@ class BattleRules(RuleFields):
         default=5, metadata=_help("Provisions an island visit takes back.", "0..30")
     )
     reserve_size: int = field(
-        default=30,
+        default=RESERVE_SIZE,
         metadata=_help(
             "Provisions a deck's starting reserve holds, exactly (the rulebook: 30); a deck "
             "whose reserve holds another number is refused.",
@@ -204,6 +204,8 @@ def check_legendary_copies(content: Any, limit: int) -> None:
         ``(2, DECK_SIZE)`` card ids, ``card_type`` int64 ``(K,)``.
     limit : the most copies of one legendary card a deck may hold.
     """
+    from balance.games.battle_of_thieves.cards import legendary_reason
+
     for seat in range(2):
         ids, counts = np.unique(content.deck[seat], return_counts=True)
         for card, copies in zip(ids, counts, strict=True):
@@ -212,15 +214,6 @@ def check_legendary_copies(content: Any, limit: int) -> None:
                     f"deck '{content.deck_names[seat]}' holds "
                     + legendary_reason(int(copies), content.names[card], limit)
                 )
-
-
-def legendary_reason(copies: int, card: str, limit: int) -> str:
-    """Why a deck holding ``copies`` of the legendary ``card`` is refused (``simulate`` and
-    ``balance deck check`` say the same)."""
-    return (
-        f"{copies} copies of the legendary card '{card}'; the rule legendary_copies allows "
-        f"{limit} (to play it: --rule legendary_copies={copies})"
-    )
 
 
 def check_reserve_size(content: Any, size: int) -> None:
@@ -233,18 +226,12 @@ def check_reserve_size(content: Any, size: int) -> None:
         ``(2, 5)``, each seat's starting reserve.
     size : the provisions a starting reserve holds.
     """
+    from balance.games.battle_of_thieves.cards import reserve_reason
+
     for seat in range(2):
         total = int(content.provisions[seat].sum())
         if total != size:
             raise BalanceError(f"deck '{content.deck_names[seat]}': " + reserve_reason(total, size))
-
-
-def reserve_reason(total: int, size: int) -> str:
-    """Why a deck whose starting reserve holds ``total`` provisions is refused."""
-    return (
-        f"{total} provisions; the rule reserve_size asks exactly {size} in a starting reserve "
-        f"(to play it: --rule reserve_size={total})"
-    )
 
 
 def absolute_deck(reference: str) -> str:
