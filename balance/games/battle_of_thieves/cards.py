@@ -621,19 +621,21 @@ def _suggest_named(value: str, names: Sequence[str], aliases: Mapping[str, int])
 _PROVISION_ALIASES = {alias: len(L.PROVISIONS) + k for alias, k in FOOD_KIND_ALIASES.items()}
 
 
-def _status_arg(table: Table) -> int:
-    """The ``status`` of an effect: an English name or the rulebook's French one."""
+def _status_arg(table: Table, names: Sequence[str] = L.STATUSES) -> int:
+    """The ``status`` of an effect, its index in ``names`` (``layout.STATUSES``, or a list
+    whose index 0 names something else, such as a cure's "all"): an English name or the
+    rulebook's French one."""
     value = table.data.get("status")
     if not isinstance(value, str):
-        return table.choice("status", L.STATUSES)  # missing, or not a name: its message
-    found = _lookup(value, L.STATUSES, STATUS_ALIASES)
-    if found:
+        return table.choice("status", names)  # missing, or not a name: its message
+    found = _lookup(value, names, STATUS_ALIASES)
+    if found is not None:
         return found
-    allowed = [n for n in L.STATUSES if n]
-    french = ", ".join(STATUS_FRENCH[L.STATUSES.index(n)] for n in allowed)
+    allowed = [n for n in names if n]
+    french = ", ".join(STATUS_FRENCH[L.STATUSES.index(n)] for n in allowed if n in L.STATUSES)
     table.fail(
         "status",
-        f"unknown status '{value}'{_suggest_named(value, L.STATUSES, STATUS_ALIASES)}; one of: "
+        f"unknown status '{value}'{_suggest_named(value, names, STATUS_ALIASES)}; one of: "
         f"{', '.join(allowed)} (in French: {french})",
     )
 
