@@ -154,6 +154,10 @@ def test_example_library_covers_the_vocabulary() -> None:
     assert any(s.trigger == L.WATER_AT_LEAST for s in crew.ships.values())
     rows = [row for c in library.cards.values() for row in c.program]
     assert {r[0] for r in rows} == set(range(1, len(L.OPS)))
+    # the pirates that set a program off are named in abilities and weapons' effects only
+    rows += [row for c in library.cards.values() for _, program in c.triggers for row in program]
+    rows += [row for p in crew.pirates.values() for _, program in p.triggers for row in program]
+    rows += [row for w in crew.weapons.values() for row in w.program]
     assert {r[1] for r in rows} - {L.NO_TARGET} == set(range(1, len(L.TARGETS)))
     assert {r[4] for r in rows if r[0] == L.STATUS} == set(range(1, len(L.STATUSES)))
     assert {r[5] for r in rows} == {L.ALWAYS, L.IF_WON, L.IF_LOST}
@@ -1195,7 +1199,7 @@ def trigger(
         ),
         (
             card_text('name = "T"', 'type = "item"') + card_text(header="[[card.trigger]]  # <-"),
-            "card 'T', trigger 1: missing 'on'; one of: hit, boarded, turn_start",
+            "card 'T', trigger 1: missing 'on'; one of: hit, boarded, turn_start, hits",
         ),
         (
             card_text('name = "T"', 'type = "item"')
@@ -1205,7 +1209,7 @@ def trigger(
         (
             trigger('do = "heal"', 'target = "own_pirate"  # <-'),
             "card 'T', trigger 1, effect 1: a triggered ability cannot choose a pirate "
-            "('own_pirate'): use self, random_enemy_pirate,",
+            "('own_pirate'): use self, attacker, random_enemy_pirate,",
         ),
         (
             trigger('do = "heal"', 'target = "self"', "amount = 0  # <-"),
@@ -1260,13 +1264,13 @@ def test_too_many_triggers_and_every_trigger_mistake_in_one_reading(tmp_path: Pa
     with pytest.raises(cards.FileMistakes) as caught:
         cards.load_file(path)
     assert caught.value.lines == [
-        f"{path}:5: card 'T', trigger 1: unknown on 'hot'; one of: hit, boarded, turn_start",
+        f"{path}:5: card 'T', trigger 1: unknown on 'hot'; one of: hit, boarded, turn_start, hits",
         f"{path}:8: card 'T', trigger 1, effect 1: a triggered ability cannot choose a pirate "
         "('own_pirate'): use self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship "
         "or pirates_island",
         f"{path}:13: card 'T', trigger 2, effect 1: a triggered ability cannot choose a pirate "
-        "('enemy_pirate'): use self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship "
-        "or pirates_island",
+        "('enemy_pirate'): use self, attacker, random_enemy_pirate, pirates_own_ship, "
+        "pirates_enemy_ship or pirates_island",
     ]
 
 
@@ -1288,3 +1292,219 @@ def test_the_documented_trigger_example_loads(tmp_path: Path) -> None:
     assert rows == ["on", *L.TRIGGER_EVENTS[1:]]  # the header, then each event
     dog = cards.load_file(example("cards.toml")).cards["Watch Dog"]  # the example card
     assert dog.triggers == library.cards["Watch Dog"].triggers and dog.mods
+
+
+# --- combat: weapons' reach and effects, hits abilities, the pirates that set them off ---
+
+#: The designer's combat pieces, as the docs write them.
+COMBAT = """
+[[weapon]]
+name = "Poisoned Dagger"
+text = "Its hits poison."
+hits_on = 4
+damage = 1
+[[weapon.effect]]
+do = "status"
+target = "hit_pirate"
+status = "poison"
+
+[[weapon]]
+name = "Long Pistol"
+text = "Fires from your own ship at a pirate aboard the enemy's ship."
+hits_on = 5
+damage = 1
+reach = "enemy_ship"
+
+[[pirate]]
+name = "Stabby Pete"
+text = "His hits poison."
+[[pirate.trigger]]
+on = "hits"
+[[pirate.trigger.effect]]
+do = "status"
+target = "hit_pirate"
+status = "poison"
+
+[[card]]
+name = "Fire Salamander"
+type = "animal"
+copies = 20
+text = "Whoever hits its host burns."
+[[card.trigger]]
+on = "hit"
+[[card.trigger.effect]]
+do = "status"
+target = "attacker"
+status = "burn"
+"""
+
+
+def test_the_designers_combat_pieces_load_and_compile(tmp_path: Path) -> None:
+    from balance.games.battle_of_thieves import reference
+    from balance.games.battle_of_thieves.cards import Deck, _compile
+
+    path, _ = write(tmp_path, LIBRARY + COMBAT, "combat.toml")
+    library = cards.load_file(path)
+    poison = (L.STATUS, L.HIT_PIRATE, 0, 0, L.POISON, 0, 0, 0, L.GAME_TURNS)
+    dagger, pistol = library.weapons["Poisoned Dagger"], library.weapons["Long Pistol"]
+    assert (dagger.hits_on, dagger.damage, dagger.reach, dagger.program) == (
+        4,
+        1,
+        L.REACH_HERE,
+        (poison,),
+    )
+    assert (pistol.hits_on, pistol.damage, pistol.reach, pistol.program) == (5, 1, L.REACH_SHIP, ())
+    assert library.weapons["Cutlass"].reach == L.REACH_HERE  # the default
+    assert library.pirates["Stabby Pete"].triggers == ((L.ON_HITS, (poison,)),)
+    burn = (L.STATUS, L.ATTACKER, 0, 0, L.BURN, 0, 0, 0, L.GAME_TURNS)
+    assert library.cards["Fire Salamander"].triggers == ((L.ON_HIT, (burn,)),)
+    crew = (("Stabby Pete", ("Poisoned Dagger", "Long Pistol")), ("Anne", ("Cutlass", "Dagger")))
+    deck = Deck("d", "Brig", crew, (("Fire Salamander", 20),), (10, 12, 4, 2, 2))
+    content = _compile([(deck, library), (deck, library)], ("a", "b"))
+    assert content.weapons[1, 0].tolist() == [[4, 1, L.REACH_HERE], [5, 1, L.REACH_SHIP]]
+    assert content.weapons[1, 1].tolist() == [[4, 1, L.REACH_HERE], [3, 1, L.REACH_HERE]]
+    assert content.weapon_program_len[1].tolist() == [[1, 0], [0, 0]]
+    assert tuple(content.weapon_program[1, 0, 0, 0]) == poison
+    assert content.pirate_trigger[1, 0, 0] == L.ON_HITS
+    assert tuple(content.pirate_trigger_program[1, 0, 0, 0]) == poison
+    salamander = content.card_id("Fire Salamander")
+    assert content.card_trigger[salamander, 0] == L.ON_HIT
+    assert tuple(content.card_trigger_program[salamander, 0, 0]) == burn
+    assert content.is_mirror()
+    record = reference.play_game(BattleRules(), content, 1, 0)  # and the engine plays it
+    assert record.seats[0][L.SEAT_STAT.ATTACKS] + record.seats[1][L.SEAT_STAT.ATTACKS] > 0
+
+
+def weapon(*lines: str, effect: tuple[str, ...] = ()) -> str:
+    text = card_text('name = "W"', "hits_on = 4", "damage = 1", *lines, header="[[weapon]]")
+    return text + (card_text(*effect, header="[[weapon.effect]]") if effect else "")
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            weapon('reach = "far"  # <-'),
+            "weapon 'W': unknown reach 'far'; one of: here, enemy_ship, any",
+        ),
+        (
+            weapon('range = "any"  # <-'),
+            "unknown field 'range'; allowed: name, text, hits_on, damage, reach, effect",
+        ),
+        (
+            weapon(effect=('do = "damage"', 'target = "enemy_pirate"  # <-')),
+            "weapon 'W', effect 1: a weapon's hit cannot choose a pirate ('enemy_pirate'): use "
+            "hit_pirate, self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship or "
+            "pirates_island",
+        ),
+        (
+            weapon(effect=('do = "damage"', 'target = "attacker"  # <-')),
+            "weapon 'W', effect 1: a weapon's hit has no 'attacker': it is the enemy pirate "
+            "whose attack hit the holder; only a 'hit' ability may name it",
+        ),
+        (
+            weapon(effect=('do = "revive"', 'target = "own_pirate"  # <-')),
+            "a weapon's hit cannot choose a pirate ('own_pirate')",
+        ),
+        (
+            weapon(effect=('do = "hole"', 'target = "enemy_ship"', 'on = "won"  # <-')),
+            "on = 'won' needs an insult effect before it",
+        ),
+        (
+            weapon('effect = { do = "hole", target = "enemy_ship" }  # <-'),
+            "write [[weapon.effect]] (double brackets), one for each effect",
+        ),
+        (
+            trigger('do = "damage"', 'target = "attacker"  # <-', on='on = "turn_start"'),
+            "card 'T', trigger 1, effect 1: a 'turn_start' ability has no 'attacker': it is the "
+            "enemy pirate whose attack hit the holder; only a 'hit' ability may name it",
+        ),
+        (
+            trigger('do = "damage"', 'target = "boarder"  # <-'),
+            "a 'hit' ability has no 'boarder': it is the enemy pirate that boarded; only a "
+            "'boarded' ability may name it",
+        ),
+        (
+            trigger('do = "damage"', 'target = "hit_pirate"  # <-', on='on = "boarded"'),
+            "a 'boarded' ability has no 'hit_pirate': it is the enemy pirate a hit struck; only "
+            "a weapon's effects and a 'hits' ability may name it",
+        ),
+        (
+            trigger('do = "damage"', 'target = "attacker"  # <-', on='on = "hits"'),
+            "a 'hits' ability has no 'attacker'",
+        ),
+        (
+            trigger('do = "heal"', 'target = "own_pirate"  # <-', on='on = "hits"'),
+            "a triggered ability cannot choose a pirate ('own_pirate'): use self, hit_pirate, "
+            "random_enemy_pirate,",
+        ),
+        (
+            effect('do = "status"', 'target = "hit_pirate"  # <-', 'status = "poison"'),
+            "card 'Test', effect 1: an event has no 'hit_pirate': it is the enemy pirate a hit "
+            "struck; only a weapon's effects and a 'hits' ability may name it",
+        ),
+        (
+            '[[ship]]\nname = "S"\nwhen = "water_at_least"\nvalue = 50\n'
+            '[[ship.effect]]\ndo = "damage"\ntarget = "boarder"  # <-\n',
+            "ship 'S', effect 1: a ship's trigger has no 'boarder'",
+        ),
+        (
+            card_text('name = "K"', 'type = "item"')
+            + card_text('do = "damage"', 'target = "attacker"  # <-', header="[[card.effect]]"),
+            "card 'K', effect 1: an item has no 'attacker'",
+        ),
+    ],
+)
+def test_combat_mistakes(tmp_path: Path, text: str, reason: str) -> None:
+    check(tmp_path, text, reason)
+
+
+def test_too_many_weapon_effects_and_every_weapon_mistake_in_one_reading(tmp_path: Path) -> None:
+    hole = card_text('do = "hole"', 'target = "enemy_ship"', header="[[weapon.effect]]")
+    text = weapon() + hole * 8 + hole.replace("]]", "]]  # <-", 1)
+    check(tmp_path, text, "weapon 'W', effect 9: 9 effects; at most 8")
+    text = (
+        '[[weapon]]\nname = "W"\nhits_on = 7\ndamage = 1\nreach = "far"\n'
+        '[[weapon.effect]]\ndo = "heal"\ntarget = "boarder"\n'
+    )
+    path, _ = write(tmp_path, text)
+    with pytest.raises(cards.FileMistakes) as caught:
+        cards.load_file(path)
+    assert caught.value.lines == [
+        f"{path}:3: weapon 'W': 'hits_on' = 7 is out of range: allowed 1..6",
+        f"{path}:5: weapon 'W': unknown reach 'far'; one of: here, enemy_ship, any",
+        f"{path}:8: weapon 'W', effect 1: a weapon's hit has no 'boarder': it is the enemy "
+        "pirate that boarded; only a 'boarded' ability may name it",
+    ]
+
+
+def test_what_a_weapons_effects_and_the_cause_targets_may_name(tmp_path: Path) -> None:
+    more = "[[weapon.effect]]"
+    text = (
+        weapon('reach = "any"', effect=('do = "extra_action"', 'target = "self"'))
+        + card_text('do = "move"', 'target = "hit_pirate"', 'to = "island"', header=more)
+        + card_text('do = "damage"', 'target = "random_enemy_pirate"', header=more)
+        + trigger('do = "move"', 'target = "boarder"', 'to = "enemy_ship"', on='on = "boarded"')
+    )
+    path, _ = write(tmp_path, text, "good.toml")
+    library = cards.load_file(path)
+    assert library.weapons["W"].reach == L.REACH_ANY
+    assert [row[:2] for row in library.weapons["W"].program] == [
+        (L.EXTRA_ACTION, L.SELF),
+        (L.MOVE, L.HIT_PIRATE),
+        (L.DAMAGE, L.RANDOM_ENEMY_PIRATE),
+    ]
+    assert library.cards["T"].triggers[0][1][0][:2] == (L.MOVE, L.BOARDER)
+
+
+def test_the_documented_weapon_example_loads(tmp_path: Path) -> None:
+    import re
+
+    doc = DOCS.read_text(encoding="utf-8")
+    section = doc.split("### Weapons: reach and effects", 1)[1].split("\n## ", 1)[0]
+    example_text = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    path, _ = write(tmp_path, example_text, "weapons.toml")
+    library = cards.load_file(path)
+    assert library.weapons == cards.load_file(write(tmp_path, COMBAT, "combat.toml")[0]).weapons
+    rows = re.findall(r"^\| `(\w+)`", section, re.M)
+    assert rows == ["reach", *L.REACHES]  # the header, then each reach

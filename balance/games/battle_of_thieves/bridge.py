@@ -320,6 +320,8 @@ class CompiledEngine:
         dice: Dice,
         narrate: Any = None,
         longer: int = 0,
+        other: int = -1,
+        hit: int = 0,
     ) -> None:
         program = np.zeros((max(len(rows), 1), EFFECT.SIZE), dtype=np.int64)
         for r, row in enumerate(rows):
@@ -339,8 +341,8 @@ class CompiledEngine:
             choice,
             holder,
             longer,
-            -1,
-            0,
+            other,
+            hit,
         )
         rolled.finish()
         write_position(pos, arrays)

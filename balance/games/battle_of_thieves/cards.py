@@ -91,7 +91,15 @@ CARD_TYPE_NAMES = tuple(n for n in L.CARD_TYPES if n not in ("blank", "ship"))
 SHIP_TARGETS = (L.OWN_SHIP, L.ENEMY_SHIP)
 SIDE_TARGETS = (L.OWN, L.ENEMY)
 ZONE_TARGETS = (L.PIRATES_OWN_SHIP, L.PIRATES_ENEMY_SHIP, L.PIRATES_ISLAND)
-PIRATE_TARGETS = (*L.CHOSEN_TARGETS, *ZONE_TARGETS, L.SELF, L.RANDOM_ENEMY_PIRATE)
+#: The pirates that set a program off: who may name them (``_program``'s checks).
+CAUSE_TARGETS = (L.ATTACKER, L.BOARDER, L.HIT_PIRATE)
+PIRATE_TARGETS = (
+    *L.CHOSEN_TARGETS,
+    *ZONE_TARGETS,
+    L.SELF,
+    L.RANDOM_ENEMY_PIRATE,
+    *CAUSE_TARGETS,
+)
 OWN_CHOSEN = (L.OWN_PIRATE, L.OWN_PIRATE_HERE)
 
 #: Statuses that burn out by turn number and take no ``turns``.
@@ -180,7 +188,7 @@ EFFECT_FIELDS = (
 #: The water level ``if = "own_water_at_least"`` compares with.
 IF_WATER = Range(1, 999, None)
 MODIFIER_FIELDS = ("stat", "amount")
-WEAPON_FIELDS = ("name", "text", "hits_on", "damage")
+WEAPON_FIELDS = ("name", "text", "hits_on", "damage", "reach", "effect")
 PIRATE_FIELDS = ("name", "text", "modifier", "trigger")
 #: A triggered ability's fields (``[[card.trigger]]``, ``[[pirate.trigger]]``).
 TRIGGER_FIELDS = ("on", "text", "effect")
@@ -593,6 +601,8 @@ class Weapon:
     damage: int
     text: str = field(default="", compare=False)
     where: str = field(default="", compare=False)
+    reach: int = L.REACH_HERE  # layout.REACH_*
+    program: tuple[Row, ...] = ()  # its effects on a hit on an enemy pirate
 
 
 @dataclass(frozen=True)
@@ -750,9 +760,27 @@ def _effect(table: Table) -> Row:
     return (op, target, amount, turns, arg, on, condition, value, L.GAME_TURNS)
 
 
-def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row, ...]:
-    """The effects ``key`` of a card (``kind`` its type), a ship trigger (``"ship"``) or a
-    triggered ability (``"trigger"``)."""
+#: Who may name each pirate that sets a program off: (the ability's event, what it is).
+CAUSES = {
+    L.ATTACKER: (L.ON_HIT, "the enemy pirate whose attack hit the holder"),
+    L.BOARDER: (L.ON_BOARDED, "the enemy pirate that boarded"),
+    L.HIT_PIRATE: (L.ON_HITS, "the enemy pirate a hit struck"),
+}
+
+
+def _cause_hint(target: int) -> str:
+    """Where ``target`` (one of :data:`CAUSE_TARGETS`) may be used, for messages."""
+    event = L.TRIGGER_EVENTS[CAUSES[target][0]]
+    weapon = "a weapon's effects and " if target == L.HIT_PIRATE else ""
+    return f"only {weapon}a '{event}' ability may name it"
+
+
+def _program(
+    table: Table, key: str, header: str, kind: int | str, event: int | None = L.NO_EVENT
+) -> tuple[Row, ...]:
+    """The effects ``key`` of a card (``kind`` its type), a ship trigger (``"ship"``), a
+    triggered ability (``"trigger"``, ``event`` its ``on``, None if unreadable) or a
+    weapon's hit (``"weapon"``)."""
     table.tables(key, header)
     entries = table.items(key, f"{table.label}, effect {{n}}")
     errors: list[BalanceError] = []
@@ -770,22 +798,42 @@ def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row,
     chosen = 0
     insult = False
 
+    names = {
+        "ship": "a ship's trigger",
+        "trigger": "a triggered ability",
+        "weapon": "a weapon's hit",
+    }
+    what = names.get(str(kind), _a(kind) if isinstance(kind, int) else str(kind))
+    cause = next((t for t, (ev, _) in CAUSES.items() if kind == "trigger" and ev == event), 0)
+
     def across(entry: Table, row: Row) -> None:
         nonlocal chosen
         op, target, on = row[0], row[1], row[5]
-        if target == L.SELF and kind not in (L.ITEM, "trigger"):
-            what = "a ship's trigger" if kind == "ship" else _a(kind)
+        if target == L.SELF and kind not in (L.ITEM, "trigger", "weapon"):
             entry.fail(
                 "target",
                 f"{what} has no holder: 'self' is the pirate holding an item, or the "
-                "holder of a triggered ability",
+                "holder of a triggered ability, or the pirate attacking with a weapon",
+            )
+        if target in CAUSE_TARGETS and not (
+            target == cause
+            or (kind == "weapon" and target == L.HIT_PIRATE)
+            or (kind == "trigger" and event is None)  # its 'on' is wrong: said already
+        ):
+            whose = f"a '{L.TRIGGER_EVENTS[event]}' ability" if kind == "trigger" else what
+            name = L.TARGETS[target]
+            entry.fail(
+                "target",
+                f"{whose} has no '{name}': it is {CAUSES[target][1]}; {_cause_hint(target)}",
             )
         if target in L.CHOSEN_TARGETS:
-            what = {"ship": "a ship's trigger", "trigger": "a triggered ability"}.get(
-                str(kind), _a(kind) if isinstance(kind, int) else str(kind)
-            )
             if not choosers:
-                others = "self, random_enemy_pirate, " if kind == "trigger" else ""
+                others = ""
+                if kind == "trigger":
+                    others = f"self, {L.TARGETS[cause]}, " if cause else "self, "
+                    others += "random_enemy_pirate, "
+                elif kind == "weapon":
+                    others = "hit_pirate, self, random_enemy_pirate, "
                 entry.fail(
                     "target",
                     f"{what} cannot choose a pirate ('{L.TARGETS[target]}'): "
@@ -829,7 +877,7 @@ def _triggers(table: Table, header: str) -> tuple[Trigger, ...]:
         event = _attempt(mistakes, lambda: entry.choice("on", L.TRIGGER_EVENTS))
         _attempt(mistakes, lambda: entry.string("text", required=False))
         program = _attempt(
-            mistakes, lambda: _program(entry, "effect", f"{header}.effect", "trigger")
+            mistakes, lambda: _program(entry, "effect", f"{header}.effect", "trigger", event)
         )
         if program is not None and not program:
             _attempt(
@@ -973,9 +1021,13 @@ def _weapon(table: Table) -> Weapon:
     hits_on = _attempt(errors, lambda: table.whole("hits_on", HITS_ON))
     damage = _attempt(errors, lambda: table.whole("damage", WEAPON_DAMAGE))
     text = _attempt(errors, lambda: table.string("text", required=False)) or ""
+    reach = _attempt(errors, lambda: table.choice("reach", L.REACHES, required=False))
+    program = _attempt(errors, lambda: _program(table, "effect", "weapon.effect", "weapon"))
     _gather(errors)
-    assert hits_on is not None and damage is not None
-    return Weapon(name, hits_on, damage, text, f"{table.source.shown}:{table.header}")
+    assert hits_on is not None and damage is not None and program is not None
+    where = f"{table.source.shown}:{table.header}"
+    reach = L.REACH_HERE if reach is None else reach
+    return Weapon(name, hits_on, damage, text, where, reach, program)
 
 
 def _pirate(table: Table) -> Pirate:
@@ -1623,18 +1675,16 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
         for c in chosen.values()
     ]
     weapons = []
+    weapon_programs = []
     pirate_mods = []
     pirate_triggers = []
     ship_mods = []
     triggers = []
     ship_programs = []
     for deck, library in seats:
-        weapons.append(
-            [
-                [[library.weapons[w].hits_on, library.weapons[w].damage] for w in arms]
-                for _, arms in deck.pirates
-            ]
-        )
+        arms_of = [[library.weapons[w] for w in arms] for _, arms in deck.pirates]
+        weapons.append([[[w.hits_on, w.damage, w.reach] for w in arms] for arms in arms_of])
+        weapon_programs.append([[w.program for w in arms] for arms in arms_of])
         pirate_mods.append([library.pirates[p].mods for p, _ in deck.pirates])
         pirate_triggers.append([library.pirates[p].triggers for p, _ in deck.pirates])
         ship = library.ships[deck.ship]
@@ -1646,6 +1696,7 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
         [deck.card_list() for deck, _ in seats],
         provisions=[deck.provisions for deck, _ in seats],
         weapons=weapons,
+        weapon_programs=weapon_programs,
         pirate_mods=pirate_mods,
         pirate_triggers=pirate_triggers,
         ship_mods=ship_mods,

@@ -19,11 +19,12 @@ The tuples passed around:
   running records ``seat_stat (2, SEAT_STAT.SIZE)``, ``card_stat (2, DECK_SIZE,
   CARD_STAT.SIZE)``.
 * ``content``: :meth:`Content.arrays`, in ``content.ARRAY_FIELDS`` order.
-* ``derived``: ``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 3),
+* ``derived``: ``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 5),
   card_mod (K, 2))`` from :func:`derive_nb`: each card's per-card record row in each
   seat's deck (-1 if none), the kind of target list (``TL_*``) of playing it and of its
   program's choice, each pirate's fixed numbers (what each weapon needs on the die after
-  the ship's and the pirate's ATTACK_ROLL modifiers, and their ISLAND_TAKE modifiers) and
+  the ship's and the pirate's ATTACK_ROLL modifiers, their ISLAND_TAKE modifiers, then
+  each weapon's reach: ``[0..1]``, ``[2]``, ``[3..4]``) and
   each card's ATTACK_ROLL and ISLAND_TAKE modifiers (for an animal or item held).
 * ``rules``: int64 ``(RULE.SIZE,)``, :meth:`BattleRules.to_array`.
 * ``dice``: ``(rng, script, cursor)``: uint64 ``(4,)`` the dice stream (stream 2), int64
@@ -56,8 +57,10 @@ from balance.games.battle_of_thieves.layout import (
     ATTACK_ANIMAL,
     ATTACK_ITEM,
     ATTACK_ROLL,
+    ATTACKER,
     BAIL,
     BAIL_WATER,
+    BOARDER,
     BURN,
     BY_SIN,
     BY_WATER,
@@ -92,6 +95,7 @@ from balance.games.battle_of_thieves.layout import (
     GAIN,
     GAME_STAT,
     HEAL,
+    HIT_PIRATE,
     HOLE,
     IF_HIT,
     IF_LOST,
@@ -120,6 +124,7 @@ from balance.games.battle_of_thieves.layout import (
     NO_STATUS,
     ON_BOARDED,
     ON_HIT,
+    ON_HITS,
     ON_TURN_START,
     OWN,
     OWN_PIRATE,
@@ -138,6 +143,8 @@ from balance.games.battle_of_thieves.layout import (
     POISON,
     RAISE_ANCHOR,
     RANDOM_ENEMY_PIRATE,
+    REACH_ANY,
+    REACH_SHIP,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
@@ -160,6 +167,7 @@ from balance.games.battle_of_thieves.layout import (
     VISIT,
     WATER,
     WATER_AT_LEAST,
+    WEAPON,
     WEAPON_DAMAGE,
 )
 
@@ -483,12 +491,19 @@ def random_enemy_nb(pirate, dice, seat):
 
 @njit(inline="always", cache=True)
 def is_target_nb(pirate, target, seat, choice, p):
-    """Whether pirate ``p`` is among a pirate target's living pirates (for ``self`` and
-    ``random_enemy_pirate``, ``choice`` is the holder or the pirate drawn)."""
+    """Whether pirate ``p`` is among a pirate target's living pirates (for ``self``,
+    ``random_enemy_pirate``, ``attacker``, ``boarder`` and ``hit_pirate``, ``choice`` is the
+    holder, the pirate drawn or the pirate that set the program off)."""
     zone = pirate[p, PIRATE.ZONE]
     if zone < 0:
         return False
-    if target == SELF or target == RANDOM_ENEMY_PIRATE:
+    if (
+        target == SELF
+        or target == RANDOM_ENEMY_PIRATE
+        or target == ATTACKER
+        or target == BOARDER
+        or target == HIT_PIRATE
+    ):
         return p == choice
     if target == PIRATES_OWN_SHIP:
         return zone == seat
@@ -541,6 +556,8 @@ def apply_program_nb(
             chosen = holder
         elif target == RANDOM_ENEMY_PIRATE:
             chosen = random_enemy_nb(pirate, dice, seat)
+        elif target == ATTACKER or target == BOARDER or target == HIT_PIRATE:
+            chosen = other
         if op == WATER:
             if s >= 0:
                 side[s, SIDE.WATER] = max(0, side[s, SIDE.WATER] + amount)
@@ -676,11 +693,12 @@ def apply_program_nb(
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
+def fire_triggers_nb(pos, content, derived, rules, dice, p, event, other):
     """Pirate ``p``'s triggered abilities of ``event`` (``layout.ON_*``): its own, then its
     animal's, then its item's, each in file order, acting for its owner with ``p`` as
-    ``self``. Each fires only if ``p`` then lives (and, for ON_BOARDED, is aboard its own
-    ship). Stops at once when the game ends."""
+    ``self`` and ``other`` as the pirate that set them off (-1 for none). Each fires only
+    if ``p`` then lives (and, for ON_BOARDED, is aboard its own ship). Stops at once when
+    the game ends."""
     pirate, state = pos[1], pos[6]
     s = p // 2
     i = p % 2
@@ -712,7 +730,7 @@ def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
                     -1,
                     p,
                     0,
-                    -1,
+                    other,
                     0,
                 )
             else:
@@ -728,7 +746,7 @@ def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
                     -1,
                     p,
                     0,
-                    -1,
+                    other,
                     0,
                 )
             if state[STATE.OVER]:
@@ -736,10 +754,11 @@ def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def fire_side_nb(pos, content, derived, rules, dice, seat, event):
-    """The triggered abilities of ``event`` of ``seat``'s pirates, pirate 0's first."""
+def fire_side_nb(pos, content, derived, rules, dice, seat, event, other):
+    """The triggered abilities of ``event`` of ``seat``'s pirates, pirate 0's first (set
+    off by ``other``)."""
     for p in range(2 * seat, 2 * seat + 2):
-        fire_triggers_nb(pos, content, derived, rules, dice, p, event)
+        fire_triggers_nb(pos, content, derived, rules, dice, p, event, other)
         if pos[6][STATE.OVER]:
             return
 
@@ -863,7 +882,7 @@ def start_turn_nb(pos, content, derived, rules, dice):
         if row >= 0:
             card_stat[me, row, CARD_STAT.HELD] += 1
     # 8. the turn_start abilities of the player's pirates, their animals and items
-    fire_side_nb(pos, content, derived, rules, dice, me, ON_TURN_START)
+    fire_side_nb(pos, content, derived, rules, dice, me, ON_TURN_START, -1)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -1111,22 +1130,29 @@ def options_nb(
             for w in range(2):
                 if pirate_base[me, i, w] - bonus > 6:
                     continue
+                # the enemies in the weapon's reach: its zone; from its own ship, the
+                # enemy's ship too (REACH_SHIP); any zone (REACH_ANY)
+                reach = pirate_base[me, i, 3 + w]
+                near = 0  # bit j: enemy pirate j is in reach
                 for j in range(2):
-                    q = 2 * enemy + j
-                    if pirate[q, PIRATE.ZONE] == zone:
+                    there = pirate[2 * enemy + j, PIRATE.ZONE]
+                    if there >= 0 and (
+                        there == zone
+                        or reach == REACH_ANY
+                        or (reach == REACH_SHIP and zone == me and there == enemy)
+                    ):
+                        near |= 1 << j
+                for j in range(2):
+                    if near & (1 << j):
                         n = add_option_nb(options, n, ATTACK, i, w, j)
                 for j in range(2):
                     q = 2 * enemy + j
-                    if pirate[q, PIRATE.ZONE] == zone and pirate[q, PIRATE.ANIMAL] >= 0:
+                    if near & (1 << j) and pirate[q, PIRATE.ANIMAL] >= 0:
                         n = add_option_nb(options, n, ATTACK, i, w, ATTACK_ANIMAL + j)
                 for j in range(2):
                     q = 2 * enemy + j
                     item = pirate[q, PIRATE.ITEM]
-                    if (
-                        pirate[q, PIRATE.ZONE] == zone
-                        and item >= 0
-                        and (card_flags[item] & TARGETABLE) != 0
-                    ):
+                    if near & (1 << j) and item >= 0 and (card_flags[item] & TARGETABLE) != 0:
                         n = add_option_nb(options, n, ATTACK, i, w, ATTACK_ITEM + j)
         # h. visit again (not when it would change nothing)
         ashore = zone == ISLAND and pirate[p, PIRATE.ASHORE] != 0
@@ -1261,14 +1287,38 @@ def attack_nb(pos, content, derived, rules, dice, p, weapon, target):
     if has_status_nb(pirate, p, DRUNK):
         roll = 7 - roll
     roll += mod_sum_nb(content, pirate, p, ATTACK_ROLL)
-    if roll < weapons[me, p % 2, weapon, 0]:
+    if roll < weapons[me, p % 2, weapon, WEAPON.HITS_ON]:
         return
     seat_stat[me, SEAT_STAT.ATTACK_HITS] += 1
     q = 2 * enemy + target % 2
     if target < ATTACK_ANIMAL:
-        damage = weapons[me, p % 2, weapon, 1] + mod_sum_nb(content, pirate, p, WEAPON_DAMAGE)
+        # the damage, the weapon's effects, p's hits abilities, q's hit abilities if it lives
+        damage = weapons[me, p % 2, weapon, WEAPON.DAMAGE]
+        damage += mod_sum_nb(content, pirate, p, WEAPON_DAMAGE)
         damage_nb(pos, q, max(damage, 0))
-        fire_triggers_nb(pos, content, derived, rules, dice, q, ON_HIT)  # if q lives
+        length = content[27][me, p % 2, weapon]
+        if length > 0:
+            apply_program_nb(
+                pos,
+                content,
+                derived,
+                rules,
+                dice,
+                me,
+                content[26][me, p % 2, weapon],
+                length,
+                -1,
+                p,
+                0,
+                q,
+                0,
+            )
+            if pos[6][STATE.OVER]:
+                return
+        fire_triggers_nb(pos, content, derived, rules, dice, p, ON_HITS, q)
+        if pos[6][STATE.OVER]:
+            return
+        fire_triggers_nb(pos, content, derived, rules, dice, q, ON_HIT, p)  # if q lives
     elif target < ATTACK_ITEM:
         card = pirate[q, PIRATE.ANIMAL]
         pirate[q, PIRATE.ANIMAL] = -1
@@ -1435,7 +1485,7 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
         if what == ISLAND:  # moving onto the island is itself a visit
             visit_nb(pos, content, derived, rules, dice, p)
         elif boarding:  # the enemy's abilities on being boarded
-            fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED)
+            fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED, p)
     elif kind == BAIL_WATER:
         pirate[p, PIRATE.ACTIONS] -= 1
         bail = rules[RULE.BAIL] + mod_sum_nb(content, pirate, p, BAIL)
@@ -1492,7 +1542,7 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
 
 @njit(cache=True)
 def derive_nb(content):
-    """``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 3), card_mod
+    """``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 5), card_mod
     (K, 2))`` for ``content`` (allocates; see the module's docstring)."""
     card_type, card_choice, program, program_len = content[0], content[3], content[4], content[5]
     deck_cards = content[9]
@@ -1548,7 +1598,7 @@ def derive_nb(content):
                 card_mod[c, 1] += mods[c, m, 1]
     pirate_mods, pirate_mods_len = content[11], content[12]
     weapons, ship_mods, ship_mods_len = content[13], content[14], content[15]
-    pirate_base = np.zeros((2, 2, 3), dtype=np.int64)
+    pirate_base = np.zeros((2, 2, 5), dtype=np.int64)
     for s in range(2):
         attack = 0
         take = 0
@@ -1566,7 +1616,8 @@ def derive_nb(content):
                 elif pirate_mods[s, i, m, 0] == ISLAND_TAKE:
                     own_take += pirate_mods[s, i, m, 1]
             for w in range(2):
-                pirate_base[s, i, w] = weapons[s, i, w, 0] - own_attack
+                pirate_base[s, i, w] = weapons[s, i, w, WEAPON.HITS_ON] - own_attack
+                pirate_base[s, i, 3 + w] = weapons[s, i, w, WEAPON.REACH]
             pirate_base[s, i, 2] = own_take
     return row_of, play_kind, choice_kind, pirate_base, card_mod
 
@@ -1790,10 +1841,11 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
                 break
             if kind == MOVE_TO and options[k, 2] != ISLAND:  # the commonest option, on the
                 # few arrays it changes (moving onto the island is a visit: applied below)
-                boarding = pirate[2 * me + options[k, 1], PIRATE.ZONE] == me and options[k, 2] != me
+                mover = 2 * me + options[k, 1]
+                boarding = pirate[mover, PIRATE.ZONE] == me and options[k, 2] != me
                 move_nb(side, pirate, seat_stat, me, options[k, 1], options[k, 2])
                 if boarding:  # the enemy's abilities on being boarded
-                    fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED)
+                    fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED, mover)
                     if state[STATE.OVER]:
                         break
                 continue

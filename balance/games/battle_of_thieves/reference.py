@@ -40,6 +40,10 @@ Smaller decisions, also listed on ``docs/battle-of-thieves.md``:
 * **An activated item's action** is spent before its program runs (an EXTRA_ACTION on the
   holder then gives it a fresh one); a single-use item is discarded after its program.
 * **The turn cap** ends the game at the end of any turn ``t >= turn_cap``.
+* **One hit on a pirate** (:func:`attack`): the damage, the weapon's effects, the
+  attacker's ``hits`` abilities (these two even if the damage killed it), then the
+  victim's ``hit`` abilities if it lives. ``attacker``, ``boarder`` and ``hit_pirate``
+  touch their pirate only while it lives.
 * **Damage dealt** (the record) counts the life lost by the enemy's pirates during the
   player's turn from every source: attacks, card damage, burns and poison.
 """
@@ -71,9 +75,11 @@ from balance.games.battle_of_thieves.layout import (
     ATTACK_ITEM,
     ATTACK_PIRATE,
     ATTACK_ROLL,
+    ATTACKER,
     BAIL,
     BAIL_WATER,
     BLANK,
+    BOARDER,
     BURN,
     BY_SIN,
     BY_WATER,
@@ -110,6 +116,7 @@ from balance.games.battle_of_thieves.layout import (
     GAIN,
     GAME_STAT,
     HEAL,
+    HIT_PIRATE,
     HOLE,
     IF_HIT,
     IF_LOST,
@@ -135,6 +142,7 @@ from balance.games.battle_of_thieves.layout import (
     NO_STATUS,
     ON_BOARDED,
     ON_HIT,
+    ON_HITS,
     ON_TURN_START,
     OWN,
     OWN_PIRATE,
@@ -155,6 +163,8 @@ from balance.games.battle_of_thieves.layout import (
     PROVISIONS,
     RAISE_ANCHOR,
     RANDOM_ENEMY_PIRATE,
+    REACH_ANY,
+    REACH_SHIP,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
@@ -179,6 +189,7 @@ from balance.games.battle_of_thieves.layout import (
     VISIT,
     WATER,
     WATER_AT_LEAST,
+    WEAPON,
     WEAPON_DAMAGE,
     WEAPONS,
     WIN_REASONS,
@@ -927,12 +938,15 @@ def card_trigger_rows(content: Content, card: int) -> list[tuple[int, list[list[
     return _triggers(c.card_trigger[card], c.card_trigger_program[card], c.card_trigger_len[card])
 
 
-def fire_triggers(pos: Position, code: int, event: int, dice: Dice, say: Narrator = _quiet) -> None:
+def fire_triggers(
+    pos: Position, code: int, event: int, dice: Dice, say: Narrator = _quiet, other: int = -1
+) -> None:
     """Pirate ``code``'s triggered abilities of ``event``: the pirate's own, then its
     animal's, then its item's, each in file order, acting for its owner with the pirate
-    as ``self``. Each fires only if, when its turn comes, the pirate lives (and, for
-    ``boarded``, is aboard its own ship); its timed effects count the turn it fires in.
-    Stops at once if the game ends."""
+    as ``self`` and ``other`` as the pirate that set them off (the attacker of a ``hit``,
+    the boarder of a ``boarded``, the pirate hit of a ``hits``). Each fires only if, when
+    its turn comes, the pirate lives (and, for ``boarded``, is aboard its own ship); its
+    timed effects count the turn it fires in. Stops at once if the game ends."""
     seat = code // PIRATES
     pirate = pos.pirate(code)
     sources = [
@@ -950,16 +964,18 @@ def fire_triggers(pos: Position, code: int, event: int, dice: Dice, say: Narrato
         if not pirate.alive or (event == ON_BOARDED and pirate.zone != seat):
             return
         say(f"  {name} ({TRIGGER_EVENTS[event]}) acts for seat {seat}")
-        apply_program(pos, seat, rows, -1, code, dice, narrate=say)
+        apply_program(pos, seat, rows, -1, code, dice, narrate=say, other=other)
         if pos.over:
             return
 
 
-def fire_side(pos: Position, seat: int, event: int, dice: Dice, say: Narrator = _quiet) -> None:
+def fire_side(
+    pos: Position, seat: int, event: int, dice: Dice, say: Narrator = _quiet, other: int = -1
+) -> None:
     """The triggered abilities of ``event`` of ``seat``'s pirates, pirate 0's first
-    (:func:`fire_triggers`)."""
+    (:func:`fire_triggers`, set off by ``other``)."""
     for code in range(seat * PIRATES, seat * PIRATES + PIRATES):
-        fire_triggers(pos, code, event, dice, say)
+        fire_triggers(pos, code, event, dice, say, other)
         if pos.over:
             return
 
@@ -1090,10 +1106,19 @@ def fire_options(pos: Position, i: int) -> list[Option]:
     ]
 
 
+def in_reach(reach: int, seat: int, zone: int, enemy_zone: int) -> bool:
+    """Whether a weapon of ``reach`` held by a pirate of ``seat`` in ``zone`` reaches an
+    enemy in ``enemy_zone``: the attacker's zone (``here``); also, from its own ship, the
+    enemy's ship (``enemy_ship``); any zone (``any``)."""
+    if enemy_zone == zone or reach == REACH_ANY:
+        return True
+    return reach == REACH_SHIP and zone == seat and enemy_zone == 1 - seat
+
+
 def attack_options(pos: Position, i: int) -> list[Option]:
-    """ATTACK options of the player's pirate ``i``: for each weapon, enemy pirates, then
-    their animals, then their targetable items, in the attacker's zone. A weapon that
-    cannot hit (it needs more than 6 after the pirate's modifiers) is not offered."""
+    """ATTACK options of the player's pirate ``i``: for each weapon, the enemy pirates in
+    its reach (:func:`in_reach`), then their animals, then their targetable items. A weapon
+    that cannot hit (it needs more than 6 after the pirate's modifiers) is not offered."""
     p = pos.player
     zone = pos.sides[p].pirates[i].zone
     enemies = pos.sides[1 - p].pirates
@@ -1101,16 +1126,18 @@ def attack_options(pos: Position, i: int) -> list[Option]:
     bonus = modifier_sum(pos, p * PIRATES + i, ATTACK_ROLL)
     out = []
     for w in range(WEAPONS):
-        if int(pos.content.weapons[p, i, w, 0]) - bonus > 6:
+        if int(pos.content.weapons[p, i, w, WEAPON.HITS_ON]) - bonus > 6:
             continue  # an attack that cannot hit changes nothing
-        for j, e in enumerate(enemies):
-            if e.alive and e.zone == zone:
+        reach = int(pos.content.weapons[p, i, w, WEAPON.REACH])
+        near = [e.alive and in_reach(reach, p, zone, e.zone) for e in enemies]
+        for j in range(PIRATES):
+            if near[j]:
                 out.append((ATTACK, i, w, ATTACK_PIRATE + j))
         for j, e in enumerate(enemies):
-            if e.alive and e.zone == zone and e.animal >= 0:
+            if near[j] and e.animal >= 0:
                 out.append((ATTACK, i, w, ATTACK_ANIMAL + j))
         for j, e in enumerate(enemies):
-            if e.alive and e.zone == zone and e.item >= 0 and flags[e.item] & TARGETABLE:
+            if near[j] and e.item >= 0 and flags[e.item] & TARGETABLE:
                 out.append((ATTACK, i, w, ATTACK_ITEM + j))
     return out
 
@@ -1221,7 +1248,7 @@ def apply_option(
         if what == ISLAND:  # moving onto the island is itself a visit
             visit(pos, who, dice, say)
         elif boarding:  # the enemy's abilities on being boarded
-            fire_side(pos, 1 - p, ON_BOARDED, dice, say)
+            fire_side(pos, 1 - p, ON_BOARDED, dice, say, other=p * PIRATES + who)
     elif kind == TAKE:
         take_provision(pos, what, dice, say)
     elif kind == BAIL_WATER:
@@ -1337,7 +1364,8 @@ def attack(pos: Position, i: int, w: int, target: int, dice: Dice, say: Narrator
     code = p * PIRATES + i
     pos.sides[p].pirates[i].actions -= 1
     count(pos, p, SEAT_STAT.ATTACKS)
-    hits_on, damage = (int(v) for v in pos.content.weapons[p, i, w, :2])
+    hits_on = int(pos.content.weapons[p, i, w, WEAPON.HITS_ON])
+    damage = int(pos.content.weapons[p, i, w, WEAPON.DAMAGE])
     roll = roll_for(pos, code, dice)
     modified = roll + modifier_sum(pos, code, ATTACK_ROLL)
     hit = modified >= hits_on
@@ -1349,8 +1377,19 @@ def attack(pos: Position, i: int, w: int, target: int, dice: Dice, say: Narrator
     victim_code = enemy * PIRATES + target % PIRATES
     victim = pos.pirate(victim_code)
     if target < ATTACK_ANIMAL:
+        # A hit on a pirate: the damage, the weapon's effects, the attacker's ``hits``
+        # abilities, then the victim's ``hit`` abilities (if it lives).
         deal_damage(pos, victim_code, max(0, damage + modifier_sum(pos, code, WEAPON_DAMAGE)), say)
-        fire_triggers(pos, victim_code, ON_HIT, dice, say)  # if the victim lives
+        rows = weapon_rows(pos.content, code, w)
+        if rows:
+            say(f"  {pos.content.weapon_names[p][i][w]}'s hit acts for seat {p}")
+            apply_program(pos, p, rows, -1, code, dice, narrate=say, other=victim_code)
+            if pos.over:
+                return
+        fire_triggers(pos, code, ON_HITS, dice, say, other=victim_code)
+        if pos.over:
+            return
+        fire_triggers(pos, victim_code, ON_HIT, dice, say, other=code)  # if the victim lives
     elif target < ATTACK_ITEM:
         card, victim.animal = victim.animal, -1
         say(f"  {card_name(pos, card)} is destroyed")
@@ -1495,6 +1534,13 @@ def play_card(pos: Position, card: int, target: int, dice: Dice, say: Narrator =
 # ---------------------------------------------------------------------------
 
 
+def weapon_rows(content: Content, code: int, w: int) -> list[list[int]]:
+    """Pirate ``code``'s weapon ``w``'s effects on a hit, as rows."""
+    s, i = divmod(code, PIRATES)
+    program = content.weapon_program[s, i, w]
+    return [[int(v) for v in program[e]] for e in range(int(content.weapon_program_len[s, i, w]))]
+
+
 def card_rows(content: Content, card: int) -> list[list[int]]:
     """The effects of ``card``'s program, as lists of ints."""
     n = int(content.program_len[card])
@@ -1524,17 +1570,27 @@ def side_of(target: int, seat: int) -> int:
 
 
 def pirate_targets(
-    pos: Position, target: int, seat: int, choice: int, holder: int = -1, dice: Dice | None = None
+    pos: Position,
+    target: int,
+    seat: int,
+    choice: int,
+    holder: int = -1,
+    dice: Dice | None = None,
+    other: int = -1,
 ) -> list[int]:
     """The pirates a row aimed at ``target`` touches, in code order.
 
     A chosen target is the chosen pirate, if it is on the side the row names; a zone
     target is every living pirate of both seats in that zone; ``self`` is the item's
     ``holder`` (a pirate code, -1 for none); ``random_enemy_pirate`` a living enemy pirate
-    drawn on the dice (``below(2)`` when both live, no draw for one, nobody for none).
+    drawn on the dice (``below(2)`` when both live, no draw for one, nobody for none);
+    ``attacker``, ``boarder`` and ``hit_pirate`` the pirate ``other`` that set the program
+    off, if it lives (an effect on a dead pirate does nothing).
     """
     if target == SELF:
         return [holder] if holder >= 0 else []
+    if target in (ATTACKER, BOARDER, HIT_PIRATE):
+        return [other] if other >= 0 and pos.pirate(other).alive else []
     if target == RANDOM_ENEMY_PIRATE:
         enemies = living(pos, 1 - seat)
         if len(enemies) == 2:
@@ -1626,7 +1682,9 @@ def apply_program(
         else:
             if turns > 0:
                 turns += longer
-            apply_effect(pos, seat, op, target, amount, turns, arg, choice, dice, say, holder)
+            apply_effect(
+                pos, seat, op, target, amount, turns, arg, choice, dice, say, holder, other
+            )
         if pos.over:
             return
 
@@ -1643,9 +1701,10 @@ def apply_effect(
     dice: Dice,
     say: Narrator = _quiet,
     holder: int = -1,
+    other: int = -1,
 ) -> None:
     """One effect of a program, for the acting ``seat`` (``holder``: an activated item's
-    holder, the target ``self``)."""
+    holder, the target ``self``; ``other``: the pirate that set the program off)."""
     rules = pos.rules
     if op == WATER:
         s = side_of(target, seat)
@@ -1665,17 +1724,17 @@ def apply_effect(
                 repair_hole(pos, s)
         say(f"  seat {s}'s ship is repaired to {pos.sides[s].holes} holes")
     elif op == DAMAGE:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             deal_damage(pos, code, amount, say)
     elif op == HEAL:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             heal(pos, code, amount, say)
     elif op == REVIVE:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             if not pos.pirate(code).alive:
                 revive(pos, code, say)
     elif op == STATUS:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             apply_status(pos, code, arg, turns, say)
     elif op == ANCHOR_DOWN:
         side = pos.sides[side_of(target, seat)]
@@ -1738,13 +1797,13 @@ def apply_effect(
             side.cannon_mods.append([amount, turns])
             say(f"  seat {side_of(target, seat)}'s cannon rolls {amount:+d} for {turns} turns")
     elif op == EXTRA_ACTION:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             if pos.pirate(code).alive:
                 pos.pirate(code).actions += amount
                 say(f"  {pirate_name(pos, code)} gets {amount} more action(s)")
     elif op == MOVE:
         zone = {TO_OWN_SHIP: seat, TO_ENEMY_SHIP: 1 - seat, TO_ISLAND: ISLAND}[arg]
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             if pos.pirate(code).alive:
                 pos.pirate(code).zone = zone
                 pos.pirate(code).ashore = False  # carried is not moving: no visit
