@@ -60,6 +60,7 @@ from balance.games.battle_of_thieves.layout import (
     FIRE,
     FOOD_PROVISION,
     GAME_STAT,
+    HIT_PIRATE,
     HOLE,
     INCENDIARY_BALL,
     ISLAND,
@@ -67,13 +68,16 @@ from balance.games.battle_of_thieves.layout import (
     MAX_HAND,
     MAX_OPTIONS,
     MOVE_TO,
+    ON_HITS,
     PLANK,
     PLAY,
     PLAYERS,
+    POISON,
     RAISE_ANCHOR,
     REPAIR_HOLE,
     SEAT_STAT,
     SIDE,
+    STATUS,
     TAKE,
     VISIT,
 )
@@ -377,6 +381,39 @@ def test_boarder_attacks_the_wounded_pirate_with_the_weapon_likelier_to_kill() -
     assert ask(boarder, fight((1, 2))) == attack(0, 0, 0)
     # Neither wounded: only the heavy weapon can kill.
     assert ask(boarder, fight((2, 2))) == attack(0, 1, 0)
+
+
+#: Seat 0's pirate 0 carries a plain weapon (hits on 4, 1 damage) and a poisoned one (the
+#: same, and its hits poison); every other weapon hits on 4 for 1.
+POISONED = make_content(
+    CARDS,
+    [DECK_0, DECK_1],
+    provisions=PROVISIONS,
+    weapon_programs=(
+        (([], [(STATUS, HIT_PIRATE, 0, 0, POISON)]), ([], [])),
+        (([], []), ([], [])),
+    ),
+)
+
+
+def test_boarder_values_a_weapons_effects_on_a_hit() -> None:
+    # On a 2-life pirate: plain 3/6 x 1 = 0.5; poisoned 3/6 x (1 + 0.5 x 1) = 0.75 (a
+    # status is worth 1 to the card values, half of it in life points) (x attack 40).
+    pos = at_sea(content=POISONED)
+    pirate(pos, 0).zone = 1
+    pirate(pos, 1).actions = 0
+    assert ask(boarder, pos) == attack(0, 1, 0)
+
+
+def test_boarder_values_the_attackers_hits_abilities() -> None:
+    # Pirate 1's hits poison (pirate 0's do not): its attack is worth 0.75, pirate 0's 0.5.
+    pete = [(ON_HITS, [(STATUS, HIT_PIRATE, 0, 0, POISON)])]
+    content = make_content(
+        CARDS, [DECK_0, DECK_1], provisions=PROVISIONS, pirate_triggers=[[[], pete], [[], []]]
+    )
+    pos = at_sea(content=content)
+    pirate(pos, 0).zone = pirate(pos, 1).zone = 1
+    assert ask(boarder, pos) == attack(1, 0, 0)
 
 
 def test_boarder_bails_from_panic_water() -> None:

@@ -32,8 +32,10 @@ from balance.games.battle_of_thieves.layout import (
     ANCHOR_DOWN,
     ANIMAL,
     ATTACK,
+    ATTACKER,
     BAIL,
     BAIL_WATER,
+    BOARDER,
     CANNON_MODIFIER,
     CANNON_ROLL,
     CANNONBALL,
@@ -56,6 +58,7 @@ from balance.games.battle_of_thieves.layout import (
     FOOD_PROVISION,
     GAIN,
     HEAL,
+    HIT_PIRATE,
     HOLE,
     ISLAND,
     ISLAND_CARD,
@@ -66,6 +69,7 @@ from balance.games.battle_of_thieves.layout import (
     MAX_LIFE,
     MOVE_TO,
     NO_BUCKET,
+    ON_HITS,
     OWN,
     OWN_PIRATE_BOARDING,
     OWN_PIRATE_ON_ISLAND,
@@ -95,6 +99,7 @@ from balance.games.battle_of_thieves.layout import (
     TAKE,
     VISIT,
     WATER,
+    WEAPON,
 )
 
 # Indices into the view tuple and into its content tuple (``content.ARRAY_FIELDS``).
@@ -104,6 +109,8 @@ C_WEAPONS = 13
 C_PROVISIONS = 10
 C_COST = 19
 C_TRIGGER, C_TRIGGER_PROGRAM, C_TRIGGER_LEN = 20, 21, 22
+C_PIRATE_TRIGGER, C_PIRATE_TRIGGER_PROGRAM, C_PIRATE_TRIGGER_LEN = 23, 24, 25
+C_WEAPON_PROGRAM, C_WEAPON_PROGRAM_LEN = 26, 27
 
 
 class Plan(NamedTuple):
@@ -159,6 +166,8 @@ def effect_worth_nb(view, seat, row, target):
         sign = -1.0
     elif where == ENEMY_PIRATE or where == ENEMY_PIRATE_HERE or where == RANDOM_ENEMY_PIRATE:
         sign = -1.0
+    elif where == HIT_PIRATE or where == ATTACKER or where == BOARDER:
+        sign = -1.0  # the enemy pirate that set the ability (the weapon's hit) off
     elif where == SELF:
         sign = 1.0  # the item's holder
     elif where == PIRATES_ENEMY_SHIP:
@@ -367,14 +376,39 @@ def option_value_nb(view, option, seat, plan):
         bonus = 1.2 if what == AMMO_CURSED or what == AMMO_INCENDIARY else 1.0
         return plan[PLAN.FIRE] * bonus * (0.25 + hit_chance_nb(needed))
     if kind == ATTACK:
-        weapons = view[V_CONTENT][C_WEAPONS]
-        needed = weapons[seat, who, what, 0] - pirate_mod_nb(view, code, 1)
-        damage = weapons[seat, who, what, 1]
+        content = view[V_CONTENT]
+        weapons = content[C_WEAPONS]
+        needed = weapons[seat, who, what, WEAPON.HITS_ON] - pirate_mod_nb(view, code, 1)
+        damage = weapons[seat, who, what, WEAPON.DAMAGE]
         worth = hit_chance_nb(needed) * damage
         if target < 2:  # a pirate: the more wounded, the closer a kill
             victim = enemy * 2 + target
             if pirate[victim, PIRATE.LIFE] <= damage:
                 worth *= 1.5
+            # the weapon's effects on a hit and the attacker's hits abilities (its own, its
+            # animal's, its item's), at half a card's units (a life is 2 there)
+            extra = 0.0
+            program = content[C_WEAPON_PROGRAM][seat, who, what]
+            for e in range(content[C_WEAPON_PROGRAM_LEN][seat, who, what]):
+                extra += effect_worth_nb(view, seat, program[e], victim)
+            for t in range(content[C_PIRATE_TRIGGER].shape[2]):
+                if content[C_PIRATE_TRIGGER][seat, who, t] == ON_HITS:
+                    rows = content[C_PIRATE_TRIGGER_PROGRAM][seat, who, t]
+                    for e in range(content[C_PIRATE_TRIGGER_LEN][seat, who, t]):
+                        extra += effect_worth_nb(view, seat, rows[e], victim)
+            for slot in (PIRATE.ANIMAL, PIRATE.ITEM):
+                card = pirate[code, slot]
+                if card >= 0:
+                    for t in range(content[C_TRIGGER].shape[1]):
+                        if content[C_TRIGGER][card, t] == ON_HITS:
+                            rows = content[C_TRIGGER_PROGRAM][card, t]
+                            for e in range(content[C_TRIGGER_LEN][card, t]):
+                                extra += effect_worth_nb(view, seat, rows[e], victim)
+            worth += hit_chance_nb(needed) * 0.5 * extra
+            # from afar (a reach beyond its zone), the attacker stays where it is: aboard
+            # its own ship, still there to bail
+            if pirate[victim, PIRATE.ZONE] != pirate[code, PIRATE.ZONE]:
+                worth *= 1.1
         else:
             worth *= 0.4
         return plan[PLAN.ATTACK] * worth * (0.3 if panic else 1.0)
