@@ -24,6 +24,7 @@ from balance.games.battle_of_thieves.layout import (
     BY_SIN,
     CURE,
     CURSED_BALL,
+    DAMAGE,
     DISCARD_DECK,
     DRUNK,
     END_TURN,
@@ -68,6 +69,7 @@ from balance.games.battle_of_thieves.layout import (
     POISON,
     RANDOM_ENEMY_PIRATE,
     REUSABLE,
+    SEAT_STAT,
     SELF,
     SPECIAL,
     STATUS,
@@ -134,6 +136,12 @@ NEW_CARDS = [
     },
     # an island card that heals the visitor
     {"name": "Siren Rock", "type": ISLAND_CARD, "program": [(HEAL, VISITOR, 1)]},
+    # 2 damage to the visitor, then 1 more (to a visitor still alive)
+    {
+        "name": "Deadly Reef",
+        "type": ISLAND_CARD,
+        "program": [(DAMAGE, VISITOR, 2), (DAMAGE, VISITOR, 1)],
+    },
     # drunk for 2 of its owner's turns; the anchor for 1 of its owner's turns
     {
         "name": "Long Grog",
@@ -531,6 +539,14 @@ def test_the_visitor_is_healed_after_the_last_provision_taken(engine) -> None:
     do(engine, pos, (TAKE, -1, 1, -1))
     assert pirate(pos, 0).life == 2
     assert pos.visitor == -1
+
+
+def test_a_visitor_killed_by_an_island_card_is_no_target_any_more(engine) -> None:
+    pos = ready(position())
+    pos.island = [(card("Deadly Reef"), 1), (card("Siren Rock"), 1)]
+    do(engine, pos, (MOVE_TO, 1, ISLAND, -1))  # the reserve is full: the cards at once
+    assert (pirate(pos, 1).zone, pirate(pos, 1).life) == (-1, 0)
+    assert pos.seat_stats[0][SEAT_STAT.DEATHS] == 1  # it died once, and was not healed
 
 
 # --- cards whose condition is false are not offered ------------------------------------------

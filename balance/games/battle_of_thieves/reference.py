@@ -40,6 +40,9 @@ Smaller decisions, also listed on ``docs/battle-of-thieves.md``:
 * **An activated item's action** is spent before its program runs (an EXTRA_ACTION on the
   holder then gives it a fresh one); a single-use item is discarded after its program.
 * **The turn cap** ends the game at the end of any turn ``t >= turn_cap``.
+* **A card whose conditions are all false** (every effect of an event, special or
+  legendary card, or of an item's activation, has an ``if`` that does not hold) is not
+  offered: it would change nothing (:func:`offered`).
 * **Damage dealt** (the record) counts the life lost by the enemy's pirates during the
   player's turn from every source: attacks, card damage, burns and poison.
 """
@@ -1591,7 +1594,7 @@ def pirate_targets(
     drawn on the dice (``below(2)`` when both live, no draw for one, nobody for none).
     """
     if target in (SELF, VISITOR):
-        return [holder] if holder >= 0 else []
+        return [holder] if holder >= 0 and pos.pirate(holder).alive else []
     if target == RANDOM_ENEMY_PIRATE:
         enemies = living(pos, 1 - seat)
         if len(enemies) == 2:
@@ -1623,7 +1626,7 @@ def condition_holds(pos: Position, seat: int, condition: int, value: int) -> boo
     if condition == OWN_PIRATE_BOARDING:
         return any(pos.pirate(code).zone == 1 - seat for code in living(pos, seat))
     own, enemy = pos.sides[seat], pos.sides[1 - seat]
-    if condition in (OWN_ANCHOR_DOWN,):
+    if condition == OWN_ANCHOR_DOWN:
         return own.anchor >= 0  # timed or not
     if condition in (OWN_MAST_BROKEN, ENEMY_MAST_BROKEN):
         return (own if condition == OWN_MAST_BROKEN else enemy).mast >= 0
