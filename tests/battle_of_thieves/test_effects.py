@@ -127,6 +127,17 @@ NEW_CARDS = [
         "type": FOOD,
         "program": [(GAIN, OWN, 1, 0, PLANK, 0, ENEMY_ANCHOR_DOWN)],
     },
+    # an island card and a cursed ball with conditions: they act later, so they are offered
+    {
+        "name": "Quiet Cove",
+        "type": ISLAND_CARD,
+        "program": [(GAIN, OWN, 1, 0, PLANK, 0, OWN_RED_SEA)],
+    },
+    {
+        "name": "Lucky Shot",
+        "type": CURSED_BALL,
+        "program": [(HOLE, ENEMY_SHIP, 1, 0, 0, 0, ENEMY_MAST_BROKEN)],
+    },
     # an item whose activation needs its own mast broken
     {
         "name": "Signal Flag",
@@ -581,6 +592,13 @@ def test_food_is_offered_whatever_its_condition(engine) -> None:
     assert (pirate(pos, 0).life, pos.sides[0].provisions[PLANK]) == (2, 10)
 
 
+def test_island_cards_and_cursed_balls_are_offered_whatever_their_conditions(engine) -> None:
+    pos = ready(position(hands=[["Quiet Cove", "Lucky Shot"], []]))
+    found = options(engine, pos)
+    assert play("Quiet Cove") in found
+    assert play("Lucky Shot") in found
+
+
 def test_an_item_is_activated_only_while_its_condition_holds(engine) -> None:
     pos = ready(position())
     pirate(pos, 0).item = card("Signal Flag")
@@ -607,6 +625,10 @@ def test_a_cure_is_worth_what_the_status_would_cost() -> None:
     healthy = kit.card_worth_nb(view_of(pos), 0, pomegranate, 1)
     put_status(pos, 1, POISON, 3)
     assert kit.card_worth_nb(view_of(pos), 0, pomegranate, 1) == healthy + 2.0
+    # a burn that strikes 3 times is worth 3 single ones to the enemy's cost
+    one = kit.card_worth_nb(view_of(pos), 0, card("Spark"), 2)
+    three = kit.card_worth_nb(view_of(pos), 0, card("Long Fire"), 2)
+    assert (one, three) == (1.0, 3.0)
     whirlpool = kit.card_worth_nb(view_of(pos), 0, card("Whirlpool"), -1)
     jettison = kit.card_worth_nb(view_of(pos), 0, card("Jettison"), -1)
     assert whirlpool > 0.0 > jettison

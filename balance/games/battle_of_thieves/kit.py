@@ -179,6 +179,8 @@ def effect_worth_nb(view, seat, row, target):
         value = 4.0
     elif op == STATUS:
         value = -1.0
+        if row[EFFECT.ARG] == BURN or row[EFFECT.ARG] == POISON:
+            value *= max(row[EFFECT.TURNS], 1)  # one strike a turn it lasts
     elif op == ANCHOR_DOWN or op == MAST_BROKEN or op == PACIFY_CANNONS or op == STRIP:
         value = -1.5
     elif op == GAIN:
