@@ -51,18 +51,24 @@ from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
     CHAOS_BALL,
     CLEAR_ISLAND,
+    CURE,
     CURSED_BALL,
     DAMAGE,
     DISARMED,
     DISCARD,
+    DISCARD_DECK,
     DRAW,
     DRUNK,
     END_TURN,
     ENEMY,
     ENEMY_ANCHOR_DOWN,
+    ENEMY_HOLES_AT_LEAST,
     ENEMY_PIRATE,
+    ENEMY_PIRATE_DEAD,
     ENEMY_PIRATE_HERE,
+    ENEMY_RED_SEA,
     ENEMY_SHIP,
+    ENEMY_WATER_AT_LEAST,
     EVENT,
     EXTRA_ACTION,
     FIRE,
@@ -89,17 +95,24 @@ from balance.games.battle_of_thieves.layout import (
     NO_BUCKET,
     NO_CANNON,
     NO_REPAIR,
+    NO_STATUS,
     ON_BOARDED,
     ON_HIT,
     ON_HITS,
     ON_TURN_START,
     OPTION_KINDS,
     OWN,
+    OWN_ANCHOR_DOWN,
+    OWN_HOLES_AT_LEAST,
+    OWN_MAST_BROKEN,
     OWN_PIRATE,
     OWN_PIRATE_BOARDING,
+    OWN_PIRATE_DEAD,
     OWN_PIRATE_HERE,
     OWN_PIRATE_ON_ISLAND,
+    OWN_RED_SEA,
     OWN_SHIP,
+    OWN_TURNS,
     OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATES_ENEMY_SHIP,
@@ -129,6 +142,7 @@ from balance.games.battle_of_thieves.layout import (
     TO_OWN_SHIP,
     TRIGGER_EVENTS,
     VIEW,
+    VISITOR,
     WATER,
     WATER_AT_LEAST,
     WEAPON_DAMAGE,
@@ -549,6 +563,108 @@ RICH_TRIGGERS = make_content(
     ),
 )
 
+#: Cures, burns and poisons of N turns, turns counted in the owner's turns, draw-pile
+#: discards, every ``if`` condition, the island's visitor, gated cards and ship triggers on
+#: a broken mast and a dead pirate.
+EFFECT_CARDS = [
+    {"name": "Pomegranate", "type": FOOD, "program": [(CURE, OWN_PIRATE, 0, 0, POISON)]},
+    {
+        "name": "Purge",
+        "type": EVENT,
+        "program": [
+            (CURE, PIRATES_OWN_SHIP, 0, 0, NO_STATUS),
+            (STATUS, ENEMY_PIRATE, 0, 2, POISON),
+        ],
+    },
+    {
+        "name": "Greek Fire",
+        "type": CURSED_BALL,
+        "program": [
+            (STATUS, RANDOM_ENEMY_PIRATE, 0, 3, BURN),
+            (STATUS, PIRATES_ENEMY_SHIP, 0, 2, DRUNK, 0, 0, 0, OWN_TURNS),
+        ],
+    },
+    {
+        "name": "Maelstrom",
+        "type": EVENT,
+        "program": [(DISCARD_DECK, ENEMY, 2), (DISCARD_DECK, OWN, 1, 0, 0, 0, ENEMY_RED_SEA)],
+    },
+    {
+        "name": "Sitting Duck",
+        "type": EVENT,
+        "program": [
+            (HOLE, ENEMY_SHIP, 1, 0, 0, 0, ENEMY_ANCHOR_DOWN),
+            (GAIN, OWN, 1, 0, PLANK, 0, OWN_MAST_BROKEN),
+        ],
+    },
+    {
+        "name": "Siren Rock",
+        "type": ISLAND_CARD,
+        "program": [
+            (HEAL, VISITOR, 1),
+            (CURE, VISITOR, 0, 0, NO_STATUS),
+            (EXTRA_ACTION, VISITOR, 1, 0, 0, 0, ENEMY_HOLES_AT_LEAST, 1),
+        ],
+    },
+    {
+        "name": "Long Anchor",
+        "type": SPECIAL,
+        "program": [
+            (ANCHOR_DOWN, ENEMY_SHIP, 0, 2, 0, 0, 0, 0, OWN_TURNS),
+            (PACIFY_CANNONS, ENEMY_SHIP, 0, 1, 0, 0, 0, 0, OWN_TURNS),
+            (STRIP, ENEMY, 0, 1, 0, 0, ENEMY_WATER_AT_LEAST, 30, OWN_TURNS),
+            (CANNON_MODIFIER, OWN_SHIP, 1, 2, 0, 0, 0, 0, OWN_TURNS),
+            (MAST_BROKEN, ENEMY_SHIP, 0, 1, 0, 0, ENEMY_PIRATE_DEAD, 0, OWN_TURNS),
+        ],
+    },
+    {
+        "name": "Signal Flag",
+        "type": ITEM,
+        "flags": ACTIVABLE | REUSABLE,
+        "program": [
+            (EXTRA_ACTION, SELF, 1, 0, 0, 0, OWN_HOLES_AT_LEAST, 2),
+            (WATER, OWN_SHIP, -20, 0, 0, 0, OWN_RED_SEA),
+            (REPAIR, OWN_SHIP, 1, 0, 0, 0, OWN_ANCHOR_DOWN),
+        ],
+    },
+]
+_EFFECTS_IN = (
+    {
+        "Grog": "Purge",
+        "Swept Overboard": "Maelstrom",
+        "Kraken Reef": "Siren Rock",
+        "Stew": "Pomegranate",
+        "Spyglass": "Signal Flag",
+        "Cursed Ball": "Greek Fire",
+        "Doldrums": "Long Anchor",
+        "Hardtack": "Sitting Duck",
+    },
+    {
+        "Hurricane": "Sitting Duck",
+        "Shore Leave": "Maelstrom",
+        "Poison Dart": "Purge",
+        "Whirlpool": "Siren Rock",
+        "Black Spot": "Greek Fire",
+        "Lucky Boots": "Signal Flag",
+        "Stew": "Pomegranate",
+        "Firebrand": "Long Anchor",
+    },
+)
+RICH_EFFECTS = make_content(
+    [*RICH_CARDS, *EFFECT_CARDS],
+    [[_EFFECTS_IN[s].get(c, c) for c in deck] for s, deck in enumerate(RICH_DECKS)],
+    provisions=((8, 10, 4, 3, 3), (12, 8, 5, 2, 2)),
+    ship_trigger=((OWN_MAST_BROKEN, 0), (OWN_PIRATE_DEAD, 0)),
+    ship_program=(
+        [
+            (REPAIR, OWN_SHIP, 1),
+            (PACIFY_CANNONS, ENEMY_SHIP, 0, 1, 0, 0, 0, 0, OWN_TURNS),
+            (STATUS, RANDOM_ENEMY_PIRATE, 0, 2, BURN),
+        ],
+        [(HEAL, PIRATES_OWN_SHIP, 1), (ANCHOR_DOWN, ENEMY_SHIP, 0, 1, 0, 0, 0, 0, OWN_TURNS)],
+    ),
+)
+
 RULES = BattleRules()
 
 
@@ -657,6 +773,26 @@ def test_weapons_reach_beyond_their_zone_in_the_rich_content() -> None:
                     reference.end_turn(pos, dice)
                     break
     assert far > 0
+
+
+def test_engines_agree_with_effects_and_conditions() -> None:
+    records = assert_agree(RULES, RICH_EFFECTS, 8, games=60)
+    new = {c["name"] for c in EFFECT_CARDS}
+    played = dict.fromkeys(new, 0)
+    for seat in range(2):
+        for row, name in enumerate(RICH_EFFECTS.deck_card_names(seat)):
+            if name in new:
+                played[name] += sum(r.cards[seat][row][CARD_STAT.PLAYED] for r in records)
+    assert all(n > 0 for n in played.values()), played
+    fired = {"mast_broken": 0, "pirate_dead": 0, "cured": 0, "draw pile": 0}
+
+    def note(line: str) -> None:
+        for what in fired:
+            fired[what] += what in line
+
+    for game in range(20):
+        reference.play_game(RULES, RICH_EFFECTS, 8, game, narrate=note)
+    assert all(n > 0 for n in fired.values()), fired
 
 
 @pytest.mark.slow
@@ -849,8 +985,16 @@ def walk_game(rules: BattleRules, content: Content, seed: int, game: int) -> dic
         (RICH_BLANKED, BattleRules(sink_water=300, turn_cap=80)),
         (RICH_NEW, RULES),
         (RICH_TRIGGERS, RULES),
+        (RICH_EFFECTS, RULES),
     ],
-    ids=["rich", "swapped", "blanked-long", "new-card-features", "triggered-abilities"],
+    ids=[
+        "rich",
+        "swapped",
+        "blanked-long",
+        "new-card-features",
+        "triggered-abilities",
+        "effects-and-conditions",
+    ],
 )
 def test_every_step_agrees_along_random_games(content: Content, rules: BattleRules) -> None:
     seen: dict[str, int] = {}

@@ -502,7 +502,8 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
         ),
         (
             effect('do = "hole"', 'target = "enemy_ship"', "value = 50  # <-"),
-            "'value' is the water level of a condition: there is no 'if'",
+            "'value' is the number of a condition ('own_water_at_least', 'own_holes_at_least', "
+            "'enemy_holes_at_least', 'enemy_water_at_least'): there is no 'if'",
         ),
         (
             effect(
@@ -511,7 +512,7 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
                 'if = "enemy_anchor_down"',
                 "value = 5  # <-",
             ),
-            "if = 'own_water_at_least' takes one",
+            "if = 'enemy_anchor_down' takes none",
         ),
         (
             effect('do = "heal"', 'target = "self"  # <-'),
@@ -563,8 +564,8 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
             "allowed 0..99",
         ),
         (
-            effect('do = "status"', 'target = "enemy_pirate"', 'status = "burn"', "turns = 2 # <-"),
-            "burn takes no 'turns'",
+            effect('do = "status"', 'target = "enemy_pirate"', 'status = "burn"', "turns = 0 # <-"),
+            "'turns' = 0 is out of range: allowed 1..99",
         ),
         (effect('do = "damage"', 'target = "enemy_pirate"', "turns = 2  # <-"), "takes no 'turns'"),
         (effect('do = "revive"', 'target = "own_pirate"', "amount = 1  # <-"), "takes no 'amount'"),
@@ -1380,6 +1381,111 @@ def weapon(*lines: str, effect: tuple[str, ...] = ()) -> str:
     return text + (card_text(*effect, header="[[weapon.effect]]") if effect else "")
 
 
+# --- cures, durations, draw-pile discards, conditions, the visitor -------------------------
+
+#: The designer's cards the format now writes (as the example deck will have them).
+DESIGNER = """
+[[card]]
+name = "Pomegranate"
+type = "food"
+text = "Heals, and cures the fed pirate's poison."
+[[card.effect]]
+do = "cure"
+target = "own_pirate"
+status = "poison"
+
+[[card]]
+name = "Greek Fire"
+type = "cursed_ball"
+text = "Its burn lasts 3 turns."
+[[card.effect]]
+do = "status"
+target = "random_enemy_pirate"
+status = "burn"
+turns = 3
+
+[[card]]
+name = "Whirlpool"
+type = "event"
+text = "The enemy discards 2 from its draw pile."
+[[card.effect]]
+do = "discard_deck"
+target = "enemy"
+amount = 2
+
+[[card]]
+name = "Siren Rock"
+type = "island"
+text = "Heals the visitor."
+[[card.effect]]
+do = "heal"
+target = "visitor"
+
+[[card]]
+name = "Sitting Duck"
+type = "event"
+text = "A hole, if the enemy's anchor is down."
+[[card.effect]]
+do = "hole"
+target = "enemy_ship"
+if = "enemy_anchor_down"
+
+[[card]]
+name = "Long Grog"
+type = "event"
+[[card.effect]]
+do = "status"
+target = "enemy_pirate"
+status = "drunk"
+own_turns = 2
+
+[[ship]]
+name = "Phantom"
+text = "When her mast is broken: 1 damage to a random enemy pirate."
+when = "mast_broken"
+[[ship.effect]]
+do = "damage"
+target = "random_enemy_pirate"
+"""
+
+
+def test_the_designers_cards_load_and_compile(tmp_path: Path) -> None:
+    path, _ = write(tmp_path, LIBRARY + DESIGNER, "designer.toml")
+    library = cards.load_file(path)
+    rows = {name: library.cards[name].program for name in library.cards}
+    assert rows["Pomegranate"] == ((L.CURE, L.OWN_PIRATE, 0, 0, L.POISON, 0, 0, 0, 0),)
+    assert rows["Greek Fire"] == ((L.STATUS, L.RANDOM_ENEMY_PIRATE, 0, 3, L.BURN, 0, 0, 0, 0),)
+    assert rows["Whirlpool"] == ((L.DISCARD_DECK, L.ENEMY, 2, 0, 0, 0, 0, 0, 0),)
+    assert rows["Siren Rock"] == ((L.HEAL, L.VISITOR, 1, 0, 0, 0, 0, 0, 0),)
+    duck = (L.HOLE, L.ENEMY_SHIP, 1, 0, 0, 0, L.ENEMY_ANCHOR_DOWN, 0, 0)
+    assert rows["Sitting Duck"] == (duck,)
+    grog = (L.STATUS, L.ENEMY_PIRATE, 0, 2, L.DRUNK, 0, 0, 0, L.OWN_TURNS)
+    assert rows["Long Grog"] == (grog,)
+    phantom = library.ships["Phantom"]
+    assert (phantom.trigger, phantom.value) == (L.OWN_MAST_BROKEN, 0)
+    from balance.games.battle_of_thieves.cards import Deck, _compile
+
+    names = ("Pomegranate", "Greek Fire", "Whirlpool", "Siren Rock", "Sitting Duck")
+    deck = Deck(
+        "designer",
+        "Phantom",
+        (("Anne", ("Cutlass", "Dagger")), ("Jack", ("Dagger", "Cutlass"))),
+        (*((name, 2) for name in names), ("Broadside", 10)),
+        (10, 12, 4, 2, 2),
+    )
+    content = _compile([(deck, library), (deck, library)], ("a", "b"))
+    assert list(content.ship_trigger[0]) == [L.OWN_MAST_BROKEN, 0]
+    assert list(content.program[content.card_id("Whirlpool"), 0]) == list(rows["Whirlpool"][0])
+
+
+def test_a_burn_or_poison_without_turns_strikes_once_as_before(tmp_path: Path) -> None:
+    text = effect('do = "status"', 'target = "enemy_pirate"', 'status = "poison"')
+    library = cards.load_file(write(tmp_path, text, "ok.toml")[0])
+    assert library.cards["Test"].program == (
+        (L.STATUS, L.ENEMY_PIRATE, 0, 0, L.POISON, 0, 0, 0, 0),
+    )
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
@@ -1508,3 +1614,138 @@ def test_the_documented_weapon_example_loads(tmp_path: Path) -> None:
     assert library.weapons == cards.load_file(write(tmp_path, COMBAT, "combat.toml")[0]).weapons
     rows = re.findall(r"^\| `(\w+)`", section, re.M)
     assert rows == ["reach", *L.REACHES]  # the header, then each reach
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            effect('do = "cure"', 'target = "own_pirate"'),
+            "missing 'status'; one of: all, burn, immobilised",
+        ),
+        (
+            effect('do = "cure"', 'target = "own_pirate"', 'status = "poisn"  # <-'),
+            "unknown status 'poisn' (did you mean 'poison'?)",
+        ),
+        (
+            effect('do = "cure"', 'target = "own_pirate"', 'status = "all"', "turns = 2  # <-"),
+            "cure takes no 'turns'",
+        ),
+        (
+            effect('do = "cure"', 'target = "own_ship"  # <-', 'status = "all"'),
+            "cure cannot target 'own_ship'",
+        ),
+        (
+            effect(
+                'do = "status"', 'target = "enemy_pirate"', 'status = "poison"', "turns = 100 # <-"
+            ),
+            "'turns' = 100 is out of range: allowed 1..99",
+        ),
+        (
+            effect(
+                'do = "status"', 'target = "enemy_pirate"', 'status = "burn"', "own_turns = 2 # <-"
+            ),
+            "burn strikes in game turns (at the end of each of the N after it was applied): "
+            "write 'turns'",
+        ),
+        (
+            effect(
+                'do = "status"',
+                'target = "enemy_pirate"',
+                'status = "drunk"',
+                "turns = 2",
+                "own_turns = 2  # <-",
+            ),
+            "write 'turns' (game turns) or 'own_turns', not both",
+        ),
+        (
+            effect('do = "damage"', 'target = "enemy_pirate"', "own_turns = 2  # <-"),
+            "damage takes no 'own_turns'",
+        ),
+        (
+            effect('do = "anchor_down"', 'target = "enemy_ship"', "own_turns = 0  # <-"),
+            "'own_turns' = 0 is out of range: allowed 1..99",
+        ),
+        (
+            effect('do = "discard_deck"', 'target = "enemy_ship"  # <-'),
+            "discard_deck cannot target 'enemy_ship'; it takes: own, enemy",
+        ),
+        (
+            effect('do = "discard_deck"', 'target = "enemy"', "amount = 100  # <-"),
+            "allowed 1..99",
+        ),
+        (
+            effect('do = "heal"', 'target = "visitor"  # <-'),
+            "an event has no visitor: 'visitor' is the pirate visiting the island",
+        ),
+        (
+            effect(
+                'do = "heal"', 'target = "self"  # <-', card=('name = "Test"', 'type = "island"')
+            ),
+            "('visitor' is the pirate visiting the island)",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', 'if = "own_holes_at_least"'),
+            "missing 'value': the number of holes (1..20)",
+        ),
+        (
+            effect(
+                'do = "hole"',
+                'target = "enemy_ship"',
+                'if = "enemy_holes_at_least"',
+                "value = 21  # <-",
+            ),
+            "'value' = 21 is out of range: allowed 1..20",
+        ),
+        (
+            effect(
+                'do = "hole"',
+                'target = "enemy_ship"',
+                'if = "enemy_water_at_least"',
+                "value = 1000  # <-",
+            ),
+            "allowed 1..999",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', 'if = "enemy_red_sae"  # <-'),
+            "unknown if 'enemy_red_sae' (did you mean 'enemy_red_sea'?)",
+        ),
+    ],
+)
+def test_effect_and_condition_mistakes(tmp_path: Path, text: str, reason: str) -> None:
+    if MARK not in text:  # a missing field: the line of its table's header
+        text = text.replace("[[card.effect]]", f"[[card.effect]]  {MARK}")
+    check(tmp_path, text, reason)
+
+
+def test_ship_conditions(tmp_path: Path) -> None:
+    repair = '[[ship.effect]]\ndo = "repair"\ntarget = "own_ship"\n'
+    for when, code in (
+        ("mast_broken", L.OWN_MAST_BROKEN),
+        ("anchor_down", L.OWN_ANCHOR_DOWN),
+        ("pirate_dead", L.OWN_PIRATE_DEAD),
+        ("red_sea", L.OWN_RED_SEA),
+    ):
+        path, _ = write(tmp_path, f'[[ship]]\nname = "S"\nwhen = "{when}"\n{repair}', "ok.toml")
+        ship = cards.load_file(path).ships["S"]
+        assert (ship.trigger, ship.value) == (code, 0)
+        cards.clear_cache()
+    path, _ = write(tmp_path, f'[[ship]]\nname = "S"\nwhen = "holes_at_least"\nvalue = 3\n{repair}')
+    ship = cards.load_file(path).ships["S"]
+    assert (ship.trigger, ship.value) == (L.OWN_HOLES_AT_LEAST, 3)
+    check(
+        tmp_path,
+        f'[[ship]]  # <-\nname = "S"\nwhen = "holes_at_least"\n{repair}',
+        "ship 'S': missing 'value' (1..20)",
+    )
+    check(
+        tmp_path,
+        f'[[ship]]\nname = "S"\nwhen = "mast_broken"\nvalue = 3  # <-\n{repair}',
+        "when = 'mast_broken' takes no 'value'",
+    )
+    check(
+        tmp_path,
+        '[[ship]]\nname = "S"\nwhen = "mast_broke"  # <-\n',
+        "unknown when 'mast_broke' (did you mean 'mast_broken'?); one of: water_at_least, "
+        "anchor_down, mast_broken, holes_at_least, pirate_dead, red_sea",
+    )

@@ -106,6 +106,7 @@ def pack_position(pos: Position) -> Arrays:
     state[STATE.TURN] = pos.turn
     state[STATE.SHOTS] = pos.shots
     state[STATE.TAKING] = pos.taking
+    state[STATE.VISITOR] = pos.visitor
     state[STATE.ISLAND_LEN] = len(pos.island)
     state[STATE.OVER] = int(pos.over)
     state[STATE.WINNER] = pos.winner
@@ -176,6 +177,7 @@ def write_position(pos: Position, arrays: Arrays) -> Position:
     pos.turn = int(state[STATE.TURN])
     pos.shots = int(state[STATE.SHOTS])
     pos.taking = int(state[STATE.TAKING])
+    pos.visitor = int(state[STATE.VISITOR])
     pos.island = [(int(c), int(o)) for c, o in island[: state[STATE.ISLAND_LEN]]]
     pos.over = bool(state[STATE.OVER])
     pos.winner = int(state[STATE.WINNER])

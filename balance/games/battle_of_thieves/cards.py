@@ -99,10 +99,11 @@ PIRATE_TARGETS = (
     L.SELF,
     L.RANDOM_ENEMY_PIRATE,
     *CAUSE_TARGETS,
+    L.VISITOR,
 )
 OWN_CHOSEN = (L.OWN_PIRATE, L.OWN_PIRATE_HERE)
 
-#: Statuses that burn out by turn number and take no ``turns``.
+#: Statuses that strike by turn number: their ``turns`` counts strikes (default 1).
 UNTIMED_STATUSES = (L.BURN, L.POISON)
 
 
@@ -134,6 +135,20 @@ COUNT = Range(1, 99, 1)
 SIGNED = Range(-999, 999, None, nonzero=True)
 TIMED = Range(1, 99, None)
 UNTIL_UNDONE = Range(0, 99, 0)
+#: How many game turns a burn or poison strikes in (``turns``; 0 in the row: the default 1).
+STRIKES = Range(1, 99, 1)
+#: What ``status`` may name in a ``cure``: a status, or ``all`` (ARG 0).
+CURE_NAMES = ("all", *L.STATUSES[1:])
+#: Operations whose ``turns`` may be counted in the owner's turns (``own_turns``).
+OWN_TURNS_OPS = (
+    L.STATUS,
+    L.ANCHOR_DOWN,
+    L.MAST_BROKEN,
+    L.PACIFY_CANNONS,
+    L.STRIP,
+    L.CANNON_MODIFIER,
+)
+OWN_TURNS = Range(1, 99, None)
 
 OP_SPECS: dict[int, OpSpec] = {
     L.WATER: OpSpec(SHIP_TARGETS, None, SIGNED, None, meaning="water level +amount (never < 0)"),
@@ -155,16 +170,22 @@ OP_SPECS: dict[int, OpSpec] = {
     L.CANNON_MODIFIER: OpSpec(
         SHIP_TARGETS, None, Range(-12, 12, None, nonzero=True), TIMED, meaning="cannon rolls"
     ),
-    L.EXTRA_ACTION: OpSpec((*OWN_CHOSEN, L.SELF), None, COUNT, None, meaning="amount more actions"),
+    L.EXTRA_ACTION: OpSpec(
+        (*OWN_CHOSEN, L.SELF, L.VISITOR), None, COUNT, None, meaning="amount more actions"
+    ),
     L.MOVE: OpSpec(PIRATE_TARGETS, None, None, None, "to", "move pirates"),
     L.INSULT: OpSpec((), None, None, None, meaning="insult battle"),
     L.CLEAR_ISLAND: OpSpec((L.THE_ISLAND,), L.THE_ISLAND, None, None, meaning="clear island"),
+    L.CURE: OpSpec(PIRATE_TARGETS, None, None, None, "status", "remove a status, or all"),
+    L.DISCARD_DECK: OpSpec(SIDE_TARGETS, None, COUNT, None, meaning="discard from the draw pile"),
 }
 
 MOD_AMOUNT = Range(-999, 999, None, nonzero=True)
 HITS_ON = Range(1, 6, None)
 WEAPON_DAMAGE = Range(1, 9, None)
 TRIGGER_VALUE = Range(1, 999, None)
+#: What a ship's ``value`` is for each ``when`` that takes one.
+SHIP_VALUES = {L.WATER_AT_LEAST: TRIGGER_VALUE, L.OWN_HOLES_AT_LEAST: Range(1, 20, None)}
 COPIES = Range(1, L.DECK_SIZE, None)
 
 ROOT_FIELDS = ("include", "card", "weapon", "pirate", "ship", "deck")
@@ -178,6 +199,7 @@ EFFECT_FIELDS = (
     "target",
     "amount",
     "turns",
+    "own_turns",
     "status",
     "provision",
     "to",
@@ -187,6 +209,15 @@ EFFECT_FIELDS = (
 )
 #: The water level ``if = "own_water_at_least"`` compares with.
 IF_WATER = Range(1, 999, None)
+#: The holes ``if = "own_holes_at_least"`` (a ship's ``when = "holes_at_least"``) needs.
+IF_HOLES = Range(1, 20, None)
+#: What ``value`` is for each condition that takes one (``layout.VALUED_CONDITIONS``).
+CONDITION_VALUES = {
+    L.OWN_WATER_AT_LEAST: ("the water level", IF_WATER),
+    L.ENEMY_WATER_AT_LEAST: ("the water level", IF_WATER),
+    L.OWN_HOLES_AT_LEAST: ("the number of holes", IF_HOLES),
+    L.ENEMY_HOLES_AT_LEAST: ("the number of holes", IF_HOLES),
+}
 MODIFIER_FIELDS = ("stat", "amount")
 WEAPON_FIELDS = ("name", "text", "hits_on", "damage", "reach", "effect")
 PIRATE_FIELDS = ("name", "text", "modifier", "trigger")
@@ -720,7 +751,9 @@ def _effect(table: Table) -> Row:
     for key in ("status", "provision", "to"):
         if key in table.data and spec.arg != key:
             table.fail(key, f"{name} takes no '{key}'")
-    if spec.arg == "status":
+    if spec.arg == "status" and op == L.CURE:
+        arg = table.choice("status", CURE_NAMES)  # "all" is 0, each status its code
+    elif spec.arg == "status":
         arg = table.choice("status", L.STATUSES)
     elif spec.arg == "provision":
         arg = table.choice("provision", L.PROVISIONS)
@@ -733,15 +766,31 @@ def _effect(table: Table) -> Row:
     else:
         amount = table.whole("amount", spec.amount)
     turns_span = spec.turns
-    if op == L.STATUS and arg in UNTIMED_STATUSES:
-        turns_span = None
-        why = "it strikes once, on the turn after it was applied"
-        if "turns" in table.data:
-            table.fail("turns", f"{L.STATUSES[arg]} takes no 'turns' ({why})")
+    stamped = op == L.STATUS and arg in UNTIMED_STATUSES
+    if stamped:
+        turns_span = STRIKES
     turns = 0
-    if turns_span is None:
+    clock = L.GAME_TURNS
+    if "own_turns" in table.data:
+        if stamped:
+            table.fail(
+                "own_turns",
+                f"{L.STATUSES[arg]} strikes in game turns (at the "
+                f"{'end' if arg == L.BURN else 'start'} of each of the N after it was "
+                "applied): write 'turns'",
+            )
+        if turns_span is None or op not in OWN_TURNS_OPS:
+            table.fail("own_turns", f"{name} takes no 'own_turns'")
+        if "turns" in table.data:
+            table.fail("own_turns", "write 'turns' (game turns) or 'own_turns', not both")
+        turns = table.whole("own_turns", OWN_TURNS)
+        clock = L.OWN_TURNS
+    elif turns_span is None:
         if "turns" in table.data:
             table.fail("turns", f"{name} takes no 'turns'")
+    elif stamped:
+        # 0 in the row: the default single strike (content without 'turns' stays as it was)
+        turns = table.whole("turns", STRIKES) if "turns" in table.data else 0
     else:
         if "turns" not in table.data and turns_span.default is None:
             what = f"{L.STATUSES[arg]} status" if op == L.STATUS else name
@@ -750,14 +799,16 @@ def _effect(table: Table) -> Row:
     on = table.choice("on", L.CONDITIONS, required=False) or L.ALWAYS
     condition = table.choice("if", L.IF_CONDITIONS, required=False) or L.NO_CONDITION
     value = 0
-    if condition == L.OWN_WATER_AT_LEAST:
+    if condition in CONDITION_VALUES:
+        what, span = CONDITION_VALUES[condition]
         if "value" not in table.data:
-            table.fail(None, f"missing 'value': the water level ({IF_WATER.text()})")
-        value = table.whole("value", IF_WATER)
+            table.fail(None, f"missing 'value': {what} ({span.text()})")
+        value = table.whole("value", span)
     elif "value" in table.data:
-        why = "if = 'own_water_at_least' takes one" if condition else "there is no 'if'"
-        table.fail("value", f"'value' is the water level of a condition: {why}")
-    return (op, target, amount, turns, arg, on, condition, value, L.GAME_TURNS)
+        valued = ", ".join(f"'{L.IF_CONDITIONS[c]}'" for c in L.VALUED_CONDITIONS)
+        why = f"if = '{L.IF_CONDITIONS[condition]}' takes none" if condition else "there is no 'if'"
+        table.fail("value", f"'value' is the number of a condition ({valued}): {why}")
+    return (op, target, amount, turns, arg, on, condition, value, clock)
 
 
 #: Who may name each pirate that sets a program off: (the ability's event, what it is).
@@ -809,11 +860,20 @@ def _program(
     def across(entry: Table, row: Row) -> None:
         nonlocal chosen
         op, target, on = row[0], row[1], row[5]
+        if target == L.VISITOR and kind != L.ISLAND_CARD:
+            entry.fail(
+                "target",
+                f"{what} has no visitor: 'visitor' is the pirate visiting the island, for "
+                "island cards",
+            )
         if target == L.SELF and kind not in (L.ITEM, "trigger", "weapon"):
+            visitor = ""
+            if kind == L.ISLAND_CARD:
+                visitor = " ('visitor' is the pirate visiting the island)"
             entry.fail(
                 "target",
                 f"{what} has no holder: 'self' is the pirate holding an item, or the "
-                "holder of a triggered ability, or the pirate attacking with a weapon",
+                f"holder of a triggered ability, or the pirate attacking with a weapon{visitor}",
             )
         if target in CAUSE_TARGETS and not (
             target == cause
@@ -1052,9 +1112,11 @@ def _ship(table: Table) -> Ship:
 
     def read_trigger() -> tuple[int, int]:
         trigger = table.choice("when", L.TRIGGERS, required=False) or L.NO_TRIGGER
-        if trigger:
-            return trigger, table.whole("value", TRIGGER_VALUE)
+        if trigger in SHIP_VALUES:
+            return trigger, table.whole("value", SHIP_VALUES[trigger])
         if "value" in table.data:
+            if trigger:
+                table.fail("value", f"when = '{L.TRIGGERS[trigger]}' takes no 'value'")
             table.fail("value", "'value' needs a trigger: when = 'water_at_least'")
         return trigger, 0
 
@@ -1073,7 +1135,9 @@ def _ship(table: Table) -> Ship:
             _attempt(
                 errors,
                 lambda: table.fail(
-                    "effect", "ship effects need a trigger: when = 'water_at_least' and value"
+                    "effect",
+                    "ship effects need a trigger: when = "
+                    + ", ".join(f"'{n}'" for n in L.TRIGGERS if n),
                 ),
             )
     text = _attempt(errors, lambda: table.string("text", required=False)) or ""

@@ -20,12 +20,14 @@ The tuples passed around:
   CARD_STAT.SIZE)``.
 * ``content``: :meth:`Content.arrays`, in ``content.ARRAY_FIELDS`` order.
 * ``derived``: ``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 5),
-  card_mod (K, 2))`` from :func:`derive_nb`: each card's per-card record row in each
-  seat's deck (-1 if none), the kind of target list (``TL_*``) of playing it and of its
-  program's choice, each pirate's fixed numbers (what each weapon needs on the die after
-  the ship's and the pirate's ATTACK_ROLL modifiers, their ISLAND_TAKE modifiers, then
-  each weapon's reach: ``[0..1]``, ``[2]``, ``[3..4]``) and
-  each card's ATTACK_ROLL and ISLAND_TAKE modifiers (for an animal or item held).
+  card_mod (K, 2), gate (K, MAX_EFFECTS, 2), gate_len (K,))`` from :func:`derive_nb`:
+  each card's per-card record row in each seat's deck (-1 if none), the kind of target
+  list (``TL_*``) of playing it and of its program's choice, each pirate's fixed numbers
+  (what each weapon needs on the die after the ship's and the pirate's ATTACK_ROLL
+  modifiers, their ISLAND_TAKE modifiers, then each weapon's reach: ``[0..1]``, ``[2]``,
+  ``[3..4]``), each card's ATTACK_ROLL and ISLAND_TAKE modifiers (for an animal or item
+  held), and each card's gate: the ``(if, value)`` of its effects when every one has an
+  ``if`` (``gate_len`` 0: always offered).
 * ``rules``: int64 ``(RULE.SIZE,)``, :meth:`BattleRules.to_array`.
 * ``dice``: ``(rng, script, cursor)``: uint64 ``(4,)`` the dice stream (stream 2), int64
   ``(L,)`` a script of dice results (read instead of the stream when ``L > 0``: d6 results
@@ -72,11 +74,13 @@ from balance.games.battle_of_thieves.layout import (
     CHAOS_BALL,
     CLEAR_ISLAND,
     COST_ACTION,
+    CURE,
     CURSED_BALL,
     DAMAGE,
     DECK_SIZE,
     DISARMED,
     DISCARD,
+    DISCARD_DECK,
     DRAW,
     DRUNK,
     EAT,
@@ -84,9 +88,14 @@ from balance.games.battle_of_thieves.layout import (
     END_TURN,
     ENEMY,
     ENEMY_ANCHOR_DOWN,
+    ENEMY_HOLES_AT_LEAST,
+    ENEMY_MAST_BROKEN,
     ENEMY_PIRATE,
+    ENEMY_PIRATE_DEAD,
     ENEMY_PIRATE_HERE,
+    ENEMY_RED_SEA,
     ENEMY_SHIP,
+    ENEMY_WATER_AT_LEAST,
     EVENT,
     EXTRA_ACTION,
     FIRE,
@@ -111,6 +120,7 @@ from balance.games.battle_of_thieves.layout import (
     LOSE,
     MAST_BROKEN,
     MAX_CANNON_MODS,
+    MAX_EFFECTS,
     MAX_HAND,
     MAX_ISLAND,
     MAX_LIFE,
@@ -120,18 +130,26 @@ from balance.games.battle_of_thieves.layout import (
     MOVE_TO,
     NO_BUCKET,
     NO_CANNON,
+    NO_CONDITION,
     NO_REPAIR,
     NO_STATUS,
+    NO_TRIGGER,
     ON_BOARDED,
     ON_HIT,
     ON_HITS,
     ON_TURN_START,
     OWN,
+    OWN_ANCHOR_DOWN,
+    OWN_HOLES_AT_LEAST,
+    OWN_MAST_BROKEN,
     OWN_PIRATE,
     OWN_PIRATE_BOARDING,
+    OWN_PIRATE_DEAD,
     OWN_PIRATE_HERE,
     OWN_PIRATE_ON_ISLAND,
+    OWN_RED_SEA,
     OWN_SHIP,
+    OWN_TURNS,
     OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATE,
@@ -158,6 +176,7 @@ from balance.games.battle_of_thieves.layout import (
     STATE,
     STATUS,
     STEAL,
+    STRIKES_STEP,
     STRIP,
     TAKE,
     TARGETABLE,
@@ -165,8 +184,8 @@ from balance.games.battle_of_thieves.layout import (
     TO_ISLAND,
     TO_OWN_SHIP,
     VISIT,
+    VISITOR,
     WATER,
-    WATER_AT_LEAST,
     WEAPON,
     WEAPON_DAMAGE,
 )
@@ -402,26 +421,69 @@ def revive_nb(pirate, p):
 
 @njit(cache=True, _nrt=False, error_model="numpy")
 def apply_status_nb(pirate, p, kind, turns, turn):
-    """Status ``kind`` on living pirate ``p`` (BURN/POISON take the game turn)."""
+    """Status ``kind`` on living pirate ``p`` (BURN/POISON: stamped with the game turn,
+    striking ``turns`` times, at least once)."""
     if pirate[p, PIRATE.ZONE] < 0 or kind == NO_STATUS:
         return
     timed = kind != BURN and kind != POISON
     if timed and turns < 1:
         return
+    stamp = turn + STRIKES_STEP * (max(turns, 1) - 1)
     for slot in range(2):
         k = PIRATE.STATUS + 2 * slot
         if pirate[p, k] == kind:
             if timed:
                 pirate[p, k + 1] = max(pirate[p, k + 1], turns)
             else:
-                pirate[p, k + 1] = turn
+                pirate[p, k + 1] = stamp
             return
     for slot in range(2):
         k = PIRATE.STATUS + 2 * slot
         if pirate[p, k] == NO_STATUS:
             pirate[p, k] = kind
-            pirate[p, k + 1] = turns if timed else turn
+            pirate[p, k + 1] = turns if timed else stamp
             return
+
+
+@njit(inline="always", cache=True)
+def strike_nb(pirate, p, kind, turn):
+    """Whether pirate ``p``'s BURN/POISON ``kind`` strikes in game turn ``turn`` (one of
+    the N turns after the one it was applied in); its last strike clears it."""
+    for slot in range(2):
+        k = PIRATE.STATUS + 2 * slot
+        if pirate[p, k] == kind:
+            value = pirate[p, k + 1]
+            since = turn - value % STRIKES_STEP
+            strikes = value // STRIKES_STEP + 1
+            if since < 1 or since > strikes:
+                return False
+            if since == strikes:
+                pirate[p, k] = 0
+                pirate[p, k + 1] = 0
+            return True
+    return False
+
+
+@njit(inline="always", cache=True)
+def cure_nb(pirate, p, kind):
+    """Pirate ``p`` loses status ``kind`` (NO_STATUS: every status)."""
+    for slot in range(2):
+        k = PIRATE.STATUS + 2 * slot
+        if pirate[p, k] != NO_STATUS and (kind == NO_STATUS or pirate[p, k] == kind):
+            pirate[p, k] = 0
+            pirate[p, k + 1] = 0
+
+
+@njit(inline="always", cache=True)
+def game_turns_nb(turns, clock, owner, mover, longer):
+    """An effect's ``turns`` in game turns: OWN_TURNS are the turns of ``owner`` (2N - 1
+    game turns in its own turn, 2N in the enemy's), then ``longer`` is added; untimed (0)
+    stays so."""
+    if turns <= 0:
+        return turns
+    if clock == OWN_TURNS:
+        turns = 2 * turns - 1 if owner == mover else 2 * turns
+    return turns + longer
 
 
 @njit(inline="always", cache=True)
@@ -470,7 +532,44 @@ def condition_nb(side, pirate, seat, condition, value):
     if condition == OWN_PIRATE_ON_ISLAND or condition == OWN_PIRATE_BOARDING:
         zone = ISLAND if condition == OWN_PIRATE_ON_ISLAND else 1 - seat
         return pirate[2 * seat, PIRATE.ZONE] == zone or pirate[2 * seat + 1, PIRATE.ZONE] == zone
+    if condition == NO_CONDITION:
+        return True
+    # the own_/enemy_ pairs: the side they name
+    s = seat
+    if (
+        condition == ENEMY_MAST_BROKEN
+        or condition == ENEMY_HOLES_AT_LEAST
+        or condition == ENEMY_PIRATE_DEAD
+        or condition == ENEMY_RED_SEA
+        or condition == ENEMY_WATER_AT_LEAST
+    ):
+        s = 1 - seat
+    if condition == OWN_ANCHOR_DOWN:
+        return side[s, SIDE.ANCHOR] >= 0
+    if condition == OWN_MAST_BROKEN or condition == ENEMY_MAST_BROKEN:
+        return side[s, SIDE.MAST] >= 0
+    if condition == OWN_HOLES_AT_LEAST or condition == ENEMY_HOLES_AT_LEAST:
+        return side[s, SIDE.HOLES] >= value
+    if condition == OWN_PIRATE_DEAD or condition == ENEMY_PIRATE_DEAD:
+        return pirate[2 * s, PIRATE.ZONE] < 0 or pirate[2 * s + 1, PIRATE.ZONE] < 0
+    if condition == OWN_RED_SEA or condition == ENEMY_RED_SEA:
+        return side[s, SIDE.DECK_POS] >= DECK_SIZE
+    if condition == ENEMY_WATER_AT_LEAST:
+        return side[s, SIDE.WATER] >= value
     return True
+
+
+@njit(inline="always", cache=True)
+def offered_nb(side, pirate, seat, gate, gate_len, card):
+    """Whether ``card`` may be offered (played, or its item activated) now: unless every
+    one of its effects has an ``if``, and none of them holds (``derive_nb``'s gate)."""
+    n = gate_len[card]
+    if n == 0:
+        return True
+    for g in range(n):
+        if condition_nb(side, pirate, seat, gate[card, g, 0], gate[card, g, 1]):
+            return True
+    return False
 
 
 @njit(inline="always", cache=True)
@@ -503,6 +602,7 @@ def is_target_nb(pirate, target, seat, choice, p):
         or target == ATTACKER
         or target == BOARDER
         or target == HIT_PIRATE
+        or target == VISITOR
     ):
         return p == choice
     if target == PIRATES_OWN_SHIP:
@@ -524,7 +624,9 @@ def apply_program_nb(
 
     A row aimed at a chosen own (enemy) pirate touches the chosen pirate only if it is
     ``seat``'s (the enemy's). ``holder`` is the pirate holding the item activated (-1
-    otherwise): the target ``self``. A ``random_enemy_pirate`` row draws its pirate first.
+    otherwise), or the visiting pirate for an island card's program: the targets ``self``
+    and ``visitor``. A ``random_enemy_pirate`` row draws its pirate first. Turns counted
+    in OWN_TURNS (``Effect.CLOCK``) are converted for the owner of what each row lands on.
     ``other`` is the pirate that set the program off (the attacker, the boarder, the pirate
     hit: the targets ``attacker``, ``boarder``, ``hit_pirate``; -1 for none) and ``hit`` 1
     when a cursed ball's shot hit (rows ``on = "hit"`` apply only then).
@@ -532,6 +634,7 @@ def apply_program_nb(
     side, pirate, hand, island, state = pos[0], pos[1], pos[3], pos[5], pos[6]
     seat_stat = pos[7]
     turn = state[STATE.TURN]
+    mover = (turn - 1) % 2
     insult = 0  # 0 none yet, 1 won, 2 lost
     for r in range(length):
         on = program[r, EFFECT.ON]
@@ -546,13 +649,13 @@ def apply_program_nb(
         op = program[r, EFFECT.OP]
         target = program[r, EFFECT.TARGET]
         amount = program[r, EFFECT.AMOUNT]
-        turns = program[r, EFFECT.TURNS]
-        if turns > 0:
-            turns += longer
+        raw = program[r, EFFECT.TURNS]
+        clock = program[r, EFFECT.CLOCK]
         arg = program[r, EFFECT.ARG]
         s = target_seat_nb(target, seat)
+        turns = game_turns_nb(raw, clock, s, mover, longer)
         chosen = choice
-        if target == SELF:
+        if target == SELF or target == VISITOR:
             chosen = holder
         elif target == RANDOM_ENEMY_PIRATE:
             chosen = random_enemy_nb(pirate, dice, seat)
@@ -590,7 +693,25 @@ def apply_program_nb(
         elif op == STATUS:
             for p in range(4):
                 if is_target_nb(pirate, target, seat, chosen, p):
-                    apply_status_nb(pirate, p, arg, turns, turn)
+                    if arg == BURN or arg == POISON:  # strikes, in game turns
+                        apply_status_nb(pirate, p, arg, raw, turn)
+                    else:
+                        timed = game_turns_nb(raw, clock, p // 2, mover, longer)
+                        apply_status_nb(pirate, p, arg, timed, turn)
+        elif op == CURE:
+            for p in range(4):
+                if is_target_nb(pirate, target, seat, chosen, p):
+                    cure_nb(pirate, p, arg)
+        elif op == DISCARD_DECK:
+            if s >= 0:
+                for _ in range(amount):
+                    k = side[s, SIDE.DECK_POS]
+                    if k >= DECK_SIZE:
+                        break
+                    side[s, SIDE.DECK_POS] = k + 1
+                    to_discard_nb(pos, content, s, pos[2][s, k])
+                    if state[STATE.OVER]:
+                        return
         elif op == ANCHOR_DOWN:
             if s >= 0:
                 side[s, SIDE.ANCHOR] = lower_nb(side[s, SIDE.ANCHOR], turns)
@@ -781,9 +902,9 @@ def start_turn_nb(pos, content, derived, rules, dice):
         return
     trigger = content[16]
     if (
-        trigger[me, 0] == WATER_AT_LEAST
+        trigger[me, 0] != NO_TRIGGER
         and side[me, SIDE.TRIGGERED] == 0
-        and side[me, SIDE.WATER] >= trigger[me, 1]
+        and condition_nb(side, pirate, me, trigger[me, 0], trigger[me, 1])
     ):
         side[me, SIDE.TRIGGERED] = 1
         apply_program_nb(
@@ -807,13 +928,8 @@ def start_turn_nb(pos, content, derived, rules, dice):
     for p in range(4):
         if pirate[p, PIRATE.ZONE] < 0:
             continue
-        for slot in range(2):
-            k = PIRATE.STATUS + 2 * slot
-            if pirate[p, k] == POISON and pirate[p, k + 1] == turn - 1:
-                pirate[p, k] = 0
-                pirate[p, k + 1] = 0
-                damage_nb(pos, p, 1)
-                break
+        if strike_nb(pirate, p, POISON, turn):
+            damage_nb(pos, p, 1)
     for p in range(2 * me, 2 * me + 2):
         if pirate[p, PIRATE.REGEN]:
             if pirate[p, PIRATE.ZONE] >= 0:
@@ -901,13 +1017,8 @@ def end_turn_nb(pos, content, rules):
     for p in range(4):
         if pirate[p, PIRATE.ZONE] < 0:
             continue
-        for slot in range(2):
-            k = PIRATE.STATUS + 2 * slot
-            if pirate[p, k] == BURN and pirate[p, k + 1] == turn - 1:
-                pirate[p, k] = 0
-                pirate[p, k + 1] = 0
-                damage_nb(pos, p, 1)
-                break
+        if strike_nb(pirate, p, BURN, turn):
+            damage_nb(pos, p, 1)
     for p in range(2 * me, 2 * me + 2):
         pirate[p, PIRATE.ACTIONS] = 0
     if turn >= rules[RULE.TURN_CAP]:
@@ -988,6 +1099,8 @@ def legal_options_nb(pos, content, derived, rules, options):
         derived[3],
         derived[4],
         content[19],
+        derived[5],
+        derived[6],
         rules,
         options,
     )
@@ -1050,6 +1163,8 @@ def options_nb(
     pirate_base,
     card_mod,
     card_cost,
+    gate,
+    gate_len,
     rules,
     options,
 ):
@@ -1162,7 +1277,11 @@ def options_nb(
         ):
             n = add_option_nb(options, n, VISIT, i, -1, -1)
         # i. activate
-        if own_item >= 0 and (card_flags[own_item] & ACTIVABLE) != 0:
+        if (
+            own_item >= 0
+            and (card_flags[own_item] & ACTIVABLE) != 0
+            and offered_nb(side, pirate, me, gate, gate_len, own_item)
+        ):
             n = add_targets_nb(pirate, me, choice_kind[own_item], zone, options, n, ACTIVATE, i, -1)
     # j. eat
     if side[me, SIDE.PROVISIONS + FOOD_PROVISION] >= 1 and not stripped:
@@ -1193,6 +1312,8 @@ def options_nb(
         if kind == TL_CURSED and side[me, SIDE.LOADED] >= 0:
             continue
         if not can_pay_nb(side, pirate, card_cost, me, card):
+            continue
+        if ctype != ITEM and not offered_nb(side, pirate, me, gate, gate_len, card):
             continue
         n = add_targets_nb(pirate, me, kind, -1, options, n, PLAY, -1, card)
     # l. end the turn
@@ -1330,9 +1451,10 @@ def attack_nb(pos, content, derived, rules, dice, p, weapon, target):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def island_cards_nb(pos, content, derived, rules, dice, me):
+def island_cards_nb(pos, content, derived, rules, dice, me, visitor):
     """Every island card in play works for the visiting seat ``me``, in the order played
-    (a card that clears the island ends the list)."""
+    (a card that clears the island ends the list); ``visitor`` is the visiting pirate (the
+    target ``visitor``)."""
     island, state = pos[5], pos[6]
     k = 0
     while k < state[STATE.ISLAND_LEN]:
@@ -1347,7 +1469,7 @@ def island_cards_nb(pos, content, derived, rules, dice, me):
             content[4][card],
             content[5][card],
             -1,
-            -1,
+            visitor,
             0,
             -1,
             0,
@@ -1368,7 +1490,9 @@ def visit_nb(pos, content, derived, rules, dice, p):
     taking = can_take_nb(side, pirate, content[10], derived[3], derived[4], rules, p)
     state[STATE.TAKING] = taking
     if taking == 0:
-        island_cards_nb(pos, content, derived, rules, dice, me)
+        island_cards_nb(pos, content, derived, rules, dice, me, p)
+    else:
+        state[STATE.VISITOR] = p
 
 
 @njit(inline="always", cache=True)
@@ -1380,7 +1504,9 @@ def take_nb(pos, content, derived, rules, dice, kind):
     seat_stat[me, SEAT_STAT.TAKEN_PLANKS + kind] += 1
     state[STATE.TAKING] -= 1
     if state[STATE.TAKING] == 0:
-        island_cards_nb(pos, content, derived, rules, dice, me)
+        visitor = state[STATE.VISITOR]
+        state[STATE.VISITOR] = -1
+        island_cards_nb(pos, content, derived, rules, dice, me, visitor)
 
 
 @njit(inline="always", cache=True)
@@ -1543,7 +1669,8 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
 @njit(cache=True)
 def derive_nb(content):
     """``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 5), card_mod
-    (K, 2))`` for ``content`` (allocates; see the module's docstring)."""
+    (K, 2), gate (K, MAX_EFFECTS, 2), gate_len (K,))`` for ``content`` (allocates; see the
+    module's docstring)."""
     card_type, card_choice, program, program_len = content[0], content[3], content[4], content[5]
     deck_cards = content[9]
     cards = card_type.shape[0]
@@ -1619,7 +1746,25 @@ def derive_nb(content):
                 pirate_base[s, i, w] = weapons[s, i, w, WEAPON.HITS_ON] - own_attack
                 pirate_base[s, i, 3 + w] = weapons[s, i, w, WEAPON.REACH]
             pirate_base[s, i, 2] = own_take
-    return row_of, play_kind, choice_kind, pirate_base, card_mod
+    # the gate: an event, special or legendary card (an item's activation) every one of
+    # whose effects has an ``if`` is offered only while one of those conditions holds
+    gate = np.zeros((cards, MAX_EFFECTS, 2), dtype=np.int64)
+    gate_len = np.zeros(cards, dtype=np.int64)
+    for c in range(cards):
+        ctype = card_type[c]
+        if ctype != EVENT and ctype != SPECIAL and ctype != LEGENDARY and ctype != ITEM:
+            continue
+        n = program_len[c]
+        gated = n > 0
+        for r in range(n):
+            if program[c, r, EFFECT.IF] == NO_CONDITION:
+                gated = False
+        if gated:
+            for r in range(n):
+                gate[c, r, 0] = program[c, r, EFFECT.IF]
+                gate[c, r, 1] = program[c, r, EFFECT.IF_VALUE]
+            gate_len[c] = n
+    return row_of, play_kind, choice_kind, pirate_base, card_mod, gate, gate_len
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -1666,6 +1811,7 @@ def set_up_nb(pos, content, derived, rules, rng):
     for k in range(STATE.SIZE):
         state[k] = 0
     state[STATE.TURN] = 1
+    state[STATE.VISITOR] = -1
     state[STATE.WINNER] = -1
     state[STATE.REASON] = CAPPED
     for s in range(2):
@@ -1807,6 +1953,7 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
     side, pirate, hand, state, seat_stat = pos[0], pos[1], pos[3], pos[6], pos[7]
     card_type, card_flags, start, card_cost = content[0], content[2], content[10], content[19]
     play_kind, choice_kind, pirate_base, card_mod = derived[1], derived[2], derived[3], derived[4]
+    gate, gate_len = derived[5], derived[6]
     forget_view_nb(views[0])  # filled for another position, maybe
     while not state[STATE.OVER]:
         start_turn_nb(pos, content, derived, rules, dice)
@@ -1827,6 +1974,8 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
                 pirate_base,
                 card_mod,
                 card_cost,
+                gate,
+                gate_len,
                 rules,
                 options,
             )

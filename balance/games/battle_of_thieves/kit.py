@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb as below_nb  # what a strategy file draws with
+from balance.games.battle_of_thieves.engine_nb import condition_nb
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
     ACTIVATE,
@@ -36,19 +37,21 @@ from balance.games.battle_of_thieves.layout import (
     BAIL,
     BAIL_WATER,
     BOARDER,
+    BURN,
     CANNON_MODIFIER,
     CANNON_ROLL,
     CANNONBALL,
     CLEAR_ISLAND,
+    CURE,
     CURSED_BALL,
     DAMAGE,
     DECK_SIZE,
     DISCARD,
+    DISCARD_DECK,
     DRAW,
     EAT,
     EFFECT,
     ENEMY,
-    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_PIRATE_HERE,
     ENEMY_SHIP,
@@ -69,12 +72,10 @@ from balance.games.battle_of_thieves.layout import (
     MAX_LIFE,
     MOVE_TO,
     NO_BUCKET,
+    NO_STATUS,
     ON_HITS,
     OWN,
-    OWN_PIRATE_BOARDING,
-    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
-    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATE,
     PIRATES_ENEMY_SHIP,
@@ -82,6 +83,7 @@ from balance.games.battle_of_thieves.layout import (
     PIRATES_OWN_SHIP,
     PLANK,
     PLAY,
+    POISON,
     RAISE_ANCHOR,
     RANDOM_ENEMY_PIRATE,
     REPAIR,
@@ -98,6 +100,7 @@ from balance.games.battle_of_thieves.layout import (
     STRIP,
     TAKE,
     VISIT,
+    VISITOR,
     WATER,
     WEAPON,
 )
@@ -136,16 +139,9 @@ NEVER = -1.0e9
 
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def condition_now_nb(view, seat, condition, value):
-    """Whether an effect's condition (``Effect.IF`` with ``value``) holds for ``seat`` now."""
-    side, pirate = view[V_SIDE], view[V_PIRATE]
-    if condition == OWN_WATER_AT_LEAST:
-        return side[seat, SIDE.WATER] >= value
-    if condition == ENEMY_ANCHOR_DOWN:
-        return side[1 - seat, SIDE.ANCHOR] >= 0
-    if condition == OWN_PIRATE_ON_ISLAND or condition == OWN_PIRATE_BOARDING:
-        zone = ISLAND if condition == OWN_PIRATE_ON_ISLAND else 1 - seat
-        return pirate[2 * seat, PIRATE.ZONE] == zone or pirate[2 * seat + 1, PIRATE.ZONE] == zone
-    return True
+    """Whether an effect's condition (``Effect.IF`` with ``value``) holds for ``seat`` now
+    (the engines' own test: every condition reads the public position)."""
+    return condition_nb(view[V_SIDE], view[V_PIRATE], seat, condition, value)
 
 
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
@@ -168,8 +164,8 @@ def effect_worth_nb(view, seat, row, target):
         sign = -1.0
     elif where == HIT_PIRATE or where == ATTACKER or where == BOARDER:
         sign = -1.0  # the enemy pirate that set the ability (the weapon's hit) off
-    elif where == SELF:
-        sign = 1.0  # the item's holder
+    elif where == SELF or where == VISITOR:
+        sign = 1.0  # the item's holder, the island's visitor
     elif where == PIRATES_ENEMY_SHIP:
         sign = -0.5  # mostly the enemy's crew
     elif where == PIRATES_OWN_SHIP or where == PIRATES_ISLAND:
@@ -192,6 +188,8 @@ def effect_worth_nb(view, seat, row, target):
         value = 4.0
     elif op == STATUS:
         value = -1.0
+        if row[EFFECT.ARG] == BURN or row[EFFECT.ARG] == POISON:
+            value *= max(row[EFFECT.TURNS], 1)  # one strike a turn it lasts
     elif op == ANCHOR_DOWN or op == MAST_BROKEN or op == PACIFY_CANNONS or op == STRIP:
         value = -1.5
     elif op == GAIN:
@@ -210,6 +208,19 @@ def effect_worth_nb(view, seat, row, target):
         return 1.5 * amount
     elif op == CLEAR_ISLAND:
         return 0.3
+    elif op == CURE:
+        # what the statuses it removes would cost: a life point (2) for a burn or a poison,
+        # 1 for another; a pirate not known yet (not chosen): 1
+        value = 1.0
+        if target >= 0 and where != SELF and where != VISITOR:
+            pirate = view[V_PIRATE]
+            value = 0.0
+            for slot in range(2):
+                kind = pirate[target, PIRATE.STATUS + 2 * slot]
+                if kind != NO_STATUS and (row[EFFECT.ARG] == NO_STATUS or kind == row[EFFECT.ARG]):
+                    value += 2.0 if kind == BURN or kind == POISON else 1.0
+    elif op == DISCARD_DECK:
+        value = -0.4 * amount  # a little: cards lost, a step toward the Red Sea
     if row[EFFECT.ON] != ALWAYS:
         value *= 0.5  # an insult battle's branch: an even chance
     if not condition_now_nb(view, seat, row[EFFECT.IF], row[EFFECT.IF_VALUE]):

@@ -44,6 +44,9 @@ Smaller decisions, also listed on ``docs/battle-of-thieves.md``:
   attacker's ``hits`` abilities (these two even if the damage killed it), then the
   victim's ``hit`` abilities if it lives. ``attacker``, ``boarder`` and ``hit_pirate``
   touch their pirate only while it lives.
+* **A card whose conditions are all false** (every effect of an event, special or
+  legendary card, or of an item's activation, has an ``if`` that does not hold) is not
+  offered: it would change nothing (:func:`offered`).
 * **Damage dealt** (the record) counts the life lost by the enemy's pirates during the
   player's turn from every source: attacks, card damage, burns and poison.
 """
@@ -92,12 +95,14 @@ from balance.games.battle_of_thieves.layout import (
     CHAOS_BALL,
     CLEAR_ISLAND,
     COST_ACTION,
+    CURE,
     CURSED_BALL,
     DAMAGE,
     DEAD,
     DECK_SIZE,
     DISARMED,
     DISCARD,
+    DISCARD_DECK,
     DRAW,
     DRUNK,
     EAT,
@@ -105,9 +110,14 @@ from balance.games.battle_of_thieves.layout import (
     END_TURN,
     ENEMY,
     ENEMY_ANCHOR_DOWN,
+    ENEMY_HOLES_AT_LEAST,
+    ENEMY_MAST_BROKEN,
     ENEMY_PIRATE,
+    ENEMY_PIRATE_DEAD,
     ENEMY_PIRATE_HERE,
+    ENEMY_RED_SEA,
     ENEMY_SHIP,
+    ENEMY_WATER_AT_LEAST,
     EVENT,
     EXTRA_ACTION,
     FIRE,
@@ -115,6 +125,7 @@ from balance.games.battle_of_thieves.layout import (
     FOOD_PROVISION,
     GAIN,
     GAME_STAT,
+    GAME_TURNS,
     HEAL,
     HIT_PIRATE,
     HOLE,
@@ -138,18 +149,26 @@ from balance.games.battle_of_thieves.layout import (
     MOVE_TO,
     NO_BUCKET,
     NO_CANNON,
+    NO_CONDITION,
     NO_REPAIR,
     NO_STATUS,
+    NO_TRIGGER,
     ON_BOARDED,
     ON_HIT,
     ON_HITS,
     ON_TURN_START,
     OWN,
+    OWN_ANCHOR_DOWN,
+    OWN_HOLES_AT_LEAST,
+    OWN_MAST_BROKEN,
     OWN_PIRATE,
     OWN_PIRATE_BOARDING,
+    OWN_PIRATE_DEAD,
     OWN_PIRATE_HERE,
     OWN_PIRATE_ON_ISLAND,
+    OWN_RED_SEA,
     OWN_SHIP,
+    OWN_TURNS,
     OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATES,
@@ -179,6 +198,7 @@ from balance.games.battle_of_thieves.layout import (
     STATUS_SLOTS,
     STATUSES,
     STEAL,
+    STRIKES_STEP,
     STRIP,
     TAKE,
     TARGETABLE,
@@ -186,7 +206,9 @@ from balance.games.battle_of_thieves.layout import (
     TO_ISLAND,
     TO_OWN_SHIP,
     TRIGGER_EVENTS,
+    TRIGGERS,
     VISIT,
+    VISITOR,
     WATER,
     WATER_AT_LEAST,
     WEAPON,
@@ -243,7 +265,8 @@ class Pirate:
     """One pirate. ``zone``: 0/1 a ship (by seat), 2 the island, -1 dead.
 
     ``statuses`` holds two slots ``[kind, value]`` (``[0, 0]`` is empty): the value is the
-    turns left for a timed status, the game turn it was applied for BURN and POISON.
+    turns left for a timed status; for BURN and POISON, the game turn it was applied in
+    plus ``STRIKES_STEP`` times the strikes after the first (:func:`stamp`).
     ``markers`` counts the death markers turned back (a dead pirate revives at 2);
     ``regen`` is set by a food card and heals 1 at the start of the owner's next turn.
     ``ashore``: the pirate has been on the island since the start of its owner's turn, so
@@ -309,7 +332,8 @@ class Position:
 
     ``island`` lists the island cards in play as ``(card, owner)`` in the order played.
     ``taking`` counts the provisions the island visit under way has still to take back:
-    while it is above 0 the player's only options are the kinds it may take.
+    while it is above 0 the player's only options are the kinds it may take; ``visitor``
+    is then its pirate, the island cards' ``visitor`` once the last one is taken.
     ``seat_stats[s]`` is a ``SeatStat`` row, ``card_stats[s][r]`` a ``CardStat`` row for
     row ``r`` of seat ``s``'s deck (``content.deck_cards``).
     """
@@ -319,6 +343,7 @@ class Position:
     turn: int = 1
     shots: int = 0  # shots fired this turn (any ammunition)
     taking: int = 0  # provisions still to take back in the visit under way
+    visitor: int = -1  # the pirate (code) of the visit under way, -1 for none
     sides: list[Side] = field(default_factory=list)
     island: list[tuple[int, int]] = field(default_factory=list)
     over: bool = False
@@ -617,9 +642,11 @@ def apply_status(pos: Position, code: int, kind: int, turns: int, say: Narrator 
     """Status ``kind`` on pirate ``code``.
 
     A timed status lasts ``turns`` game turns (the turn it is applied in counts); BURN and
-    POISON are stamped with the current turn and fire on the next one. A status the pirate
-    already has is refreshed (timed: the longer time; burn/poison: stamped again). A pirate
-    with two other statuses takes no third. Dead pirates take no status.
+    POISON are stamped with the current turn and strike in each of the ``turns`` game
+    turns after it (at least one; :func:`strikes`). A status the pirate already has is
+    refreshed (timed: the longer time; burn/poison: stamped again, with its new
+    ``turns``). A pirate with two other statuses takes no third. Dead pirates take no
+    status.
     """
     pirate = pos.pirate(code)
     if not pirate.alive:
@@ -627,7 +654,7 @@ def apply_status(pos: Position, code: int, kind: int, turns: int, say: Narrator 
     stamped = kind in TURN_STAMPED
     if not stamped and turns < 1:
         return  # a timed status needs a time (decision: never a 0-turn slot)
-    value = pos.turn if stamped else turns
+    value = stamp(pos.turn, turns) if stamped else turns
     for slot in pirate.statuses:
         if slot[0] == kind:
             slot[1] = value if stamped else max(slot[1], value)
@@ -641,9 +668,31 @@ def apply_status(pos: Position, code: int, kind: int, turns: int, say: Narrator 
     say(f"  {pirate_name(pos, code)} already has two statuses: not {STATUS_WORDS[kind]}")
 
 
-def remove_status(pirate: Pirate, kind: int) -> None:
+def stamp(turn: int, turns: int) -> int:
+    """A BURN or POISON slot's value: applied in game ``turn``, striking in each of the
+    ``turns`` game turns after it (at least one; one strike holds just the turn)."""
+    return turn + STRIKES_STEP * (max(turns, 1) - 1)
+
+
+def strikes(pirate: Pirate, kind: int, turn: int) -> bool:
+    """Whether the pirate's BURN or POISON ``kind`` strikes in game ``turn``: one of the N
+    game turns after the one it was applied in. Its last strike removes it."""
     for slot in pirate.statuses:
         if slot[0] == kind:
+            applied, extra = slot[1] % STRIKES_STEP, slot[1] // STRIKES_STEP
+            since = turn - applied
+            if not 1 <= since <= extra + 1:
+                return False
+            if since == extra + 1:
+                slot[0], slot[1] = NO_STATUS, 0  # the last strike: gone
+            return True
+    return False
+
+
+def remove_status(pirate: Pirate, kind: int) -> None:
+    """The pirate loses status ``kind`` (NO_STATUS: every status)."""
+    for slot in pirate.statuses:
+        if slot[0] != NO_STATUS and kind in (NO_STATUS, slot[0]):
             slot[0], slot[1] = NO_STATUS, 0
 
 
@@ -783,20 +832,20 @@ def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> No
     if pos.over:
         return
     kind, level = (int(v) for v in pos.content.ship_trigger[p])
-    if kind == WATER_AT_LEAST and not side.triggered and side.water >= level:
+    if kind != NO_TRIGGER and not side.triggered and condition_holds(pos, p, kind, level):
         side.triggered = True
-        say(f"  {pos.content.ship_names[p]}'s trigger fires (water {side.water})")
+        why = f"water {side.water}" if kind == WATER_AT_LEAST else TRIGGERS[kind]
+        say(f"  {pos.content.ship_names[p]}'s trigger fires ({why})")
         rows = ship_rows(pos.content, p)
         # It fires before step 3's countdown: its timed effects are set one turn longer,
         # so that they last their full N turns counting this one, like any other.
         apply_program(pos, p, rows, -1, -1, dice, narrate=say, longer=1)
         if pos.over:
             return
-    # 2a. Poison applied on the previous game turn bites now, on either side.
+    # 2a. Poison applied on one of the N previous game turns bites now, on either side.
     for code in range(PLAYERS * PIRATES):
         pirate = pos.pirate(code)
-        if pirate.alive and _stamped(pirate, POISON) == t - 1:
-            remove_status(pirate, POISON)
+        if pirate.alive and strikes(pirate, POISON, t):
             say(f"  poison bites {pirate_name(pos, code)}")
             deal_damage(pos, code, 1, say)
     # 2b. A food card eaten on the player's previous turn heals once more.
@@ -838,14 +887,6 @@ def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> No
     fire_side(pos, p, ON_TURN_START, dice, say)
 
 
-def _stamped(pirate: Pirate, kind: int) -> int:
-    """The turn a BURN or POISON was applied in, or -1."""
-    for slot in pirate.statuses:
-        if slot[0] == kind:
-            return slot[1]
-    return -1
-
-
 def count_down(side: Side) -> None:
     """One turn off every timed effect of ``side``, removing those at 0."""
     for pirate in side.pirates:
@@ -871,7 +912,7 @@ def count_down(side: Side) -> None:
 
 def end_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None:
     """The end of the turn, in place: an unfired cursed ball is discarded, burns
-    applied on the previous game turn hurt, actions are lost; then the turn cap ends an
+    applied on one of the N previous game turns hurt, actions are lost; then the turn cap ends an
     unfinished game, or the next game turn begins (``pos.turn += 1``).
 
     Parameters
@@ -891,8 +932,7 @@ def end_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None
             return
     for code in range(PLAYERS * PIRATES):
         pirate = pos.pirate(code)
-        if pirate.alive and _stamped(pirate, BURN) == t - 1:
-            remove_status(pirate, BURN)
+        if pirate.alive and strikes(pirate, BURN, t):
             say(f"  {pirate_name(pos, code)} burns")
             deal_damage(pos, code, 1, say)
     for pirate in side.pirates:
@@ -1079,7 +1119,21 @@ def card_targets(pos: Position, card: int) -> list[int]:
         return [-1] if side.loaded < 0 else []
     if kind == ISLAND_CARD:
         return [-1]
+    if not offered(pos, card):
+        return []
     return choice_targets(pos, card)
+
+
+def offered(pos: Position, card: int) -> bool:
+    """Whether the player may play the event, special or legendary ``card`` (activate the
+    item) now: not when every one of its effects has an ``if`` and none of them holds, as
+    it would change nothing (food heals anyway; cursed balls and island cards act later)."""
+    rows = card_rows(pos.content, card)
+    if not rows or any(row[EFFECT.IF] == NO_CONDITION for row in rows):
+        return True
+    return any(
+        condition_holds(pos, pos.player, row[EFFECT.IF], row[EFFECT.IF_VALUE]) for row in rows
+    )
 
 
 def fire_options(pos: Position, i: int) -> list[Option]:
@@ -1173,7 +1227,8 @@ def pirate_options(pos: Position, i: int) -> list[Option]:
         out.extend(attack_options(pos, i))
     if pirate.ashore and pirate.zone == ISLAND and (pos.island or can_take(pos, i) > 0):
         out.append((VISIT, i, -1, -1))  # a visit that changes nothing is not offered
-    if pirate.item >= 0 and pos.content.card_flags[pirate.item] & ACTIVABLE:
+    activable = pirate.item >= 0 and pos.content.card_flags[pirate.item] & ACTIVABLE
+    if activable and offered(pos, pirate.item):
         for target in choice_targets(pos, pirate.item, here=pirate.zone):
             out.append((ACTIVATE, i, -1, target))
     return out
@@ -1422,11 +1477,13 @@ def visit(pos: Position, i: int, dice: Dice, say: Narrator = _quiet) -> None:
     """
     count(pos, pos.player, SEAT_STAT.ISLAND_VISITS)
     pos.taking = can_take(pos, i)
+    code = pos.player * PIRATES + i
     if pos.taking:
+        pos.visitor = code
         say(f"  {pos.taking} provision{'' if pos.taking == 1 else 's'} to take back")
     else:
         say(f"  nothing to take back ({_why_nothing(pos)})")
-        island_cards(pos, dice, say)
+        island_cards(pos, code, dice, say)
 
 
 def _why_nothing(pos: Position) -> str:
@@ -1457,18 +1514,20 @@ def take_provision(pos: Position, kind: int, dice: Dice, say: Narrator = _quiet)
     count(pos, p, SEAT_STAT.TAKEN_PLANKS + kind)
     pos.taking -= 1  # the TAKE option itself was narrated as it was chosen
     if pos.taking == 0:
-        island_cards(pos, dice, say)
+        visitor, pos.visitor = pos.visitor, -1
+        island_cards(pos, visitor, dice, say)
 
 
-def island_cards(pos: Position, dice: Dice, say: Narrator = _quiet) -> None:
+def island_cards(pos: Position, visitor: int, dice: Dice, say: Narrator = _quiet) -> None:
     """Every island card in play works for the visiting player, in the order played; one
-    that clears the island ends the list."""
+    that clears the island ends the list. ``visitor`` (the visiting pirate's code) is the
+    target ``visitor``."""
     p = pos.player
     k = 0
     while k < len(pos.island):
         card = pos.island[k][0]
         say(f"  the island's {card_name(pos, card)} works for seat {p}")
-        apply_program(pos, p, card_rows(pos.content, card), -1, -1, dice, narrate=say)
+        apply_program(pos, p, card_rows(pos.content, card), -1, visitor, dice, narrate=say)
         if pos.over:
             return
         k += 1
@@ -1582,13 +1641,14 @@ def pirate_targets(
 
     A chosen target is the chosen pirate, if it is on the side the row names; a zone
     target is every living pirate of both seats in that zone; ``self`` is the item's
-    ``holder`` (a pirate code, -1 for none); ``random_enemy_pirate`` a living enemy pirate
+    ``holder`` (a pirate code, -1 for none), ``visitor`` the island's visitor (passed as
+    ``holder`` to an island card's program); ``random_enemy_pirate`` a living enemy pirate
     drawn on the dice (``below(2)`` when both live, no draw for one, nobody for none);
     ``attacker``, ``boarder`` and ``hit_pirate`` the pirate ``other`` that set the program
-    off, if it lives (an effect on a dead pirate does nothing).
+    off. Each only if it lives (an effect on a dead pirate does nothing).
     """
-    if target == SELF:
-        return [holder] if holder >= 0 else []
+    if target in (SELF, VISITOR):
+        return [holder] if holder >= 0 and pos.pirate(holder).alive else []
     if target in (ATTACKER, BOARDER, HIT_PIRATE):
         return [other] if other >= 0 and pos.pirate(other).alive else []
     if target == RANDOM_ENEMY_PIRATE:
@@ -1611,7 +1671,8 @@ def pirate_targets(
 
 def condition_holds(pos: Position, seat: int, condition: int, value: int) -> bool:
     """Whether an effect's condition (``Effect.IF``, with ``value``) holds for the acting
-    ``seat`` now: always for none."""
+    ``seat`` now: always for none. A ship's ``when`` is the own_ condition of its name,
+    checked for its owner."""
     if condition == OWN_WATER_AT_LEAST:
         return pos.sides[seat].water >= value
     if condition == ENEMY_ANCHOR_DOWN:
@@ -1620,7 +1681,33 @@ def condition_holds(pos: Position, seat: int, condition: int, value: int) -> boo
         return any(pos.pirate(code).zone == ISLAND for code in living(pos, seat))
     if condition == OWN_PIRATE_BOARDING:
         return any(pos.pirate(code).zone == 1 - seat for code in living(pos, seat))
+    own, enemy = pos.sides[seat], pos.sides[1 - seat]
+    if condition == OWN_ANCHOR_DOWN:
+        return own.anchor >= 0  # timed or not
+    if condition in (OWN_MAST_BROKEN, ENEMY_MAST_BROKEN):
+        return (own if condition == OWN_MAST_BROKEN else enemy).mast >= 0
+    if condition in (OWN_HOLES_AT_LEAST, ENEMY_HOLES_AT_LEAST):
+        return (own if condition == OWN_HOLES_AT_LEAST else enemy).holes >= value
+    if condition in (OWN_PIRATE_DEAD, ENEMY_PIRATE_DEAD):
+        side = own if condition == OWN_PIRATE_DEAD else enemy
+        return any(not pr.alive for pr in side.pirates)
+    if condition in (OWN_RED_SEA, ENEMY_RED_SEA):
+        side = own if condition == OWN_RED_SEA else enemy
+        return side.deck_pos >= len(side.deck)  # its draw pile is empty
+    if condition == ENEMY_WATER_AT_LEAST:
+        return enemy.water >= value
     return True
+
+
+def game_turns(pos: Position, turns: int, clock: int, owner: int, longer: int) -> int:
+    """An effect's ``turns`` in game turns. Counted in its ``owner``'s turns (``clock``
+    OWN_TURNS), N own turns are 2N - 1 game turns when it is now the owner's turn (this
+    one counts), else 2N; then ``longer`` is added. An untimed effect (0) stays so."""
+    if turns <= 0:
+        return turns
+    if clock == OWN_TURNS:
+        turns = 2 * turns - 1 if owner == pos.player else 2 * turns
+    return turns + longer
 
 
 def insult_battle(pos: Position, seat: int, dice: Dice, say: Narrator = _quiet) -> bool:
@@ -1650,11 +1737,13 @@ def apply_program(
     ----------
     pos : the position.
     seat : the acting player ("own" and "enemy" are from its point of view).
-    rows : the program, rows ``(op, target, amount, turns, arg, on, if, if_value)``: a
-        row whose insult result (``on``) or condition (``if``) does not hold is skipped.
+    rows : the program, rows ``(op, target, amount, turns, arg, on, if, if_value, clock)``:
+        a row whose insult result (``on``) or condition (``if``) does not hold is skipped;
+        its ``turns`` count game turns, or its target's owner's turns (``clock``
+        OWN_TURNS: :func:`game_turns`).
     choice : the chosen pirate's code, -1 if none.
-    holder : the pirate holding the item activated (its code; -1 otherwise): the
-        target ``self``.
+    holder : the pirate holding the item activated, or the island's visitor for an island
+        card's program (its code; -1 otherwise): the targets ``self`` and ``visitor``.
     dice : the dice (insult battles, random discards).
     narrate : optional, receives one line per event.
     longer : turns added to every timed effect (1 for a ship's trigger, which fires
@@ -1669,6 +1758,7 @@ def apply_program(
     insult = NO_INSULT
     for row in rows:
         op, target, amount, turns, arg, on, condition, value = (int(v) for v in row[: EFFECT.CLOCK])
+        clock = int(row[EFFECT.CLOCK]) if len(row) > EFFECT.CLOCK else GAME_TURNS
         if on == IF_WON and insult != INSULT_WON:
             continue
         if on == IF_LOST and insult != INSULT_LOST:
@@ -1680,10 +1770,21 @@ def apply_program(
         if op == INSULT:
             insult = INSULT_WON if insult_battle(pos, seat, dice, say) else INSULT_LOST
         else:
-            if turns > 0:
-                turns += longer
             apply_effect(
-                pos, seat, op, target, amount, turns, arg, choice, dice, say, holder, other
+                pos,
+                seat,
+                op,
+                target,
+                amount,
+                turns,
+                arg,
+                choice,
+                dice,
+                say,
+                holder,
+                clock,
+                longer,
+                other,
             )
         if pos.over:
             return
@@ -1701,11 +1802,19 @@ def apply_effect(
     dice: Dice,
     say: Narrator = _quiet,
     holder: int = -1,
+    clock: int = GAME_TURNS,
+    longer: int = 0,
     other: int = -1,
 ) -> None:
     """One effect of a program, for the acting ``seat`` (``holder``: an activated item's
-    holder, the target ``self``; ``other``: the pirate that set the program off)."""
+    holder or the island's visitor, the targets ``self`` and ``visitor``; ``other``: the
+    pirate that set the program off). ``turns`` is the row's, counted by ``clock``;
+    ``longer`` is added to a timed effect's game turns (:func:`apply_program`). A burn's or
+    poison's ``turns`` are its strikes, as written."""
     rules = pos.rules
+    raw = turns
+    if op != STATUS and target in (OWN, OWN_SHIP, ENEMY, ENEMY_SHIP):
+        turns = game_turns(pos, raw, clock, side_of(target, seat), longer)
     if op == WATER:
         s = side_of(target, seat)
         pos.sides[s].water = max(0, pos.sides[s].water + amount)
@@ -1735,7 +1844,30 @@ def apply_effect(
                 revive(pos, code, say)
     elif op == STATUS:
         for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
-            apply_status(pos, code, arg, turns, say)
+            if arg in TURN_STAMPED:
+                apply_status(pos, code, arg, raw, say)  # strikes, in game turns
+            else:
+                timed = game_turns(pos, raw, clock, code // PIRATES, longer)
+                apply_status(pos, code, arg, timed, say)
+    elif op == CURE:
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
+            pirate = pos.pirate(code)
+            if pirate.alive:
+                remove_status(pirate, arg)
+                what = "every status" if arg == NO_STATUS else STATUSES[arg]
+                say(f"  {pirate_name(pos, code)} is cured of {what}")
+    elif op == DISCARD_DECK:
+        s = side_of(target, seat)
+        side = pos.sides[s]
+        for _ in range(amount):
+            if side.deck_pos >= len(side.deck):
+                break  # an empty draw pile stops it
+            card = side.deck[side.deck_pos]
+            side.deck_pos += 1
+            say(f"  seat {s} discards {card_name(pos, card)} from its draw pile")
+            discard_card(pos, s, card, say)
+            if pos.over:
+                return
     elif op == ANCHOR_DOWN:
         side = pos.sides[side_of(target, seat)]
         side.anchor = lower(side.anchor, turns)
