@@ -451,7 +451,7 @@ def test_summary_matches_the_records(run) -> None:
     for name in PER_SEAT:
         for seat in (0, 1):
             values = seats.loc[seats["seat"] == seat, name].to_numpy()
-            mean, low, high = mean_interval(values)
+            mean, low, high = mean_interval(values, floor=0.0)  # a count: not below 0
             assert summary[f"{name}_mean"][seat] == pytest.approx(mean, rel=1e-12), name
             assert summary[f"{name}_ci95"][seat] == pytest.approx(
                 [low, high], rel=1e-9, abs=1e-12
