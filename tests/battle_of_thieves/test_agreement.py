@@ -79,6 +79,7 @@ from balance.games.battle_of_thieves.layout import (
     HEAL,
     HIT_PIRATE,
     HOLE,
+    IF_HIT,
     IF_LOST,
     IF_WON,
     IMMOBILISED,
@@ -325,7 +326,8 @@ RICH_CARDS = [
     {
         "name": "Cursed Ball",
         "type": CURSED_BALL,
-        "program": [(HOLE, ENEMY_SHIP, 1), (STATUS, PIRATES_ENEMY_SHIP, 0, 0, BURN)],
+        # a hole only if the shot hits; the burn with any shot
+        "program": [(HOLE, ENEMY_SHIP, 1, 0, 0, IF_HIT), (STATUS, PIRATES_ENEMY_SHIP, 0, 0, BURN)],
     },
     {
         "name": "Black Spot",
@@ -814,6 +816,8 @@ RULE_SETS = {
     "small-reserve": BattleRules(reserve_max=12, island_take=8, bail=20),
     "big-hands": BattleRules(starting_hand=7, anchor_penalty=4, chaos_penalty=3),
     "no-tokens": BattleRules(hole_tokens=0, water_per_hole=3, sink_water=60),
+    "mast-always-chaos-once": BattleRules(mast_repair="always", chaos_stack=False),
+    "own-cannon-start": BattleRules(cannon_start="own", chaos_penalty=2),
 }
 
 

@@ -228,10 +228,11 @@ def test_card_programs_match_the_files() -> None:
     content = cards.matchup_content(("cannon-battery", "boarding-party"), ())
     c = content.card_id
     assert program(content, "Broadside") == [[L.HOLE, L.ENEMY_SHIP, 1, 0, 0, 0]]
-    assert program(content, "Chain Shot") == [[L.MAST_BROKEN, L.ENEMY_SHIP, 0, 2, 0, 0]]
+    # A chain shot breaks the mast only on a hit; a stink ball poisons hit or miss.
+    assert program(content, "Chain Shot") == [[L.MAST_BROKEN, L.ENEMY_SHIP, 0, 2, 0, L.IF_HIT]]
     assert program(content, "Stink Ball") == [[L.STATUS, L.PIRATES_ENEMY_SHIP, 0, 0, L.POISON, 0]]
     assert program(content, "Fog Bank") == [[L.CANNON_MODIFIER, L.ENEMY_SHIP, -1, 2, 0, 0]]
-    assert program(content, "Kedge Ball") == [[L.ANCHOR_DOWN, L.ENEMY_SHIP, 0, 0, 0, 0]]
+    assert program(content, "Kedge Ball") == [[L.ANCHOR_DOWN, L.ENEMY_SHIP, 0, 0, 0, L.IF_HIT]]
     assert program(content, "Orgueil") == [
         [L.INSULT, L.NO_TARGET, 0, 0, 0, L.ALWAYS],
         [L.HOLE, L.ENEMY_SHIP, 1, 0, 0, L.IF_WON],
@@ -278,6 +279,75 @@ def test_other_example_programs() -> None:
     assert program(content, "Salted Pork") == []
     bilge = cards.load_file(example("cards.toml")).cards["Bilge Monkey"]
     assert bilge.mods == ((L.BAIL, 10),)
+
+
+def test_a_cursed_balls_hit_only_effects_load(tmp_path: Path) -> None:
+    # on = "hit" marks the effects that need the shot to hit; the others come with any
+    # shot; an insult's won/lost branches still work beside it.
+    path, _ = write(
+        tmp_path,
+        """
+        [[card]]
+        name = "Boarding Hook"
+        type = "cursed_ball"
+        [[card.effect]]
+        do = "water"
+        target = "enemy_ship"
+        amount = 10
+        [[card.effect]]
+        do = "mast_broken"
+        target = "enemy_ship"
+        turns = 2
+        on = "hit"
+        [[card.effect]]
+        do = "insult"
+        [[card.effect]]
+        do = "hole"
+        target = "enemy_ship"
+        on = "won"
+        """,
+        "hook.toml",
+    )
+    card = cards.load_file(path).cards["Boarding Hook"]
+    assert [row[L.EFFECT.ON] for row in card.program] == [
+        L.ALWAYS,
+        L.IF_HIT,
+        L.ALWAYS,
+        L.IF_WON,
+    ]
+
+
+def test_a_ships_or_triggers_hit_only_effect_is_refused(tmp_path: Path) -> None:
+    ship = """
+        [[ship]]
+        name = "Sloop"
+        when = "water_at_least"
+        value = 50
+        [[ship.effect]]
+        do = "repair"
+        target = "own_ship"
+        on = "hit"  # <-
+        """
+    path, line = write(tmp_path, ship)
+    message = error_of(path)
+    assert message.startswith(f"{path}:{line}: ship 'Sloop', effect 1: on = 'hit' is"), message
+    assert "not for a ship's trigger's" in message
+    animal = """
+        [[card]]
+        name = "Gull"
+        type = "animal"
+        [[card.trigger]]
+        on = "hit"
+        [[card.trigger.effect]]
+        do = "heal"
+        target = "self"
+        on = "hit"  # <-
+        """
+    path, line = write(tmp_path, animal)
+    message = error_of(path)
+    assert message.startswith(f"{path}:{line}: "), message
+    assert "on = 'hit' is only for a cursed ball's effects" in message
+    assert "not for a triggered ability's" in message
 
 
 def test_a_cards_cost_reaches_the_engines(tmp_path: Path) -> None:
@@ -622,6 +692,20 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
         (
             effect('do = "hole"', 'target = "enemy_ship"', 'on = "won"  # <-'),
             "on = 'won' needs an insult effect before it",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', 'on = "hit"  # <-'),
+            "card 'Test', effect 1: on = 'hit' is only for a cursed ball's effects (those that "
+            "need its shot to hit), not for an event's",
+        ),
+        (
+            effect(
+                'do = "heal"',
+                'target = "own_pirate"',
+                'on = "hit"  # <-',
+                card=('name = "T"', 'type = "food"'),
+            ),
+            "on = 'hit' is only for a cursed ball's effects",
         ),
         (card_text(*EVENT), "an event needs at least one [[card.effect]] (applied when played)"),
         (
@@ -1749,3 +1833,24 @@ def test_ship_conditions(tmp_path: Path) -> None:
         "unknown when 'mast_broke' (did you mean 'mast_broken'?); one of: water_at_least, "
         "anchor_down, mast_broken, holes_at_least, pirate_dead, red_sea",
     )
+
+
+def test_the_documented_cursed_ball_example_loads(tmp_path: Path) -> None:
+    import re
+
+    doc = DOCS.read_text(encoding="utf-8")
+    section = doc.split("\n## Effects\n", 1)[1].split("\n## ", 1)[0]
+    example_text = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    path, _ = write(tmp_path, example_text, "hook.toml")
+    hook = cards.load_file(path).cards["Boarding Hook"]
+    assert [row[: L.EFFECT.IF] for row in hook.program] == [
+        (L.WATER, L.ENEMY_SHIP, 10, 0, 0, L.ALWAYS),
+        (L.MAST_BROKEN, L.ENEMY_SHIP, 0, 2, 0, L.IF_HIT),
+    ]
+    library = cards.load_file(example("cards.toml")).cards
+    hit_only = {
+        name
+        for name, card in library.items()
+        if card.type == L.CURSED_BALL and any(row[L.EFFECT.ON] == L.IF_HIT for row in card.program)
+    }
+    assert hit_only == {"Chain Shot", "Kedge Ball"}  # as the page says

@@ -68,6 +68,7 @@ from balance.games.battle_of_thieves.layout import (
     HEAL,
     HIT_PIRATE,
     HOLE,
+    IF_HIT,
     IF_WON,
     IMMOBILISED,
     INCENDIARY_BALL,
@@ -461,14 +462,64 @@ def test_cursed_ball_hit_makes_a_hole_then_applies_its_card(engine) -> None:
     assert fire(0, AMMO_CANNONBALL) in options(engine, pos)
 
 
-def test_cursed_ball_miss_is_discarded_without_its_effect(engine) -> None:
+def test_cursed_ball_miss_applies_its_card_without_a_hole(engine) -> None:
+    # "le tir aura un effet indiqué sur la carte": the effect comes with the shot.
     pos = ready(build(turn=3, hands=[["Cursed Ball"], []]))
     do(engine, pos, play("Cursed Ball"))
     do(engine, pos, fire(0, AMMO_CURSED), 3)
     assert pos.sides[1].holes == 0
-    assert pos.sides[1].water == 0
+    assert pos.sides[1].water == 20
     assert pos.sides[0].discard == [card("Cursed Ball")]
     assert pos.sides[0].loaded == -1
+    assert (stat(pos, 0, SEAT_STAT.SHOTS), stat(pos, 0, SEAT_STAT.HITS)) == (1, 0)
+
+
+#: Cursed balls with effects that need a hit: 20 water with any shot, and on a hit the
+#: mast broken for 2 turns; one that repairs the enemy ship (the hole comes first).
+HIT_BALLS = [
+    {
+        "name": "Hook Ball",
+        "type": CURSED_BALL,
+        "program": [(WATER, ENEMY_SHIP, 20), (MAST_BROKEN, ENEMY_SHIP, 0, 2, 0, IF_HIT)],
+    },
+    {"name": "Mending Ball", "type": CURSED_BALL, "program": [(REPAIR, ENEMY_SHIP, 1)]},
+    {"name": "Flood Ball", "type": CURSED_BALL, "program": [(WATER, ENEMY_SHIP, 100)]},
+]
+
+
+def hit_ball_position(name: str):
+    content = make_content([*CARDS, *HIT_BALLS], [DECK_0, DECK_1], provisions=PROVISIONS)
+    pos = ready(build(turn=3, content=content))
+    pos.sides[0].hand = [content.card_id(name)]
+    return pos, content
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(4, True), (3, False)])
+def test_a_cursed_balls_hit_only_effect_needs_the_hit(engine, roll, hit) -> None:
+    pos, content = hit_ball_position("Hook Ball")
+    do(engine, pos, (PLAY, -1, content.card_id("Hook Ball"), -1))
+    do(engine, pos, fire(0, AMMO_CURSED), roll)
+    assert pos.sides[1].holes == int(hit)
+    assert pos.sides[1].water == 20  # with any shot
+    assert pos.sides[1].mast == (2 if hit else -1)  # on = "hit" only
+    assert pos.sides[0].discard == [content.card_id("Hook Ball")]
+
+
+def test_a_cursed_balls_hit_makes_its_hole_before_its_effect(engine) -> None:
+    pos, content = hit_ball_position("Mending Ball")
+    do(engine, pos, (PLAY, -1, content.card_id("Mending Ball"), -1))
+    do(engine, pos, fire(0, AMMO_CURSED), 5)
+    # The hole first (4 intact, 1 hole), then the repair of that hole.
+    assert (pos.sides[1].holes, pos.sides[1].intact) == (0, 5)
+    assert stat(pos, 0, SEAT_STAT.HITS) == 1
+
+
+def test_a_cursed_balls_missed_shot_can_sink_the_enemy(engine) -> None:
+    pos, content = hit_ball_position("Flood Ball")
+    do(engine, pos, (PLAY, -1, content.card_id("Flood Ball"), -1))
+    do(engine, pos, fire(0, AMMO_CURSED), 1)  # a miss: still 100 water
+    assert (pos.over, pos.winner, pos.reason) == (True, 0, BY_WATER)
+    assert pos.sides[1].holes == 0
 
 
 def test_an_unfired_cursed_ball_is_discarded_at_the_end_of_the_turn(engine) -> None:
@@ -663,16 +714,37 @@ def test_repairing_a_hole_in_full(engine) -> None:
     assert pos == expected
 
 
-@pytest.mark.parametrize("mast", [0, 2])
-def test_repairing_the_mast_whether_or_not_its_breaking_is_timed(engine, mast) -> None:
-    pos = ready(build(turn=3))
+@pytest.mark.parametrize(
+    ("rule", "mast", "offered"),
+    [("untimed", 0, True), ("untimed", 2, False), ("always", 0, True), ("always", 2, True)],
+)
+def test_repairing_the_mast_by_the_rule_mast_repair(engine, rule, mast, offered) -> None:
+    # untimed (the default): only a mast broken with no time limit may be repaired ("vous
+    # ne pouvez le faire que si l'état ... n'est pas soumis à une limite de temps").
+    pos = ready(build(turn=3, rules=BattleRules(mast_repair=rule)))
     assert repair_mast(0) not in options(engine, pos)  # intact
     pos.sides[0].mast = mast  # broken with no time limit, or for 2 more turns
-    assert repair_mast(0) in options(engine, pos)
+    assert (repair_mast(0) in options(engine, pos)) == offered
+    if not offered:
+        with pytest.raises(IllegalChoice):
+            engine.apply_option(pos, repair_mast(0), dice())
+        return
     do(engine, pos, repair_mast(0))
     assert pos.sides[0].mast == -1
     assert pos.sides[0].provisions[PLANK] == 9
     assert pirate(pos, 0).actions == 0
+
+
+def test_a_mast_broken_for_2_turns_mends_by_itself_unrepaired(engine) -> None:
+    pos = ready(build(turn=2))  # seat 1 breaks seat 0's mast for 2 turns: turns 2 and 3
+    program(engine, pos, 1, [(MAST_BROKEN, ENEMY_SHIP, 0, 2)])
+    assert pos.sides[0].mast == 2
+    next_turn(engine, pos)  # turn 3, seat 0: broken 1 more turn, planks to spare
+    assert pos.sides[0].mast == 1
+    assert REPAIR_MAST not in {o[0] for o in options(engine, pos)}
+    next_turn(engine, pos)  # turn 4: mended
+    assert pos.sides[0].mast == -1
+    assert pos.sides[0].provisions[PLANK] == 10
 
 
 def test_no_repair_without_planks(engine) -> None:
@@ -1805,15 +1877,83 @@ def test_a_chaos_ball_is_the_single_shot_of_game_turn_2(engine) -> None:
     assert pos.sides[0].chaos_turn == 3
 
 
-def test_two_chaos_balls_in_one_turn_take_the_penalty_once(engine) -> None:
-    pos = ready(build(turn=3))
+@pytest.mark.parametrize(("stack", "roll", "hit"), [(True, 5, False), (True, 6, True)])
+def test_two_chaos_balls_in_one_turn_take_the_penalty_twice(engine, stack, roll, hit) -> None:
+    # "diminuer de 1 ... pour son prochain tour", per ball: two balls take 2 off.
+    pos = ready(build(turn=3, rules=BattleRules(chaos_stack=stack)))
     do(engine, pos, fire(0, AMMO_CHAOS))
     do(engine, pos, fire(1, AMMO_CHAOS))
     assert (pos.sides[0].provisions[CHAOS_BALL], pos.sides[1].chaos_turn) == (0, 4)
+    assert pos.sides[1].chaos_count == 2
     assert stat(pos, 0, SEAT_STAT.CHAOS_SHOTS) == 2
     next_turn(engine, pos)
-    do(engine, pos, fire(0), 5)  # 5 - 1 = 4: a hit (the penalty is 1, not 2)
+    do(engine, pos, fire(0), roll)  # 5 - 2 = 3 misses; 6 - 2 = 4 hits
+    assert pos.sides[0].holes == int(hit)
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(5, True), (4, False)])
+def test_two_chaos_balls_take_the_penalty_once_without_chaos_stack(engine, roll, hit) -> None:
+    pos = ready(build(turn=3, rules=BattleRules(chaos_stack=False)))
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    do(engine, pos, fire(1, AMMO_CHAOS))
+    next_turn(engine, pos)
+    do(engine, pos, fire(0), roll)  # 5 - 1 = 4: a hit (the penalty is 1, not 2)
+    assert pos.sides[0].holes == int(hit)
+
+
+def test_stacked_chaos_balls_multiply_the_chaos_penalty(engine) -> None:
+    pos = ready(build(turn=3, rules=BattleRules(chaos_penalty=2)))
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    do(engine, pos, fire(1, AMMO_CHAOS))
+    next_turn(engine, pos)  # turn 4: 2 balls x 2 = -4; a 6 reads 2
+    pirate(pos, 2).animal = card("Parrot")  # +1: 6 + 1 - 4 = 3, still a miss
+    do(engine, pos, fire(0), 6)
+    assert pos.sides[0].holes == 0
+
+
+def test_a_chaos_ball_of_a_later_turn_counts_afresh(engine) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    do(engine, pos, fire(1, AMMO_CHAOS))
+    next_turn(engine, pos)  # turn 4
+    next_turn(engine, pos)  # turn 5, seat 0: one more ball, for turn 6 alone
+    pos.sides[0].provisions[CHAOS_BALL] = 1
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    assert (pos.sides[1].chaos_turn, pos.sides[1].chaos_count) == (6, 1)
+    next_turn(engine, pos)  # turn 6: -1 only
+    do(engine, pos, fire(0), 5)  # 5 - 1 = 4: a hit
     assert pos.sides[0].holes == 1
+
+
+@pytest.mark.parametrize("ammo", [AMMO_CANNONBALL, AMMO_CHAOS])
+def test_cannon_start_own_counts_each_players_own_turns(engine, ammo) -> None:
+    # "L'utilisation des canons est impossible au premier tour" / "limitée à un tir au
+    # deuxième tour", read as each player's own first and second turns.
+    own = BattleRules(cannon_start="own")
+    for turn in (1, 2):  # each seat's own first turn: no fire at all
+        pos = ready(build(turn=turn, rules=own))
+        assert [o for o in options(engine, pos) if o[0] == FIRE] == []
+    for turn in (3, 4):  # each seat's own second turn: one shot
+        pos = ready(build(turn=turn, rules=own))
+        assert [o for o in options(engine, pos) if o[0] == FIRE] == [
+            fire(who, kind)
+            for who in (0, 1)
+            for kind in (AMMO_CANNONBALL, AMMO_INCENDIARY, AMMO_CHAOS)
+        ]
+        do(engine, pos, fire(0, ammo), *([4] if ammo == AMMO_CANNONBALL else []))
+        assert [o for o in options(engine, pos) if o[0] == FIRE] == []
+    pos = ready(build(turn=5, rules=own))  # seat 0's own third turn: two shots
+    do(engine, pos, fire(0, ammo), *([4] if ammo == AMMO_CANNONBALL else []))
+    assert fire(1, ammo) in options(engine, pos)
+
+
+def test_cannon_start_game_lets_seat_1_fire_on_its_own_first_turn(engine) -> None:
+    pos = ready(build(turn=2))  # game turn 2: seat 1's first turn, one shot
+    do(engine, pos, fire(0), 4)
+    assert [o for o in options(engine, pos) if o[0] == FIRE] == []
+    pos = ready(build(turn=3))  # game turn 3: seat 0's second turn, no limit
+    do(engine, pos, fire(0), 4)
+    assert fire(1) in options(engine, pos)
 
 
 def test_seat_0_plays_game_turn_1(engine) -> None:

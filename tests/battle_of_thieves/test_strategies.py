@@ -300,6 +300,19 @@ def test_cannoneer_panic_water_is_its_threshold() -> None:
     assert ask(cannoneer, pos, panic_water=41.0) == fire(0)
 
 
+@pytest.mark.parametrize(
+    ("balls", "stack", "chosen"), [(2, True, bail(0)), (2, False, fire(0)), (1, True, fire(0))]
+)
+def test_cannoneer_counts_each_chaos_ball_against_its_shot(balls, stack, chosen) -> None:
+    # 30 water out of a panic: bailing 30 of 50 is worth 0.3 x 100 x 0.6 = 18. A
+    # cannonball needs 4 + 1 a chaos ball (chaos_stack) or 4 + 1 (once): 40 x (0.25 +
+    # 1/6) = 16.7 with two balls stacked, 40 x (0.25 + 2/6) = 23.3 with one.
+    pos = at_sea(water=30, provisions={INCENDIARY_BALL: 0})
+    pos.rules = BattleRules(chaos_stack=stack)
+    pos.sides[0].chaos_turn, pos.sides[0].chaos_count = 3, balls
+    assert ask(cannoneer, pos) == chosen
+
+
 def test_cannoneer_raises_its_anchor_before_firing() -> None:
     pos = at_sea()
     pos.sides[0].anchor = 0  # down, untimed: raising it is an option
@@ -525,6 +538,20 @@ def test_heuristics_take_back_the_provision_they_need_most(strategy) -> None:
     assert ask(strategy, pos, **reload(0.0)) == take(FOOD_PROVISION)
     pirate(pos, 1).life = 2  # nobody wounded: the chaos ball, half its count short
     assert ask(strategy, pos, **reload(0.0)) == take(CHAOS_BALL)
+
+
+@pytest.mark.parametrize(
+    ("mast", "rule", "chosen"),
+    [(0, "untimed", PLANK), (2, "untimed", CANNONBALL), (2, "always", PLANK)],
+)
+def test_heuristics_want_a_plank_for_a_mast_they_may_repair(mast, rule, chosen) -> None:
+    # One hole, one plank (9/10 short) and no cannonball (12/12): planks get +2 when
+    # fewer than the holes and a broken mast, but only a mast the rule mast_repair lets
+    # them repair counts (a timed break mends by itself).
+    pos = visiting(holes=1, provisions={PLANK: 1, CANNONBALL: 0})
+    pos.rules = BattleRules(mast_repair=rule)
+    pos.sides[0].mast = mast
+    assert ask(cannoneer, pos, reload=0.0) == take(chosen)
 
 
 def test_the_random_player_takes_each_kind_it_may_take_uniformly() -> None:

@@ -64,6 +64,7 @@ def pack_position(pos: Position) -> Arrays:
         row[SIDE.PACIFIED] = sd.pacified
         row[SIDE.STRIPPED] = sd.stripped
         row[SIDE.CHAOS_TURN] = sd.chaos_turn
+        row[SIDE.CHAOS_COUNT] = sd.chaos_count
         row[SIDE.LOADED] = sd.loaded
         row[SIDE.SPECIAL_USED] = sd.special_used
         row[SIDE.LEGENDARY_USED] = sd.legendary_used
@@ -156,6 +157,7 @@ def write_position(pos: Position, arrays: Arrays) -> Position:
                 pacified=int(row[SIDE.PACIFIED]),
                 stripped=int(row[SIDE.STRIPPED]),
                 chaos_turn=int(row[SIDE.CHAOS_TURN]),
+                chaos_count=int(row[SIDE.CHAOS_COUNT]),
                 cannon_mods=[
                     [int(row[SIDE.MODS + 2 * m]), int(row[SIDE.MODS + 2 * m + 1])]
                     for m in range(n_mods)

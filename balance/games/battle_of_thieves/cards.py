@@ -914,7 +914,16 @@ def _program(
                     f"'{L.TARGETS[chosen]}'; a card chooses one pirate",
                 )
             chosen = target
-        if on != L.ALWAYS and not insult:
+        if on == L.IF_HIT and kind != L.CURSED_BALL:
+            what = {"ship": "a ship's trigger", "trigger": "a triggered ability"}.get(
+                str(kind), _a(kind) if isinstance(kind, int) else str(kind)
+            )
+            entry.fail(
+                "on",
+                f"on = 'hit' is only for a cursed ball's effects (those that need its shot to "
+                f"hit), not for {what}'s",
+            )
+        if on in (L.IF_WON, L.IF_LOST) and not insult:
             entry.fail("on", f"on = '{L.CONDITIONS[on]}' needs an insult effect before it")
 
     for entry, row in zip(entries, rows, strict=True):

@@ -118,6 +118,7 @@ from balance.games.battle_of_thieves.layout import (
     ITEM,
     LEGENDARY,
     LOSE,
+    MAST_ALWAYS,
     MAST_BROKEN,
     MAX_CANNON_MODS,
     MAX_EFFECTS,
@@ -173,6 +174,7 @@ from balance.games.battle_of_thieves.layout import (
     SELF,
     SIDE,
     SPECIAL,
+    START_GAME,
     STATE,
     STATUS,
     STEAL,
@@ -1149,6 +1151,25 @@ def can_pay_nb(side, pirate, card_cost, me, card):
     return False
 
 
+@njit(inline="always", cache=True)
+def cannon_turn_nb(turn, rules):
+    """The turn ``cannon_start`` counts: the game turn, or the player's own (1 its first)."""
+    if rules[RULE.CANNON_START] == START_GAME:
+        return turn
+    return (turn + 1) // 2
+
+
+@njit(inline="always", cache=True)
+def chaos_penalty_nb(side, s, turn, rules):
+    """What the enemy's chaos balls take off ``s``'s cannon rolls in game ``turn``: the
+    penalty for each ball (``chaos_stack``) or once."""
+    if side[s, SIDE.CHAOS_TURN] != turn:
+        return 0
+    if rules[RULE.CHAOS_STACK] != 0:
+        return rules[RULE.CHAOS_PENALTY] * side[s, SIDE.CHAOS_COUNT]
+    return rules[RULE.CHAOS_PENALTY]
+
+
 @njit(cache=True, _nrt=False, error_model="numpy")
 def options_nb(
     side,
@@ -1211,18 +1232,20 @@ def options_nb(
             ):
                 if side[me, SIDE.HOLES] >= 1:
                     n = add_option_nb(options, n, REPAIR_HOLE, i, -1, -1)
-                if side[me, SIDE.MAST] >= 0:
+                mast = side[me, SIDE.MAST]  # a timed break only under mast_repair = always
+                if mast == 0 or (mast > 0 and rules[RULE.MAST_REPAIR] == MAST_ALWAYS):
                     n = add_option_nb(options, n, REPAIR_MAST, i, -1, -1)
             # e. raise the anchor
             if side[me, SIDE.ANCHOR] == 0:
                 n = add_option_nb(options, n, RAISE_ANCHOR, i, -1, -1)
-            # f. fire
+            # f. fire (none on the first turn, one shot on the second: cannon_start)
+            cannon = cannon_turn_nb(turn, rules)
             if (
                 k0 != NO_CANNON
                 and k1 != NO_CANNON
                 and side[me, SIDE.PACIFIED] == 0
-                and turn >= 2
-                and (turn != 2 or state[STATE.SHOTS] == 0)
+                and cannon >= 2
+                and (cannon != 2 or state[STATE.SHOTS] == 0)
             ):
                 if side[me, SIDE.LOADED] >= 0:
                     n = add_option_nb(options, n, FIRE, i, AMMO_CURSED, -1)
@@ -1333,7 +1356,11 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
     state[STATE.SHOTS] += 1
     if ammo == AMMO_CHAOS:
         side[me, SIDE.PROVISIONS + CHAOS_BALL] -= 1
-        side[enemy, SIDE.CHAOS_TURN] = turn + 1
+        if side[enemy, SIDE.CHAOS_TURN] == turn + 1:
+            side[enemy, SIDE.CHAOS_COUNT] += 1
+        else:
+            side[enemy, SIDE.CHAOS_TURN] = turn + 1
+            side[enemy, SIDE.CHAOS_COUNT] = 1
         seat_stat[me, SEAT_STAT.CHAOS_SHOTS] += 1
         return
     cursed = np.int64(-1)
@@ -1350,12 +1377,12 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
         roll = 7 - roll
     if side[me, SIDE.ANCHOR] >= 0:
         roll -= rules[RULE.ANCHOR_PENALTY]
-    if side[me, SIDE.CHAOS_TURN] == turn:
-        roll -= rules[RULE.CHAOS_PENALTY]
+    roll -= chaos_penalty_nb(side, me, turn, rules)
     roll += mod_sum_nb(content, pirate, p, CANNON_ROLL)
     for m in range(side[me, SIDE.MODS_LEN]):
         roll += side[me, SIDE.MODS + 2 * m]
-    if roll >= rules[RULE.CANNON_HITS_ON]:
+    hit = roll >= rules[RULE.CANNON_HITS_ON]
+    if hit:
         seat_stat[me, SEAT_STAT.HITS] += 1
         hole_nb(pos, rules, me, enemy)
         if state[STATE.OVER]:
@@ -1374,25 +1401,24 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
                 victim = b
             if victim >= 0:
                 apply_status_nb(pirate, victim, BURN, 0, turn)
-        elif cursed >= 0:
-            apply_program_nb(
-                pos,
-                content,
-                derived,
-                rules,
-                dice,
-                me,
-                content[4][cursed],
-                content[5][cursed],
-                -1,
-                -1,
-                0,
-                -1,
-                0,
-            )
-            if state[STATE.OVER]:
-                return
-    if cursed >= 0:
+    if cursed >= 0:  # the shot's effect, hit or not; rows on = "hit" only on a hit
+        apply_program_nb(
+            pos,
+            content,
+            derived,
+            rules,
+            dice,
+            me,
+            content[4][cursed],
+            content[5][cursed],
+            -1,
+            -1,
+            0,
+            -1,
+            np.int64(1 if hit else 0),
+        )
+        if state[STATE.OVER]:
+            return
         to_discard_nb(pos, content, me, cursed)
 
 

@@ -67,6 +67,7 @@ from balance.games.battle_of_thieves.layout import (
     ISLAND_CARD,
     ITEM,
     LOSE,
+    MAST_ALWAYS,
     MAST_BROKEN,
     MAX_HAND,
     MAX_LIFE,
@@ -222,7 +223,7 @@ def effect_worth_nb(view, seat, row, target):
     elif op == DISCARD_DECK:
         value = -0.4 * amount  # a little: cards lost, a step toward the Red Sea
     if row[EFFECT.ON] != ALWAYS:
-        value *= 0.5  # an insult battle's branch: an even chance
+        value *= 0.5  # an insult battle's branch, or a cursed ball's hit: about even
     if not condition_now_nb(view, seat, row[EFFECT.IF], row[EFFECT.IF_VALUE]):
         return 0.0  # its condition does not hold now (the position is public)
     return sign * value
@@ -313,15 +314,26 @@ def hit_chance_nb(needed):
 
 
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+def chaos_taken_nb(view, seat):
+    """What the enemy's chaos balls take off ``seat``'s cannon rolls this turn: the
+    ``chaos_penalty`` for each ball fired for it (``chaos_stack``), or once."""
+    side, state, rules = view[V_SIDE], view[V_STATE], view[V_RULES]
+    if side[seat, SIDE.CHAOS_TURN] != state[STATE.TURN]:
+        return 0
+    if rules[RULE.CHAOS_STACK] != 0:
+        return rules[RULE.CHAOS_PENALTY] * side[seat, SIDE.CHAOS_COUNT]
+    return rules[RULE.CHAOS_PENALTY]
+
+
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def shot_chance_nb(view, code, seat):
     """Chance that a cannon shot of pirate ``code`` (of ``seat``) hits, with its modifiers,
     the anchor's and the chaos ball's penalties."""
-    side, state, rules = view[V_SIDE], view[V_STATE], view[V_RULES]
+    side, rules = view[V_SIDE], view[V_RULES]
     needed = rules[RULE.CANNON_HITS_ON] - pirate_mod_nb(view, code, CANNON_ROLL)
     if side[seat, SIDE.ANCHOR] >= 0:
         needed += rules[RULE.ANCHOR_PENALTY]
-    if side[seat, SIDE.CHAOS_TURN] == state[STATE.TURN]:
-        needed += rules[RULE.CHAOS_PENALTY]
+    needed += chaos_taken_nb(view, seat)
     return hit_chance_nb(needed)
 
 
@@ -330,16 +342,19 @@ def take_need_nb(view, seat, kind, plan):
     """How much ``seat`` needs a provision of ``kind`` back (a visit's TAKE choice).
 
     The share of the kind's starting count it is short of, plus 2 for planks while the
-    reserve holds fewer planks than the ship has holes (and a broken mast), plus 2 for
-    cannonballs below the plan's ``RELOAD``, plus 1 for food while an own pirate is
-    wounded.
+    reserve holds fewer planks than the ship has holes (and a broken mast it may repair),
+    plus 2 for cannonballs below the plan's ``RELOAD``, plus 1 for food while an own
+    pirate is wounded.
     """
     side, pirate = view[V_SIDE], view[V_PIRATE]
     start = view[V_CONTENT][C_PROVISIONS][seat, kind]
     have = side[seat, SIDE.PROVISIONS + kind]
     need = (start - have) / max(start, 1)
     if kind == PLANK:
-        wanted = side[seat, SIDE.HOLES] + (1 if side[seat, SIDE.MAST] >= 0 else 0)
+        mast = side[seat, SIDE.MAST]  # a timed break only under mast_repair = always
+        rules = view[V_RULES]
+        repairable = mast == 0 or (mast > 0 and rules[RULE.MAST_REPAIR] == MAST_ALWAYS)
+        wanted = side[seat, SIDE.HOLES] + (1 if repairable else 0)
         if have < wanted:
             need += 2.0
     elif kind == CANNONBALL:
@@ -356,7 +371,7 @@ def take_need_nb(view, seat, kind, plan):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def option_value_nb(view, option, seat, plan):
     """What ``option`` (a row: kind, who, what, target) is worth to ``seat`` under ``plan``."""
-    side, pirate, state, rules = view[V_SIDE], view[V_PIRATE], view[V_STATE], view[V_RULES]
+    side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
     kind, who, what, target = option[0], option[1], option[2], option[3]
     enemy = 1 - seat
     code = seat * 2 + who
@@ -382,8 +397,7 @@ def option_value_nb(view, option, seat, plan):
         needed = rules[RULE.CANNON_HITS_ON] - pirate_mod_nb(view, code, CANNON_ROLL)
         if side[seat, SIDE.ANCHOR] >= 0:
             needed += rules[RULE.ANCHOR_PENALTY]
-        if side[seat, SIDE.CHAOS_TURN] == state[STATE.TURN]:
-            needed += rules[RULE.CHAOS_PENALTY]
+        needed += chaos_taken_nb(view, seat)
         bonus = 1.2 if what == AMMO_CURSED or what == AMMO_INCENDIARY else 1.0
         return plan[PLAN.FIRE] * bonus * (0.25 + hit_chance_nb(needed))
     if kind == ATTACK:

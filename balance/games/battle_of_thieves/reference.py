@@ -298,7 +298,8 @@ class Side:
 
     Ship states: ``anchor`` and ``mast`` are -1 (up / intact), 0 (down / broken with no
     time limit) or the turns left; ``pacified`` and ``stripped`` are turns left (0: not).
-    ``chaos_turn`` is the game turn this seat's cannon rolls suffer the chaos penalty.
+    ``chaos_turn`` is the game turn this seat's cannon rolls suffer the chaos penalty, and
+    ``chaos_count`` the chaos balls the enemy fired for it (the rule ``chaos_stack``).
     ``cannon_mods`` are timed modifiers ``[amount, turns left]`` in the order added.
     ``loaded`` is the cursed ball card loaded this turn (-1 none). ``sins`` is the bit mask
     of the sins in the discard pile; ``triggered`` whether the ship's trigger has fired.
@@ -312,6 +313,7 @@ class Side:
     pacified: int = 0
     stripped: int = 0
     chaos_turn: int = 0
+    chaos_count: int = 0
     cannon_mods: list[list[int]] = field(default_factory=list)
     loaded: int = -1
     special_used: int = 0  # this turn
@@ -1136,14 +1138,21 @@ def offered(pos: Position, card: int) -> bool:
     )
 
 
+def cannon_turn(pos: Position) -> int:
+    """The turn the rule ``cannon_start`` counts: the game turn (``game``), or the
+    player's own turn, 1 for its first (``own``)."""
+    return pos.turn if pos.rules.cannon_start == "game" else (pos.turn + 1) // 2
+
+
 def fire_options(pos: Position, i: int) -> list[Option]:
     """FIRE options of the player's pirate ``i`` (already known alive, with an action,
     on its own ship)."""
-    p, t = pos.player, pos.turn
+    p = pos.player
     side = pos.sides[p]
     pirate = side.pirates[i]
+    t = cannon_turn(pos)
     if pirate.has(NO_CANNON) or side.pacified > 0 or t < 2 or (t == 2 and pos.shots > 0):
-        return []  # no cannon on game turn 1, one shot on game turn 2
+        return []  # no cannon on (own) turn 1, one shot on (own) turn 2: cannon_start
     if side.loaded >= 0:
         return [(FIRE, i, AMMO_CURSED, -1)]  # a loaded cursed ball must be fired first
     if side.stripped > 0:
@@ -1196,6 +1205,12 @@ def attack_options(pos: Position, i: int) -> list[Option]:
     return out
 
 
+def mast_repairable(pos: Position, side: Side) -> bool:
+    """Whether ``side``'s broken mast may be repaired: only a mast broken with no time
+    limit (``mast_repair = untimed``), or one broken with a time limit or not (``always``)."""
+    return side.mast == 0 or (side.mast > 0 and pos.rules.mast_repair == "always")
+
+
 def pirate_options(pos: Position, i: int) -> list[Option]:
     """What the player's living pirate ``i`` may do."""
     p = pos.player
@@ -1217,7 +1232,7 @@ def pirate_options(pos: Position, i: int) -> list[Option]:
     )
     if can_repair and side.holes >= 1:
         out.append((REPAIR_HOLE, i, -1, -1))
-    if can_repair and side.mast >= 0:  # broken, with a time limit or not
+    if can_repair and mast_repairable(pos, side):
         out.append((REPAIR_MAST, i, -1, -1))
     if aboard and side.anchor == 0:  # only an anchor lowered with no time limit
         out.append((RAISE_ANCHOR, i, -1, -1))
@@ -1360,13 +1375,16 @@ def cannon_modifiers(pos: Position, code: int) -> int:
     total = modifier_sum(pos, code, CANNON_ROLL) + sum(mod[0] for mod in side.cannon_mods)
     if side.anchor >= 0:
         total -= pos.rules.anchor_penalty  # a ship at anchor fires badly
-    if side.chaos_turn == pos.turn:
-        total -= pos.rules.chaos_penalty  # the enemy fired a chaos ball on its last turn
+    if side.chaos_turn == pos.turn:  # the enemy fired chaos balls on its last turn
+        balls = side.chaos_count if pos.rules.chaos_stack else 1
+        total -= pos.rules.chaos_penalty * balls
     return total
 
 
 def fire(pos: Position, i: int, ammo: int, dice: Dice, say: Narrator = _quiet) -> None:
-    """FIRE with ``ammo``: a chaos ball has no roll; the others roll to hit."""
+    """FIRE with ``ammo``: a chaos ball has no roll; the others roll to hit. A hit makes a
+    hole; then an incendiary ball burns, and a cursed ball's program applies hit or miss
+    (its rows ``on = "hit"`` only on a hit)."""
     p = pos.player
     side = pos.sides[p]
     code = p * PIRATES + i
@@ -1374,7 +1392,11 @@ def fire(pos: Position, i: int, ammo: int, dice: Dice, say: Narrator = _quiet) -
     pos.shots += 1
     if ammo == AMMO_CHAOS:
         side.provisions[AMMO_CHAOS_PROVISION] -= 1
-        pos.sides[1 - p].chaos_turn = pos.turn + 1
+        enemy = pos.sides[1 - p]
+        if enemy.chaos_turn == pos.turn + 1:
+            enemy.chaos_count += 1  # another ball for the same turn (chaos_stack)
+        else:
+            enemy.chaos_turn, enemy.chaos_count = pos.turn + 1, 1
         count(pos, p, SEAT_STAT.CHAOS_SHOTS)
         say(f"  seat {1 - p}'s cannons will fire worse next turn")
         return
@@ -1395,11 +1417,11 @@ def fire(pos: Position, i: int, ammo: int, dice: Dice, say: Narrator = _quiet) -
             return
         if ammo == AMMO_INCENDIARY:
             burn_someone(pos, dice, say)
-        elif ammo == AMMO_CURSED:
-            apply_program(pos, p, card_rows(pos.content, cursed), -1, -1, dice, narrate=say)
-            if pos.over:
-                return
-    if cursed >= 0:
+    if cursed >= 0:  # the shot's effect, hit or not ("le tir aura un effet")
+        rows = card_rows(pos.content, cursed)
+        apply_program(pos, p, rows, -1, -1, dice, narrate=say, hit=int(hit))
+        if pos.over:
+            return
         discard_card(pos, p, cursed, say)
 
 
