@@ -915,9 +915,6 @@ def _program(
                 )
             chosen = target
         if on == L.IF_HIT and kind != L.CURSED_BALL:
-            what = {"ship": "a ship's trigger", "trigger": "a triggered ability"}.get(
-                str(kind), _a(kind) if isinstance(kind, int) else str(kind)
-            )
             entry.fail(
                 "on",
                 f"on = 'hit' is only for a cursed ball's effects (those that need its shot to "
