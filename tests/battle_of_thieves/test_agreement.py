@@ -36,8 +36,11 @@ from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
     ANCHOR_DOWN,
     ANIMAL,
+    ATTACK,
     ATTACK_ROLL,
+    ATTACKER,
     BAIL,
+    BOARDER,
     BURN,
     BY_SIN,
     BY_WATER,
@@ -48,18 +51,24 @@ from balance.games.battle_of_thieves.layout import (
     CARD_STAT,
     CHAOS_BALL,
     CLEAR_ISLAND,
+    CURE,
     CURSED_BALL,
     DAMAGE,
     DISARMED,
     DISCARD,
+    DISCARD_DECK,
     DRAW,
     DRUNK,
     END_TURN,
     ENEMY,
     ENEMY_ANCHOR_DOWN,
+    ENEMY_HOLES_AT_LEAST,
     ENEMY_PIRATE,
+    ENEMY_PIRATE_DEAD,
     ENEMY_PIRATE_HERE,
+    ENEMY_RED_SEA,
     ENEMY_SHIP,
+    ENEMY_WATER_AT_LEAST,
     EVENT,
     EXTRA_ACTION,
     FIRE,
@@ -68,7 +77,9 @@ from balance.games.battle_of_thieves.layout import (
     GAIN,
     GAME_STAT,
     HEAL,
+    HIT_PIRATE,
     HOLE,
+    IF_HIT,
     IF_LOST,
     IF_WON,
     IMMOBILISED,
@@ -85,16 +96,24 @@ from balance.games.battle_of_thieves.layout import (
     NO_BUCKET,
     NO_CANNON,
     NO_REPAIR,
+    NO_STATUS,
     ON_BOARDED,
     ON_HIT,
+    ON_HITS,
     ON_TURN_START,
     OPTION_KINDS,
     OWN,
+    OWN_ANCHOR_DOWN,
+    OWN_HOLES_AT_LEAST,
+    OWN_MAST_BROKEN,
     OWN_PIRATE,
     OWN_PIRATE_BOARDING,
+    OWN_PIRATE_DEAD,
     OWN_PIRATE_HERE,
     OWN_PIRATE_ON_ISLAND,
+    OWN_RED_SEA,
     OWN_SHIP,
+    OWN_TURNS,
     OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATES_ENEMY_SHIP,
@@ -103,6 +122,9 @@ from balance.games.battle_of_thieves.layout import (
     PLANK,
     POISON,
     RANDOM_ENEMY_PIRATE,
+    REACH_ANY,
+    REACH_HERE,
+    REACH_SHIP,
     REPAIR,
     REUSABLE,
     REVIVE,
@@ -121,6 +143,7 @@ from balance.games.battle_of_thieves.layout import (
     TO_OWN_SHIP,
     TRIGGER_EVENTS,
     VIEW,
+    VISITOR,
     WATER,
     WATER_AT_LEAST,
     WEAPON_DAMAGE,
@@ -303,7 +326,8 @@ RICH_CARDS = [
     {
         "name": "Cursed Ball",
         "type": CURSED_BALL,
-        "program": [(HOLE, ENEMY_SHIP, 1), (STATUS, PIRATES_ENEMY_SHIP, 0, 0, BURN)],
+        # a hole only if the shot hits; the burn with any shot
+        "program": [(HOLE, ENEMY_SHIP, 1, 0, 0, IF_HIT), (STATUS, PIRATES_ENEMY_SHIP, 0, 0, BURN)],
     },
     {
         "name": "Black Spot",
@@ -433,8 +457,9 @@ RICH_NEW = make_content(
     provisions=((8, 10, 4, 3, 3), (12, 8, 5, 2, 2)),
 )
 
-#: Animals, items and pirates with triggered abilities of every kind: on a hit, when
-#: boarded, at the start of the owner's turn (with insults, conditions and drawn targets).
+#: Animals, items and pirates with triggered abilities of every kind: on a hit, on hitting,
+#: when boarded, at the start of the owner's turn (with insults, conditions, drawn targets
+#: and the pirates that set them off); weapons of every reach, with effects on a hit.
 TRIGGER_CARDS = [
     {
         "name": "Watch Dog",
@@ -450,6 +475,7 @@ TRIGGER_CARDS = [
                 ],
             ),
             (ON_TURN_START, [(HEAL, SELF, 1, 0, 0, 0, OWN_PIRATE_BOARDING)]),
+            (ON_BOARDED, [(STATUS, BOARDER, 0, 2, DISARMED)]),
         ],
     },
     {
@@ -469,7 +495,8 @@ TRIGGER_CARDS = [
                 ON_TURN_START,
                 [(EXTRA_ACTION, SELF, 1), (DISCARD, ENEMY, 1, 0, 0, 0, ENEMY_ANCHOR_DOWN)],
             ),
-            (ON_HIT, [(HOLE, ENEMY_SHIP, 1)]),
+            (ON_HIT, [(HOLE, ENEMY_SHIP, 1), (STATUS, ATTACKER, 0, 0, BURN)]),
+            (ON_HITS, [(STATUS, HIT_PIRATE, 0, 0, POISON), (GAIN, OWN, 1, 0, CANNONBALL)]),
         ],
     },
     {
@@ -493,15 +520,150 @@ RICH_TRIGGERS = make_content(
     [*RICH_CARDS, *TRIGGER_CARDS],
     [[_TRIGGER_IN[s].get(c, c) for c in deck] for s, deck in enumerate(RICH_DECKS)],
     provisions=((8, 10, 4, 3, 3), (12, 8, 5, 2, 2)),
+    weapons=(
+        (((3, 1, REACH_SHIP), (5, 2, REACH_HERE)), ((4, 1, REACH_ANY), (6, 3, REACH_HERE))),
+        (((4, 1, REACH_HERE), (3, 1, REACH_SHIP)), ((5, 2, REACH_ANY), (4, 1, REACH_HERE))),
+    ),
+    weapon_programs=(
+        (
+            ([(STATUS, HIT_PIRATE, 0, 0, POISON)], []),
+            (
+                [
+                    (INSULT, 0),
+                    (DAMAGE, HIT_PIRATE, 1, 0, 0, IF_WON),
+                    (HEAL, SELF, 1, 0, 0, IF_LOST),
+                ],
+                [(HOLE, ENEMY_SHIP, 1, 0, 0, 0, OWN_WATER_AT_LEAST, 20)],
+            ),
+        ),
+        (
+            ([], [(MOVE, HIT_PIRATE, 0, 0, TO_ISLAND), (WATER, ENEMY_SHIP, 10)]),
+            ([(STATUS, SELF, 0, 2, DRUNK), (DAMAGE, RANDOM_ENEMY_PIRATE, 1)], []),
+        ),
+    ),
     pirate_triggers=(
         (
-            [(ON_HIT, [(STATUS, RANDOM_ENEMY_PIRATE, 0, 0, BURN)])],
-            [(ON_TURN_START, [(WATER, OWN_SHIP, -10)])],
+            [(ON_HIT, [(STATUS, RANDOM_ENEMY_PIRATE, 0, 0, BURN), (DAMAGE, ATTACKER, 1)])],
+            [
+                (ON_TURN_START, [(WATER, OWN_SHIP, -10)]),
+                (ON_HITS, [(STATUS, HIT_PIRATE, 0, 0, POISON), (EXTRA_ACTION, SELF, 1)]),
+            ],
         ),
         (
-            [(ON_BOARDED, [(DAMAGE, PIRATES_OWN_SHIP, 1)])],
-            [(ON_HIT, [(DRAW, OWN, 1), (WATER, ENEMY_SHIP, 10)])],
+            [
+                (ON_BOARDED, [(DAMAGE, PIRATES_OWN_SHIP, 1)]),
+                (ON_BOARDED, [(MOVE, BOARDER, 0, 0, TO_ENEMY_SHIP)]),
+                (ON_HITS, [(DAMAGE, HIT_PIRATE, 1), (HEAL, SELF, 1)]),
+            ],
+            [
+                (
+                    ON_HIT,
+                    [(DRAW, OWN, 1), (WATER, ENEMY_SHIP, 10), (STATUS, ATTACKER, 0, 1, NO_REPAIR)],
+                )
+            ],
         ),
+    ),
+)
+
+#: Cures, burns and poisons of N turns, turns counted in the owner's turns, draw-pile
+#: discards, every ``if`` condition, the island's visitor, gated cards and ship triggers on
+#: a broken mast and a dead pirate.
+EFFECT_CARDS = [
+    {"name": "Pomegranate", "type": FOOD, "program": [(CURE, OWN_PIRATE, 0, 0, POISON)]},
+    {
+        "name": "Purge",
+        "type": EVENT,
+        "program": [
+            (CURE, PIRATES_OWN_SHIP, 0, 0, NO_STATUS),
+            (STATUS, ENEMY_PIRATE, 0, 2, POISON),
+        ],
+    },
+    {
+        "name": "Greek Fire",
+        "type": CURSED_BALL,
+        "program": [
+            (STATUS, RANDOM_ENEMY_PIRATE, 0, 3, BURN),
+            (STATUS, PIRATES_ENEMY_SHIP, 0, 2, DRUNK, 0, 0, 0, OWN_TURNS),
+        ],
+    },
+    {
+        "name": "Maelstrom",
+        "type": EVENT,
+        "program": [(DISCARD_DECK, ENEMY, 2), (DISCARD_DECK, OWN, 1, 0, 0, 0, ENEMY_RED_SEA)],
+    },
+    {
+        "name": "Sitting Duck",
+        "type": EVENT,
+        "program": [
+            (HOLE, ENEMY_SHIP, 1, 0, 0, 0, ENEMY_ANCHOR_DOWN),
+            (GAIN, OWN, 1, 0, PLANK, 0, OWN_MAST_BROKEN),
+        ],
+    },
+    {
+        "name": "Siren Rock",
+        "type": ISLAND_CARD,
+        "program": [
+            (HEAL, VISITOR, 1),
+            (CURE, VISITOR, 0, 0, NO_STATUS),
+            (EXTRA_ACTION, VISITOR, 1, 0, 0, 0, ENEMY_HOLES_AT_LEAST, 1),
+        ],
+    },
+    {
+        "name": "Long Anchor",
+        "type": SPECIAL,
+        "program": [
+            (ANCHOR_DOWN, ENEMY_SHIP, 0, 2, 0, 0, 0, 0, OWN_TURNS),
+            (PACIFY_CANNONS, ENEMY_SHIP, 0, 1, 0, 0, 0, 0, OWN_TURNS),
+            (STRIP, ENEMY, 0, 1, 0, 0, ENEMY_WATER_AT_LEAST, 30, OWN_TURNS),
+            (CANNON_MODIFIER, OWN_SHIP, 1, 2, 0, 0, 0, 0, OWN_TURNS),
+            (MAST_BROKEN, ENEMY_SHIP, 0, 1, 0, 0, ENEMY_PIRATE_DEAD, 0, OWN_TURNS),
+        ],
+    },
+    {
+        "name": "Signal Flag",
+        "type": ITEM,
+        "flags": ACTIVABLE | REUSABLE,
+        "program": [
+            (EXTRA_ACTION, SELF, 1, 0, 0, 0, OWN_HOLES_AT_LEAST, 2),
+            (WATER, OWN_SHIP, -20, 0, 0, 0, OWN_RED_SEA),
+            (REPAIR, OWN_SHIP, 1, 0, 0, 0, OWN_ANCHOR_DOWN),
+        ],
+    },
+]
+_EFFECTS_IN = (
+    {
+        "Grog": "Purge",
+        "Swept Overboard": "Maelstrom",
+        "Kraken Reef": "Siren Rock",
+        "Stew": "Pomegranate",
+        "Spyglass": "Signal Flag",
+        "Cursed Ball": "Greek Fire",
+        "Doldrums": "Long Anchor",
+        "Hardtack": "Sitting Duck",
+    },
+    {
+        "Hurricane": "Sitting Duck",
+        "Shore Leave": "Maelstrom",
+        "Poison Dart": "Purge",
+        "Whirlpool": "Siren Rock",
+        "Black Spot": "Greek Fire",
+        "Lucky Boots": "Signal Flag",
+        "Stew": "Pomegranate",
+        "Firebrand": "Long Anchor",
+    },
+)
+RICH_EFFECTS = make_content(
+    [*RICH_CARDS, *EFFECT_CARDS],
+    [[_EFFECTS_IN[s].get(c, c) for c in deck] for s, deck in enumerate(RICH_DECKS)],
+    provisions=((8, 10, 4, 3, 3), (12, 8, 5, 2, 2)),
+    ship_trigger=((OWN_MAST_BROKEN, 0), (OWN_PIRATE_DEAD, 0)),
+    ship_program=(
+        [
+            (REPAIR, OWN_SHIP, 1),
+            (PACIFY_CANNONS, ENEMY_SHIP, 0, 1, 0, 0, 0, 0, OWN_TURNS),
+            (STATUS, RANDOM_ENEMY_PIRATE, 0, 2, BURN),
+        ],
+        [(HEAL, PIRATES_OWN_SHIP, 1), (ANCHOR_DOWN, ENEMY_SHIP, 0, 1, 0, 0, 0, 0, OWN_TURNS)],
     ),
 )
 
@@ -571,15 +733,67 @@ def test_engines_agree_with_costs_conditions_and_new_targets() -> None:
 def test_engines_agree_with_triggered_abilities() -> None:
     assert_agree(RULES, RICH_TRIGGERS, 7, games=60)
     fired = dict.fromkeys(TRIGGER_EVENTS[1:], 0)
+    weapons = 0
 
     def note(line: str) -> None:
+        nonlocal weapons
         for event in fired:
             fired[event] += line.endswith(f"({event}) acts for seat 0") or line.endswith(
                 f"({event}) acts for seat 1"
             )
+        weapons += "'s hit acts for seat" in line
 
     for game in range(20):
         reference.play_game(RULES, RICH_TRIGGERS, 7, game, narrate=note)
+    assert all(n > 0 for n in fired.values()), fired
+    assert weapons > 0  # a weapon's effects on a hit
+
+
+def test_weapons_reach_beyond_their_zone_in_the_rich_content() -> None:
+    """Random games of the triggered content attack from afar (a weapon's reach beyond the
+    attacker's zone): the reach is played, not only listed."""
+    far = 0
+    for game in range(20):
+        pos = reference.set_up(RULES, RICH_TRIGGERS, 7, game)
+        dice = Dice(Stream(7, game, 2))
+        players = [RandomPlayer(Stream(7, game, 3 + s)) for s in range(2)]
+        while not pos.over:
+            reference.start_turn(pos, dice)
+            if pos.over:
+                break
+            while True:
+                options = reference.legal_options(pos)
+                option = options[players[pos.player].choose(pos, options)]
+                kind, who, _, target = option
+                if kind == ATTACK:
+                    zone = pos.sides[pos.player].pirates[who].zone
+                    far += pos.sides[1 - pos.player].pirates[target % 2].zone != zone
+                reference.apply_option(pos, option, dice)
+                if pos.over:
+                    break
+                if kind == END_TURN:
+                    reference.end_turn(pos, dice)
+                    break
+    assert far > 0
+
+
+def test_engines_agree_with_effects_and_conditions() -> None:
+    records = assert_agree(RULES, RICH_EFFECTS, 8, games=60)
+    new = {c["name"] for c in EFFECT_CARDS}
+    played = dict.fromkeys(new, 0)
+    for seat in range(2):
+        for row, name in enumerate(RICH_EFFECTS.deck_card_names(seat)):
+            if name in new:
+                played[name] += sum(r.cards[seat][row][CARD_STAT.PLAYED] for r in records)
+    assert all(n > 0 for n in played.values()), played
+    fired = {"mast_broken": 0, "pirate_dead": 0, "cured": 0, "draw pile": 0}
+
+    def note(line: str) -> None:
+        for what in fired:
+            fired[what] += what in line
+
+    for game in range(20):
+        reference.play_game(RULES, RICH_EFFECTS, 8, game, narrate=note)
     assert all(n > 0 for n in fired.values()), fired
 
 
@@ -602,6 +816,8 @@ RULE_SETS = {
     "small-reserve": BattleRules(reserve_max=12, island_take=8, bail=20),
     "big-hands": BattleRules(starting_hand=7, anchor_penalty=4, chaos_penalty=3),
     "no-tokens": BattleRules(hole_tokens=0, water_per_hole=3, sink_water=60),
+    "mast-always-chaos-once": BattleRules(mast_repair="always", chaos_stack=False),
+    "own-cannon-start": BattleRules(cannon_start="own", chaos_penalty=2),
 }
 
 
@@ -690,32 +906,42 @@ def _same(mine: reference.Position, theirs: reference.Position, what: str) -> No
     assert mine == theirs, what
 
 
-def _step(name: str, pos: reference.Position, dice: Dice, *args) -> None:
+def _step(name: str, pos: reference.Position, dice: Dice, *args, **options) -> None:
     """Run step ``name`` on the reference (in place) and on the compiled engine from the
     same position and dice: both must end in the same position and dice state."""
     mine, my_dice = pos.copy(), _twin(dice)
-    getattr(reference, name)(pos, *args, dice)
-    getattr(COMPILED, name)(mine, *args, my_dice)
+    getattr(reference, name)(pos, *args, dice, **options)
+    getattr(COMPILED, name)(mine, *args, my_dice, **options)
     _same(mine, pos, f"{name}{args} in turn {pos.turn}")
     assert my_dice.stream.state == dice.stream.state, f"{name}: dice stream"
 
 
 def _programs(content: Content) -> list[tuple[str, list[list[int]]]]:
-    """Every card and ship program of ``content``, by name."""
+    """Every card, ship, ability and weapon program of ``content``, by name."""
     out = []
     for card in range(1, len(content.names)):
         rows = reference.card_rows(content, card)
         if rows:
             out.append((content.names[card], rows))
+        for event, rows in reference.card_trigger_rows(content, card):
+            out.append((f"{content.names[card]} ({TRIGGER_EVENTS[event]})", rows))
     for seat in range(2):
         rows = reference.ship_rows(content, seat)
         if rows:
             out.append((f"ship {seat}", rows))
+    for code in range(4):
+        for event, rows in reference.pirate_trigger_rows(content, code):
+            out.append((f"pirate {code} ({TRIGGER_EVENTS[event]})", rows))
+        for w in range(2):
+            rows = reference.weapon_rows(content, code, w)
+            if rows:
+                out.append((f"pirate {code}'s weapon {w}", rows))
     return out
 
 
-#: Pirates a program might be given as its choice: none, or any, even a dead one or one of
-#: the side its rows do not name (the program must then leave it alone).
+#: Pirates a program might be given as its choice (its holder, the pirate that set it off):
+#: none, or any, even a dead one or one of the side its rows do not name (the program must
+#: then leave it alone).
 CHOICES = [-1, 0, 1, 2, 3]
 
 
@@ -740,9 +966,9 @@ def walk_game(rules: BattleRules, content: Content, seed: int, game: int) -> dic
             if side_rng.random() < 0.2:
                 _, rows = programs[side_rng.integers(len(programs))]
                 seat = pos.player if side_rng.random() < 0.8 else 1 - pos.player
-                choice = int(side_rng.choice(CHOICES))
+                choice, holder, other = (int(c) for c in side_rng.choice(CHOICES, 3))
                 trial, trial_dice = pos.copy(), Dice(Stream(seed, game, 100 + pos.turn))
-                _step("apply_program", trial, trial_dice, seat, rows, choice, -1)
+                _step("apply_program", trial, trial_dice, seat, rows, choice, holder, other=other)
             index = players[pos.player].choose(pos, options)
             option = options[index]
             kinds[OPTION_KINDS[option[0]]] = kinds.get(OPTION_KINDS[option[0]], 0) + 1
@@ -763,8 +989,16 @@ def walk_game(rules: BattleRules, content: Content, seed: int, game: int) -> dic
         (RICH_BLANKED, BattleRules(sink_water=300, turn_cap=80)),
         (RICH_NEW, RULES),
         (RICH_TRIGGERS, RULES),
+        (RICH_EFFECTS, RULES),
     ],
-    ids=["rich", "swapped", "blanked-long", "new-card-features", "triggered-abilities"],
+    ids=[
+        "rich",
+        "swapped",
+        "blanked-long",
+        "new-card-features",
+        "triggered-abilities",
+        "effects-and-conditions",
+    ],
 )
 def test_every_step_agrees_along_random_games(content: Content, rules: BattleRules) -> None:
     seen: dict[str, int] = {}

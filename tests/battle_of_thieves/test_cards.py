@@ -154,6 +154,10 @@ def test_example_library_covers_the_vocabulary() -> None:
     assert any(s.trigger == L.WATER_AT_LEAST for s in crew.ships.values())
     rows = [row for c in library.cards.values() for row in c.program]
     assert {r[0] for r in rows} == set(range(1, len(L.OPS)))
+    # the pirates that set a program off are named in abilities and weapons' effects only
+    rows += [row for c in library.cards.values() for _, program in c.triggers for row in program]
+    rows += [row for p in crew.pirates.values() for _, program in p.triggers for row in program]
+    rows += [row for w in crew.weapons.values() for row in w.program]
     assert {r[1] for r in rows} - {L.NO_TARGET} == set(range(1, len(L.TARGETS)))
     assert {r[4] for r in rows if r[0] == L.STATUS} == set(range(1, len(L.STATUSES)))
     assert {r[5] for r in rows} == {L.ALWAYS, L.IF_WON, L.IF_LOST}
@@ -224,10 +228,11 @@ def test_card_programs_match_the_files() -> None:
     content = cards.matchup_content(("cannon-battery", "boarding-party"), ())
     c = content.card_id
     assert program(content, "Broadside") == [[L.HOLE, L.ENEMY_SHIP, 1, 0, 0, 0]]
-    assert program(content, "Chain Shot") == [[L.MAST_BROKEN, L.ENEMY_SHIP, 0, 2, 0, 0]]
+    # A chain shot breaks the mast only on a hit; a stink ball poisons hit or miss.
+    assert program(content, "Chain Shot") == [[L.MAST_BROKEN, L.ENEMY_SHIP, 0, 2, 0, L.IF_HIT]]
     assert program(content, "Stink Ball") == [[L.STATUS, L.PIRATES_ENEMY_SHIP, 0, 0, L.POISON, 0]]
     assert program(content, "Fog Bank") == [[L.CANNON_MODIFIER, L.ENEMY_SHIP, -1, 2, 0, 0]]
-    assert program(content, "Kedge Ball") == [[L.ANCHOR_DOWN, L.ENEMY_SHIP, 0, 0, 0, 0]]
+    assert program(content, "Kedge Ball") == [[L.ANCHOR_DOWN, L.ENEMY_SHIP, 0, 0, 0, L.IF_HIT]]
     assert program(content, "Orgueil") == [
         [L.INSULT, L.NO_TARGET, 0, 0, 0, L.ALWAYS],
         [L.HOLE, L.ENEMY_SHIP, 1, 0, 0, L.IF_WON],
@@ -274,6 +279,75 @@ def test_other_example_programs() -> None:
     assert program(content, "Salted Pork") == []
     bilge = cards.load_file(example("cards.toml")).cards["Bilge Monkey"]
     assert bilge.mods == ((L.BAIL, 10),)
+
+
+def test_a_cursed_balls_hit_only_effects_load(tmp_path: Path) -> None:
+    # on = "hit" marks the effects that need the shot to hit; the others come with any
+    # shot; an insult's won/lost branches still work beside it.
+    path, _ = write(
+        tmp_path,
+        """
+        [[card]]
+        name = "Boarding Hook"
+        type = "cursed_ball"
+        [[card.effect]]
+        do = "water"
+        target = "enemy_ship"
+        amount = 10
+        [[card.effect]]
+        do = "mast_broken"
+        target = "enemy_ship"
+        turns = 2
+        on = "hit"
+        [[card.effect]]
+        do = "insult"
+        [[card.effect]]
+        do = "hole"
+        target = "enemy_ship"
+        on = "won"
+        """,
+        "hook.toml",
+    )
+    card = cards.load_file(path).cards["Boarding Hook"]
+    assert [row[L.EFFECT.ON] for row in card.program] == [
+        L.ALWAYS,
+        L.IF_HIT,
+        L.ALWAYS,
+        L.IF_WON,
+    ]
+
+
+def test_a_ships_or_triggers_hit_only_effect_is_refused(tmp_path: Path) -> None:
+    ship = """
+        [[ship]]
+        name = "Sloop"
+        when = "water_at_least"
+        value = 50
+        [[ship.effect]]
+        do = "repair"
+        target = "own_ship"
+        on = "hit"  # <-
+        """
+    path, line = write(tmp_path, ship)
+    message = error_of(path)
+    assert message.startswith(f"{path}:{line}: ship 'Sloop', effect 1: on = 'hit' is"), message
+    assert "not for a ship's trigger's" in message
+    animal = """
+        [[card]]
+        name = "Gull"
+        type = "animal"
+        [[card.trigger]]
+        on = "hit"
+        [[card.trigger.effect]]
+        do = "heal"
+        target = "self"
+        on = "hit"  # <-
+        """
+    path, line = write(tmp_path, animal)
+    message = error_of(path)
+    assert message.startswith(f"{path}:{line}: "), message
+    assert "on = 'hit' is only for a cursed ball's effects" in message
+    assert "not for a triggered ability's" in message
 
 
 def test_a_cards_cost_reaches_the_engines(tmp_path: Path) -> None:
@@ -504,7 +578,8 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
         ),
         (
             effect('do = "hole"', 'target = "enemy_ship"', "value = 50  # <-"),
-            "'value' is the water level of a condition: there is no 'if'",
+            "'value' is the number of a condition ('own_water_at_least', 'own_holes_at_least', "
+            "'enemy_holes_at_least', 'enemy_water_at_least'): there is no 'if'",
         ),
         (
             effect(
@@ -513,7 +588,7 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
                 'if = "enemy_anchor_down"',
                 "value = 5  # <-",
             ),
-            "if = 'own_water_at_least' takes one",
+            "if = 'enemy_anchor_down' takes none",
         ),
         (
             effect('do = "heal"', 'target = "self"  # <-'),
@@ -565,8 +640,8 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
             "allowed 0..99",
         ),
         (
-            effect('do = "status"', 'target = "enemy_pirate"', 'status = "burn"', "turns = 2 # <-"),
-            "burn takes no 'turns'",
+            effect('do = "status"', 'target = "enemy_pirate"', 'status = "burn"', "turns = 0 # <-"),
+            "'turns' = 0 is out of range: allowed 1..99",
         ),
         (effect('do = "damage"', 'target = "enemy_pirate"', "turns = 2  # <-"), "takes no 'turns'"),
         (effect('do = "revive"', 'target = "own_pirate"', "amount = 1  # <-"), "takes no 'amount'"),
@@ -623,6 +698,20 @@ def effect(*lines: str, card: tuple[str, ...] = tuple(EVENT)) -> str:
         (
             effect('do = "hole"', 'target = "enemy_ship"', 'on = "won"  # <-'),
             "on = 'won' needs an insult effect before it",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', 'on = "hit"  # <-'),
+            "card 'Test', effect 1: on = 'hit' is only for a cursed ball's effects (those that "
+            "need its shot to hit), not for an event's",
+        ),
+        (
+            effect(
+                'do = "heal"',
+                'target = "own_pirate"',
+                'on = "hit"  # <-',
+                card=('name = "T"', 'type = "food"'),
+            ),
+            "on = 'hit' is only for a cursed ball's effects",
         ),
         (card_text(*EVENT), "an event needs at least one [[card.effect]] (applied when played)"),
         (
@@ -1482,7 +1571,7 @@ def trigger(
         ),
         (
             card_text('name = "T"', 'type = "item"') + card_text(header="[[card.trigger]]  # <-"),
-            "card 'T', trigger 1: missing 'on'; one of: hit, boarded, turn_start",
+            "card 'T', trigger 1: missing 'on'; one of: hit, boarded, turn_start, hits",
         ),
         (
             card_text('name = "T"', 'type = "item"')
@@ -1492,7 +1581,7 @@ def trigger(
         (
             trigger('do = "heal"', 'target = "own_pirate"  # <-'),
             "card 'T', trigger 1, effect 1: a triggered ability cannot choose a pirate "
-            "('own_pirate'): use self, random_enemy_pirate,",
+            "('own_pirate'): use self, attacker, random_enemy_pirate,",
         ),
         (
             trigger('do = "heal"', 'target = "self"', "amount = 0  # <-"),
@@ -1547,13 +1636,13 @@ def test_too_many_triggers_and_every_trigger_mistake_in_one_reading(tmp_path: Pa
     with pytest.raises(cards.FileMistakes) as caught:
         cards.load_file(path)
     assert caught.value.lines == [
-        f"{path}:5: card 'T', trigger 1: unknown on 'hot'; one of: hit, boarded, turn_start",
+        f"{path}:5: card 'T', trigger 1: unknown on 'hot'; one of: hit, boarded, turn_start, hits",
         f"{path}:8: card 'T', trigger 1, effect 1: a triggered ability cannot choose a pirate "
         "('own_pirate'): use self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship "
         "or pirates_island",
         f"{path}:13: card 'T', trigger 2, effect 1: a triggered ability cannot choose a pirate "
-        "('enemy_pirate'): use self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship "
-        "or pirates_island",
+        "('enemy_pirate'): use self, attacker, random_enemy_pirate, pirates_own_ship, "
+        "pirates_enemy_ship or pirates_island",
     ]
 
 
@@ -1575,3 +1664,480 @@ def test_the_documented_trigger_example_loads(tmp_path: Path) -> None:
     assert rows == ["on", *L.TRIGGER_EVENTS[1:]]  # the header, then each event
     dog = cards.load_file(example("cards.toml")).cards["Watch Dog"]  # the example card
     assert dog.triggers == library.cards["Watch Dog"].triggers and dog.mods
+
+
+# --- combat: weapons' reach and effects, hits abilities, the pirates that set them off ---
+
+#: The designer's combat pieces, as the docs write them.
+COMBAT = """
+[[weapon]]
+name = "Poisoned Dagger"
+text = "Its hits poison."
+hits_on = 4
+damage = 1
+[[weapon.effect]]
+do = "status"
+target = "hit_pirate"
+status = "poison"
+
+[[weapon]]
+name = "Long Pistol"
+text = "Fires from your own ship at a pirate aboard the enemy's ship."
+hits_on = 5
+damage = 1
+reach = "enemy_ship"
+
+[[pirate]]
+name = "Stabby Pete"
+text = "His hits poison."
+[[pirate.trigger]]
+on = "hits"
+[[pirate.trigger.effect]]
+do = "status"
+target = "hit_pirate"
+status = "poison"
+
+[[card]]
+name = "Fire Salamander"
+type = "animal"
+copies = 20
+text = "Whoever hits its host burns."
+[[card.trigger]]
+on = "hit"
+[[card.trigger.effect]]
+do = "status"
+target = "attacker"
+status = "burn"
+"""
+
+
+def test_the_designers_combat_pieces_load_and_compile(tmp_path: Path) -> None:
+    from balance.games.battle_of_thieves import reference
+    from balance.games.battle_of_thieves.cards import Deck, _compile
+
+    path, _ = write(tmp_path, LIBRARY + COMBAT, "combat.toml")
+    library = cards.load_file(path)
+    poison = (L.STATUS, L.HIT_PIRATE, 0, 0, L.POISON, 0, 0, 0, L.GAME_TURNS)
+    dagger, pistol = library.weapons["Poisoned Dagger"], library.weapons["Long Pistol"]
+    assert (dagger.hits_on, dagger.damage, dagger.reach, dagger.program) == (
+        4,
+        1,
+        L.REACH_HERE,
+        (poison,),
+    )
+    assert (pistol.hits_on, pistol.damage, pistol.reach, pistol.program) == (5, 1, L.REACH_SHIP, ())
+    assert library.weapons["Cutlass"].reach == L.REACH_HERE  # the default
+    assert library.pirates["Stabby Pete"].triggers == ((L.ON_HITS, (poison,)),)
+    burn = (L.STATUS, L.ATTACKER, 0, 0, L.BURN, 0, 0, 0, L.GAME_TURNS)
+    assert library.cards["Fire Salamander"].triggers == ((L.ON_HIT, (burn,)),)
+    crew = (("Stabby Pete", ("Poisoned Dagger", "Long Pistol")), ("Anne", ("Cutlass", "Dagger")))
+    deck = Deck("d", "Brig", crew, (("Fire Salamander", 20),), (10, 12, 4, 2, 2))
+    content = _compile([(deck, library), (deck, library)], ("a", "b"))
+    assert content.weapons[1, 0].tolist() == [[4, 1, L.REACH_HERE], [5, 1, L.REACH_SHIP]]
+    assert content.weapons[1, 1].tolist() == [[4, 1, L.REACH_HERE], [3, 1, L.REACH_HERE]]
+    assert content.weapon_program_len[1].tolist() == [[1, 0], [0, 0]]
+    assert tuple(content.weapon_program[1, 0, 0, 0]) == poison
+    assert content.pirate_trigger[1, 0, 0] == L.ON_HITS
+    assert tuple(content.pirate_trigger_program[1, 0, 0, 0]) == poison
+    salamander = content.card_id("Fire Salamander")
+    assert content.card_trigger[salamander, 0] == L.ON_HIT
+    assert tuple(content.card_trigger_program[salamander, 0, 0]) == burn
+    assert content.is_mirror()
+    record = reference.play_game(BattleRules(), content, 1, 0)  # and the engine plays it
+    assert record.seats[0][L.SEAT_STAT.ATTACKS] + record.seats[1][L.SEAT_STAT.ATTACKS] > 0
+
+
+def weapon(*lines: str, effect: tuple[str, ...] = ()) -> str:
+    text = card_text('name = "W"', "hits_on = 4", "damage = 1", *lines, header="[[weapon]]")
+    return text + (card_text(*effect, header="[[weapon.effect]]") if effect else "")
+
+
+# --- cures, durations, draw-pile discards, conditions, the visitor -------------------------
+
+#: The designer's cards the format now writes (as the example deck will have them).
+DESIGNER = """
+[[card]]
+name = "Pomegranate"
+type = "food"
+text = "Heals, and cures the fed pirate's poison."
+[[card.effect]]
+do = "cure"
+target = "own_pirate"
+status = "poison"
+
+[[card]]
+name = "Greek Fire"
+type = "cursed_ball"
+text = "Its burn lasts 3 turns."
+[[card.effect]]
+do = "status"
+target = "random_enemy_pirate"
+status = "burn"
+turns = 3
+
+[[card]]
+name = "Whirlpool"
+type = "event"
+text = "The enemy discards 2 from its draw pile."
+[[card.effect]]
+do = "discard_deck"
+target = "enemy"
+amount = 2
+
+[[card]]
+name = "Siren Rock"
+type = "island"
+text = "Heals the visitor."
+[[card.effect]]
+do = "heal"
+target = "visitor"
+
+[[card]]
+name = "Sitting Duck"
+type = "event"
+text = "A hole, if the enemy's anchor is down."
+[[card.effect]]
+do = "hole"
+target = "enemy_ship"
+if = "enemy_anchor_down"
+
+[[card]]
+name = "Long Grog"
+type = "event"
+[[card.effect]]
+do = "status"
+target = "enemy_pirate"
+status = "drunk"
+own_turns = 2
+
+[[ship]]
+name = "Phantom"
+text = "When her mast is broken: 1 damage to a random enemy pirate."
+when = "mast_broken"
+[[ship.effect]]
+do = "damage"
+target = "random_enemy_pirate"
+"""
+
+
+def test_the_designers_cards_load_and_compile(tmp_path: Path) -> None:
+    path, _ = write(tmp_path, LIBRARY + DESIGNER, "designer.toml")
+    library = cards.load_file(path)
+    rows = {name: library.cards[name].program for name in library.cards}
+    assert rows["Pomegranate"] == ((L.CURE, L.OWN_PIRATE, 0, 0, L.POISON, 0, 0, 0, 0),)
+    assert rows["Greek Fire"] == ((L.STATUS, L.RANDOM_ENEMY_PIRATE, 0, 3, L.BURN, 0, 0, 0, 0),)
+    assert rows["Whirlpool"] == ((L.DISCARD_DECK, L.ENEMY, 2, 0, 0, 0, 0, 0, 0),)
+    assert rows["Siren Rock"] == ((L.HEAL, L.VISITOR, 1, 0, 0, 0, 0, 0, 0),)
+    duck = (L.HOLE, L.ENEMY_SHIP, 1, 0, 0, 0, L.ENEMY_ANCHOR_DOWN, 0, 0)
+    assert rows["Sitting Duck"] == (duck,)
+    grog = (L.STATUS, L.ENEMY_PIRATE, 0, 2, L.DRUNK, 0, 0, 0, L.OWN_TURNS)
+    assert rows["Long Grog"] == (grog,)
+    phantom = library.ships["Phantom"]
+    assert (phantom.trigger, phantom.value) == (L.OWN_MAST_BROKEN, 0)
+    from balance.games.battle_of_thieves.cards import Deck, _compile
+
+    names = ("Pomegranate", "Greek Fire", "Whirlpool", "Siren Rock", "Sitting Duck")
+    deck = Deck(
+        "designer",
+        "Phantom",
+        (("Anne", ("Cutlass", "Dagger")), ("Jack", ("Dagger", "Cutlass"))),
+        (*((name, 2) for name in names), ("Broadside", 10)),
+        (10, 12, 4, 2, 2),
+    )
+    content = _compile([(deck, library), (deck, library)], ("a", "b"))
+    assert list(content.ship_trigger[0]) == [L.OWN_MAST_BROKEN, 0]
+    assert list(content.program[content.card_id("Whirlpool"), 0]) == list(rows["Whirlpool"][0])
+
+
+def test_a_burn_or_poison_without_turns_strikes_once_as_before(tmp_path: Path) -> None:
+    text = effect('do = "status"', 'target = "enemy_pirate"', 'status = "poison"')
+    library = cards.load_file(write(tmp_path, text, "ok.toml")[0])
+    assert library.cards["Test"].program == (
+        (L.STATUS, L.ENEMY_PIRATE, 0, 0, L.POISON, 0, 0, 0, 0),
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            weapon('reach = "far"  # <-'),
+            "weapon 'W': unknown reach 'far'; one of: here, enemy_ship, any",
+        ),
+        (
+            weapon('range = "any"  # <-'),
+            "unknown field 'range'; allowed: name, text, hits_on, damage, reach, effect",
+        ),
+        (
+            weapon(effect=('do = "damage"', 'target = "enemy_pirate"  # <-')),
+            "weapon 'W', effect 1: a weapon's hit cannot choose a pirate ('enemy_pirate'): use "
+            "hit_pirate, self, random_enemy_pirate, pirates_own_ship, pirates_enemy_ship or "
+            "pirates_island",
+        ),
+        (
+            weapon(effect=('do = "damage"', 'target = "attacker"  # <-')),
+            "weapon 'W', effect 1: a weapon's hit has no 'attacker': it is the enemy pirate "
+            "whose attack hit the holder; only a 'hit' ability may name it",
+        ),
+        (
+            weapon(effect=('do = "revive"', 'target = "own_pirate"  # <-')),
+            "a weapon's hit cannot choose a pirate ('own_pirate')",
+        ),
+        (
+            weapon(effect=('do = "hole"', 'target = "enemy_ship"', 'on = "won"  # <-')),
+            "on = 'won' needs an insult effect before it",
+        ),
+        (
+            weapon('effect = { do = "hole", target = "enemy_ship" }  # <-'),
+            "write [[weapon.effect]] (double brackets), one for each effect",
+        ),
+        (
+            trigger('do = "damage"', 'target = "attacker"  # <-', on='on = "turn_start"'),
+            "card 'T', trigger 1, effect 1: a 'turn_start' ability has no 'attacker': it is the "
+            "enemy pirate whose attack hit the holder; only a 'hit' ability may name it",
+        ),
+        (
+            trigger('do = "damage"', 'target = "boarder"  # <-'),
+            "a 'hit' ability has no 'boarder': it is the enemy pirate that boarded; only a "
+            "'boarded' ability may name it",
+        ),
+        (
+            trigger('do = "damage"', 'target = "hit_pirate"  # <-', on='on = "boarded"'),
+            "a 'boarded' ability has no 'hit_pirate': it is the enemy pirate a hit struck; only "
+            "a weapon's effects and a 'hits' ability may name it",
+        ),
+        (
+            trigger('do = "damage"', 'target = "attacker"  # <-', on='on = "hits"'),
+            "a 'hits' ability has no 'attacker'",
+        ),
+        (
+            trigger('do = "heal"', 'target = "own_pirate"  # <-', on='on = "hits"'),
+            "a triggered ability cannot choose a pirate ('own_pirate'): use self, hit_pirate, "
+            "random_enemy_pirate,",
+        ),
+        (
+            effect('do = "status"', 'target = "hit_pirate"  # <-', 'status = "poison"'),
+            "card 'Test', effect 1: an event has no 'hit_pirate': it is the enemy pirate a hit "
+            "struck; only a weapon's effects and a 'hits' ability may name it",
+        ),
+        (
+            '[[ship]]\nname = "S"\nwhen = "water_at_least"\nvalue = 50\n'
+            '[[ship.effect]]\ndo = "damage"\ntarget = "boarder"  # <-\n',
+            "ship 'S', effect 1: a ship's trigger has no 'boarder'",
+        ),
+        (
+            card_text('name = "K"', 'type = "item"')
+            + card_text('do = "damage"', 'target = "attacker"  # <-', header="[[card.effect]]"),
+            "card 'K', effect 1: an item has no 'attacker'",
+        ),
+    ],
+)
+def test_combat_mistakes(tmp_path: Path, text: str, reason: str) -> None:
+    check(tmp_path, text, reason)
+
+
+def test_too_many_weapon_effects_and_every_weapon_mistake_in_one_reading(tmp_path: Path) -> None:
+    hole = card_text('do = "hole"', 'target = "enemy_ship"', header="[[weapon.effect]]")
+    text = weapon() + hole * 8 + hole.replace("]]", "]]  # <-", 1)
+    check(tmp_path, text, "weapon 'W', effect 9: 9 effects; at most 8")
+    text = (
+        '[[weapon]]\nname = "W"\nhits_on = 7\ndamage = 1\nreach = "far"\n'
+        '[[weapon.effect]]\ndo = "heal"\ntarget = "boarder"\n'
+    )
+    path, _ = write(tmp_path, text)
+    with pytest.raises(cards.FileMistakes) as caught:
+        cards.load_file(path)
+    assert caught.value.lines == [
+        f"{path}:3: weapon 'W': 'hits_on' = 7 is out of range: allowed 1..6",
+        f"{path}:5: weapon 'W': unknown reach 'far'; one of: here, enemy_ship, any",
+        f"{path}:8: weapon 'W', effect 1: a weapon's hit has no 'boarder': it is the enemy "
+        "pirate that boarded; only a 'boarded' ability may name it",
+    ]
+
+
+def test_what_a_weapons_effects_and_the_cause_targets_may_name(tmp_path: Path) -> None:
+    more = "[[weapon.effect]]"
+    text = (
+        weapon('reach = "any"', effect=('do = "extra_action"', 'target = "self"'))
+        + card_text('do = "move"', 'target = "hit_pirate"', 'to = "island"', header=more)
+        + card_text('do = "damage"', 'target = "random_enemy_pirate"', header=more)
+        + trigger('do = "move"', 'target = "boarder"', 'to = "enemy_ship"', on='on = "boarded"')
+    )
+    path, _ = write(tmp_path, text, "good.toml")
+    library = cards.load_file(path)
+    assert library.weapons["W"].reach == L.REACH_ANY
+    assert [row[:2] for row in library.weapons["W"].program] == [
+        (L.EXTRA_ACTION, L.SELF),
+        (L.MOVE, L.HIT_PIRATE),
+        (L.DAMAGE, L.RANDOM_ENEMY_PIRATE),
+    ]
+    assert library.cards["T"].triggers[0][1][0][:2] == (L.MOVE, L.BOARDER)
+
+
+def test_the_documented_weapon_example_loads(tmp_path: Path) -> None:
+    import re
+
+    doc = DOCS.read_text(encoding="utf-8")
+    section = doc.split("### Weapons: reach and effects", 1)[1].split("\n## ", 1)[0]
+    example_text = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    path, _ = write(tmp_path, example_text, "weapons.toml")
+    library = cards.load_file(path)
+    assert library.weapons == cards.load_file(write(tmp_path, COMBAT, "combat.toml")[0]).weapons
+    rows = re.findall(r"^\| `(\w+)`", section, re.M)
+    assert rows == ["reach", *L.REACHES]  # the header, then each reach
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        (
+            effect('do = "cure"', 'target = "own_pirate"'),
+            "missing 'status'; one of: all, burn, immobilised",
+        ),
+        (
+            effect('do = "cure"', 'target = "own_pirate"', 'status = "poisn"  # <-'),
+            "unknown status 'poisn' (did you mean 'poison'?)",
+        ),
+        (
+            effect('do = "cure"', 'target = "own_pirate"', 'status = "all"', "turns = 2  # <-"),
+            "cure takes no 'turns'",
+        ),
+        (
+            effect('do = "cure"', 'target = "own_ship"  # <-', 'status = "all"'),
+            "cure cannot target 'own_ship'",
+        ),
+        (
+            effect(
+                'do = "status"', 'target = "enemy_pirate"', 'status = "poison"', "turns = 100 # <-"
+            ),
+            "'turns' = 100 is out of range: allowed 1..99",
+        ),
+        (
+            effect(
+                'do = "status"', 'target = "enemy_pirate"', 'status = "burn"', "own_turns = 2 # <-"
+            ),
+            "burn strikes in game turns (at the end of each of the N after it was applied): "
+            "write 'turns'",
+        ),
+        (
+            effect(
+                'do = "status"',
+                'target = "enemy_pirate"',
+                'status = "drunk"',
+                "turns = 2",
+                "own_turns = 2  # <-",
+            ),
+            "write 'turns' (game turns) or 'own_turns', not both",
+        ),
+        (
+            effect('do = "damage"', 'target = "enemy_pirate"', "own_turns = 2  # <-"),
+            "damage takes no 'own_turns'",
+        ),
+        (
+            effect('do = "anchor_down"', 'target = "enemy_ship"', "own_turns = 0  # <-"),
+            "'own_turns' = 0 is out of range: allowed 1..99",
+        ),
+        (
+            effect('do = "discard_deck"', 'target = "enemy_ship"  # <-'),
+            "discard_deck cannot target 'enemy_ship'; it takes: own, enemy",
+        ),
+        (
+            effect('do = "discard_deck"', 'target = "enemy"', "amount = 100  # <-"),
+            "allowed 1..99",
+        ),
+        (
+            effect('do = "heal"', 'target = "visitor"  # <-'),
+            "an event has no visitor: 'visitor' is the pirate visiting the island",
+        ),
+        (
+            effect(
+                'do = "heal"', 'target = "self"  # <-', card=('name = "Test"', 'type = "island"')
+            ),
+            "('visitor' is the pirate visiting the island)",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', 'if = "own_holes_at_least"'),
+            "missing 'value': the number of holes (1..20)",
+        ),
+        (
+            effect(
+                'do = "hole"',
+                'target = "enemy_ship"',
+                'if = "enemy_holes_at_least"',
+                "value = 21  # <-",
+            ),
+            "'value' = 21 is out of range: allowed 1..20",
+        ),
+        (
+            effect(
+                'do = "hole"',
+                'target = "enemy_ship"',
+                'if = "enemy_water_at_least"',
+                "value = 1000  # <-",
+            ),
+            "allowed 1..999",
+        ),
+        (
+            effect('do = "hole"', 'target = "enemy_ship"', 'if = "enemy_red_sae"  # <-'),
+            "unknown if 'enemy_red_sae' (did you mean 'enemy_red_sea'?)",
+        ),
+    ],
+)
+def test_effect_and_condition_mistakes(tmp_path: Path, text: str, reason: str) -> None:
+    if MARK not in text:  # a missing field: the line of its table's header
+        text = text.replace("[[card.effect]]", f"[[card.effect]]  {MARK}")
+    check(tmp_path, text, reason)
+
+
+def test_ship_conditions(tmp_path: Path) -> None:
+    repair = '[[ship.effect]]\ndo = "repair"\ntarget = "own_ship"\n'
+    for when, code in (
+        ("mast_broken", L.OWN_MAST_BROKEN),
+        ("anchor_down", L.OWN_ANCHOR_DOWN),
+        ("pirate_dead", L.OWN_PIRATE_DEAD),
+        ("red_sea", L.OWN_RED_SEA),
+    ):
+        path, _ = write(tmp_path, f'[[ship]]\nname = "S"\nwhen = "{when}"\n{repair}', "ok.toml")
+        ship = cards.load_file(path).ships["S"]
+        assert (ship.trigger, ship.value) == (code, 0)
+        cards.clear_cache()
+    path, _ = write(tmp_path, f'[[ship]]\nname = "S"\nwhen = "holes_at_least"\nvalue = 3\n{repair}')
+    ship = cards.load_file(path).ships["S"]
+    assert (ship.trigger, ship.value) == (L.OWN_HOLES_AT_LEAST, 3)
+    check(
+        tmp_path,
+        f'[[ship]]  # <-\nname = "S"\nwhen = "holes_at_least"\n{repair}',
+        "ship 'S': missing 'value' (1..20)",
+    )
+    check(
+        tmp_path,
+        f'[[ship]]\nname = "S"\nwhen = "mast_broken"\nvalue = 3  # <-\n{repair}',
+        "when = 'mast_broken' takes no 'value'",
+    )
+    check(
+        tmp_path,
+        '[[ship]]\nname = "S"\nwhen = "mast_broke"  # <-\n',
+        "unknown when 'mast_broke' (did you mean 'mast_broken'?); one of: water_at_least, "
+        "anchor_down, mast_broken, holes_at_least, pirate_dead, red_sea",
+    )
+
+
+def test_the_documented_cursed_ball_example_loads(tmp_path: Path) -> None:
+    import re
+
+    doc = DOCS.read_text(encoding="utf-8")
+    section = doc.split("\n## Effects\n", 1)[1].split("\n## ", 1)[0]
+    example_text = re.search(r"```toml\n(.*?)```", section, re.S).group(1)
+    path, _ = write(tmp_path, example_text, "hook.toml")
+    hook = cards.load_file(path).cards["Boarding Hook"]
+    assert [row[: L.EFFECT.IF] for row in hook.program] == [
+        (L.WATER, L.ENEMY_SHIP, 10, 0, 0, L.ALWAYS),
+        (L.MAST_BROKEN, L.ENEMY_SHIP, 0, 2, 0, L.IF_HIT),
+    ]
+    library = cards.load_file(example("cards.toml")).cards
+    hit_only = {
+        name
+        for name, card in library.items()
+        if card.type == L.CURSED_BALL and any(row[L.EFFECT.ON] == L.IF_HIT for row in card.program)
+    }
+    assert hit_only == {"Chain Shot", "Kedge Ball"}  # as the page says

@@ -29,6 +29,7 @@ from balance import api
 from balance.analyses.run_report import RunTables
 from balance.cli import cli
 from balance.core.errors import BalanceError
+from balance.games.battle_of_thieves import layout as L
 from balance.games.battle_of_thieves.game import GAME, SEAT_MEANS
 from balance.games.battle_of_thieves.rules import BattleRules
 from balance.run.results import load_run
@@ -450,7 +451,7 @@ def test_summary_matches_the_records(run) -> None:
     for name in PER_SEAT:
         for seat in (0, 1):
             values = seats.loc[seats["seat"] == seat, name].to_numpy()
-            mean, low, high = mean_interval(values)
+            mean, low, high = mean_interval(values, floor=0.0)  # a count: not below 0
             assert summary[f"{name}_mean"][seat] == pytest.approx(mean, rel=1e-12), name
             assert summary[f"{name}_ci95"][seat] == pytest.approx(
                 [low, high], rel=1e-9, abs=1e-12
@@ -1639,10 +1640,41 @@ def test_rules_lists_every_parameter() -> None:
     for name, default, allowed in listed:
         value = getattr(DEFAULTS, name)
         shown = ",".join(value) if isinstance(value, tuple) else str(value)
+        shown = shown.lower() if isinstance(value, bool) else shown
         assert default == (shown or "none") == docs[name][0], name
         if isinstance(value, int):
             assert allowed == docs[name][1], name
     assert "\nSet one with --rule NAME=VALUE" in text
+
+
+def test_the_rulebooks_readings_are_rules_with_named_values() -> None:
+    rules = DEFAULTS.with_text("mast_repair", "always").with_text("cannon_start", " own ")
+    rules = rules.with_text("chaos-stack", "false")
+    assert (rules.mast_repair, rules.cannon_start, rules.chaos_stack) == ("always", "own", False)
+    packed = rules.to_array()
+    assert packed[L.RULE.MAST_REPAIR] == L.MAST_ALWAYS
+    assert packed[L.RULE.CANNON_START] == L.START_OWN
+    assert packed[L.RULE.CHAOS_STACK] == 0
+    defaults = DEFAULTS.to_array()
+    assert (defaults[L.RULE.MAST_REPAIR], defaults[L.RULE.CHAOS_STACK]) == (L.MAST_UNTIMED, 1)
+    assert defaults[L.RULE.CANNON_START] == L.START_GAME
+    for name, text, reason in [
+        ("mast_repair", "often", "rule 'mast_repair': 'often' is not one of untimed, always"),
+        ("cannon_start", "Own", "rule 'cannon_start': 'Own' is not one of game, own"),
+        ("chaos_stack", "twice", "rule 'chaos_stack': 'twice' is not true or false"),
+    ]:
+        with pytest.raises(BalanceError) as caught:
+            DEFAULTS.with_text(name, text)
+        assert str(caught.value) == reason
+    with pytest.raises(BalanceError, match="'chaos_stack': 2 is not true or false"):
+        BattleRules(chaos_stack=2)
+    result = CliRunner().invoke(
+        cli, ["simulate", GAME_ID, "-g", 20, "--rule", "cannon_start=later", "--json"]
+    )
+    assert result.exit_code != 0
+    assert "rule 'cannon_start': 'later' is not one of game, own" in str(result.output) + str(
+        result.exception
+    )
 
 
 def test_strategies_lists_the_shipped_ones() -> None:

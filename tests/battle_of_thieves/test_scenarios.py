@@ -33,7 +33,9 @@ from balance.games.battle_of_thieves.layout import (
     ATTACK_ITEM,
     ATTACK_PIRATE,
     ATTACK_ROLL,
+    ATTACKER,
     BAIL_WATER,
+    BOARDER,
     BURN,
     BY_SIN,
     BY_WATER,
@@ -64,7 +66,9 @@ from balance.games.battle_of_thieves.layout import (
     GAIN,
     GAME_STAT,
     HEAL,
+    HIT_PIRATE,
     HOLE,
+    IF_HIT,
     IF_WON,
     IMMOBILISED,
     INCENDIARY_BALL,
@@ -82,6 +86,7 @@ from balance.games.battle_of_thieves.layout import (
     NO_REPAIR,
     ON_BOARDED,
     ON_HIT,
+    ON_HITS,
     ON_TURN_START,
     OWN,
     OWN_PIRATE,
@@ -98,6 +103,9 @@ from balance.games.battle_of_thieves.layout import (
     POISON,
     RAISE_ANCHOR,
     RANDOM_ENEMY_PIRATE,
+    REACH_ANY,
+    REACH_HERE,
+    REACH_SHIP,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
@@ -201,11 +209,12 @@ def do(engine, pos, option, *results: int) -> None:
     assert used_up(d), f"{d.left} scripted dice results left unused"
 
 
-def program(engine, pos, seat, rows, choice=-1, *results: int, holder=-1) -> None:
-    """Apply program ``rows`` for ``seat`` with these dice results, all used."""
+def program(engine, pos, seat, rows, choice=-1, *results: int, holder=-1, other=-1) -> None:
+    """Apply program ``rows`` for ``seat`` with these dice results, all used (``other``:
+    the pirate that set it off)."""
     d = dice(*results)
     rows = [list(r) + [0] * (EFFECT.SIZE - len(r)) for r in rows]
-    engine.apply_program(pos, seat, rows, choice, holder, d)
+    engine.apply_program(pos, seat, rows, choice, holder, d, other=other)
     assert used_up(d), f"{d.left} scripted dice results left unused"
 
 
@@ -453,14 +462,64 @@ def test_cursed_ball_hit_makes_a_hole_then_applies_its_card(engine) -> None:
     assert fire(0, AMMO_CANNONBALL) in options(engine, pos)
 
 
-def test_cursed_ball_miss_is_discarded_without_its_effect(engine) -> None:
+def test_cursed_ball_miss_applies_its_card_without_a_hole(engine) -> None:
+    # "le tir aura un effet indiqué sur la carte": the effect comes with the shot.
     pos = ready(build(turn=3, hands=[["Cursed Ball"], []]))
     do(engine, pos, play("Cursed Ball"))
     do(engine, pos, fire(0, AMMO_CURSED), 3)
     assert pos.sides[1].holes == 0
-    assert pos.sides[1].water == 0
+    assert pos.sides[1].water == 20
     assert pos.sides[0].discard == [card("Cursed Ball")]
     assert pos.sides[0].loaded == -1
+    assert (stat(pos, 0, SEAT_STAT.SHOTS), stat(pos, 0, SEAT_STAT.HITS)) == (1, 0)
+
+
+#: Cursed balls with effects that need a hit: 20 water with any shot, and on a hit the
+#: mast broken for 2 turns; one that repairs the enemy ship (the hole comes first).
+HIT_BALLS = [
+    {
+        "name": "Hook Ball",
+        "type": CURSED_BALL,
+        "program": [(WATER, ENEMY_SHIP, 20), (MAST_BROKEN, ENEMY_SHIP, 0, 2, 0, IF_HIT)],
+    },
+    {"name": "Mending Ball", "type": CURSED_BALL, "program": [(REPAIR, ENEMY_SHIP, 1)]},
+    {"name": "Flood Ball", "type": CURSED_BALL, "program": [(WATER, ENEMY_SHIP, 100)]},
+]
+
+
+def hit_ball_position(name: str):
+    content = make_content([*CARDS, *HIT_BALLS], [DECK_0, DECK_1], provisions=PROVISIONS)
+    pos = ready(build(turn=3, content=content))
+    pos.sides[0].hand = [content.card_id(name)]
+    return pos, content
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(4, True), (3, False)])
+def test_a_cursed_balls_hit_only_effect_needs_the_hit(engine, roll, hit) -> None:
+    pos, content = hit_ball_position("Hook Ball")
+    do(engine, pos, (PLAY, -1, content.card_id("Hook Ball"), -1))
+    do(engine, pos, fire(0, AMMO_CURSED), roll)
+    assert pos.sides[1].holes == int(hit)
+    assert pos.sides[1].water == 20  # with any shot
+    assert pos.sides[1].mast == (2 if hit else -1)  # on = "hit" only
+    assert pos.sides[0].discard == [content.card_id("Hook Ball")]
+
+
+def test_a_cursed_balls_hit_makes_its_hole_before_its_effect(engine) -> None:
+    pos, content = hit_ball_position("Mending Ball")
+    do(engine, pos, (PLAY, -1, content.card_id("Mending Ball"), -1))
+    do(engine, pos, fire(0, AMMO_CURSED), 5)
+    # The hole first (4 intact, 1 hole), then the repair of that hole.
+    assert (pos.sides[1].holes, pos.sides[1].intact) == (0, 5)
+    assert stat(pos, 0, SEAT_STAT.HITS) == 1
+
+
+def test_a_cursed_balls_missed_shot_can_sink_the_enemy(engine) -> None:
+    pos, content = hit_ball_position("Flood Ball")
+    do(engine, pos, (PLAY, -1, content.card_id("Flood Ball"), -1))
+    do(engine, pos, fire(0, AMMO_CURSED), 1)  # a miss: still 100 water
+    assert (pos.over, pos.winner, pos.reason) == (True, 0, BY_WATER)
+    assert pos.sides[1].holes == 0
 
 
 def test_an_unfired_cursed_ball_is_discarded_at_the_end_of_the_turn(engine) -> None:
@@ -655,16 +714,37 @@ def test_repairing_a_hole_in_full(engine) -> None:
     assert pos == expected
 
 
-@pytest.mark.parametrize("mast", [0, 2])
-def test_repairing_the_mast_whether_or_not_its_breaking_is_timed(engine, mast) -> None:
-    pos = ready(build(turn=3))
+@pytest.mark.parametrize(
+    ("rule", "mast", "offered"),
+    [("untimed", 0, True), ("untimed", 2, False), ("always", 0, True), ("always", 2, True)],
+)
+def test_repairing_the_mast_by_the_rule_mast_repair(engine, rule, mast, offered) -> None:
+    # untimed (the default): only a mast broken with no time limit may be repaired ("vous
+    # ne pouvez le faire que si l'état ... n'est pas soumis à une limite de temps").
+    pos = ready(build(turn=3, rules=BattleRules(mast_repair=rule)))
     assert repair_mast(0) not in options(engine, pos)  # intact
     pos.sides[0].mast = mast  # broken with no time limit, or for 2 more turns
-    assert repair_mast(0) in options(engine, pos)
+    assert (repair_mast(0) in options(engine, pos)) == offered
+    if not offered:
+        with pytest.raises(IllegalChoice):
+            engine.apply_option(pos, repair_mast(0), dice())
+        return
     do(engine, pos, repair_mast(0))
     assert pos.sides[0].mast == -1
     assert pos.sides[0].provisions[PLANK] == 9
     assert pirate(pos, 0).actions == 0
+
+
+def test_a_mast_broken_for_2_turns_mends_by_itself_unrepaired(engine) -> None:
+    pos = ready(build(turn=2))  # seat 1 breaks seat 0's mast for 2 turns: turns 2 and 3
+    program(engine, pos, 1, [(MAST_BROKEN, ENEMY_SHIP, 0, 2)])
+    assert pos.sides[0].mast == 2
+    next_turn(engine, pos)  # turn 3, seat 0: broken 1 more turn, planks to spare
+    assert pos.sides[0].mast == 1
+    assert REPAIR_MAST not in {o[0] for o in options(engine, pos)}
+    next_turn(engine, pos)  # turn 4: mended
+    assert pos.sides[0].mast == -1
+    assert pos.sides[0].provisions[PLANK] == 10
 
 
 def test_no_repair_without_planks(engine) -> None:
@@ -1797,15 +1877,83 @@ def test_a_chaos_ball_is_the_single_shot_of_game_turn_2(engine) -> None:
     assert pos.sides[0].chaos_turn == 3
 
 
-def test_two_chaos_balls_in_one_turn_take_the_penalty_once(engine) -> None:
-    pos = ready(build(turn=3))
+@pytest.mark.parametrize(("stack", "roll", "hit"), [(True, 5, False), (True, 6, True)])
+def test_two_chaos_balls_in_one_turn_take_the_penalty_twice(engine, stack, roll, hit) -> None:
+    # "diminuer de 1 ... pour son prochain tour", per ball: two balls take 2 off.
+    pos = ready(build(turn=3, rules=BattleRules(chaos_stack=stack)))
     do(engine, pos, fire(0, AMMO_CHAOS))
     do(engine, pos, fire(1, AMMO_CHAOS))
     assert (pos.sides[0].provisions[CHAOS_BALL], pos.sides[1].chaos_turn) == (0, 4)
+    assert pos.sides[1].chaos_count == 2
     assert stat(pos, 0, SEAT_STAT.CHAOS_SHOTS) == 2
     next_turn(engine, pos)
-    do(engine, pos, fire(0), 5)  # 5 - 1 = 4: a hit (the penalty is 1, not 2)
+    do(engine, pos, fire(0), roll)  # 5 - 2 = 3 misses; 6 - 2 = 4 hits
+    assert pos.sides[0].holes == int(hit)
+
+
+@pytest.mark.parametrize(("roll", "hit"), [(5, True), (4, False)])
+def test_two_chaos_balls_take_the_penalty_once_without_chaos_stack(engine, roll, hit) -> None:
+    pos = ready(build(turn=3, rules=BattleRules(chaos_stack=False)))
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    do(engine, pos, fire(1, AMMO_CHAOS))
+    next_turn(engine, pos)
+    do(engine, pos, fire(0), roll)  # 5 - 1 = 4: a hit (the penalty is 1, not 2)
+    assert pos.sides[0].holes == int(hit)
+
+
+def test_stacked_chaos_balls_multiply_the_chaos_penalty(engine) -> None:
+    pos = ready(build(turn=3, rules=BattleRules(chaos_penalty=2)))
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    do(engine, pos, fire(1, AMMO_CHAOS))
+    next_turn(engine, pos)  # turn 4: 2 balls x 2 = -4; a 6 reads 2
+    pirate(pos, 2).animal = card("Parrot")  # +1: 6 + 1 - 4 = 3, still a miss
+    do(engine, pos, fire(0), 6)
+    assert pos.sides[0].holes == 0
+
+
+def test_a_chaos_ball_of_a_later_turn_counts_afresh(engine) -> None:
+    pos = ready(build(turn=3))
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    do(engine, pos, fire(1, AMMO_CHAOS))
+    next_turn(engine, pos)  # turn 4
+    next_turn(engine, pos)  # turn 5, seat 0: one more ball, for turn 6 alone
+    pos.sides[0].provisions[CHAOS_BALL] = 1
+    do(engine, pos, fire(0, AMMO_CHAOS))
+    assert (pos.sides[1].chaos_turn, pos.sides[1].chaos_count) == (6, 1)
+    next_turn(engine, pos)  # turn 6: -1 only
+    do(engine, pos, fire(0), 5)  # 5 - 1 = 4: a hit
     assert pos.sides[0].holes == 1
+
+
+@pytest.mark.parametrize("ammo", [AMMO_CANNONBALL, AMMO_CHAOS])
+def test_cannon_start_own_counts_each_players_own_turns(engine, ammo) -> None:
+    # "L'utilisation des canons est impossible au premier tour" / "limitée à un tir au
+    # deuxième tour", read as each player's own first and second turns.
+    own = BattleRules(cannon_start="own")
+    for turn in (1, 2):  # each seat's own first turn: no fire at all
+        pos = ready(build(turn=turn, rules=own))
+        assert [o for o in options(engine, pos) if o[0] == FIRE] == []
+    for turn in (3, 4):  # each seat's own second turn: one shot
+        pos = ready(build(turn=turn, rules=own))
+        assert [o for o in options(engine, pos) if o[0] == FIRE] == [
+            fire(who, kind)
+            for who in (0, 1)
+            for kind in (AMMO_CANNONBALL, AMMO_INCENDIARY, AMMO_CHAOS)
+        ]
+        do(engine, pos, fire(0, ammo), *([4] if ammo == AMMO_CANNONBALL else []))
+        assert [o for o in options(engine, pos) if o[0] == FIRE] == []
+    pos = ready(build(turn=5, rules=own))  # seat 0's own third turn: two shots
+    do(engine, pos, fire(0, ammo), *([4] if ammo == AMMO_CANNONBALL else []))
+    assert fire(1, ammo) in options(engine, pos)
+
+
+def test_cannon_start_game_lets_seat_1_fire_on_its_own_first_turn(engine) -> None:
+    pos = ready(build(turn=2))  # game turn 2: seat 1's first turn, one shot
+    do(engine, pos, fire(0), 4)
+    assert [o for o in options(engine, pos) if o[0] == FIRE] == []
+    pos = ready(build(turn=3))  # game turn 3: seat 0's second turn, no limit
+    do(engine, pos, fire(0), 4)
+    assert fire(1) in options(engine, pos)
 
 
 def test_seat_0_plays_game_turn_1(engine) -> None:
@@ -2170,6 +2318,232 @@ def test_a_free_boarding_fires_them_and_a_carried_pirate_does_not(engine) -> Non
     pirate(pos, 0).zone = 0
     program(engine, pos, 0, [(MOVE, PIRATES_OWN_SHIP, 0, 0, TO_ENEMY_SHIP)])  # carried
     assert (pirate(pos, 0).zone, pirate(pos, 0).life) == (1, 1)
+
+
+# ---------------------------------------------------------------------------
+# Combat: weapons' reach and effects, "hits" abilities, attacker, boarder, hit_pirate
+# ---------------------------------------------------------------------------
+
+#: The designer's combat pieces (``docs/battle-of-thieves-cards.md``): Poisoned Dagger
+#: (4+, 1 damage, its hits poison), Long Pistol (5+, 1 damage, from one's own ship at the
+#: enemy's ship), Stabby Pete (his hits poison), Fire Salamander (whoever hits its host
+#: burns).
+DAGGER = (4, 1, REACH_HERE)
+DAGGER_HIT = [(STATUS, HIT_PIRATE, 0, 0, POISON)]
+PISTOL = (5, 1, REACH_SHIP)
+PETE = [(ON_HITS, [(STATUS, HIT_PIRATE, 0, 0, POISON)])]
+SALAMANDER = {
+    "name": "Fire Salamander",
+    "type": ANIMAL,
+    "triggers": [(ON_HIT, [(STATUS, ATTACKER, 0, 0, BURN)])],
+}
+PLAIN = (4, 1, REACH_HERE)
+
+
+def armed(first=(PLAIN, PLAIN), effects=([], []), pete=False, victim=(), triggers=None, **changes):
+    """The test content with pirate 0's two weapons ``first`` (and their ``effects`` on a
+    hit), pirate 0's abilities Stabby Pete's if ``pete``, pirate 2's ``victim``
+    abilities (or every pirate's ``triggers``), and the Fire Salamander (in no deck);
+    every other weapon hits on 4 for 1."""
+    weapons = [[list(first), [PLAIN, PLAIN]], [[PLAIN, PLAIN], [PLAIN, PLAIN]]]
+    programs = [[list(effects), [[], []]], [[[], []], [[], []]]]
+    if triggers is None:
+        triggers = [[PETE if pete else [], []], [list(victim), []]]
+    return make_content(
+        [*CARDS, SALAMANDER],
+        [DECK_0, DECK_1],
+        provisions=PROVISIONS,
+        weapons=weapons,
+        weapon_programs=programs,
+        pirate_triggers=triggers,
+        **changes,
+    )
+
+
+def attacks_of(engine, pos, who: int = 0) -> list[tuple[int, int, int, int]]:
+    return [o for o in options(engine, pos) if o[0] == ATTACK and o[1] == who]
+
+
+def test_a_long_pistol_fires_from_its_own_ship_at_the_enemy_ship_only(engine) -> None:
+    content = armed((PISTOL, DAGGER))
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 3).zone = ISLAND
+    # pirate 0 aboard its own ship: the pistol reaches pirate 2 aboard the enemy's ship,
+    # not pirate 3 on the island; the dagger reaches nobody
+    assert attacks_of(engine, pos) == [attack(0, 0, ATTACK_PIRATE + 0)]
+    # pirate 2's animal and targetable item come after the pirates, as for any weapon
+    pirate(pos, 2).animal = card("Parrot", content)
+    pirate(pos, 2).item = card("Cutlass", content)
+    pirate(pos, 3).zone = 0  # pirate 3 boards seat 0's ship: both weapons reach it
+    assert attacks_of(engine, pos) == [
+        attack(0, 0, ATTACK_PIRATE + 0),
+        attack(0, 0, ATTACK_PIRATE + 1),
+        attack(0, 0, ATTACK_ANIMAL + 0),
+        attack(0, 0, ATTACK_ITEM + 0),
+        attack(0, 1, ATTACK_PIRATE + 1),
+    ]
+    # from the island or aboard the enemy's ship, the pistol reaches only its own zone
+    pirate(pos, 0).zone = ISLAND
+    assert attacks_of(engine, pos) == []
+    pirate(pos, 0).zone = 1
+    assert attacks_of(engine, pos) == [
+        attack(0, 0, ATTACK_PIRATE + 0),
+        attack(0, 0, ATTACK_ANIMAL + 0),
+        attack(0, 0, ATTACK_ITEM + 0),
+        attack(0, 1, ATTACK_PIRATE + 0),
+        attack(0, 1, ATTACK_ANIMAL + 0),
+        attack(0, 1, ATTACK_ITEM + 0),
+    ]
+
+
+def test_a_weapon_of_any_reach_reaches_every_zone_but_not_the_dead(engine) -> None:
+    pos = ready(build(turn=3, content=armed(((4, 1, REACH_ANY), PLAIN))))
+    pirate(pos, 0).zone = ISLAND
+    pirate(pos, 3).zone = 0  # aboard seat 0's ship; pirate 2 aboard its own
+    assert attacks_of(engine, pos) == [
+        attack(0, 0, ATTACK_PIRATE + 0),
+        attack(0, 0, ATTACK_PIRATE + 1),
+    ]
+    kill(pos, 2)
+    assert attacks_of(engine, pos) == [attack(0, 0, ATTACK_PIRATE + 1)]
+
+
+def test_a_reach_attack_still_needs_the_action_a_hit_and_no_disarm(engine) -> None:
+    content = armed((PISTOL, (6, 1, REACH_ANY)), pirate_mods=[[[(ATTACK_ROLL, -1)], []], [[], []]])
+    pos = ready(build(turn=3, content=content))
+    # the pistol needs 5 + 1 = 6; the second weapon a 7: not offered
+    assert attacks_of(engine, pos) == [
+        attack(0, 0, ATTACK_PIRATE + 0),
+        attack(0, 0, ATTACK_PIRATE + 1),
+    ]
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 1), 5)  # 5 - 1 = 4: a miss
+    assert (pirate(pos, 3).life, pirate(pos, 0).actions) == (2, 0)
+    assert attacks_of(engine, pos) == []  # no action left
+    pirate(pos, 0).actions = 1
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 1), 6)  # 6 - 1 = 5: a hit, from afar
+    assert (pirate(pos, 3).life, pirate(pos, 0).zone) == (1, 0)
+    assert (stat(pos, 0, SEAT_STAT.ATTACK_HITS), stat(pos, 0, SEAT_STAT.DAMAGE_DEALT)) == (1, 1)
+    pirate(pos, 0).actions = 1
+    set_status(pos, 0, DISARMED, 2)
+    assert attacks_of(engine, pos) == []
+
+
+def test_a_poisoned_dagger_poisons_the_pirate_it_hits(engine) -> None:
+    pos = ready(build(turn=3, content=armed((DAGGER, PLAIN), (DAGGER_HIT, []))))
+    pirate(pos, 0).zone = 1
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 1), 3)  # a miss: nothing
+    assert (pirate(pos, 3).life, pirate(pos, 3).statuses[0]) == (2, [0, 0])
+    pirate(pos, 0).actions = 1
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 1), 4)  # a hit: 1 damage, then poison
+    assert (pirate(pos, 3).life, pirate(pos, 3).statuses[0]) == (1, [POISON, 3])
+    pirate(pos, 0).actions = 1
+    do(engine, pos, attack(0, 1, ATTACK_PIRATE + 0), 6)  # the other weapon: no poison
+    assert (pirate(pos, 2).life, pirate(pos, 2).statuses[0]) == (1, [0, 0])
+    # the poison bites at the start of the next game turn (turn 4): pirate 3 dies
+    next_turn(engine, pos)
+    assert (pirate(pos, 3).alive, pirate(pos, 2).life) == (False, 1)
+
+
+def test_a_weapons_effects_follow_a_kill_but_not_a_hit_on_an_animal(engine) -> None:
+    # on a hit: a hole in the enemy ship, the attacker heals 1, the pirate hit is poisoned
+    effects = [(HOLE, ENEMY_SHIP, 1), (HEAL, SELF, 1), (STATUS, HIT_PIRATE, 0, 0, POISON)]
+    content = armed(((4, 2, REACH_HERE), PLAIN), (effects, []))
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 0).zone = 1
+    pirate(pos, 0).life = 1
+    pirate(pos, 2).animal = card("Parrot", content)
+    do(engine, pos, attack(0, 0, ATTACK_ANIMAL + 0), 4)  # the parrot dies; no effects
+    assert (pirate(pos, 2).animal, pos.sides[1].holes, pirate(pos, 0).life) == (-1, 0, 1)
+    pirate(pos, 0).actions = 1
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), 4)  # 2 damage: pirate 2 dies
+    assert (pirate(pos, 2).alive, pirate(pos, 2).statuses[0]) == (False, [0, 0])
+    assert (pos.sides[1].holes, pirate(pos, 0).life) == (1, 2)  # the effects still apply
+    assert stat(pos, 0, SEAT_STAT.HOLES_MADE) == 1
+
+
+def test_stabby_petes_hits_poison(engine) -> None:
+    content = armed(pete=True)
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 0).zone = pirate(pos, 1).zone = 1
+    pirate(pos, 3).animal = card("Parrot", content)
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), 3)  # a miss: nothing
+    assert pirate(pos, 2).statuses[0] == [0, 0]
+    pirate(pos, 0).actions = 1
+    do(engine, pos, attack(0, 0, ATTACK_ANIMAL + 1), 4)  # a hit on an animal: nothing
+    assert pirate(pos, 3).statuses[0] == [0, 0]
+    pirate(pos, 0).actions = 1
+    do(engine, pos, attack(0, 1, ATTACK_PIRATE + 0), 4)  # his hit poisons, any weapon
+    assert (pirate(pos, 2).life, pirate(pos, 2).statuses[0]) == (1, [POISON, 3])
+    do(engine, pos, attack(1, 0, ATTACK_PIRATE + 1), 4)  # pirate 1 is not Pete
+    assert (pirate(pos, 3).life, pirate(pos, 3).statuses[0]) == (1, [0, 0])
+
+
+def test_a_fire_salamander_burns_whoever_hits_its_host_if_the_host_lives(engine) -> None:
+    content = armed(((4, 2, REACH_HERE), PLAIN))
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 0).zone = pirate(pos, 1).zone = 1
+    pirate(pos, 2).animal = card("Fire Salamander", content)
+    do(engine, pos, attack(1, 0, ATTACK_PIRATE + 0), 4)  # pirate 1 hits the host: burns
+    assert (pirate(pos, 2).life, pirate(pos, 1).statuses[0]) == (1, [BURN, 3])
+    assert pirate(pos, 0).statuses[0] == [0, 0]
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), 4)  # 2 damage kills the host: no burn
+    assert (pirate(pos, 2).alive, pirate(pos, 0).statuses[0]) == (False, [0, 0])
+
+
+def test_the_order_of_one_hit_damage_weapon_hits_then_hit(engine) -> None:
+    # The weapon makes the pirate hit drunk; Pete's hits then want it unable to bail and
+    # to repair, but a pirate has two status slots: the weapon's came first. Then Pete's
+    # second ability pours 10 water into seat 1's ship (0 → 10) and, last, the victim's
+    # hit ability bails 20 out of it (10 → 0; the other way round it would end at 10).
+    content = armed(
+        (PLAIN, PLAIN),
+        ([(STATUS, HIT_PIRATE, 0, 2, DRUNK)], []),
+        triggers=[
+            [
+                [
+                    (ON_HITS, [(STATUS, HIT_PIRATE, 0, 2, NO_BUCKET)]),
+                    (ON_HITS, [(STATUS, HIT_PIRATE, 0, 2, NO_REPAIR), (WATER, ENEMY_SHIP, 10)]),
+                ],
+                [],
+            ],
+            [[(ON_HIT, [(WATER, OWN_SHIP, -20), (STATUS, ATTACKER, 0, 1, IMMOBILISED)])], []],
+        ],
+    )
+    pos = ready(build(turn=3, content=content))
+    pirate(pos, 0).zone = 1
+    do(engine, pos, attack(0, 0, ATTACK_PIRATE + 0), 4)
+    assert pirate(pos, 2).life == 1
+    assert pirate(pos, 2).statuses == [[DRUNK, 2], [NO_BUCKET, 2]]
+    assert pos.sides[1].water == 0
+    assert pirate(pos, 0).statuses[0] == [IMMOBILISED, 1]  # "attacker": pirate 0
+
+
+def test_a_boarded_ability_names_the_boarder(engine) -> None:
+    content = armed(victim=[(ON_BOARDED, [(STATUS, BOARDER, 0, 2, DISARMED)])])
+    pos = ready(build(turn=3, content=content))
+    do(engine, pos, move(1, 1))  # pirate 1 boards: it is disarmed, not pirate 0
+    assert (pirate(pos, 1).statuses[0], pirate(pos, 0).statuses[0]) == ([DISARMED, 2], [0, 0])
+    pirate(pos, 1).actions = 1
+    assert attacks_of(engine, pos, 1) == []  # disarmed, aboard with pirates 2 and 3
+
+
+def test_a_boarder_thrown_back_to_its_own_ship(engine) -> None:
+    content = armed(victim=[(ON_BOARDED, [(MOVE, BOARDER, 0, 0, TO_ENEMY_SHIP)])])
+    pos = ready(build(turn=3, content=content))
+    do(engine, pos, move(0, 1))  # seat 1's "enemy ship" is seat 0's: pirate 0 is back
+    assert (pirate(pos, 0).zone, pirate(pos, 0).actions) == (0, 0)
+    assert stat(pos, 0, SEAT_STAT.BOARDINGS) == 1
+
+
+def test_a_cause_target_touches_its_pirate_only_while_it_lives(engine) -> None:
+    pos = build(turn=3)
+    for target in (ATTACKER, BOARDER, HIT_PIRATE):
+        program(engine, pos, 1, [(DAMAGE, target, 1)], other=0)
+    assert [pirate(pos, c).life for c in range(4)] == [0, 2, 2, 2]  # 3 damage, dead at 0
+    program(engine, pos, 1, [(HEAL, ATTACKER, 1), (STATUS, HIT_PIRATE, 0, 2, DRUNK)], other=0)
+    assert (pirate(pos, 0).life, pirate(pos, 0).statuses[0]) == (0, [0, 0])
+    program(engine, pos, 1, [(DAMAGE, ATTACKER, 1)])  # nobody set it off: nothing
+    assert [pirate(pos, c).life for c in range(4)] == [0, 2, 2, 2]
 
 
 # ---------------------------------------------------------------------------

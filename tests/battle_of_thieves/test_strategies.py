@@ -60,6 +60,7 @@ from balance.games.battle_of_thieves.layout import (
     FIRE,
     FOOD_PROVISION,
     GAME_STAT,
+    HIT_PIRATE,
     HOLE,
     INCENDIARY_BALL,
     ISLAND,
@@ -67,13 +68,16 @@ from balance.games.battle_of_thieves.layout import (
     MAX_HAND,
     MAX_OPTIONS,
     MOVE_TO,
+    ON_HITS,
     PLANK,
     PLAY,
     PLAYERS,
+    POISON,
     RAISE_ANCHOR,
     REPAIR_HOLE,
     SEAT_STAT,
     SIDE,
+    STATUS,
     TAKE,
     VISIT,
 )
@@ -296,6 +300,19 @@ def test_cannoneer_panic_water_is_its_threshold() -> None:
     assert ask(cannoneer, pos, panic_water=41.0) == fire(0)
 
 
+@pytest.mark.parametrize(
+    ("balls", "stack", "chosen"), [(2, True, bail(0)), (2, False, fire(0)), (1, True, fire(0))]
+)
+def test_cannoneer_counts_each_chaos_ball_against_its_shot(balls, stack, chosen) -> None:
+    # 30 water out of a panic: bailing 30 of 50 is worth 0.3 x 100 x 0.6 = 18. A
+    # cannonball needs 4 + 1 a chaos ball (chaos_stack) or 4 + 1 (once): 40 x (0.25 +
+    # 1/6) = 16.7 with two balls stacked, 40 x (0.25 + 2/6) = 23.3 with one.
+    pos = at_sea(water=30, provisions={INCENDIARY_BALL: 0})
+    pos.rules = BattleRules(chaos_stack=stack)
+    pos.sides[0].chaos_turn, pos.sides[0].chaos_count = 3, balls
+    assert ask(cannoneer, pos) == chosen
+
+
 def test_cannoneer_raises_its_anchor_before_firing() -> None:
     pos = at_sea()
     pos.sides[0].anchor = 0  # down, untimed: raising it is an option
@@ -377,6 +394,39 @@ def test_boarder_attacks_the_wounded_pirate_with_the_weapon_likelier_to_kill() -
     assert ask(boarder, fight((1, 2))) == attack(0, 0, 0)
     # Neither wounded: only the heavy weapon can kill.
     assert ask(boarder, fight((2, 2))) == attack(0, 1, 0)
+
+
+#: Seat 0's pirate 0 carries a plain weapon (hits on 4, 1 damage) and a poisoned one (the
+#: same, and its hits poison); every other weapon hits on 4 for 1.
+POISONED = make_content(
+    CARDS,
+    [DECK_0, DECK_1],
+    provisions=PROVISIONS,
+    weapon_programs=(
+        (([], [(STATUS, HIT_PIRATE, 0, 0, POISON)]), ([], [])),
+        (([], []), ([], [])),
+    ),
+)
+
+
+def test_boarder_values_a_weapons_effects_on_a_hit() -> None:
+    # On a 2-life pirate: plain 3/6 x 1 = 0.5; poisoned 3/6 x (1 + 0.5 x 1) = 0.75 (a
+    # status is worth 1 to the card values, half of it in life points) (x attack 40).
+    pos = at_sea(content=POISONED)
+    pirate(pos, 0).zone = 1
+    pirate(pos, 1).actions = 0
+    assert ask(boarder, pos) == attack(0, 1, 0)
+
+
+def test_boarder_values_the_attackers_hits_abilities() -> None:
+    # Pirate 1's hits poison (pirate 0's do not): its attack is worth 0.75, pirate 0's 0.5.
+    pete = [(ON_HITS, [(STATUS, HIT_PIRATE, 0, 0, POISON)])]
+    content = make_content(
+        CARDS, [DECK_0, DECK_1], provisions=PROVISIONS, pirate_triggers=[[[], pete], [[], []]]
+    )
+    pos = at_sea(content=content)
+    pirate(pos, 0).zone = pirate(pos, 1).zone = 1
+    assert ask(boarder, pos) == attack(1, 0, 0)
 
 
 def test_boarder_bails_from_panic_water() -> None:
@@ -488,6 +538,20 @@ def test_heuristics_take_back_the_provision_they_need_most(strategy) -> None:
     assert ask(strategy, pos, **reload(0.0)) == take(FOOD_PROVISION)
     pirate(pos, 1).life = 2  # nobody wounded: the chaos ball, half its count short
     assert ask(strategy, pos, **reload(0.0)) == take(CHAOS_BALL)
+
+
+@pytest.mark.parametrize(
+    ("mast", "rule", "chosen"),
+    [(0, "untimed", PLANK), (2, "untimed", CANNONBALL), (2, "always", PLANK)],
+)
+def test_heuristics_want_a_plank_for_a_mast_they_may_repair(mast, rule, chosen) -> None:
+    # One hole, one plank (9/10 short) and no cannonball (12/12): planks get +2 when
+    # fewer than the holes and a broken mast, but only a mast the rule mast_repair lets
+    # them repair counts (a timed break mends by itself).
+    pos = visiting(holes=1, provisions={PLANK: 1, CANNONBALL: 0})
+    pos.rules = BattleRules(mast_repair=rule)
+    pos.sides[0].mast = mast
+    assert ask(cannoneer, pos, reload=0.0) == take(chosen)
 
 
 def test_the_random_player_takes_each_kind_it_may_take_uniformly() -> None:

@@ -65,6 +65,7 @@ def pack_position(pos: Position) -> Arrays:
         row[SIDE.PACIFIED] = sd.pacified
         row[SIDE.STRIPPED] = sd.stripped
         row[SIDE.CHAOS_TURN] = sd.chaos_turn
+        row[SIDE.CHAOS_COUNT] = sd.chaos_count
         row[SIDE.LOADED] = sd.loaded
         row[SIDE.SPECIAL_USED] = sd.special_used
         row[SIDE.LEGENDARY_USED] = sd.legendary_used
@@ -108,6 +109,7 @@ def pack_position(pos: Position) -> Arrays:
     state[STATE.TURN] = pos.turn
     state[STATE.SHOTS] = pos.shots
     state[STATE.TAKING] = pos.taking
+    state[STATE.VISITOR] = pos.visitor
     state[STATE.ISLAND_LEN] = len(pos.island)
     state[STATE.OVER] = int(pos.over)
     state[STATE.WINNER] = pos.winner
@@ -157,6 +159,7 @@ def write_position(pos: Position, arrays: Arrays) -> Position:
                 pacified=int(row[SIDE.PACIFIED]),
                 stripped=int(row[SIDE.STRIPPED]),
                 chaos_turn=int(row[SIDE.CHAOS_TURN]),
+                chaos_count=int(row[SIDE.CHAOS_COUNT]),
                 cannon_mods=[
                     [int(row[SIDE.MODS + 2 * m]), int(row[SIDE.MODS + 2 * m + 1])]
                     for m in range(n_mods)
@@ -179,6 +182,7 @@ def write_position(pos: Position, arrays: Arrays) -> Position:
     pos.turn = int(state[STATE.TURN])
     pos.shots = int(state[STATE.SHOTS])
     pos.taking = int(state[STATE.TAKING])
+    pos.visitor = int(state[STATE.VISITOR])
     pos.island = [(int(c), int(o)) for c, o in island[: state[STATE.ISLAND_LEN]]]
     pos.over = bool(state[STATE.OVER])
     pos.winner = int(state[STATE.WINNER])
@@ -323,6 +327,8 @@ class CompiledEngine:
         dice: Dice,
         narrate: Any = None,
         longer: int = 0,
+        other: int = -1,
+        hit: int = 0,
     ) -> None:
         program = np.zeros((max(len(rows), 1), EFFECT.SIZE), dtype=np.int64)
         for r, row in enumerate(rows):
@@ -342,8 +348,8 @@ class CompiledEngine:
             choice,
             holder,
             longer,
-            -1,
-            0,
+            other,
+            hit,
         )
         rolled.finish()
         write_position(pos, arrays)

@@ -98,10 +98,19 @@ CARD_TYPE_NAMES = tuple(n for n in L.CARD_TYPES if n not in ("blank", "ship"))
 SHIP_TARGETS = (L.OWN_SHIP, L.ENEMY_SHIP)
 SIDE_TARGETS = (L.OWN, L.ENEMY)
 ZONE_TARGETS = (L.PIRATES_OWN_SHIP, L.PIRATES_ENEMY_SHIP, L.PIRATES_ISLAND)
-PIRATE_TARGETS = (*L.CHOSEN_TARGETS, *ZONE_TARGETS, L.SELF, L.RANDOM_ENEMY_PIRATE)
+#: The pirates that set a program off: who may name them (``_program``'s checks).
+CAUSE_TARGETS = (L.ATTACKER, L.BOARDER, L.HIT_PIRATE)
+PIRATE_TARGETS = (
+    *L.CHOSEN_TARGETS,
+    *ZONE_TARGETS,
+    L.SELF,
+    L.RANDOM_ENEMY_PIRATE,
+    *CAUSE_TARGETS,
+    L.VISITOR,
+)
 OWN_CHOSEN = (L.OWN_PIRATE, L.OWN_PIRATE_HERE)
 
-#: Statuses that burn out by turn number and take no ``turns``.
+#: Statuses that strike by turn number: their ``turns`` counts strikes (default 1).
 UNTIMED_STATUSES = (L.BURN, L.POISON)
 
 
@@ -133,6 +142,20 @@ COUNT = Range(1, 99, 1)
 SIGNED = Range(-999, 999, None, nonzero=True)
 TIMED = Range(1, 99, None)
 UNTIL_UNDONE = Range(0, 99, 0)
+#: How many game turns a burn or poison strikes in (``turns``; 0 in the row: the default 1).
+STRIKES = Range(1, 99, 1)
+#: What ``status`` may name in a ``cure``: a status, or ``all`` (ARG 0).
+CURE_NAMES = ("all", *L.STATUSES[1:])
+#: Operations whose ``turns`` may be counted in the owner's turns (``own_turns``).
+OWN_TURNS_OPS = (
+    L.STATUS,
+    L.ANCHOR_DOWN,
+    L.MAST_BROKEN,
+    L.PACIFY_CANNONS,
+    L.STRIP,
+    L.CANNON_MODIFIER,
+)
+OWN_TURNS = Range(1, 99, None)
 
 OP_SPECS: dict[int, OpSpec] = {
     L.WATER: OpSpec(SHIP_TARGETS, None, SIGNED, None, meaning="water level +amount (never < 0)"),
@@ -154,16 +177,22 @@ OP_SPECS: dict[int, OpSpec] = {
     L.CANNON_MODIFIER: OpSpec(
         SHIP_TARGETS, None, Range(-12, 12, None, nonzero=True), TIMED, meaning="cannon rolls"
     ),
-    L.EXTRA_ACTION: OpSpec((*OWN_CHOSEN, L.SELF), None, COUNT, None, meaning="amount more actions"),
+    L.EXTRA_ACTION: OpSpec(
+        (*OWN_CHOSEN, L.SELF, L.VISITOR), None, COUNT, None, meaning="amount more actions"
+    ),
     L.MOVE: OpSpec(PIRATE_TARGETS, None, None, None, "to", "move pirates"),
     L.INSULT: OpSpec((), None, None, None, meaning="insult battle"),
     L.CLEAR_ISLAND: OpSpec((L.THE_ISLAND,), L.THE_ISLAND, None, None, meaning="clear island"),
+    L.CURE: OpSpec(PIRATE_TARGETS, None, None, None, "status", "remove a status, or all"),
+    L.DISCARD_DECK: OpSpec(SIDE_TARGETS, None, COUNT, None, meaning="discard from the draw pile"),
 }
 
 MOD_AMOUNT = Range(-999, 999, None, nonzero=True)
 HITS_ON = Range(1, 6, None)
 WEAPON_DAMAGE = Range(1, 9, None)
 TRIGGER_VALUE = Range(1, 999, None)
+#: What a ship's ``value`` is for each ``when`` that takes one.
+SHIP_VALUES = {L.WATER_AT_LEAST: TRIGGER_VALUE, L.OWN_HOLES_AT_LEAST: Range(1, 20, None)}
 COPIES = Range(1, L.DECK_SIZE, None)
 
 ROOT_FIELDS = ("include", "card", "weapon", "pirate", "ship", "deck")
@@ -177,6 +206,7 @@ EFFECT_FIELDS = (
     "target",
     "amount",
     "turns",
+    "own_turns",
     "status",
     "provision",
     "to",
@@ -186,8 +216,17 @@ EFFECT_FIELDS = (
 )
 #: The water level ``if = "own_water_at_least"`` compares with.
 IF_WATER = Range(1, 999, None)
+#: The holes ``if = "own_holes_at_least"`` (a ship's ``when = "holes_at_least"``) needs.
+IF_HOLES = Range(1, 20, None)
+#: What ``value`` is for each condition that takes one (``layout.VALUED_CONDITIONS``).
+CONDITION_VALUES = {
+    L.OWN_WATER_AT_LEAST: ("the water level", IF_WATER),
+    L.ENEMY_WATER_AT_LEAST: ("the water level", IF_WATER),
+    L.OWN_HOLES_AT_LEAST: ("the number of holes", IF_HOLES),
+    L.ENEMY_HOLES_AT_LEAST: ("the number of holes", IF_HOLES),
+}
 MODIFIER_FIELDS = ("stat", "amount")
-WEAPON_FIELDS = ("name", "text", "hits_on", "damage")
+WEAPON_FIELDS = ("name", "text", "hits_on", "damage", "reach", "effect")
 PIRATE_FIELDS = ("name", "text", "modifier", "trigger")
 #: A triggered ability's fields (``[[card.trigger]]``, ``[[pirate.trigger]]``).
 TRIGGER_FIELDS = ("on", "text", "effect")
@@ -694,6 +733,8 @@ class Weapon:
     damage: int
     text: str = field(default="", compare=False)
     where: str = field(default="", compare=False)
+    reach: int = L.REACH_HERE  # layout.REACH_*
+    program: tuple[Row, ...] = ()  # its effects on a hit on an enemy pirate
 
 
 @dataclass(frozen=True)
@@ -814,7 +855,7 @@ def _effect(table: Table) -> Row:
         if key in table.data and spec.arg != key:
             table.fail(key, f"{name} takes no '{key}'")
     if spec.arg == "status":
-        arg = _status_arg(table)
+        arg = _status_arg(table, CURE_NAMES if op == L.CURE else L.STATUSES)
     elif spec.arg == "provision":
         arg = _provision_arg(table)
     elif spec.arg == "to":
@@ -826,15 +867,31 @@ def _effect(table: Table) -> Row:
     else:
         amount = table.whole("amount", spec.amount)
     turns_span = spec.turns
-    if op == L.STATUS and arg in UNTIMED_STATUSES:
-        turns_span = None
-        why = "it strikes once, on the turn after it was applied"
-        if "turns" in table.data:
-            table.fail("turns", f"{L.STATUSES[arg]} takes no 'turns' ({why})")
+    stamped = op == L.STATUS and arg in UNTIMED_STATUSES
+    if stamped:
+        turns_span = STRIKES
     turns = 0
-    if turns_span is None:
+    clock = L.GAME_TURNS
+    if "own_turns" in table.data:
+        if stamped:
+            table.fail(
+                "own_turns",
+                f"{L.STATUSES[arg]} strikes in game turns (at the "
+                f"{'end' if arg == L.BURN else 'start'} of each of the N after it was "
+                "applied): write 'turns'",
+            )
+        if turns_span is None or op not in OWN_TURNS_OPS:
+            table.fail("own_turns", f"{name} takes no 'own_turns'")
+        if "turns" in table.data:
+            table.fail("own_turns", "write 'turns' (game turns) or 'own_turns', not both")
+        turns = table.whole("own_turns", OWN_TURNS)
+        clock = L.OWN_TURNS
+    elif turns_span is None:
         if "turns" in table.data:
             table.fail("turns", f"{name} takes no 'turns'")
+    elif stamped:
+        # 0 in the row: the default single strike (content without 'turns' stays as it was)
+        turns = table.whole("turns", STRIKES) if "turns" in table.data else 0
     else:
         if "turns" not in table.data and turns_span.default is None:
             what = f"{L.STATUSES[arg]} status" if op == L.STATUS else name
@@ -843,19 +900,39 @@ def _effect(table: Table) -> Row:
     on = table.choice("on", L.CONDITIONS, required=False) or L.ALWAYS
     condition = table.choice("if", L.IF_CONDITIONS, required=False) or L.NO_CONDITION
     value = 0
-    if condition == L.OWN_WATER_AT_LEAST:
+    if condition in CONDITION_VALUES:
+        what, span = CONDITION_VALUES[condition]
         if "value" not in table.data:
-            table.fail(None, f"missing 'value': the water level ({IF_WATER.text()})")
-        value = table.whole("value", IF_WATER)
+            table.fail(None, f"missing 'value': {what} ({span.text()})")
+        value = table.whole("value", span)
     elif "value" in table.data:
-        why = "if = 'own_water_at_least' takes one" if condition else "there is no 'if'"
-        table.fail("value", f"'value' is the water level of a condition: {why}")
-    return (op, target, amount, turns, arg, on, condition, value, L.GAME_TURNS)
+        valued = ", ".join(f"'{L.IF_CONDITIONS[c]}'" for c in L.VALUED_CONDITIONS)
+        why = f"if = '{L.IF_CONDITIONS[condition]}' takes none" if condition else "there is no 'if'"
+        table.fail("value", f"'value' is the number of a condition ({valued}): {why}")
+    return (op, target, amount, turns, arg, on, condition, value, clock)
 
 
-def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row, ...]:
-    """The effects ``key`` of a card (``kind`` its type), a ship trigger (``"ship"``) or a
-    triggered ability (``"trigger"``)."""
+#: Who may name each pirate that sets a program off: (the ability's event, what it is).
+CAUSES = {
+    L.ATTACKER: (L.ON_HIT, "the enemy pirate whose attack hit the holder"),
+    L.BOARDER: (L.ON_BOARDED, "the enemy pirate that boarded"),
+    L.HIT_PIRATE: (L.ON_HITS, "the enemy pirate a hit struck"),
+}
+
+
+def _cause_hint(target: int) -> str:
+    """Where ``target`` (one of :data:`CAUSE_TARGETS`) may be used, for messages."""
+    event = L.TRIGGER_EVENTS[CAUSES[target][0]]
+    weapon = "a weapon's effects and " if target == L.HIT_PIRATE else ""
+    return f"only {weapon}a '{event}' ability may name it"
+
+
+def _program(
+    table: Table, key: str, header: str, kind: int | str, event: int | None = L.NO_EVENT
+) -> tuple[Row, ...]:
+    """The effects ``key`` of a card (``kind`` its type), a ship trigger (``"ship"``), a
+    triggered ability (``"trigger"``, ``event`` its ``on``, None if unreadable) or a
+    weapon's hit (``"weapon"``)."""
     table.tables(key, header)
     entries = table.items(key, f"{table.label}, effect {{n}}")
     errors: list[BalanceError] = []
@@ -873,22 +950,51 @@ def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row,
     chosen = 0
     insult = False
 
+    names = {
+        "ship": "a ship's trigger",
+        "trigger": "a triggered ability",
+        "weapon": "a weapon's hit",
+    }
+    what = names.get(str(kind), _a(kind) if isinstance(kind, int) else str(kind))
+    cause = next((t for t, (ev, _) in CAUSES.items() if kind == "trigger" and ev == event), 0)
+
     def across(entry: Table, row: Row) -> None:
         nonlocal chosen
         op, target, on = row[0], row[1], row[5]
-        if target == L.SELF and kind not in (L.ITEM, "trigger"):
-            what = "a ship's trigger" if kind == "ship" else _a(kind)
+        if target == L.VISITOR and kind != L.ISLAND_CARD:
+            entry.fail(
+                "target",
+                f"{what} has no visitor: 'visitor' is the pirate visiting the island, for "
+                "island cards",
+            )
+        if target == L.SELF and kind not in (L.ITEM, "trigger", "weapon"):
+            visitor = ""
+            if kind == L.ISLAND_CARD:
+                visitor = " ('visitor' is the pirate visiting the island)"
             entry.fail(
                 "target",
                 f"{what} has no holder: 'self' is the pirate holding an item, or the "
-                "holder of a triggered ability",
+                f"holder of a triggered ability, or the pirate attacking with a weapon{visitor}",
+            )
+        if target in CAUSE_TARGETS and not (
+            target == cause
+            or (kind == "weapon" and target == L.HIT_PIRATE)
+            or (kind == "trigger" and event is None)  # its 'on' is wrong: said already
+        ):
+            whose = f"a '{L.TRIGGER_EVENTS[event]}' ability" if kind == "trigger" else what
+            name = L.TARGETS[target]
+            entry.fail(
+                "target",
+                f"{whose} has no '{name}': it is {CAUSES[target][1]}; {_cause_hint(target)}",
             )
         if target in L.CHOSEN_TARGETS:
-            what = {"ship": "a ship's trigger", "trigger": "a triggered ability"}.get(
-                str(kind), _a(kind) if isinstance(kind, int) else str(kind)
-            )
             if not choosers:
-                others = "self, random_enemy_pirate, " if kind == "trigger" else ""
+                others = ""
+                if kind == "trigger":
+                    others = f"self, {L.TARGETS[cause]}, " if cause else "self, "
+                    others += "random_enemy_pirate, "
+                elif kind == "weapon":
+                    others = "hit_pirate, self, random_enemy_pirate, "
                 entry.fail(
                     "target",
                     f"{what} cannot choose a pirate ('{L.TARGETS[target]}'): "
@@ -909,7 +1015,13 @@ def _program(table: Table, key: str, header: str, kind: int | str) -> tuple[Row,
                     f"'{L.TARGETS[chosen]}'; a card chooses one pirate",
                 )
             chosen = target
-        if on != L.ALWAYS and not insult:
+        if on == L.IF_HIT and kind != L.CURSED_BALL:
+            entry.fail(
+                "on",
+                f"on = 'hit' is only for a cursed ball's effects (those that need its shot to "
+                f"hit), not for {what}'s",
+            )
+        if on in (L.IF_WON, L.IF_LOST) and not insult:
             entry.fail("on", f"on = '{L.CONDITIONS[on]}' needs an insult effect before it")
 
     for entry, row in zip(entries, rows, strict=True):
@@ -932,7 +1044,7 @@ def _triggers(table: Table, header: str) -> tuple[Trigger, ...]:
         event = _attempt(mistakes, lambda: entry.choice("on", L.TRIGGER_EVENTS))
         _attempt(mistakes, lambda: entry.string("text", required=False))
         program = _attempt(
-            mistakes, lambda: _program(entry, "effect", f"{header}.effect", "trigger")
+            mistakes, lambda: _program(entry, "effect", f"{header}.effect", "trigger", event)
         )
         if program is not None and not program:
             _attempt(
@@ -1094,9 +1206,13 @@ def _weapon(table: Table) -> Weapon:
     hits_on = _attempt(errors, lambda: table.whole("hits_on", HITS_ON))
     damage = _attempt(errors, lambda: table.whole("damage", WEAPON_DAMAGE))
     text = _attempt(errors, lambda: table.string("text", required=False)) or ""
+    reach = _attempt(errors, lambda: table.choice("reach", L.REACHES, required=False))
+    program = _attempt(errors, lambda: _program(table, "effect", "weapon.effect", "weapon"))
     _gather(errors)
-    assert hits_on is not None and damage is not None
-    return Weapon(name, hits_on, damage, text, f"{table.source.shown}:{table.header}")
+    assert hits_on is not None and damage is not None and program is not None
+    where = f"{table.source.shown}:{table.header}"
+    reach = L.REACH_HERE if reach is None else reach
+    return Weapon(name, hits_on, damage, text, where, reach, program)
 
 
 def _pirate(table: Table) -> Pirate:
@@ -1121,9 +1237,11 @@ def _ship(table: Table) -> Ship:
 
     def read_trigger() -> tuple[int, int]:
         trigger = table.choice("when", L.TRIGGERS, required=False) or L.NO_TRIGGER
-        if trigger:
-            return trigger, table.whole("value", TRIGGER_VALUE)
+        if trigger in SHIP_VALUES:
+            return trigger, table.whole("value", SHIP_VALUES[trigger])
         if "value" in table.data:
+            if trigger:
+                table.fail("value", f"when = '{L.TRIGGERS[trigger]}' takes no 'value'")
             table.fail("value", "'value' needs a trigger: when = 'water_at_least'")
         return trigger, 0
 
@@ -1142,7 +1260,9 @@ def _ship(table: Table) -> Ship:
             _attempt(
                 errors,
                 lambda: table.fail(
-                    "effect", "ship effects need a trigger: when = 'water_at_least' and value"
+                    "effect",
+                    "ship effects need a trigger: when = "
+                    + ", ".join(f"'{n}'" for n in L.TRIGGERS if n),
                 ),
             )
     text = _attempt(errors, lambda: table.string("text", required=False)) or ""
@@ -1784,18 +1904,16 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
         for c in chosen.values()
     ]
     weapons = []
+    weapon_programs = []
     pirate_mods = []
     pirate_triggers = []
     ship_mods = []
     triggers = []
     ship_programs = []
     for deck, library in seats:
-        weapons.append(
-            [
-                [[library.weapons[w].hits_on, library.weapons[w].damage] for w in arms]
-                for _, arms in deck.pirates
-            ]
-        )
+        arms_of = [[library.weapons[w] for w in arms] for _, arms in deck.pirates]
+        weapons.append([[[w.hits_on, w.damage, w.reach] for w in arms] for arms in arms_of])
+        weapon_programs.append([[w.program for w in arms] for arms in arms_of])
         pirate_mods.append([library.pirates[p].mods for p, _ in deck.pirates])
         pirate_triggers.append([library.pirates[p].triggers for p, _ in deck.pirates])
         ship = library.ships[deck.ship]
@@ -1808,6 +1926,7 @@ def _compile(seats: Sequence[tuple[Deck, Library]], sources: tuple[str, ...]) ->
         provisions=[deck.provisions for deck, _ in seats],
         food_kinds=[deck.food_kinds for deck, _ in seats],
         weapons=weapons,
+        weapon_programs=weapon_programs,
         pirate_mods=pirate_mods,
         pirate_triggers=pirate_triggers,
         ship_mods=ship_mods,

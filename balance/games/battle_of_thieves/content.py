@@ -44,8 +44,9 @@ class Content:
         (``layout.CHOSEN_TARGETS``) or 0; ``REVIVE`` on ``OWN_PIRATE`` chooses among dead
         own pirates.
     program : int64 ``(K, MAX_EFFECTS, Effect.SIZE)`` and ``program_len`` ``(K,)``: the
-        effects played (events, specials, legendaries, food), applied on a hit (cursed
-        balls), at a visit (island cards) or at activation (items), in order.
+        effects played (events, specials, legendaries, food), applied with the shot, hit
+        or miss (cursed balls; rows ``on = "hit"`` only on a hit), at a visit (island
+        cards) or at activation (items), in order.
     mods : int64 ``(K, MAX_MODS, 2)`` (stat, amount) and ``mods_len`` ``(K,)``: passive
         modifiers of animals and items for the pirate that holds them.
     card_cost : int64 ``(K, COST_SIZE)``: what playing the card costs, provisions by kind

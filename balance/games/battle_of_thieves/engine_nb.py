@@ -19,12 +19,15 @@ The tuples passed around:
   running records ``seat_stat (2, SEAT_STAT.SIZE)``, ``card_stat (2, DECK_SIZE,
   CARD_STAT.SIZE)``.
 * ``content``: :meth:`Content.arrays`, in ``content.ARRAY_FIELDS`` order.
-* ``derived``: ``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 3),
-  card_mod (K, 2))`` from :func:`derive_nb`: each card's per-card record row in each
-  seat's deck (-1 if none), the kind of target list (``TL_*``) of playing it and of its
-  program's choice, each pirate's fixed numbers (what each weapon needs on the die after
-  the ship's and the pirate's ATTACK_ROLL modifiers, and their ISLAND_TAKE modifiers) and
-  each card's ATTACK_ROLL and ISLAND_TAKE modifiers (for an animal or item held).
+* ``derived``: ``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 5),
+  card_mod (K, 2), gate (K, MAX_EFFECTS, 2), gate_len (K,))`` from :func:`derive_nb`:
+  each card's per-card record row in each seat's deck (-1 if none), the kind of target
+  list (``TL_*``) of playing it and of its program's choice, each pirate's fixed numbers
+  (what each weapon needs on the die after the ship's and the pirate's ATTACK_ROLL
+  modifiers, their ISLAND_TAKE modifiers, then each weapon's reach: ``[0..1]``, ``[2]``,
+  ``[3..4]``), each card's ATTACK_ROLL and ISLAND_TAKE modifiers (for an animal or item
+  held), and each card's gate: the ``(if, value)`` of its effects when every one has an
+  ``if`` (``gate_len`` 0: always offered).
 * ``rules``: int64 ``(RULE.SIZE,)``, :meth:`BattleRules.to_array`.
 * ``dice``: ``(rng, script, cursor)``: uint64 ``(4,)`` the dice stream (stream 2), int64
   ``(L,)`` a script of dice results (read instead of the stream when ``L > 0``: d6 results
@@ -56,8 +59,10 @@ from balance.games.battle_of_thieves.layout import (
     ATTACK_ANIMAL,
     ATTACK_ITEM,
     ATTACK_ROLL,
+    ATTACKER,
     BAIL,
     BAIL_WATER,
+    BOARDER,
     BURN,
     BY_SIN,
     BY_WATER,
@@ -70,11 +75,13 @@ from balance.games.battle_of_thieves.layout import (
     CLEAR_ISLAND,
     COST_ACTION,
     COST_FOOD_KINDS,
+    CURE,
     CURSED_BALL,
     DAMAGE,
     DECK_SIZE,
     DISARMED,
     DISCARD,
+    DISCARD_DECK,
     DRAW,
     DRUNK,
     EAT,
@@ -82,9 +89,14 @@ from balance.games.battle_of_thieves.layout import (
     END_TURN,
     ENEMY,
     ENEMY_ANCHOR_DOWN,
+    ENEMY_HOLES_AT_LEAST,
+    ENEMY_MAST_BROKEN,
     ENEMY_PIRATE,
+    ENEMY_PIRATE_DEAD,
     ENEMY_PIRATE_HERE,
+    ENEMY_RED_SEA,
     ENEMY_SHIP,
+    ENEMY_WATER_AT_LEAST,
     EVENT,
     EXTRA_ACTION,
     FIRE,
@@ -94,6 +106,7 @@ from balance.games.battle_of_thieves.layout import (
     GAIN,
     GAME_STAT,
     HEAL,
+    HIT_PIRATE,
     HOLE,
     IF_HIT,
     IF_LOST,
@@ -107,8 +120,10 @@ from balance.games.battle_of_thieves.layout import (
     ITEM,
     LEGENDARY,
     LOSE,
+    MAST_ALWAYS,
     MAST_BROKEN,
     MAX_CANNON_MODS,
+    MAX_EFFECTS,
     MAX_HAND,
     MAX_ISLAND,
     MAX_LIFE,
@@ -118,17 +133,26 @@ from balance.games.battle_of_thieves.layout import (
     MOVE_TO,
     NO_BUCKET,
     NO_CANNON,
+    NO_CONDITION,
     NO_REPAIR,
     NO_STATUS,
+    NO_TRIGGER,
     ON_BOARDED,
     ON_HIT,
+    ON_HITS,
     ON_TURN_START,
     OWN,
+    OWN_ANCHOR_DOWN,
+    OWN_HOLES_AT_LEAST,
+    OWN_MAST_BROKEN,
     OWN_PIRATE,
     OWN_PIRATE_BOARDING,
+    OWN_PIRATE_DEAD,
     OWN_PIRATE_HERE,
     OWN_PIRATE_ON_ISLAND,
+    OWN_RED_SEA,
     OWN_SHIP,
+    OWN_TURNS,
     OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATE,
@@ -140,6 +164,8 @@ from balance.games.battle_of_thieves.layout import (
     POISON,
     RAISE_ANCHOR,
     RANDOM_ENEMY_PIRATE,
+    REACH_ANY,
+    REACH_SHIP,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
@@ -150,9 +176,11 @@ from balance.games.battle_of_thieves.layout import (
     SELF,
     SIDE,
     SPECIAL,
+    START_GAME,
     STATE,
     STATUS,
     STEAL,
+    STRIKES_STEP,
     STRIP,
     TAKE,
     TARGETABLE,
@@ -160,8 +188,9 @@ from balance.games.battle_of_thieves.layout import (
     TO_ISLAND,
     TO_OWN_SHIP,
     VISIT,
+    VISITOR,
     WATER,
-    WATER_AT_LEAST,
+    WEAPON,
     WEAPON_DAMAGE,
 )
 
@@ -396,26 +425,69 @@ def revive_nb(pirate, p):
 
 @njit(cache=True, _nrt=False, error_model="numpy")
 def apply_status_nb(pirate, p, kind, turns, turn):
-    """Status ``kind`` on living pirate ``p`` (BURN/POISON take the game turn)."""
+    """Status ``kind`` on living pirate ``p`` (BURN/POISON: stamped with the game turn,
+    striking ``turns`` times, at least once)."""
     if pirate[p, PIRATE.ZONE] < 0 or kind == NO_STATUS:
         return
     timed = kind != BURN and kind != POISON
     if timed and turns < 1:
         return
+    stamp = turn + STRIKES_STEP * (max(turns, 1) - 1)
     for slot in range(2):
         k = PIRATE.STATUS + 2 * slot
         if pirate[p, k] == kind:
             if timed:
                 pirate[p, k + 1] = max(pirate[p, k + 1], turns)
             else:
-                pirate[p, k + 1] = turn
+                pirate[p, k + 1] = stamp
             return
     for slot in range(2):
         k = PIRATE.STATUS + 2 * slot
         if pirate[p, k] == NO_STATUS:
             pirate[p, k] = kind
-            pirate[p, k + 1] = turns if timed else turn
+            pirate[p, k + 1] = turns if timed else stamp
             return
+
+
+@njit(inline="always", cache=True)
+def strike_nb(pirate, p, kind, turn):
+    """Whether pirate ``p``'s BURN/POISON ``kind`` strikes in game turn ``turn`` (one of
+    the N turns after the one it was applied in); its last strike clears it."""
+    for slot in range(2):
+        k = PIRATE.STATUS + 2 * slot
+        if pirate[p, k] == kind:
+            value = pirate[p, k + 1]
+            since = turn - value % STRIKES_STEP
+            strikes = value // STRIKES_STEP + 1
+            if since < 1 or since > strikes:
+                return False
+            if since == strikes:
+                pirate[p, k] = 0
+                pirate[p, k + 1] = 0
+            return True
+    return False
+
+
+@njit(inline="always", cache=True)
+def cure_nb(pirate, p, kind):
+    """Pirate ``p`` loses status ``kind`` (NO_STATUS: every status)."""
+    for slot in range(2):
+        k = PIRATE.STATUS + 2 * slot
+        if pirate[p, k] != NO_STATUS and (kind == NO_STATUS or pirate[p, k] == kind):
+            pirate[p, k] = 0
+            pirate[p, k + 1] = 0
+
+
+@njit(inline="always", cache=True)
+def game_turns_nb(turns, clock, owner, mover, longer):
+    """An effect's ``turns`` in game turns: OWN_TURNS are the turns of ``owner`` (2N - 1
+    game turns in its own turn, 2N in the enemy's), then ``longer`` is added; untimed (0)
+    stays so."""
+    if turns <= 0:
+        return turns
+    if clock == OWN_TURNS:
+        turns = 2 * turns - 1 if owner == mover else 2 * turns
+    return turns + longer
 
 
 @njit(inline="always", cache=True)
@@ -464,7 +536,44 @@ def condition_nb(side, pirate, seat, condition, value):
     if condition == OWN_PIRATE_ON_ISLAND or condition == OWN_PIRATE_BOARDING:
         zone = ISLAND if condition == OWN_PIRATE_ON_ISLAND else 1 - seat
         return pirate[2 * seat, PIRATE.ZONE] == zone or pirate[2 * seat + 1, PIRATE.ZONE] == zone
+    if condition == NO_CONDITION:
+        return True
+    # the own_/enemy_ pairs: the side they name
+    s = seat
+    if (
+        condition == ENEMY_MAST_BROKEN
+        or condition == ENEMY_HOLES_AT_LEAST
+        or condition == ENEMY_PIRATE_DEAD
+        or condition == ENEMY_RED_SEA
+        or condition == ENEMY_WATER_AT_LEAST
+    ):
+        s = 1 - seat
+    if condition == OWN_ANCHOR_DOWN:
+        return side[s, SIDE.ANCHOR] >= 0
+    if condition == OWN_MAST_BROKEN or condition == ENEMY_MAST_BROKEN:
+        return side[s, SIDE.MAST] >= 0
+    if condition == OWN_HOLES_AT_LEAST or condition == ENEMY_HOLES_AT_LEAST:
+        return side[s, SIDE.HOLES] >= value
+    if condition == OWN_PIRATE_DEAD or condition == ENEMY_PIRATE_DEAD:
+        return pirate[2 * s, PIRATE.ZONE] < 0 or pirate[2 * s + 1, PIRATE.ZONE] < 0
+    if condition == OWN_RED_SEA or condition == ENEMY_RED_SEA:
+        return side[s, SIDE.DECK_POS] >= DECK_SIZE
+    if condition == ENEMY_WATER_AT_LEAST:
+        return side[s, SIDE.WATER] >= value
     return True
+
+
+@njit(inline="always", cache=True)
+def offered_nb(side, pirate, seat, gate, gate_len, card):
+    """Whether ``card`` may be offered (played, or its item activated) now: unless every
+    one of its effects has an ``if``, and none of them holds (``derive_nb``'s gate)."""
+    n = gate_len[card]
+    if n == 0:
+        return True
+    for g in range(n):
+        if condition_nb(side, pirate, seat, gate[card, g, 0], gate[card, g, 1]):
+            return True
+    return False
 
 
 @njit(inline="always", cache=True)
@@ -485,12 +594,20 @@ def random_enemy_nb(pirate, dice, seat):
 
 @njit(inline="always", cache=True)
 def is_target_nb(pirate, target, seat, choice, p):
-    """Whether pirate ``p`` is among a pirate target's living pirates (for ``self`` and
-    ``random_enemy_pirate``, ``choice`` is the holder or the pirate drawn)."""
+    """Whether pirate ``p`` is among a pirate target's living pirates (for ``self``,
+    ``random_enemy_pirate``, ``attacker``, ``boarder`` and ``hit_pirate``, ``choice`` is the
+    holder, the pirate drawn or the pirate that set the program off)."""
     zone = pirate[p, PIRATE.ZONE]
     if zone < 0:
         return False
-    if target == SELF or target == RANDOM_ENEMY_PIRATE:
+    if (
+        target == SELF
+        or target == RANDOM_ENEMY_PIRATE
+        or target == ATTACKER
+        or target == BOARDER
+        or target == HIT_PIRATE
+        or target == VISITOR
+    ):
         return p == choice
     if target == PIRATES_OWN_SHIP:
         return zone == seat
@@ -546,7 +663,9 @@ def apply_program_nb(
 
     A row aimed at a chosen own (enemy) pirate touches the chosen pirate only if it is
     ``seat``'s (the enemy's). ``holder`` is the pirate holding the item activated (-1
-    otherwise): the target ``self``. A ``random_enemy_pirate`` row draws its pirate first.
+    otherwise), or the visiting pirate for an island card's program: the targets ``self``
+    and ``visitor``. A ``random_enemy_pirate`` row draws its pirate first. Turns counted
+    in OWN_TURNS (``Effect.CLOCK``) are converted for the owner of what each row lands on.
     ``other`` is the pirate that set the program off (the attacker, the boarder, the pirate
     hit: the targets ``attacker``, ``boarder``, ``hit_pirate``; -1 for none) and ``hit`` 1
     when a cursed ball's shot hit (rows ``on = "hit"`` apply only then).
@@ -554,6 +673,7 @@ def apply_program_nb(
     side, pirate, hand, island, state = pos[0], pos[1], pos[3], pos[5], pos[6]
     seat_stat = pos[7]
     turn = state[STATE.TURN]
+    mover = (turn - 1) % 2
     insult = 0  # 0 none yet, 1 won, 2 lost
     for r in range(length):
         on = program[r, EFFECT.ON]
@@ -568,16 +688,18 @@ def apply_program_nb(
         op = program[r, EFFECT.OP]
         target = program[r, EFFECT.TARGET]
         amount = program[r, EFFECT.AMOUNT]
-        turns = program[r, EFFECT.TURNS]
-        if turns > 0:
-            turns += longer
+        raw = program[r, EFFECT.TURNS]
+        clock = program[r, EFFECT.CLOCK]
         arg = program[r, EFFECT.ARG]
         s = target_seat_nb(target, seat)
+        turns = game_turns_nb(raw, clock, s, mover, longer)
         chosen = choice
-        if target == SELF:
+        if target == SELF or target == VISITOR:
             chosen = holder
         elif target == RANDOM_ENEMY_PIRATE:
             chosen = random_enemy_nb(pirate, dice, seat)
+        elif target == ATTACKER or target == BOARDER or target == HIT_PIRATE:
+            chosen = other
         if op == WATER:
             if s >= 0:
                 side[s, SIDE.WATER] = max(0, side[s, SIDE.WATER] + amount)
@@ -610,7 +732,25 @@ def apply_program_nb(
         elif op == STATUS:
             for p in range(4):
                 if is_target_nb(pirate, target, seat, chosen, p):
-                    apply_status_nb(pirate, p, arg, turns, turn)
+                    if arg == BURN or arg == POISON:  # strikes, in game turns
+                        apply_status_nb(pirate, p, arg, raw, turn)
+                    else:
+                        timed = game_turns_nb(raw, clock, p // 2, mover, longer)
+                        apply_status_nb(pirate, p, arg, timed, turn)
+        elif op == CURE:
+            for p in range(4):
+                if is_target_nb(pirate, target, seat, chosen, p):
+                    cure_nb(pirate, p, arg)
+        elif op == DISCARD_DECK:
+            if s >= 0:
+                for _ in range(amount):
+                    k = side[s, SIDE.DECK_POS]
+                    if k >= DECK_SIZE:
+                        break
+                    side[s, SIDE.DECK_POS] = k + 1
+                    to_discard_nb(pos, content, s, pos[2][s, k])
+                    if state[STATE.OVER]:
+                        return
         elif op == ANCHOR_DOWN:
             if s >= 0:
                 side[s, SIDE.ANCHOR] = lower_nb(side[s, SIDE.ANCHOR], turns)
@@ -738,11 +878,12 @@ def apply_program_nb(
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
+def fire_triggers_nb(pos, content, derived, rules, dice, p, event, other):
     """Pirate ``p``'s triggered abilities of ``event`` (``layout.ON_*``): its own, then its
     animal's, then its item's, each in file order, acting for its owner with ``p`` as
-    ``self``. Each fires only if ``p`` then lives (and, for ON_BOARDED, is aboard its own
-    ship). Stops at once when the game ends."""
+    ``self`` and ``other`` as the pirate that set them off (-1 for none). Each fires only
+    if ``p`` then lives (and, for ON_BOARDED, is aboard its own ship). Stops at once when
+    the game ends."""
     pirate, state = pos[1], pos[6]
     s = p // 2
     i = p % 2
@@ -774,7 +915,7 @@ def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
                     -1,
                     p,
                     0,
-                    -1,
+                    other,
                     0,
                 )
             else:
@@ -790,7 +931,7 @@ def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
                     -1,
                     p,
                     0,
-                    -1,
+                    other,
                     0,
                 )
             if state[STATE.OVER]:
@@ -798,10 +939,11 @@ def fire_triggers_nb(pos, content, derived, rules, dice, p, event):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def fire_side_nb(pos, content, derived, rules, dice, seat, event):
-    """The triggered abilities of ``event`` of ``seat``'s pirates, pirate 0's first."""
+def fire_side_nb(pos, content, derived, rules, dice, seat, event, other):
+    """The triggered abilities of ``event`` of ``seat``'s pirates, pirate 0's first (set
+    off by ``other``)."""
     for p in range(2 * seat, 2 * seat + 2):
-        fire_triggers_nb(pos, content, derived, rules, dice, p, event)
+        fire_triggers_nb(pos, content, derived, rules, dice, p, event, other)
         if pos[6][STATE.OVER]:
             return
 
@@ -824,9 +966,9 @@ def start_turn_nb(pos, content, derived, rules, dice):
         return
     trigger = content[16]
     if (
-        trigger[me, 0] == WATER_AT_LEAST
+        trigger[me, 0] != NO_TRIGGER
         and side[me, SIDE.TRIGGERED] == 0
-        and side[me, SIDE.WATER] >= trigger[me, 1]
+        and condition_nb(side, pirate, me, trigger[me, 0], trigger[me, 1])
     ):
         side[me, SIDE.TRIGGERED] = 1
         apply_program_nb(
@@ -850,13 +992,8 @@ def start_turn_nb(pos, content, derived, rules, dice):
     for p in range(4):
         if pirate[p, PIRATE.ZONE] < 0:
             continue
-        for slot in range(2):
-            k = PIRATE.STATUS + 2 * slot
-            if pirate[p, k] == POISON and pirate[p, k + 1] == turn - 1:
-                pirate[p, k] = 0
-                pirate[p, k + 1] = 0
-                damage_nb(pos, p, 1)
-                break
+        if strike_nb(pirate, p, POISON, turn):
+            damage_nb(pos, p, 1)
     for p in range(2 * me, 2 * me + 2):
         if pirate[p, PIRATE.REGEN]:
             if pirate[p, PIRATE.ZONE] >= 0:
@@ -925,7 +1062,7 @@ def start_turn_nb(pos, content, derived, rules, dice):
         if row >= 0:
             card_stat[me, row, CARD_STAT.HELD] += 1
     # 8. the turn_start abilities of the player's pirates, their animals and items
-    fire_side_nb(pos, content, derived, rules, dice, me, ON_TURN_START)
+    fire_side_nb(pos, content, derived, rules, dice, me, ON_TURN_START, -1)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -944,13 +1081,8 @@ def end_turn_nb(pos, content, rules):
     for p in range(4):
         if pirate[p, PIRATE.ZONE] < 0:
             continue
-        for slot in range(2):
-            k = PIRATE.STATUS + 2 * slot
-            if pirate[p, k] == BURN and pirate[p, k + 1] == turn - 1:
-                pirate[p, k] = 0
-                pirate[p, k + 1] = 0
-                damage_nb(pos, p, 1)
-                break
+        if strike_nb(pirate, p, BURN, turn):
+            damage_nb(pos, p, 1)
     for p in range(2 * me, 2 * me + 2):
         pirate[p, PIRATE.ACTIONS] = 0
     if turn >= rules[RULE.TURN_CAP]:
@@ -1031,6 +1163,8 @@ def legal_options_nb(pos, content, derived, rules, options):
         derived[3],
         derived[4],
         content[19],
+        derived[5],
+        derived[6],
         rules,
         options,
     )
@@ -1082,6 +1216,25 @@ def can_pay_nb(side, pirate, card_cost, me, card):
     return False
 
 
+@njit(inline="always", cache=True)
+def cannon_turn_nb(turn, rules):
+    """The turn ``cannon_start`` counts: the game turn, or the player's own (1 its first)."""
+    if rules[RULE.CANNON_START] == START_GAME:
+        return turn
+    return (turn + 1) // 2
+
+
+@njit(inline="always", cache=True)
+def chaos_penalty_nb(side, s, turn, rules):
+    """What the enemy's chaos balls take off ``s``'s cannon rolls in game ``turn``: the
+    penalty for each ball (``chaos_stack``) or once."""
+    if side[s, SIDE.CHAOS_TURN] != turn:
+        return 0
+    if rules[RULE.CHAOS_STACK] != 0:
+        return rules[RULE.CHAOS_PENALTY] * side[s, SIDE.CHAOS_COUNT]
+    return rules[RULE.CHAOS_PENALTY]
+
+
 @njit(cache=True, _nrt=False, error_model="numpy")
 def options_nb(
     side,
@@ -1096,6 +1249,8 @@ def options_nb(
     pirate_base,
     card_mod,
     card_cost,
+    gate,
+    gate_len,
     rules,
     options,
 ):
@@ -1142,18 +1297,20 @@ def options_nb(
             ):
                 if side[me, SIDE.HOLES] >= 1:
                     n = add_option_nb(options, n, REPAIR_HOLE, i, -1, -1)
-                if side[me, SIDE.MAST] >= 0:
+                mast = side[me, SIDE.MAST]  # a timed break only under mast_repair = always
+                if mast == 0 or (mast > 0 and rules[RULE.MAST_REPAIR] == MAST_ALWAYS):
                     n = add_option_nb(options, n, REPAIR_MAST, i, -1, -1)
             # e. raise the anchor
             if side[me, SIDE.ANCHOR] == 0:
                 n = add_option_nb(options, n, RAISE_ANCHOR, i, -1, -1)
-            # f. fire
+            # f. fire (none on the first turn, one shot on the second: cannon_start)
+            cannon = cannon_turn_nb(turn, rules)
             if (
                 k0 != NO_CANNON
                 and k1 != NO_CANNON
                 and side[me, SIDE.PACIFIED] == 0
-                and turn >= 2
-                and (turn != 2 or state[STATE.SHOTS] == 0)
+                and cannon >= 2
+                and (cannon != 2 or state[STATE.SHOTS] == 0)
             ):
                 if side[me, SIDE.LOADED] >= 0:
                     n = add_option_nb(options, n, FIRE, i, AMMO_CURSED, -1)
@@ -1176,22 +1333,29 @@ def options_nb(
             for w in range(2):
                 if pirate_base[me, i, w] - bonus > 6:
                     continue
+                # the enemies in the weapon's reach: its zone; from its own ship, the
+                # enemy's ship too (REACH_SHIP); any zone (REACH_ANY)
+                reach = pirate_base[me, i, 3 + w]
+                near = 0  # bit j: enemy pirate j is in reach
                 for j in range(2):
-                    q = 2 * enemy + j
-                    if pirate[q, PIRATE.ZONE] == zone:
+                    there = pirate[2 * enemy + j, PIRATE.ZONE]
+                    if there >= 0 and (
+                        there == zone
+                        or reach == REACH_ANY
+                        or (reach == REACH_SHIP and zone == me and there == enemy)
+                    ):
+                        near |= 1 << j
+                for j in range(2):
+                    if near & (1 << j):
                         n = add_option_nb(options, n, ATTACK, i, w, j)
                 for j in range(2):
                     q = 2 * enemy + j
-                    if pirate[q, PIRATE.ZONE] == zone and pirate[q, PIRATE.ANIMAL] >= 0:
+                    if near & (1 << j) and pirate[q, PIRATE.ANIMAL] >= 0:
                         n = add_option_nb(options, n, ATTACK, i, w, ATTACK_ANIMAL + j)
                 for j in range(2):
                     q = 2 * enemy + j
                     item = pirate[q, PIRATE.ITEM]
-                    if (
-                        pirate[q, PIRATE.ZONE] == zone
-                        and item >= 0
-                        and (card_flags[item] & TARGETABLE) != 0
-                    ):
+                    if near & (1 << j) and item >= 0 and (card_flags[item] & TARGETABLE) != 0:
                         n = add_option_nb(options, n, ATTACK, i, w, ATTACK_ITEM + j)
         # h. visit again (not when it would change nothing)
         ashore = zone == ISLAND and pirate[p, PIRATE.ASHORE] != 0
@@ -1201,7 +1365,11 @@ def options_nb(
         ):
             n = add_option_nb(options, n, VISIT, i, -1, -1)
         # i. activate
-        if own_item >= 0 and (card_flags[own_item] & ACTIVABLE) != 0:
+        if (
+            own_item >= 0
+            and (card_flags[own_item] & ACTIVABLE) != 0
+            and offered_nb(side, pirate, me, gate, gate_len, own_item)
+        ):
             n = add_targets_nb(pirate, me, choice_kind[own_item], zone, options, n, ACTIVATE, i, -1)
     # j. eat
     if side[me, SIDE.PROVISIONS + FOOD_PROVISION] >= 1 and not stripped:
@@ -1233,6 +1401,8 @@ def options_nb(
             continue
         if not can_pay_nb(side, pirate, card_cost, me, card):
             continue
+        if ctype != ITEM and not offered_nb(side, pirate, me, gate, gate_len, card):
+            continue
         n = add_targets_nb(pirate, me, kind, -1, options, n, PLAY, -1, card)
     # l. end the turn
     return add_option_nb(options, n, END_TURN, -1, -1, -1)
@@ -1251,7 +1421,11 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
     state[STATE.SHOTS] += 1
     if ammo == AMMO_CHAOS:
         side[me, SIDE.PROVISIONS + CHAOS_BALL] -= 1
-        side[enemy, SIDE.CHAOS_TURN] = turn + 1
+        if side[enemy, SIDE.CHAOS_TURN] == turn + 1:
+            side[enemy, SIDE.CHAOS_COUNT] += 1
+        else:
+            side[enemy, SIDE.CHAOS_TURN] = turn + 1
+            side[enemy, SIDE.CHAOS_COUNT] = 1
         seat_stat[me, SEAT_STAT.CHAOS_SHOTS] += 1
         return
     cursed = np.int64(-1)
@@ -1268,12 +1442,12 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
         roll = 7 - roll
     if side[me, SIDE.ANCHOR] >= 0:
         roll -= rules[RULE.ANCHOR_PENALTY]
-    if side[me, SIDE.CHAOS_TURN] == turn:
-        roll -= rules[RULE.CHAOS_PENALTY]
+    roll -= chaos_penalty_nb(side, me, turn, rules)
     roll += mod_sum_nb(content, pirate, p, CANNON_ROLL)
     for m in range(side[me, SIDE.MODS_LEN]):
         roll += side[me, SIDE.MODS + 2 * m]
-    if roll >= rules[RULE.CANNON_HITS_ON]:
+    hit = roll >= rules[RULE.CANNON_HITS_ON]
+    if hit:
         seat_stat[me, SEAT_STAT.HITS] += 1
         hole_nb(pos, rules, me, enemy)
         if state[STATE.OVER]:
@@ -1292,25 +1466,24 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
                 victim = b
             if victim >= 0:
                 apply_status_nb(pirate, victim, BURN, 0, turn)
-        elif cursed >= 0:
-            apply_program_nb(
-                pos,
-                content,
-                derived,
-                rules,
-                dice,
-                me,
-                content[4][cursed],
-                content[5][cursed],
-                -1,
-                -1,
-                0,
-                -1,
-                0,
-            )
-            if state[STATE.OVER]:
-                return
-    if cursed >= 0:
+    if cursed >= 0:  # the shot's effect, hit or not; rows on = "hit" only on a hit
+        apply_program_nb(
+            pos,
+            content,
+            derived,
+            rules,
+            dice,
+            me,
+            content[4][cursed],
+            content[5][cursed],
+            -1,
+            -1,
+            0,
+            -1,
+            np.int64(1 if hit else 0),
+        )
+        if state[STATE.OVER]:
+            return
         to_discard_nb(pos, content, me, cursed)
 
 
@@ -1326,14 +1499,38 @@ def attack_nb(pos, content, derived, rules, dice, p, weapon, target):
     if has_status_nb(pirate, p, DRUNK):
         roll = 7 - roll
     roll += mod_sum_nb(content, pirate, p, ATTACK_ROLL)
-    if roll < weapons[me, p % 2, weapon, 0]:
+    if roll < weapons[me, p % 2, weapon, WEAPON.HITS_ON]:
         return
     seat_stat[me, SEAT_STAT.ATTACK_HITS] += 1
     q = 2 * enemy + target % 2
     if target < ATTACK_ANIMAL:
-        damage = weapons[me, p % 2, weapon, 1] + mod_sum_nb(content, pirate, p, WEAPON_DAMAGE)
+        # the damage, the weapon's effects, p's hits abilities, q's hit abilities if it lives
+        damage = weapons[me, p % 2, weapon, WEAPON.DAMAGE]
+        damage += mod_sum_nb(content, pirate, p, WEAPON_DAMAGE)
         damage_nb(pos, q, max(damage, 0))
-        fire_triggers_nb(pos, content, derived, rules, dice, q, ON_HIT)  # if q lives
+        length = content[27][me, p % 2, weapon]
+        if length > 0:
+            apply_program_nb(
+                pos,
+                content,
+                derived,
+                rules,
+                dice,
+                me,
+                content[26][me, p % 2, weapon],
+                length,
+                -1,
+                p,
+                0,
+                q,
+                0,
+            )
+            if pos[6][STATE.OVER]:
+                return
+        fire_triggers_nb(pos, content, derived, rules, dice, p, ON_HITS, q)
+        if pos[6][STATE.OVER]:
+            return
+        fire_triggers_nb(pos, content, derived, rules, dice, q, ON_HIT, p)  # if q lives
     elif target < ATTACK_ITEM:
         card = pirate[q, PIRATE.ANIMAL]
         pirate[q, PIRATE.ANIMAL] = -1
@@ -1345,9 +1542,10 @@ def attack_nb(pos, content, derived, rules, dice, p, weapon, target):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def island_cards_nb(pos, content, derived, rules, dice, me):
+def island_cards_nb(pos, content, derived, rules, dice, me, visitor):
     """Every island card in play works for the visiting seat ``me``, in the order played
-    (a card that clears the island ends the list)."""
+    (a card that clears the island ends the list); ``visitor`` is the visiting pirate (the
+    target ``visitor``)."""
     island, state = pos[5], pos[6]
     k = 0
     while k < state[STATE.ISLAND_LEN]:
@@ -1362,7 +1560,7 @@ def island_cards_nb(pos, content, derived, rules, dice, me):
             content[4][card],
             content[5][card],
             -1,
-            -1,
+            visitor,
             0,
             -1,
             0,
@@ -1383,7 +1581,9 @@ def visit_nb(pos, content, derived, rules, dice, p):
     taking = can_take_nb(side, pirate, content[10], derived[3], derived[4], rules, p)
     state[STATE.TAKING] = taking
     if taking == 0:
-        island_cards_nb(pos, content, derived, rules, dice, me)
+        island_cards_nb(pos, content, derived, rules, dice, me, p)
+    else:
+        state[STATE.VISITOR] = p
 
 
 @njit(inline="always", cache=True)
@@ -1398,7 +1598,9 @@ def take_nb(pos, content, derived, rules, dice, kind):
     seat_stat[me, SEAT_STAT.TAKEN_PLANKS + kind] += 1
     state[STATE.TAKING] -= 1
     if state[STATE.TAKING] == 0:
-        island_cards_nb(pos, content, derived, rules, dice, me)
+        visitor = state[STATE.VISITOR]
+        state[STATE.VISITOR] = -1
+        island_cards_nb(pos, content, derived, rules, dice, me, visitor)
 
 
 @njit(inline="always", cache=True)
@@ -1509,7 +1711,7 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
         if what == ISLAND:  # moving onto the island is itself a visit
             visit_nb(pos, content, derived, rules, dice, p)
         elif boarding:  # the enemy's abilities on being boarded
-            fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED)
+            fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED, p)
     elif kind == BAIL_WATER:
         pirate[p, PIRATE.ACTIONS] -= 1
         bail = rules[RULE.BAIL] + mod_sum_nb(content, pirate, p, BAIL)
@@ -1566,8 +1768,9 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
 
 @njit(cache=True)
 def derive_nb(content):
-    """``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 3), card_mod
-    (K, 2))`` for ``content`` (allocates; see the module's docstring)."""
+    """``(row_of (2, K), play_kind (K,), choice_kind (K,), pirate_base (2, 2, 5), card_mod
+    (K, 2), gate (K, MAX_EFFECTS, 2), gate_len (K,))`` for ``content`` (allocates; see the
+    module's docstring)."""
     card_type, card_choice, program, program_len = content[0], content[3], content[4], content[5]
     deck_cards = content[9]
     cards = card_type.shape[0]
@@ -1622,7 +1825,7 @@ def derive_nb(content):
                 card_mod[c, 1] += mods[c, m, 1]
     pirate_mods, pirate_mods_len = content[11], content[12]
     weapons, ship_mods, ship_mods_len = content[13], content[14], content[15]
-    pirate_base = np.zeros((2, 2, 3), dtype=np.int64)
+    pirate_base = np.zeros((2, 2, 5), dtype=np.int64)
     for s in range(2):
         attack = 0
         take = 0
@@ -1640,9 +1843,28 @@ def derive_nb(content):
                 elif pirate_mods[s, i, m, 0] == ISLAND_TAKE:
                     own_take += pirate_mods[s, i, m, 1]
             for w in range(2):
-                pirate_base[s, i, w] = weapons[s, i, w, 0] - own_attack
+                pirate_base[s, i, w] = weapons[s, i, w, WEAPON.HITS_ON] - own_attack
+                pirate_base[s, i, 3 + w] = weapons[s, i, w, WEAPON.REACH]
             pirate_base[s, i, 2] = own_take
-    return row_of, play_kind, choice_kind, pirate_base, card_mod
+    # the gate: an event, special or legendary card (an item's activation) every one of
+    # whose effects has an ``if`` is offered only while one of those conditions holds
+    gate = np.zeros((cards, MAX_EFFECTS, 2), dtype=np.int64)
+    gate_len = np.zeros(cards, dtype=np.int64)
+    for c in range(cards):
+        ctype = card_type[c]
+        if ctype != EVENT and ctype != SPECIAL and ctype != LEGENDARY and ctype != ITEM:
+            continue
+        n = program_len[c]
+        gated = n > 0
+        for r in range(n):
+            if program[c, r, EFFECT.IF] == NO_CONDITION:
+                gated = False
+        if gated:
+            for r in range(n):
+                gate[c, r, 0] = program[c, r, EFFECT.IF]
+                gate[c, r, 1] = program[c, r, EFFECT.IF_VALUE]
+            gate_len[c] = n
+    return row_of, play_kind, choice_kind, pirate_base, card_mod, gate, gate_len
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -1690,6 +1912,7 @@ def set_up_nb(pos, content, derived, rules, rng):
     for k in range(STATE.SIZE):
         state[k] = 0
     state[STATE.TURN] = 1
+    state[STATE.VISITOR] = -1
     state[STATE.WINNER] = -1
     state[STATE.REASON] = CAPPED
     for s in range(2):
@@ -1831,6 +2054,7 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
     side, pirate, hand, state, seat_stat = pos[0], pos[1], pos[3], pos[6], pos[7]
     card_type, card_flags, start, card_cost = content[0], content[2], content[10], content[19]
     play_kind, choice_kind, pirate_base, card_mod = derived[1], derived[2], derived[3], derived[4]
+    gate, gate_len = derived[5], derived[6]
     forget_view_nb(views[0])  # filled for another position, maybe
     while not state[STATE.OVER]:
         start_turn_nb(pos, content, derived, rules, dice)
@@ -1851,6 +2075,8 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
                 pirate_base,
                 card_mod,
                 card_cost,
+                gate,
+                gate_len,
                 rules,
                 options,
             )
@@ -1865,10 +2091,11 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
                 break
             if kind == MOVE_TO and options[k, 2] != ISLAND:  # the commonest option, on the
                 # few arrays it changes (moving onto the island is a visit: applied below)
-                boarding = pirate[2 * me + options[k, 1], PIRATE.ZONE] == me and options[k, 2] != me
+                mover = 2 * me + options[k, 1]
+                boarding = pirate[mover, PIRATE.ZONE] == me and options[k, 2] != me
                 move_nb(side, pirate, seat_stat, me, options[k, 1], options[k, 2])
                 if boarding:  # the enemy's abilities on being boarded
-                    fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED)
+                    fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED, mover)
                     if state[STATE.OVER]:
                         break
                 continue

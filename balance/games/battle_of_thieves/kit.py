@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb as below_nb  # what a strategy file draws with
+from balance.games.battle_of_thieves.engine_nb import condition_nb
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
     ACTIVATE,
@@ -32,21 +33,25 @@ from balance.games.battle_of_thieves.layout import (
     ANCHOR_DOWN,
     ANIMAL,
     ATTACK,
+    ATTACKER,
     BAIL,
     BAIL_WATER,
+    BOARDER,
+    BURN,
     CANNON_MODIFIER,
     CANNON_ROLL,
     CANNONBALL,
     CLEAR_ISLAND,
+    CURE,
     CURSED_BALL,
     DAMAGE,
     DECK_SIZE,
     DISCARD,
+    DISCARD_DECK,
     DRAW,
     EAT,
     EFFECT,
     ENEMY,
-    ENEMY_ANCHOR_DOWN,
     ENEMY_PIRATE,
     ENEMY_PIRATE_HERE,
     ENEMY_SHIP,
@@ -56,21 +61,22 @@ from balance.games.battle_of_thieves.layout import (
     FOOD_PROVISION,
     GAIN,
     HEAL,
+    HIT_PIRATE,
     HOLE,
     ISLAND,
     ISLAND_CARD,
     ITEM,
     LOSE,
+    MAST_ALWAYS,
     MAST_BROKEN,
     MAX_HAND,
     MAX_LIFE,
     MOVE_TO,
     NO_BUCKET,
+    NO_STATUS,
+    ON_HITS,
     OWN,
-    OWN_PIRATE_BOARDING,
-    OWN_PIRATE_ON_ISLAND,
     OWN_SHIP,
-    OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATE,
     PIRATES_ENEMY_SHIP,
@@ -78,6 +84,7 @@ from balance.games.battle_of_thieves.layout import (
     PIRATES_OWN_SHIP,
     PLANK,
     PLAY,
+    POISON,
     RAISE_ANCHOR,
     RANDOM_ENEMY_PIRATE,
     REPAIR,
@@ -94,7 +101,9 @@ from balance.games.battle_of_thieves.layout import (
     STRIP,
     TAKE,
     VISIT,
+    VISITOR,
     WATER,
+    WEAPON,
 )
 
 # Indices into the view tuple and into its content tuple (``content.ARRAY_FIELDS``).
@@ -104,6 +113,8 @@ C_WEAPONS = 13
 C_PROVISIONS = 10
 C_COST = 19
 C_TRIGGER, C_TRIGGER_PROGRAM, C_TRIGGER_LEN = 20, 21, 22
+C_PIRATE_TRIGGER, C_PIRATE_TRIGGER_PROGRAM, C_PIRATE_TRIGGER_LEN = 23, 24, 25
+C_WEAPON_PROGRAM, C_WEAPON_PROGRAM_LEN = 26, 27
 
 
 class Plan(NamedTuple):
@@ -129,16 +140,9 @@ NEVER = -1.0e9
 
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def condition_now_nb(view, seat, condition, value):
-    """Whether an effect's condition (``Effect.IF`` with ``value``) holds for ``seat`` now."""
-    side, pirate = view[V_SIDE], view[V_PIRATE]
-    if condition == OWN_WATER_AT_LEAST:
-        return side[seat, SIDE.WATER] >= value
-    if condition == ENEMY_ANCHOR_DOWN:
-        return side[1 - seat, SIDE.ANCHOR] >= 0
-    if condition == OWN_PIRATE_ON_ISLAND or condition == OWN_PIRATE_BOARDING:
-        zone = ISLAND if condition == OWN_PIRATE_ON_ISLAND else 1 - seat
-        return pirate[2 * seat, PIRATE.ZONE] == zone or pirate[2 * seat + 1, PIRATE.ZONE] == zone
-    return True
+    """Whether an effect's condition (``Effect.IF`` with ``value``) holds for ``seat`` now
+    (the engines' own test: every condition reads the public position)."""
+    return condition_nb(view[V_SIDE], view[V_PIRATE], seat, condition, value)
 
 
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
@@ -159,8 +163,10 @@ def effect_worth_nb(view, seat, row, target):
         sign = -1.0
     elif where == ENEMY_PIRATE or where == ENEMY_PIRATE_HERE or where == RANDOM_ENEMY_PIRATE:
         sign = -1.0
-    elif where == SELF:
-        sign = 1.0  # the item's holder
+    elif where == HIT_PIRATE or where == ATTACKER or where == BOARDER:
+        sign = -1.0  # the enemy pirate that set the ability (the weapon's hit) off
+    elif where == SELF or where == VISITOR:
+        sign = 1.0  # the item's holder, the island's visitor
     elif where == PIRATES_ENEMY_SHIP:
         sign = -0.5  # mostly the enemy's crew
     elif where == PIRATES_OWN_SHIP or where == PIRATES_ISLAND:
@@ -183,6 +189,8 @@ def effect_worth_nb(view, seat, row, target):
         value = 4.0
     elif op == STATUS:
         value = -1.0
+        if row[EFFECT.ARG] == BURN or row[EFFECT.ARG] == POISON:
+            value *= max(row[EFFECT.TURNS], 1)  # one strike a turn it lasts
     elif op == ANCHOR_DOWN or op == MAST_BROKEN or op == PACIFY_CANNONS or op == STRIP:
         value = -1.5
     elif op == GAIN:
@@ -201,8 +209,21 @@ def effect_worth_nb(view, seat, row, target):
         return 1.5 * amount
     elif op == CLEAR_ISLAND:
         return 0.3
+    elif op == CURE:
+        # what the statuses it removes would cost: a life point (2) for a burn or a poison,
+        # 1 for another; a pirate not known yet (not chosen): 1
+        value = 1.0
+        if target >= 0 and where != SELF and where != VISITOR:
+            pirate = view[V_PIRATE]
+            value = 0.0
+            for slot in range(2):
+                kind = pirate[target, PIRATE.STATUS + 2 * slot]
+                if kind != NO_STATUS and (row[EFFECT.ARG] == NO_STATUS or kind == row[EFFECT.ARG]):
+                    value += 2.0 if kind == BURN or kind == POISON else 1.0
+    elif op == DISCARD_DECK:
+        value = -0.4 * amount  # a little: cards lost, a step toward the Red Sea
     if row[EFFECT.ON] != ALWAYS:
-        value *= 0.5  # an insult battle's branch: an even chance
+        value *= 0.5  # an insult battle's branch, or a cursed ball's hit: about even
     if not condition_now_nb(view, seat, row[EFFECT.IF], row[EFFECT.IF_VALUE]):
         return 0.0  # its condition does not hold now (the position is public)
     return sign * value
@@ -293,15 +314,26 @@ def hit_chance_nb(needed):
 
 
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
+def chaos_taken_nb(view, seat):
+    """What the enemy's chaos balls take off ``seat``'s cannon rolls this turn: the
+    ``chaos_penalty`` for each ball fired for it (``chaos_stack``), or once."""
+    side, state, rules = view[V_SIDE], view[V_STATE], view[V_RULES]
+    if side[seat, SIDE.CHAOS_TURN] != state[STATE.TURN]:
+        return 0
+    if rules[RULE.CHAOS_STACK] != 0:
+        return rules[RULE.CHAOS_PENALTY] * side[seat, SIDE.CHAOS_COUNT]
+    return rules[RULE.CHAOS_PENALTY]
+
+
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def shot_chance_nb(view, code, seat):
     """Chance that a cannon shot of pirate ``code`` (of ``seat``) hits, with its modifiers,
     the anchor's and the chaos ball's penalties."""
-    side, state, rules = view[V_SIDE], view[V_STATE], view[V_RULES]
+    side, rules = view[V_SIDE], view[V_RULES]
     needed = rules[RULE.CANNON_HITS_ON] - pirate_mod_nb(view, code, CANNON_ROLL)
     if side[seat, SIDE.ANCHOR] >= 0:
         needed += rules[RULE.ANCHOR_PENALTY]
-    if side[seat, SIDE.CHAOS_TURN] == state[STATE.TURN]:
-        needed += rules[RULE.CHAOS_PENALTY]
+    needed += chaos_taken_nb(view, seat)
     return hit_chance_nb(needed)
 
 
@@ -310,16 +342,19 @@ def take_need_nb(view, seat, kind, plan):
     """How much ``seat`` needs a provision of ``kind`` back (a visit's TAKE choice).
 
     The share of the kind's starting count it is short of, plus 2 for planks while the
-    reserve holds fewer planks than the ship has holes (and a broken mast), plus 2 for
-    cannonballs below the plan's ``RELOAD``, plus 1 for food while an own pirate is
-    wounded.
+    reserve holds fewer planks than the ship has holes (and a broken mast it may repair),
+    plus 2 for cannonballs below the plan's ``RELOAD``, plus 1 for food while an own
+    pirate is wounded.
     """
     side, pirate = view[V_SIDE], view[V_PIRATE]
     start = view[V_CONTENT][C_PROVISIONS][seat, kind]
     have = side[seat, SIDE.PROVISIONS + kind]
     need = (start - have) / max(start, 1)
     if kind == PLANK:
-        wanted = side[seat, SIDE.HOLES] + (1 if side[seat, SIDE.MAST] >= 0 else 0)
+        mast = side[seat, SIDE.MAST]  # a timed break only under mast_repair = always
+        rules = view[V_RULES]
+        repairable = mast == 0 or (mast > 0 and rules[RULE.MAST_REPAIR] == MAST_ALWAYS)
+        wanted = side[seat, SIDE.HOLES] + (1 if repairable else 0)
         if have < wanted:
             need += 2.0
     elif kind == CANNONBALL:
@@ -336,7 +371,7 @@ def take_need_nb(view, seat, kind, plan):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def option_value_nb(view, option, seat, plan):
     """What ``option`` (a row: kind, who, what, target) is worth to ``seat`` under ``plan``."""
-    side, pirate, state, rules = view[V_SIDE], view[V_PIRATE], view[V_STATE], view[V_RULES]
+    side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
     kind, who, what, target = option[0], option[1], option[2], option[3]
     enemy = 1 - seat
     code = seat * 2 + who
@@ -362,19 +397,43 @@ def option_value_nb(view, option, seat, plan):
         needed = rules[RULE.CANNON_HITS_ON] - pirate_mod_nb(view, code, CANNON_ROLL)
         if side[seat, SIDE.ANCHOR] >= 0:
             needed += rules[RULE.ANCHOR_PENALTY]
-        if side[seat, SIDE.CHAOS_TURN] == state[STATE.TURN]:
-            needed += rules[RULE.CHAOS_PENALTY]
+        needed += chaos_taken_nb(view, seat)
         bonus = 1.2 if what == AMMO_CURSED or what == AMMO_INCENDIARY else 1.0
         return plan[PLAN.FIRE] * bonus * (0.25 + hit_chance_nb(needed))
     if kind == ATTACK:
-        weapons = view[V_CONTENT][C_WEAPONS]
-        needed = weapons[seat, who, what, 0] - pirate_mod_nb(view, code, 1)
-        damage = weapons[seat, who, what, 1]
+        content = view[V_CONTENT]
+        weapons = content[C_WEAPONS]
+        needed = weapons[seat, who, what, WEAPON.HITS_ON] - pirate_mod_nb(view, code, 1)
+        damage = weapons[seat, who, what, WEAPON.DAMAGE]
         worth = hit_chance_nb(needed) * damage
         if target < 2:  # a pirate: the more wounded, the closer a kill
             victim = enemy * 2 + target
             if pirate[victim, PIRATE.LIFE] <= damage:
                 worth *= 1.5
+            # the weapon's effects on a hit and the attacker's hits abilities (its own, its
+            # animal's, its item's), at half a card's units (a life is 2 there)
+            extra = 0.0
+            program = content[C_WEAPON_PROGRAM][seat, who, what]
+            for e in range(content[C_WEAPON_PROGRAM_LEN][seat, who, what]):
+                extra += effect_worth_nb(view, seat, program[e], victim)
+            for t in range(content[C_PIRATE_TRIGGER].shape[2]):
+                if content[C_PIRATE_TRIGGER][seat, who, t] == ON_HITS:
+                    rows = content[C_PIRATE_TRIGGER_PROGRAM][seat, who, t]
+                    for e in range(content[C_PIRATE_TRIGGER_LEN][seat, who, t]):
+                        extra += effect_worth_nb(view, seat, rows[e], victim)
+            for slot in (PIRATE.ANIMAL, PIRATE.ITEM):
+                card = pirate[code, slot]
+                if card >= 0:
+                    for t in range(content[C_TRIGGER].shape[1]):
+                        if content[C_TRIGGER][card, t] == ON_HITS:
+                            rows = content[C_TRIGGER_PROGRAM][card, t]
+                            for e in range(content[C_TRIGGER_LEN][card, t]):
+                                extra += effect_worth_nb(view, seat, rows[e], victim)
+            worth += hit_chance_nb(needed) * 0.5 * extra
+            # from afar (a reach beyond its zone), the attacker stays where it is: aboard
+            # its own ship, still there to bail
+            if pirate[victim, PIRATE.ZONE] != pirate[code, PIRATE.ZONE]:
+                worth *= 1.1
         else:
             worth *= 0.4
         return plan[PLAN.ATTACK] * worth * (0.3 if panic else 1.0)

@@ -245,7 +245,18 @@ MOD_STATS = ("", "attack_roll", "cannon_roll", "bail", "weapon_damage", "island_
 # condition of the same name for its owner (``when = "mast_broken"`` is OWN_MAST_BROKEN).
 NO_TRIGGER = 0
 WATER_AT_LEAST = OWN_WATER_AT_LEAST
-TRIGGERS = ("", "water_at_least")
+#: ``when`` names by code (the own_ condition of the same name; "" for codes no ship uses).
+TRIGGERS = tuple(
+    {
+        OWN_WATER_AT_LEAST: "water_at_least",
+        OWN_ANCHOR_DOWN: "anchor_down",
+        OWN_MAST_BROKEN: "mast_broken",
+        OWN_HOLES_AT_LEAST: "holes_at_least",
+        OWN_PIRATE_DEAD: "pirate_dead",
+        OWN_RED_SEA: "red_sea",
+    }.get(code, "")
+    for code in range(OWN_RED_SEA + 1)
+)
 
 # Triggered abilities of pirates, animals and items (``Content.card_trigger`` and
 # ``pirate_trigger``): when each fires, for its holder's owner (docs/battle-of-thieves-cards.md).
@@ -278,6 +289,11 @@ EFFECT = Effect()
 # How an effect's TURNS count (Effect.CLOCK).
 GAME_TURNS = 0
 OWN_TURNS = 1
+
+# --- issue 32, effects and conditions: a BURN/POISON status slot's value ---------------------
+#: A burn or poison that strikes N times (``turns = N``) holds ``applied turn +
+#: STRIKES_STEP * (N - 1)``: one strike (the rulebook's default) holds the turn, as before.
+STRIKES_STEP = 100_000
 
 
 class Weapon(NamedTuple):
@@ -527,8 +543,8 @@ class Pirate(NamedTuple):
     ZONE: int = 1  # 0/1 a ship, 2 the island, -1 dead
     MARKERS: int = 2  # death markers turned back
     ACTIONS: int = 3
-    STATUS: int = 4  # STATUS_SLOTS pairs (kind, value): value = turns left, or the game
-    # turn a BURN/POISON was applied; kind 0 = an empty slot
+    STATUS: int = 4  # STATUS_SLOTS pairs (kind, value): value = turns left, or for a
+    # BURN/POISON the game turn it was applied + STRIKES_STEP * (strikes - 1); kind 0 = empty
     ANIMAL: int = 8  # card id or -1
     ITEM: int = 9  # card id or -1
     REGEN: int = 10  # healed by food on its owner's turn: heals 1 more next own turn
@@ -546,7 +562,8 @@ class State(NamedTuple):
     WINNER: int = 4  # -1 while playing or if capped
     REASON: int = 5  # CAPPED, BY_WATER, BY_SIN
     TAKING: int = 6  # provisions the island visit under way has still to take back
-    SIZE: int = 7
+    VISITOR: int = 7  # the pirate (code) of the island visit under way, -1 for none
+    SIZE: int = 8
 
 
 class Pos(NamedTuple):

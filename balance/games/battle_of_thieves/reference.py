@@ -40,9 +40,16 @@ Smaller decisions, also listed on ``docs/battle-of-thieves.md``:
 * **An activated item's action** is spent before its program runs (an EXTRA_ACTION on the
   holder then gives it a fresh one); a single-use item is discarded after its program.
 * **The turn cap** ends the game at the end of any turn ``t >= turn_cap``.
+* **One hit on a pirate** (:func:`attack`): the damage, the weapon's effects, the
+  attacker's ``hits`` abilities (these two even if the damage killed it), then the
+  victim's ``hit`` abilities if it lives. ``attacker``, ``boarder`` and ``hit_pirate``
+  touch their pirate only while it lives.
+* **A card whose conditions are all false** (every effect of an event, special or
+  legendary card, or of an item's activation, has an ``if`` that does not hold) is not
+  offered: it would change nothing (:func:`offered`).
 * **Damage dealt** (the record) counts the life lost by the enemy's pirates during the
   player's turn from every source: attacks, card damage, burns and poison.
-* **Food kinds** (decision 18): food spent without a named kind is of the kind held most,
+* **Food kinds** (decision 23): food spent without a named kind is of the kind held most,
   food gained without one of the kind furthest below its starting count (ties: the first
   in ``FOOD_KINDS`` order); a steal moves each food as its kind; a cost pays the kinds
   it names first. The FOOD provision is always the sum of ``Side.food_kinds``.
@@ -75,9 +82,11 @@ from balance.games.battle_of_thieves.layout import (
     ATTACK_ITEM,
     ATTACK_PIRATE,
     ATTACK_ROLL,
+    ATTACKER,
     BAIL,
     BAIL_WATER,
     BLANK,
+    BOARDER,
     BURN,
     BY_SIN,
     BY_WATER,
@@ -91,12 +100,14 @@ from balance.games.battle_of_thieves.layout import (
     CLEAR_ISLAND,
     COST_ACTION,
     COST_FOOD_KINDS,
+    CURE,
     CURSED_BALL,
     DAMAGE,
     DEAD,
     DECK_SIZE,
     DISARMED,
     DISCARD,
+    DISCARD_DECK,
     DRAW,
     DRUNK,
     EAT,
@@ -104,9 +115,14 @@ from balance.games.battle_of_thieves.layout import (
     END_TURN,
     ENEMY,
     ENEMY_ANCHOR_DOWN,
+    ENEMY_HOLES_AT_LEAST,
+    ENEMY_MAST_BROKEN,
     ENEMY_PIRATE,
+    ENEMY_PIRATE_DEAD,
     ENEMY_PIRATE_HERE,
+    ENEMY_RED_SEA,
     ENEMY_SHIP,
+    ENEMY_WATER_AT_LEAST,
     EVENT,
     EXTRA_ACTION,
     FIRE,
@@ -116,7 +132,9 @@ from balance.games.battle_of_thieves.layout import (
     FOOD_PROVISION,
     GAIN,
     GAME_STAT,
+    GAME_TURNS,
     HEAL,
+    HIT_PIRATE,
     HOLE,
     IF_HIT,
     IF_LOST,
@@ -138,17 +156,26 @@ from balance.games.battle_of_thieves.layout import (
     MOVE_TO,
     NO_BUCKET,
     NO_CANNON,
+    NO_CONDITION,
     NO_REPAIR,
     NO_STATUS,
+    NO_TRIGGER,
     ON_BOARDED,
     ON_HIT,
+    ON_HITS,
     ON_TURN_START,
     OWN,
+    OWN_ANCHOR_DOWN,
+    OWN_HOLES_AT_LEAST,
+    OWN_MAST_BROKEN,
     OWN_PIRATE,
     OWN_PIRATE_BOARDING,
+    OWN_PIRATE_DEAD,
     OWN_PIRATE_HERE,
     OWN_PIRATE_ON_ISLAND,
+    OWN_RED_SEA,
     OWN_SHIP,
+    OWN_TURNS,
     OWN_WATER_AT_LEAST,
     PACIFY_CANNONS,
     PIRATES,
@@ -162,6 +189,8 @@ from balance.games.battle_of_thieves.layout import (
     PROVISIONS,
     RAISE_ANCHOR,
     RANDOM_ENEMY_PIRATE,
+    REACH_ANY,
+    REACH_SHIP,
     REPAIR,
     REPAIR_HOLE,
     REPAIR_MAST,
@@ -176,6 +205,7 @@ from balance.games.battle_of_thieves.layout import (
     STATUS_SLOTS,
     STATUSES,
     STEAL,
+    STRIKES_STEP,
     STRIP,
     TAKE,
     TARGETABLE,
@@ -183,9 +213,12 @@ from balance.games.battle_of_thieves.layout import (
     TO_ISLAND,
     TO_OWN_SHIP,
     TRIGGER_EVENTS,
+    TRIGGERS,
     VISIT,
+    VISITOR,
     WATER,
     WATER_AT_LEAST,
+    WEAPON,
     WEAPON_DAMAGE,
     WEAPONS,
     WIN_REASONS,
@@ -239,7 +272,8 @@ class Pirate:
     """One pirate. ``zone``: 0/1 a ship (by seat), 2 the island, -1 dead.
 
     ``statuses`` holds two slots ``[kind, value]`` (``[0, 0]`` is empty): the value is the
-    turns left for a timed status, the game turn it was applied for BURN and POISON.
+    turns left for a timed status; for BURN and POISON, the game turn it was applied in
+    plus ``STRIKES_STEP`` times the strikes after the first (:func:`stamp`).
     ``markers`` counts the death markers turned back (a dead pirate revives at 2);
     ``regen`` is set by a food card and heals 1 at the start of the owner's next turn.
     ``ashore``: the pirate has been on the island since the start of its owner's turn, so
@@ -271,7 +305,8 @@ class Side:
 
     Ship states: ``anchor`` and ``mast`` are -1 (up / intact), 0 (down / broken with no
     time limit) or the turns left; ``pacified`` and ``stripped`` are turns left (0: not).
-    ``chaos_turn`` is the game turn this seat's cannon rolls suffer the chaos penalty.
+    ``chaos_turn`` is the game turn this seat's cannon rolls suffer the chaos penalty, and
+    ``chaos_count`` the chaos balls the enemy fired for it (the rule ``chaos_stack``).
     ``cannon_mods`` are timed modifiers ``[amount, turns left]`` in the order added.
     ``loaded`` is the cursed ball card loaded this turn (-1 none). ``sins`` is the bit mask
     of the sins in the discard pile; ``triggered`` whether the ship's trigger has fired.
@@ -287,6 +322,7 @@ class Side:
     pacified: int = 0
     stripped: int = 0
     chaos_turn: int = 0
+    chaos_count: int = 0
     cannon_mods: list[list[int]] = field(default_factory=list)
     loaded: int = -1
     special_used: int = 0  # this turn
@@ -308,7 +344,8 @@ class Position:
 
     ``island`` lists the island cards in play as ``(card, owner)`` in the order played.
     ``taking`` counts the provisions the island visit under way has still to take back:
-    while it is above 0 the player's only options are the kinds it may take.
+    while it is above 0 the player's only options are the kinds it may take; ``visitor``
+    is then its pirate, the island cards' ``visitor`` once the last one is taken.
     ``seat_stats[s]`` is a ``SeatStat`` row, ``card_stats[s][r]`` a ``CardStat`` row for
     row ``r`` of seat ``s``'s deck (``content.deck_cards``).
     """
@@ -318,6 +355,7 @@ class Position:
     turn: int = 1
     shots: int = 0  # shots fired this turn (any ammunition)
     taking: int = 0  # provisions still to take back in the visit under way
+    visitor: int = -1  # the pirate (code) of the visit under way, -1 for none
     sides: list[Side] = field(default_factory=list)
     island: list[tuple[int, int]] = field(default_factory=list)
     over: bool = False
@@ -617,9 +655,11 @@ def apply_status(pos: Position, code: int, kind: int, turns: int, say: Narrator 
     """Status ``kind`` on pirate ``code``.
 
     A timed status lasts ``turns`` game turns (the turn it is applied in counts); BURN and
-    POISON are stamped with the current turn and fire on the next one. A status the pirate
-    already has is refreshed (timed: the longer time; burn/poison: stamped again). A pirate
-    with two other statuses takes no third. Dead pirates take no status.
+    POISON are stamped with the current turn and strike in each of the ``turns`` game
+    turns after it (at least one; :func:`strikes`). A status the pirate already has is
+    refreshed (timed: the longer time; burn/poison: stamped again, with its new
+    ``turns``). A pirate with two other statuses takes no third. Dead pirates take no
+    status.
     """
     pirate = pos.pirate(code)
     if not pirate.alive:
@@ -627,7 +667,7 @@ def apply_status(pos: Position, code: int, kind: int, turns: int, say: Narrator 
     stamped = kind in TURN_STAMPED
     if not stamped and turns < 1:
         return  # a timed status needs a time (decision: never a 0-turn slot)
-    value = pos.turn if stamped else turns
+    value = stamp(pos.turn, turns) if stamped else turns
     for slot in pirate.statuses:
         if slot[0] == kind:
             slot[1] = value if stamped else max(slot[1], value)
@@ -641,9 +681,31 @@ def apply_status(pos: Position, code: int, kind: int, turns: int, say: Narrator 
     say(f"  {pirate_name(pos, code)} already has two statuses: not {STATUS_WORDS[kind]}")
 
 
-def remove_status(pirate: Pirate, kind: int) -> None:
+def stamp(turn: int, turns: int) -> int:
+    """A BURN or POISON slot's value: applied in game ``turn``, striking in each of the
+    ``turns`` game turns after it (at least one; one strike holds just the turn)."""
+    return turn + STRIKES_STEP * (max(turns, 1) - 1)
+
+
+def strikes(pirate: Pirate, kind: int, turn: int) -> bool:
+    """Whether the pirate's BURN or POISON ``kind`` strikes in game ``turn``: one of the N
+    game turns after the one it was applied in. Its last strike removes it."""
     for slot in pirate.statuses:
         if slot[0] == kind:
+            applied, extra = slot[1] % STRIKES_STEP, slot[1] // STRIKES_STEP
+            since = turn - applied
+            if not 1 <= since <= extra + 1:
+                return False
+            if since == extra + 1:
+                slot[0], slot[1] = NO_STATUS, 0  # the last strike: gone
+            return True
+    return False
+
+
+def remove_status(pirate: Pirate, kind: int) -> None:
+    """The pirate loses status ``kind`` (NO_STATUS: every status)."""
+    for slot in pirate.statuses:
+        if slot[0] != NO_STATUS and kind in (NO_STATUS, slot[0]):
             slot[0], slot[1] = NO_STATUS, 0
 
 
@@ -812,20 +874,20 @@ def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> No
     if pos.over:
         return
     kind, level = (int(v) for v in pos.content.ship_trigger[p])
-    if kind == WATER_AT_LEAST and not side.triggered and side.water >= level:
+    if kind != NO_TRIGGER and not side.triggered and condition_holds(pos, p, kind, level):
         side.triggered = True
-        say(f"  {pos.content.ship_names[p]}'s trigger fires (water {side.water})")
+        why = f"water {side.water}" if kind == WATER_AT_LEAST else TRIGGERS[kind]
+        say(f"  {pos.content.ship_names[p]}'s trigger fires ({why})")
         rows = ship_rows(pos.content, p)
         # It fires before step 3's countdown: its timed effects are set one turn longer,
         # so that they last their full N turns counting this one, like any other.
         apply_program(pos, p, rows, -1, -1, dice, narrate=say, longer=1)
         if pos.over:
             return
-    # 2a. Poison applied on the previous game turn bites now, on either side.
+    # 2a. Poison applied on one of the N previous game turns bites now, on either side.
     for code in range(PLAYERS * PIRATES):
         pirate = pos.pirate(code)
-        if pirate.alive and _stamped(pirate, POISON) == t - 1:
-            remove_status(pirate, POISON)
+        if pirate.alive and strikes(pirate, POISON, t):
             say(f"  poison bites {pirate_name(pos, code)}")
             deal_damage(pos, code, 1, say)
     # 2b. A food card eaten on the player's previous turn heals once more.
@@ -867,14 +929,6 @@ def start_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> No
     fire_side(pos, p, ON_TURN_START, dice, say)
 
 
-def _stamped(pirate: Pirate, kind: int) -> int:
-    """The turn a BURN or POISON was applied in, or -1."""
-    for slot in pirate.statuses:
-        if slot[0] == kind:
-            return slot[1]
-    return -1
-
-
 def count_down(side: Side) -> None:
     """One turn off every timed effect of ``side``, removing those at 0."""
     for pirate in side.pirates:
@@ -900,7 +954,7 @@ def count_down(side: Side) -> None:
 
 def end_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None:
     """The end of the turn, in place: an unfired cursed ball is discarded, burns
-    applied on the previous game turn hurt, actions are lost; then the turn cap ends an
+    applied on one of the N previous game turns hurt, actions are lost; then the turn cap ends an
     unfinished game, or the next game turn begins (``pos.turn += 1``).
 
     Parameters
@@ -920,8 +974,7 @@ def end_turn(pos: Position, dice: Dice, narrate: Narrator | None = None) -> None
             return
     for code in range(PLAYERS * PIRATES):
         pirate = pos.pirate(code)
-        if pirate.alive and _stamped(pirate, BURN) == t - 1:
-            remove_status(pirate, BURN)
+        if pirate.alive and strikes(pirate, BURN, t):
             say(f"  {pirate_name(pos, code)} burns")
             deal_damage(pos, code, 1, say)
     for pirate in side.pirates:
@@ -967,12 +1020,15 @@ def card_trigger_rows(content: Content, card: int) -> list[tuple[int, list[list[
     return _triggers(c.card_trigger[card], c.card_trigger_program[card], c.card_trigger_len[card])
 
 
-def fire_triggers(pos: Position, code: int, event: int, dice: Dice, say: Narrator = _quiet) -> None:
+def fire_triggers(
+    pos: Position, code: int, event: int, dice: Dice, say: Narrator = _quiet, other: int = -1
+) -> None:
     """Pirate ``code``'s triggered abilities of ``event``: the pirate's own, then its
     animal's, then its item's, each in file order, acting for its owner with the pirate
-    as ``self``. Each fires only if, when its turn comes, the pirate lives (and, for
-    ``boarded``, is aboard its own ship); its timed effects count the turn it fires in.
-    Stops at once if the game ends."""
+    as ``self`` and ``other`` as the pirate that set them off (the attacker of a ``hit``,
+    the boarder of a ``boarded``, the pirate hit of a ``hits``). Each fires only if, when
+    its turn comes, the pirate lives (and, for ``boarded``, is aboard its own ship); its
+    timed effects count the turn it fires in. Stops at once if the game ends."""
     seat = code // PIRATES
     pirate = pos.pirate(code)
     sources = [
@@ -990,16 +1046,18 @@ def fire_triggers(pos: Position, code: int, event: int, dice: Dice, say: Narrato
         if not pirate.alive or (event == ON_BOARDED and pirate.zone != seat):
             return
         say(f"  {name} ({TRIGGER_EVENTS[event]}) acts for seat {seat}")
-        apply_program(pos, seat, rows, -1, code, dice, narrate=say)
+        apply_program(pos, seat, rows, -1, code, dice, narrate=say, other=other)
         if pos.over:
             return
 
 
-def fire_side(pos: Position, seat: int, event: int, dice: Dice, say: Narrator = _quiet) -> None:
+def fire_side(
+    pos: Position, seat: int, event: int, dice: Dice, say: Narrator = _quiet, other: int = -1
+) -> None:
     """The triggered abilities of ``event`` of ``seat``'s pirates, pirate 0's first
-    (:func:`fire_triggers`)."""
+    (:func:`fire_triggers`, set off by ``other``)."""
     for code in range(seat * PIRATES, seat * PIRATES + PIRATES):
-        fire_triggers(pos, code, event, dice, say)
+        fire_triggers(pos, code, event, dice, say, other)
         if pos.over:
             return
 
@@ -1113,17 +1171,38 @@ def card_targets(pos: Position, card: int) -> list[int]:
         return [-1] if side.loaded < 0 else []
     if kind == ISLAND_CARD:
         return [-1]
+    if not offered(pos, card):
+        return []
     return choice_targets(pos, card)
+
+
+def offered(pos: Position, card: int) -> bool:
+    """Whether the player may play the event, special or legendary ``card`` (activate the
+    item) now: not when every one of its effects has an ``if`` and none of them holds, as
+    it would change nothing (food heals anyway; cursed balls and island cards act later)."""
+    rows = card_rows(pos.content, card)
+    if not rows or any(row[EFFECT.IF] == NO_CONDITION for row in rows):
+        return True
+    return any(
+        condition_holds(pos, pos.player, row[EFFECT.IF], row[EFFECT.IF_VALUE]) for row in rows
+    )
+
+
+def cannon_turn(pos: Position) -> int:
+    """The turn the rule ``cannon_start`` counts: the game turn (``game``), or the
+    player's own turn, 1 for its first (``own``)."""
+    return pos.turn if pos.rules.cannon_start == "game" else (pos.turn + 1) // 2
 
 
 def fire_options(pos: Position, i: int) -> list[Option]:
     """FIRE options of the player's pirate ``i`` (already known alive, with an action,
     on its own ship)."""
-    p, t = pos.player, pos.turn
+    p = pos.player
     side = pos.sides[p]
     pirate = side.pirates[i]
+    t = cannon_turn(pos)
     if pirate.has(NO_CANNON) or side.pacified > 0 or t < 2 or (t == 2 and pos.shots > 0):
-        return []  # no cannon on game turn 1, one shot on game turn 2
+        return []  # no cannon on (own) turn 1, one shot on (own) turn 2: cannon_start
     if side.loaded >= 0:
         return [(FIRE, i, AMMO_CURSED, -1)]  # a loaded cursed ball must be fired first
     if side.stripped > 0:
@@ -1140,10 +1219,19 @@ def fire_options(pos: Position, i: int) -> list[Option]:
     ]
 
 
+def in_reach(reach: int, seat: int, zone: int, enemy_zone: int) -> bool:
+    """Whether a weapon of ``reach`` held by a pirate of ``seat`` in ``zone`` reaches an
+    enemy in ``enemy_zone``: the attacker's zone (``here``); also, from its own ship, the
+    enemy's ship (``enemy_ship``); any zone (``any``)."""
+    if enemy_zone == zone or reach == REACH_ANY:
+        return True
+    return reach == REACH_SHIP and zone == seat and enemy_zone == 1 - seat
+
+
 def attack_options(pos: Position, i: int) -> list[Option]:
-    """ATTACK options of the player's pirate ``i``: for each weapon, enemy pirates, then
-    their animals, then their targetable items, in the attacker's zone. A weapon that
-    cannot hit (it needs more than 6 after the pirate's modifiers) is not offered."""
+    """ATTACK options of the player's pirate ``i``: for each weapon, the enemy pirates in
+    its reach (:func:`in_reach`), then their animals, then their targetable items. A weapon
+    that cannot hit (it needs more than 6 after the pirate's modifiers) is not offered."""
     p = pos.player
     zone = pos.sides[p].pirates[i].zone
     enemies = pos.sides[1 - p].pirates
@@ -1151,18 +1239,26 @@ def attack_options(pos: Position, i: int) -> list[Option]:
     bonus = modifier_sum(pos, p * PIRATES + i, ATTACK_ROLL)
     out = []
     for w in range(WEAPONS):
-        if int(pos.content.weapons[p, i, w, 0]) - bonus > 6:
+        if int(pos.content.weapons[p, i, w, WEAPON.HITS_ON]) - bonus > 6:
             continue  # an attack that cannot hit changes nothing
-        for j, e in enumerate(enemies):
-            if e.alive and e.zone == zone:
+        reach = int(pos.content.weapons[p, i, w, WEAPON.REACH])
+        near = [e.alive and in_reach(reach, p, zone, e.zone) for e in enemies]
+        for j in range(PIRATES):
+            if near[j]:
                 out.append((ATTACK, i, w, ATTACK_PIRATE + j))
         for j, e in enumerate(enemies):
-            if e.alive and e.zone == zone and e.animal >= 0:
+            if near[j] and e.animal >= 0:
                 out.append((ATTACK, i, w, ATTACK_ANIMAL + j))
         for j, e in enumerate(enemies):
-            if e.alive and e.zone == zone and e.item >= 0 and flags[e.item] & TARGETABLE:
+            if near[j] and e.item >= 0 and flags[e.item] & TARGETABLE:
                 out.append((ATTACK, i, w, ATTACK_ITEM + j))
     return out
+
+
+def mast_repairable(pos: Position, side: Side) -> bool:
+    """Whether ``side``'s broken mast may be repaired: only a mast broken with no time
+    limit (``mast_repair = untimed``), or one broken with a time limit or not (``always``)."""
+    return side.mast == 0 or (side.mast > 0 and pos.rules.mast_repair == "always")
 
 
 def pirate_options(pos: Position, i: int) -> list[Option]:
@@ -1186,7 +1282,7 @@ def pirate_options(pos: Position, i: int) -> list[Option]:
     )
     if can_repair and side.holes >= 1:
         out.append((REPAIR_HOLE, i, -1, -1))
-    if can_repair and side.mast >= 0:  # broken, with a time limit or not
+    if can_repair and mast_repairable(pos, side):
         out.append((REPAIR_MAST, i, -1, -1))
     if aboard and side.anchor == 0:  # only an anchor lowered with no time limit
         out.append((RAISE_ANCHOR, i, -1, -1))
@@ -1196,7 +1292,8 @@ def pirate_options(pos: Position, i: int) -> list[Option]:
         out.extend(attack_options(pos, i))
     if pirate.ashore and pirate.zone == ISLAND and (pos.island or can_take(pos, i) > 0):
         out.append((VISIT, i, -1, -1))  # a visit that changes nothing is not offered
-    if pirate.item >= 0 and pos.content.card_flags[pirate.item] & ACTIVABLE:
+    activable = pirate.item >= 0 and pos.content.card_flags[pirate.item] & ACTIVABLE
+    if activable and offered(pos, pirate.item):
         for target in choice_targets(pos, pirate.item, here=pirate.zone):
             out.append((ACTIVATE, i, -1, target))
     return out
@@ -1271,7 +1368,7 @@ def apply_option(
         if what == ISLAND:  # moving onto the island is itself a visit
             visit(pos, who, dice, say)
         elif boarding:  # the enemy's abilities on being boarded
-            fire_side(pos, 1 - p, ON_BOARDED, dice, say)
+            fire_side(pos, 1 - p, ON_BOARDED, dice, say, other=p * PIRATES + who)
     elif kind == TAKE:
         take_provision(pos, what, dice, say)
     elif kind == BAIL_WATER:
@@ -1328,13 +1425,16 @@ def cannon_modifiers(pos: Position, code: int) -> int:
     total = modifier_sum(pos, code, CANNON_ROLL) + sum(mod[0] for mod in side.cannon_mods)
     if side.anchor >= 0:
         total -= pos.rules.anchor_penalty  # a ship at anchor fires badly
-    if side.chaos_turn == pos.turn:
-        total -= pos.rules.chaos_penalty  # the enemy fired a chaos ball on its last turn
+    if side.chaos_turn == pos.turn:  # the enemy fired chaos balls on its last turn
+        balls = side.chaos_count if pos.rules.chaos_stack else 1
+        total -= pos.rules.chaos_penalty * balls
     return total
 
 
 def fire(pos: Position, i: int, ammo: int, dice: Dice, say: Narrator = _quiet) -> None:
-    """FIRE with ``ammo``: a chaos ball has no roll; the others roll to hit."""
+    """FIRE with ``ammo``: a chaos ball has no roll; the others roll to hit. A hit makes a
+    hole; then an incendiary ball burns, and a cursed ball's program applies hit or miss
+    (its rows ``on = "hit"`` only on a hit)."""
     p = pos.player
     side = pos.sides[p]
     code = p * PIRATES + i
@@ -1342,7 +1442,11 @@ def fire(pos: Position, i: int, ammo: int, dice: Dice, say: Narrator = _quiet) -
     pos.shots += 1
     if ammo == AMMO_CHAOS:
         side.provisions[AMMO_CHAOS_PROVISION] -= 1
-        pos.sides[1 - p].chaos_turn = pos.turn + 1
+        enemy = pos.sides[1 - p]
+        if enemy.chaos_turn == pos.turn + 1:
+            enemy.chaos_count += 1  # another ball for the same turn (chaos_stack)
+        else:
+            enemy.chaos_turn, enemy.chaos_count = pos.turn + 1, 1
         count(pos, p, SEAT_STAT.CHAOS_SHOTS)
         say(f"  seat {1 - p}'s cannons will fire worse next turn")
         return
@@ -1363,11 +1467,11 @@ def fire(pos: Position, i: int, ammo: int, dice: Dice, say: Narrator = _quiet) -
             return
         if ammo == AMMO_INCENDIARY:
             burn_someone(pos, dice, say)
-        elif ammo == AMMO_CURSED:
-            apply_program(pos, p, card_rows(pos.content, cursed), -1, -1, dice, narrate=say)
-            if pos.over:
-                return
-    if cursed >= 0:
+    if cursed >= 0:  # the shot's effect, hit or not ("le tir aura un effet")
+        rows = card_rows(pos.content, cursed)
+        apply_program(pos, p, rows, -1, -1, dice, narrate=say, hit=int(hit))
+        if pos.over:
+            return
         discard_card(pos, p, cursed, say)
 
 
@@ -1387,7 +1491,8 @@ def attack(pos: Position, i: int, w: int, target: int, dice: Dice, say: Narrator
     code = p * PIRATES + i
     pos.sides[p].pirates[i].actions -= 1
     count(pos, p, SEAT_STAT.ATTACKS)
-    hits_on, damage = (int(v) for v in pos.content.weapons[p, i, w, :2])
+    hits_on = int(pos.content.weapons[p, i, w, WEAPON.HITS_ON])
+    damage = int(pos.content.weapons[p, i, w, WEAPON.DAMAGE])
     roll = roll_for(pos, code, dice)
     modified = roll + modifier_sum(pos, code, ATTACK_ROLL)
     hit = modified >= hits_on
@@ -1399,8 +1504,19 @@ def attack(pos: Position, i: int, w: int, target: int, dice: Dice, say: Narrator
     victim_code = enemy * PIRATES + target % PIRATES
     victim = pos.pirate(victim_code)
     if target < ATTACK_ANIMAL:
+        # A hit on a pirate: the damage, the weapon's effects, the attacker's ``hits``
+        # abilities, then the victim's ``hit`` abilities (if it lives).
         deal_damage(pos, victim_code, max(0, damage + modifier_sum(pos, code, WEAPON_DAMAGE)), say)
-        fire_triggers(pos, victim_code, ON_HIT, dice, say)  # if the victim lives
+        rows = weapon_rows(pos.content, code, w)
+        if rows:
+            say(f"  {pos.content.weapon_names[p][i][w]}'s hit acts for seat {p}")
+            apply_program(pos, p, rows, -1, code, dice, narrate=say, other=victim_code)
+            if pos.over:
+                return
+        fire_triggers(pos, code, ON_HITS, dice, say, other=victim_code)
+        if pos.over:
+            return
+        fire_triggers(pos, victim_code, ON_HIT, dice, say, other=code)  # if the victim lives
     elif target < ATTACK_ITEM:
         card, victim.animal = victim.animal, -1
         say(f"  {card_name(pos, card)} is destroyed")
@@ -1433,11 +1549,13 @@ def visit(pos: Position, i: int, dice: Dice, say: Narrator = _quiet) -> None:
     """
     count(pos, pos.player, SEAT_STAT.ISLAND_VISITS)
     pos.taking = can_take(pos, i)
+    code = pos.player * PIRATES + i
     if pos.taking:
+        pos.visitor = code
         say(f"  {pos.taking} provision{'' if pos.taking == 1 else 's'} to take back")
     else:
         say(f"  nothing to take back ({_why_nothing(pos)})")
-        island_cards(pos, dice, say)
+        island_cards(pos, code, dice, say)
 
 
 def _why_nothing(pos: Position) -> str:
@@ -1471,18 +1589,20 @@ def take_provision(pos: Position, kind: int, dice: Dice, say: Narrator = _quiet)
     count(pos, p, SEAT_STAT.TAKEN_PLANKS + kind)
     pos.taking -= 1  # the TAKE option itself was narrated as it was chosen
     if pos.taking == 0:
-        island_cards(pos, dice, say)
+        visitor, pos.visitor = pos.visitor, -1
+        island_cards(pos, visitor, dice, say)
 
 
-def island_cards(pos: Position, dice: Dice, say: Narrator = _quiet) -> None:
+def island_cards(pos: Position, visitor: int, dice: Dice, say: Narrator = _quiet) -> None:
     """Every island card in play works for the visiting player, in the order played; one
-    that clears the island ends the list."""
+    that clears the island ends the list. ``visitor`` (the visiting pirate's code) is the
+    target ``visitor``."""
     p = pos.player
     k = 0
     while k < len(pos.island):
         card = pos.island[k][0]
         say(f"  the island's {card_name(pos, card)} works for seat {p}")
-        apply_program(pos, p, card_rows(pos.content, card), -1, -1, dice, narrate=say)
+        apply_program(pos, p, card_rows(pos.content, card), -1, visitor, dice, narrate=say)
         if pos.over:
             return
         k += 1
@@ -1548,6 +1668,13 @@ def play_card(pos: Position, card: int, target: int, dice: Dice, say: Narrator =
 # ---------------------------------------------------------------------------
 
 
+def weapon_rows(content: Content, code: int, w: int) -> list[list[int]]:
+    """Pirate ``code``'s weapon ``w``'s effects on a hit, as rows."""
+    s, i = divmod(code, PIRATES)
+    program = content.weapon_program[s, i, w]
+    return [[int(v) for v in program[e]] for e in range(int(content.weapon_program_len[s, i, w]))]
+
+
 def card_rows(content: Content, card: int) -> list[list[int]]:
     """The effects of ``card``'s program, as lists of ints."""
     n = int(content.program_len[card])
@@ -1577,17 +1704,28 @@ def side_of(target: int, seat: int) -> int:
 
 
 def pirate_targets(
-    pos: Position, target: int, seat: int, choice: int, holder: int = -1, dice: Dice | None = None
+    pos: Position,
+    target: int,
+    seat: int,
+    choice: int,
+    holder: int = -1,
+    dice: Dice | None = None,
+    other: int = -1,
 ) -> list[int]:
     """The pirates a row aimed at ``target`` touches, in code order.
 
     A chosen target is the chosen pirate, if it is on the side the row names; a zone
     target is every living pirate of both seats in that zone; ``self`` is the item's
-    ``holder`` (a pirate code, -1 for none); ``random_enemy_pirate`` a living enemy pirate
-    drawn on the dice (``below(2)`` when both live, no draw for one, nobody for none).
+    ``holder`` (a pirate code, -1 for none), ``visitor`` the island's visitor (passed as
+    ``holder`` to an island card's program); ``random_enemy_pirate`` a living enemy pirate
+    drawn on the dice (``below(2)`` when both live, no draw for one, nobody for none);
+    ``attacker``, ``boarder`` and ``hit_pirate`` the pirate ``other`` that set the program
+    off. Each only if it lives (an effect on a dead pirate does nothing).
     """
-    if target == SELF:
-        return [holder] if holder >= 0 else []
+    if target in (SELF, VISITOR):
+        return [holder] if holder >= 0 and pos.pirate(holder).alive else []
+    if target in (ATTACKER, BOARDER, HIT_PIRATE):
+        return [other] if other >= 0 and pos.pirate(other).alive else []
     if target == RANDOM_ENEMY_PIRATE:
         enemies = living(pos, 1 - seat)
         if len(enemies) == 2:
@@ -1608,7 +1746,8 @@ def pirate_targets(
 
 def condition_holds(pos: Position, seat: int, condition: int, value: int) -> bool:
     """Whether an effect's condition (``Effect.IF``, with ``value``) holds for the acting
-    ``seat`` now: always for none."""
+    ``seat`` now: always for none. A ship's ``when`` is the own_ condition of its name,
+    checked for its owner."""
     if condition == OWN_WATER_AT_LEAST:
         return pos.sides[seat].water >= value
     if condition == ENEMY_ANCHOR_DOWN:
@@ -1617,7 +1756,33 @@ def condition_holds(pos: Position, seat: int, condition: int, value: int) -> boo
         return any(pos.pirate(code).zone == ISLAND for code in living(pos, seat))
     if condition == OWN_PIRATE_BOARDING:
         return any(pos.pirate(code).zone == 1 - seat for code in living(pos, seat))
+    own, enemy = pos.sides[seat], pos.sides[1 - seat]
+    if condition == OWN_ANCHOR_DOWN:
+        return own.anchor >= 0  # timed or not
+    if condition in (OWN_MAST_BROKEN, ENEMY_MAST_BROKEN):
+        return (own if condition == OWN_MAST_BROKEN else enemy).mast >= 0
+    if condition in (OWN_HOLES_AT_LEAST, ENEMY_HOLES_AT_LEAST):
+        return (own if condition == OWN_HOLES_AT_LEAST else enemy).holes >= value
+    if condition in (OWN_PIRATE_DEAD, ENEMY_PIRATE_DEAD):
+        side = own if condition == OWN_PIRATE_DEAD else enemy
+        return any(not pr.alive for pr in side.pirates)
+    if condition in (OWN_RED_SEA, ENEMY_RED_SEA):
+        side = own if condition == OWN_RED_SEA else enemy
+        return side.deck_pos >= len(side.deck)  # its draw pile is empty
+    if condition == ENEMY_WATER_AT_LEAST:
+        return enemy.water >= value
     return True
+
+
+def game_turns(pos: Position, turns: int, clock: int, owner: int, longer: int) -> int:
+    """An effect's ``turns`` in game turns. Counted in its ``owner``'s turns (``clock``
+    OWN_TURNS), N own turns are 2N - 1 game turns when it is now the owner's turn (this
+    one counts), else 2N; then ``longer`` is added. An untimed effect (0) stays so."""
+    if turns <= 0:
+        return turns
+    if clock == OWN_TURNS:
+        turns = 2 * turns - 1 if owner == pos.player else 2 * turns
+    return turns + longer
 
 
 def insult_battle(pos: Position, seat: int, dice: Dice, say: Narrator = _quiet) -> bool:
@@ -1647,11 +1812,13 @@ def apply_program(
     ----------
     pos : the position.
     seat : the acting player ("own" and "enemy" are from its point of view).
-    rows : the program, rows ``(op, target, amount, turns, arg, on, if, if_value)``: a
-        row whose insult result (``on``) or condition (``if``) does not hold is skipped.
+    rows : the program, rows ``(op, target, amount, turns, arg, on, if, if_value, clock)``:
+        a row whose insult result (``on``) or condition (``if``) does not hold is skipped;
+        its ``turns`` count game turns, or its target's owner's turns (``clock``
+        OWN_TURNS: :func:`game_turns`).
     choice : the chosen pirate's code, -1 if none.
-    holder : the pirate holding the item activated (its code; -1 otherwise): the
-        target ``self``.
+    holder : the pirate holding the item activated, or the island's visitor for an island
+        card's program (its code; -1 otherwise): the targets ``self`` and ``visitor``.
     dice : the dice (insult battles, random discards).
     narrate : optional, receives one line per event.
     longer : turns added to every timed effect (1 for a ship's trigger, which fires
@@ -1666,6 +1833,7 @@ def apply_program(
     insult = NO_INSULT
     for row in rows:
         op, target, amount, turns, arg, on, condition, value = (int(v) for v in row[: EFFECT.CLOCK])
+        clock = int(row[EFFECT.CLOCK]) if len(row) > EFFECT.CLOCK else GAME_TURNS
         if on == IF_WON and insult != INSULT_WON:
             continue
         if on == IF_LOST and insult != INSULT_LOST:
@@ -1677,9 +1845,22 @@ def apply_program(
         if op == INSULT:
             insult = INSULT_WON if insult_battle(pos, seat, dice, say) else INSULT_LOST
         else:
-            if turns > 0:
-                turns += longer
-            apply_effect(pos, seat, op, target, amount, turns, arg, choice, dice, say, holder)
+            apply_effect(
+                pos,
+                seat,
+                op,
+                target,
+                amount,
+                turns,
+                arg,
+                choice,
+                dice,
+                say,
+                holder,
+                clock,
+                longer,
+                other,
+            )
         if pos.over:
             return
 
@@ -1696,10 +1877,19 @@ def apply_effect(
     dice: Dice,
     say: Narrator = _quiet,
     holder: int = -1,
+    clock: int = GAME_TURNS,
+    longer: int = 0,
+    other: int = -1,
 ) -> None:
     """One effect of a program, for the acting ``seat`` (``holder``: an activated item's
-    holder, the target ``self``)."""
+    holder or the island's visitor, the targets ``self`` and ``visitor``; ``other``: the
+    pirate that set the program off). ``turns`` is the row's, counted by ``clock``;
+    ``longer`` is added to a timed effect's game turns (:func:`apply_program`). A burn's or
+    poison's ``turns`` are its strikes, as written."""
     rules = pos.rules
+    raw = turns
+    if op != STATUS and target in (OWN, OWN_SHIP, ENEMY, ENEMY_SHIP):
+        turns = game_turns(pos, raw, clock, side_of(target, seat), longer)
     if op == WATER:
         s = side_of(target, seat)
         pos.sides[s].water = max(0, pos.sides[s].water + amount)
@@ -1718,18 +1908,41 @@ def apply_effect(
                 repair_hole(pos, s)
         say(f"  seat {s}'s ship is repaired to {pos.sides[s].holes} holes")
     elif op == DAMAGE:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             deal_damage(pos, code, amount, say)
     elif op == HEAL:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             heal(pos, code, amount, say)
     elif op == REVIVE:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             if not pos.pirate(code).alive:
                 revive(pos, code, say)
     elif op == STATUS:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
-            apply_status(pos, code, arg, turns, say)
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
+            if arg in TURN_STAMPED:
+                apply_status(pos, code, arg, raw, say)  # strikes, in game turns
+            else:
+                timed = game_turns(pos, raw, clock, code // PIRATES, longer)
+                apply_status(pos, code, arg, timed, say)
+    elif op == CURE:
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
+            pirate = pos.pirate(code)
+            if pirate.alive:
+                remove_status(pirate, arg)
+                what = "every status" if arg == NO_STATUS else STATUSES[arg]
+                say(f"  {pirate_name(pos, code)} is cured of {what}")
+    elif op == DISCARD_DECK:
+        s = side_of(target, seat)
+        side = pos.sides[s]
+        for _ in range(amount):
+            if side.deck_pos >= len(side.deck):
+                break  # an empty draw pile stops it
+            card = side.deck[side.deck_pos]
+            side.deck_pos += 1
+            say(f"  seat {s} discards {card_name(pos, card)} from its draw pile")
+            discard_card(pos, s, card, say)
+            if pos.over:
+                return
     elif op == ANCHOR_DOWN:
         side = pos.sides[side_of(target, seat)]
         side.anchor = lower(side.anchor, turns)
@@ -1817,13 +2030,13 @@ def apply_effect(
             side.cannon_mods.append([amount, turns])
             say(f"  seat {side_of(target, seat)}'s cannon rolls {amount:+d} for {turns} turns")
     elif op == EXTRA_ACTION:
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             if pos.pirate(code).alive:
                 pos.pirate(code).actions += amount
                 say(f"  {pirate_name(pos, code)} gets {amount} more action(s)")
     elif op == MOVE:
         zone = {TO_OWN_SHIP: seat, TO_ENEMY_SHIP: 1 - seat, TO_ISLAND: ISLAND}[arg]
-        for code in pirate_targets(pos, target, seat, choice, holder, dice):
+        for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             if pos.pirate(code).alive:
                 pos.pirate(code).zone = zone
                 pos.pirate(code).ashore = False  # carried is not moving: no visit

@@ -18,10 +18,19 @@ import numpy as np
 
 from balance.core.errors import BalanceError
 from balance.core.rule_fields import RuleFields, check_int
-from balance.games.battle_of_thieves.layout import LEGENDARY, LEGENDARY_COPIES, RESERVE_SIZE, RULE
+from balance.games.battle_of_thieves.layout import (
+    CANNON_STARTS,
+    LEGENDARY,
+    LEGENDARY_COPIES,
+    MAST_REPAIRS,
+    RESERVE_SIZE,
+    RULE,
+)
 
 #: Fields held as tuples of strings (lists in JSON, comma-separated on the command line).
 LIST_FIELDS = ("decks", "blanks")
+#: Fields that take one of a few names: the names allowed, in code order.
+CHOICE_FIELDS = {"mast_repair": MAST_REPAIRS, "cannon_start": CANNON_STARTS}
 DEFAULT_DECKS = ("boarding-party", "island-raiders")
 
 
@@ -36,6 +45,8 @@ class BattleRules(RuleFields):
     LISTS: ClassVar[tuple[str, ...]] = LIST_FIELDS
 
     def parse_value(self, key: str, text: str) -> Any:
+        if key in CHOICE_FIELDS:
+            return text.strip()
         return _names(key, text) if key in LIST_FIELDS else super().parse_value(key, text)
 
     decks: tuple[str, ...] = field(
@@ -102,7 +113,33 @@ class BattleRules(RuleFields):
     chaos_penalty: int = field(
         default=1,
         metadata=_help(
-            "Taken off one's cannon rolls on the turn after the enemy fired a chaos ball.", "0..6"
+            "Taken off one's cannon rolls on the turn after the enemy fired a chaos ball, "
+            "for each ball (chaos_stack).",
+            "0..6",
+        ),
+    )
+    chaos_stack: bool = field(
+        default=True,
+        metadata=_help(
+            "Each chaos ball fired takes chaos_penalty off the enemy's cannon rolls on its "
+            "next turn (two balls: twice); false: once, however many were fired.",
+            "true, false",
+        ),
+    )
+    mast_repair: str = field(
+        default="untimed",
+        metadata=_help(
+            "untimed: a broken mast may be repaired only when its breaking has no time "
+            "limit (a mast broken for N turns mends by itself); always: whether timed or not.",
+            "untimed, always",
+        ),
+    )
+    cannon_start: str = field(
+        default="game",
+        metadata=_help(
+            "game: no cannon fire on game turn 1 and one shot on game turn 2; own: on each "
+            "player's own first turn none, on its own second turn one shot.",
+            "game, own",
         ),
     )
 
@@ -152,6 +189,12 @@ class BattleRules(RuleFields):
         }
         for name, (low, high) in limits.items():
             check_int(name, getattr(self, name), low, high)
+        if not isinstance(self.chaos_stack, bool):
+            raise BalanceError(f"rule 'chaos_stack': {self.chaos_stack!r} is not true or false")
+        for name, allowed in CHOICE_FIELDS.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise BalanceError(f"rule {name!r}: {value!r} is not one of {', '.join(allowed)}")
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -191,6 +234,9 @@ class BattleRules(RuleFields):
         packed[RULE.CHAOS_PENALTY] = self.chaos_penalty
         packed[RULE.SPECIALS_PER_TURN] = self.specials_per_turn
         packed[RULE.LEGENDARIES_PER_GAME] = self.legendaries_per_game
+        packed[RULE.MAST_REPAIR] = MAST_REPAIRS.index(self.mast_repair)
+        packed[RULE.CHAOS_STACK] = int(self.chaos_stack)
+        packed[RULE.CANNON_START] = CANNON_STARTS.index(self.cannon_start)
         return packed
 
 
