@@ -130,6 +130,7 @@ def test_example_files_are_labelled_as_examples() -> None:
         "cannon-battery.toml",
         "boarding-party.toml",
         "island-raiders.toml",
+        "designer-kit.toml",
     }
     for file in files:
         first = file.read_text(encoding="utf-8").splitlines()[0]
@@ -138,7 +139,7 @@ def test_example_files_are_labelled_as_examples() -> None:
 
 def test_example_decks_are_named_after_their_files() -> None:
     decks = cards.example_decks()
-    assert list(decks) == ["boarding-party", "cannon-battery", "island-raiders"]
+    assert list(decks) == ["boarding-party", "cannon-battery", "designer-kit", "island-raiders"]
     for name, path in decks.items():
         assert path.stem == name
         assert cards.load_file(path).own_decks == (name,)
@@ -152,15 +153,22 @@ def test_example_library_covers_the_vocabulary() -> None:
     types = {c.type for c in library.cards.values()}
     assert types == set(range(1, len(L.CARD_TYPES))) - {L.SHIP}
     assert any(s.trigger == L.WATER_AT_LEAST for s in crew.ships.values())
-    rows = [row for c in library.cards.values() for row in c.program]
+    # the designer's kit includes both and adds a piece for each of the newer fields
+    kit = cards.load_file(example("designer-kit.toml"))
+    rows = [row for c in kit.cards.values() for row in c.program]
     assert {r[0] for r in rows} == set(range(1, len(L.OPS)))
     # the pirates that set a program off are named in abilities and weapons' effects only
-    rows += [row for c in library.cards.values() for _, program in c.triggers for row in program]
-    rows += [row for p in crew.pirates.values() for _, program in p.triggers for row in program]
-    rows += [row for w in crew.weapons.values() for row in w.program]
+    rows += [row for c in kit.cards.values() for _, program in c.triggers for row in program]
+    rows += [row for p in kit.pirates.values() for _, program in p.triggers for row in program]
+    rows += [row for w in kit.weapons.values() for row in w.program]
     assert {r[1] for r in rows} - {L.NO_TARGET} == set(range(1, len(L.TARGETS)))
     assert {r[4] for r in rows if r[0] == L.STATUS} == set(range(1, len(L.STATUSES)))
-    assert {r[5] for r in rows} == {L.ALWAYS, L.IF_WON, L.IF_LOST}
+    assert {r[5] for r in rows} == set(range(len(L.CONDITIONS)))
+    events = {e for c in kit.cards.values() for e, _ in c.triggers}
+    events |= {e for p in kit.pirates.values() for e, _ in p.triggers}
+    assert events >= {L.ON_HIT, L.ON_BOARDED, L.ON_HITS}
+    assert {w.reach for w in kit.weapons.values()} >= {L.REACH_HERE, L.REACH_SHIP}
+    assert {s.trigger for s in kit.ships.values()} >= {L.WATER_AT_LEAST, L.OWN_MAST_BROKEN}
     sins = {c.sin: c for c in library.cards.values() if c.sin >= 0}
     assert sorted(sins) == list(range(len(L.SINS)))
     for sin, card in sins.items():
@@ -1292,7 +1300,7 @@ def test_cli_check_reports_every_bad_file(tmp_path: Path) -> None:
         f"{worse}:1: TOML syntax error: Expected ']]' at the end of an array declaration "
         "(column 7)",
         "nonsense: no such file, nor an example deck; example decks: boarding-party, "
-        "cannon-battery, island-raiders",
+        "cannon-battery, designer-kit, island-raiders",
     ]
     assert result.stdout.splitlines()[0].startswith("boarding-party (")
 
