@@ -53,12 +53,16 @@ is 1 when any file is bad, 2 when a FILE does not exist (nor names an example de
 def deck_check(files: tuple[str, ...], rule_texts: tuple[str, ...]) -> None:
     """Check card and deck FILES (or example deck names): every mistake with its line."""
     from balance.cli.options import rule_pair
+    from balance.core.errors import BalanceError
     from balance.games.battle_of_thieves import cards as card_files
-    from balance.games.battle_of_thieves.rules import BattleRules
+    from balance.games.battle_of_thieves.rules import DECK_RULES, BattleRules, deck_rule_mistake
 
     rules = BattleRules()
     for text in rule_texts:
-        rules = rules.with_text(*rule_pair(text))
+        name, value = rule_pair(text)
+        if name not in DECK_RULES:
+            raise BalanceError(deck_rule_mistake(name))
+        rules = rules.with_text(name, value)
     results = card_files.check_each(files, rules.legendary_copies, rules.reserve_size)
     for ok, line in results:
         click.echo(line, err=not ok)

@@ -862,7 +862,7 @@ EXAMPLE_PAIRS = _example_pairs()
 
 
 def test_every_example_deck_is_paired_with_every_other_in_both_seats() -> None:
-    assert len(EXAMPLE_PAIRS) == 9  # three example decks, both seat orders and mirrors
+    assert len(EXAMPLE_PAIRS) == 16  # four example decks, both seat orders and mirrors
 
 
 @pytest.mark.parametrize("decks", EXAMPLE_PAIRS, ids=["-vs-".join(p) for p in EXAMPLE_PAIRS])

@@ -988,7 +988,10 @@ def test_deck_check_holds_decks_to_the_rules_with_rule(tmp_path: Path, monkeypat
     # A wrong --rule is a one-line error, as for simulate (exit code 2 in `balance`).
     result = CliRunner().invoke(cli, ["deck", "check", "deck.toml", "--rule", "legendary=2"])
     assert isinstance(result.exception, BalanceError)
-    assert str(result.exception).startswith("unknown rule 'legendary'")
+    assert str(result.exception).startswith(
+        "--rule legendary: deck check holds a deck to reserve_size and legendary_copies "
+        "only (did you mean 'legendary_copies'?)"
+    )
 
 
 def test_a_reserve_holds_exactly_reserve_size(tmp_path: Path, monkeypatch) -> None:

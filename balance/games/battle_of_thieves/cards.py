@@ -895,7 +895,8 @@ def _effect(table: Table) -> Row:
     else:
         if "turns" not in table.data and turns_span.default is None:
             what = f"{L.STATUSES[arg]} status" if op == L.STATUS else name
-            table.fail(None, f"missing 'turns': {what} lasts {turns_span.text()} turns")
+            own = " (or 'own_turns': its owner's turns)" if op in OWN_TURNS_OPS else ""
+            table.fail(None, f"missing 'turns': {what} lasts {turns_span.text()} turns{own}")
         turns = table.whole("turns", turns_span)
     on = table.choice("on", L.CONDITIONS, required=False) or L.ALWAYS
     condition = table.choice("if", L.IF_CONDITIONS, required=False) or L.NO_CONDITION
@@ -1016,10 +1017,11 @@ def _program(
                 )
             chosen = target
         if on == L.IF_HIT and kind != L.CURSED_BALL:
+            whose = "a weapon's effects" if kind == "weapon" else f"{what}'s"
             entry.fail(
                 "on",
                 f"on = 'hit' is only for a cursed ball's effects (those that need its shot to "
-                f"hit), not for {what}'s",
+                f"hit), not for {whose}",
             )
         if on in (L.IF_WON, L.IF_LOST) and not insult:
             entry.fail("on", f"on = '{L.CONDITIONS[on]}' needs an insult effect before it")

@@ -702,11 +702,14 @@ def strikes(pirate: Pirate, kind: int, turn: int) -> bool:
     return False
 
 
-def remove_status(pirate: Pirate, kind: int) -> None:
-    """The pirate loses status ``kind`` (NO_STATUS: every status)."""
+def remove_status(pirate: Pirate, kind: int) -> list[int]:
+    """The pirate loses status ``kind`` (NO_STATUS: every status); returns those it lost."""
+    lost = []
     for slot in pirate.statuses:
         if slot[0] != NO_STATUS and kind in (NO_STATUS, slot[0]):
+            lost.append(slot[0])
             slot[0], slot[1] = NO_STATUS, 0
+    return lost
 
 
 def discard_card(pos: Position, seat: int, card: int, say: Narrator = _quiet) -> None:
@@ -1928,9 +1931,10 @@ def apply_effect(
         for code in pirate_targets(pos, target, seat, choice, holder, dice, other):
             pirate = pos.pirate(code)
             if pirate.alive:
-                remove_status(pirate, arg)
-                what = "every status" if arg == NO_STATUS else STATUSES[arg]
-                say(f"  {pirate_name(pos, code)} is cured of {what}")
+                lost = remove_status(pirate, arg)
+                if lost:  # a cure of a status it does not have changes nothing
+                    what = " and ".join(STATUSES[kind] for kind in lost)
+                    say(f"  {pirate_name(pos, code)} is cured of {what}")
     elif op == DISCARD_DECK:
         s = side_of(target, seat)
         side = pos.sides[s]

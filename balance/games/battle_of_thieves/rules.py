@@ -240,6 +240,22 @@ class BattleRules(RuleFields):
         return packed
 
 
+#: The rules a deck is held to on its own (``balance deck check --rule``).
+DECK_RULES = ("reserve_size", "legendary_copies")
+
+
+def deck_rule_mistake(name: str) -> str:
+    """Why ``deck check`` refuses ``--rule NAME=...``: a rule of the game, not of a deck."""
+    import difflib
+
+    close = difflib.get_close_matches(name, DECK_RULES, n=1)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    return (
+        f"--rule {name}: deck check holds a deck to {' and '.join(DECK_RULES)} only{hint}; "
+        "the other rules are the game's (give them to simulate)"
+    )
+
+
 def check_legendary_copies(content: Any, limit: int) -> None:
     """A one-line error if a deck holds more than ``limit`` copies of a legendary card
     (the rule ``legendary_copies``).
