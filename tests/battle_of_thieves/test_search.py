@@ -410,15 +410,19 @@ def test_mc_that_keeps_the_rollout_strategys_pick_plays_its_games(text: str) -> 
 @pytest.mark.slow  # a match of 24 games: about a minute
 def test_mc_pruned_to_the_finishers_best_options_beats_the_finisher() -> None:
     """Policy improvement by rollouts: 2 options, 8 finisher playouts each, against the
-    finisher, seats rotated (docs/battle-of-thieves.md measures 150 games: 80%)."""
+    finisher, seats rotated (docs/battle-of-thieves.md measures 150 games: 65%, the
+    finisher 33%): the same 150 games win more of the decided games than a fair coin would
+    (sign test)."""
+    from scipy.stats import binomtest
+
     lineup = Lineup(
         (seat("mc:playouts=8,rollout=finisher,width=2"), parse_strategy("finisher", ALL, GAME)),
         rotate=True,
     )
-    games = engine.play_games(BattleRules(), 2, 11, 24, lineup=lineup).games
-    won = (games[:, GAME_STAT.WINNER] == np.arange(24) % 2).sum()
-    lost = (games[:, GAME_STAT.WINNER] == 1 - np.arange(24) % 2).sum()
-    assert won >= 16 and lost <= 6, (won, lost)
+    games = engine.play_games(BattleRules(), 2, 11, 150, lineup=lineup).games
+    won = int((games[:, GAME_STAT.WINNER] == np.arange(150) % 2).sum())
+    lost = int((games[:, GAME_STAT.WINNER] == 1 - np.arange(150) % 2).sum())
+    assert binomtest(won, won + lost, 0.5, alternative="greater").pvalue < 0.05, (won, lost)
 
 
 # --- bad input -----------------------------------------------------------------------------
