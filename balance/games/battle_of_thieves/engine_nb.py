@@ -1411,7 +1411,10 @@ def options_nb(
 # --- applying an option --------------------------------------------------------------------
 
 
-@njit(inline="always", cache=True)
+# fire_nb, attack_nb, take_nb and play_card_nb are compiled out of line: inlined in
+# apply_option_nb with everything they now do, they made the game loop about 2.5 times
+# slower (scripts/bench.py), where a call costs little beside their work.
+@njit(cache=True, _nrt=False, error_model="numpy")
 def fire_nb(pos, content, derived, rules, dice, p, ammo):
     side, pirate, state, seat_stat = pos[0], pos[1], pos[6], pos[7]
     turn = state[STATE.TURN]
@@ -1487,7 +1490,7 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
         to_discard_nb(pos, content, me, cursed)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def attack_nb(pos, content, derived, rules, dice, p, weapon, target):
     pirate, seat_stat = pos[1], pos[7]
     me = p // 2
@@ -1586,7 +1589,7 @@ def visit_nb(pos, content, derived, rules, dice, p):
         state[STATE.VISITOR] = p
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def take_nb(pos, content, derived, rules, dice, kind):
     """TAKE: one provision of ``kind`` back; the visit's last brings the island cards."""
     side, state, seat_stat = pos[0], pos[6], pos[7]
@@ -1603,7 +1606,7 @@ def take_nb(pos, content, derived, rules, dice, kind):
         island_cards_nb(pos, content, derived, rules, dice, me, visitor)
 
 
-@njit(inline="always", cache=True)
+@njit(cache=True, _nrt=False, error_model="numpy")
 def play_card_nb(pos, content, derived, rules, dice, card, target):
     side, pirate, hand, island, state = pos[0], pos[1], pos[3], pos[5], pos[6]
     seat_stat, card_stat = pos[7], pos[8]
