@@ -695,6 +695,16 @@ def _any_seat(records: list[reference.GameRecord], slot: int) -> bool:
     return any(r.seats[s][slot] > 0 for r in records for s in range(2))
 
 
+def plays(records: list[reference.GameRecord], content: Content, names) -> dict[str, int]:
+    """Copies of each card of ``names`` played in ``records``, both seats together."""
+    played = dict.fromkeys(names, 0)
+    for seat in range(2):
+        for row, name in enumerate(content.deck_card_names(seat)):
+            if name in played:
+                played[name] += sum(r.cards[seat][row][CARD_STAT.PLAYED] for r in records)
+    return played
+
+
 # ---------------------------------------------------------------------------
 # Whole games
 # ---------------------------------------------------------------------------
@@ -720,13 +730,7 @@ def test_engines_agree_on_rich_content(seed: int) -> None:
 
 def test_engines_agree_with_costs_conditions_and_new_targets() -> None:
     records = assert_agree(RULES, RICH_NEW, 6, games=40)
-    played = {name: 0 for name in _NEW_IN.values()}
-    for seat in range(2):
-        names = RICH_NEW.deck_card_names(seat)
-        for record in records:
-            for row, name in enumerate(names):
-                if name in played:
-                    played[name] += record.cards[seat][row][CARD_STAT.PLAYED]
+    played = plays(records, RICH_NEW, _NEW_IN.values())
     assert all(n > 0 for n in played.values()), played
 
 
@@ -779,12 +783,7 @@ def test_weapons_reach_beyond_their_zone_in_the_rich_content() -> None:
 
 def test_engines_agree_with_effects_and_conditions() -> None:
     records = assert_agree(RULES, RICH_EFFECTS, 8, games=60)
-    new = {c["name"] for c in EFFECT_CARDS}
-    played = dict.fromkeys(new, 0)
-    for seat in range(2):
-        for row, name in enumerate(RICH_EFFECTS.deck_card_names(seat)):
-            if name in new:
-                played[name] += sum(r.cards[seat][row][CARD_STAT.PLAYED] for r in records)
+    played = plays(records, RICH_EFFECTS, (c["name"] for c in EFFECT_CARDS))
     assert all(n > 0 for n in played.values()), played
     fired = {"mast_broken": 0, "pirate_dead": 0, "cured": 0, "draw pile": 0}
 

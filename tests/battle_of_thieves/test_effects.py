@@ -80,6 +80,7 @@ from balance.games.battle_of_thieves.layout import (
 
 from .conftest import CARDS, DECK_0, DECK_1, PROVISIONS, build, dice, kill, pirate, ready
 from .conftest import set_status as put_status
+from .test_scenarios import options
 from .test_strategies import view_of
 
 # Rows: (op, target, amount, turns, arg, on, if, if value, clock).
@@ -198,13 +199,6 @@ def position(turn: int = 3, hands=((), ()), **kw):
 
 def play(name: str, target: int = -1) -> tuple[int, int, int, int]:
     return (PLAY, -1, card(name), target)
-
-
-def options(engine, pos) -> list[tuple[int, int, int, int]]:
-    before = pos.copy()
-    found = [tuple(int(v) for v in option) for option in engine.legal_options(pos)]
-    assert pos == before, "legal_options changed the position"
-    return found
 
 
 def do(engine, pos, option, *results: int) -> None:

@@ -42,7 +42,7 @@ from balance.games.battle_of_thieves.layout import (
 )
 
 from .conftest import CARDS, DECK_0, DECK_1, PROVISIONS, RULES, build, card, pirate, ready
-from .test_agreement import RICH_CARDS, RICH_DECKS, assert_agree, walk_game
+from .test_agreement import RICH_CARDS, RICH_DECKS, assert_agree, plays, walk_game
 from .test_scenarios import END, ashore, do, eat, options, program, take, visit
 
 BANANE, NOIX, GRENADE, MANGUE, ANANAS = range(len(FOOD_KINDS))
@@ -232,13 +232,7 @@ RICH_FOOD = make_content(
 
 def test_engines_agree_with_food_kinds() -> None:
     records = assert_agree(RULES, RICH_FOOD, 9, games=60)
-    played = {card["name"]: 0 for card in FOOD_CARDS}
-    for seat in range(2):
-        names = RICH_FOOD.deck_card_names(seat)
-        for record in records:
-            for row, name in enumerate(names):
-                if name in played:
-                    played[name] += record.cards[seat][row][CARD_STAT.PLAYED]
+    played = plays(records, RICH_FOOD, (card["name"] for card in FOOD_CARDS))
     assert all(n > 0 for n in played.values()), played
 
 
