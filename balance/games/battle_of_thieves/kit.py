@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb as below_nb  # what a strategy file draws with
+from balance.games.battle_of_thieves.content import C
 from balance.games.battle_of_thieves.engine_nb import condition_nb
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
@@ -106,15 +107,26 @@ from balance.games.battle_of_thieves.layout import (
     WEAPON,
 )
 
-# Indices into the view tuple and into its content tuple (``content.ARRAY_FIELDS``).
+# Indices into the view tuple and into its content tuple (``content.ARRAY_FIELDS``, whose
+# index of each array is ``content.C``).
 V_SIDE, V_PIRATE, V_STATE, V_RULES, V_CONTENT = 0, 1, 6, 7, 8
-C_TYPE, C_SIN, C_FLAGS, C_PROGRAM, C_PROGRAM_LEN, C_MODS, C_MODS_LEN = 0, 1, 2, 4, 5, 6, 7
-C_WEAPONS = 13
-C_PROVISIONS = 10
-C_COST = 19
-C_TRIGGER, C_TRIGGER_PROGRAM, C_TRIGGER_LEN = 20, 21, 22
-C_PIRATE_TRIGGER, C_PIRATE_TRIGGER_PROGRAM, C_PIRATE_TRIGGER_LEN = 23, 24, 25
-C_WEAPON_PROGRAM, C_WEAPON_PROGRAM_LEN = 26, 27
+C_TYPE, C_SIN, C_FLAGS = C["card_type"], C["card_sin"], C["card_flags"]
+C_PROGRAM, C_PROGRAM_LEN = C["program"], C["program_len"]
+C_MODS, C_MODS_LEN = C["mods"], C["mods_len"]
+C_WEAPONS = C["weapons"]
+C_PROVISIONS = C["provisions"]
+C_COST = C["card_cost"]
+C_TRIGGER, C_TRIGGER_PROGRAM, C_TRIGGER_LEN = (
+    C["card_trigger"],
+    C["card_trigger_program"],
+    C["card_trigger_len"],
+)
+C_PIRATE_TRIGGER, C_PIRATE_TRIGGER_PROGRAM, C_PIRATE_TRIGGER_LEN = (
+    C["pirate_trigger"],
+    C["pirate_trigger_program"],
+    C["pirate_trigger_len"],
+)
+C_WEAPON_PROGRAM, C_WEAPON_PROGRAM_LEN = C["weapon_program"], C["weapon_program_len"]
 
 
 class Plan(NamedTuple):
