@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -37,10 +39,10 @@ from hypothesis import strategies as st
 from balance.core.game import Lineup, player_factory
 from balance.core.random_ref import Stream
 from balance.core.strategy import MAX_PARAMS, SeatStrategy
-from balance.games.battle_of_thieves import engine, reference
+from balance.games.battle_of_thieves import engine, kit, reference
 from balance.games.battle_of_thieves import engine_nb as nb
 from balance.games.battle_of_thieves.bridge import COMPILED, compiled_player, pack_position
-from balance.games.battle_of_thieves.content import Content, make_content
+from balance.games.battle_of_thieves.content import ARRAY_FIELDS, Content, make_content
 from balance.games.battle_of_thieves.layout import (
     ACTIVABLE,
     ACTIVATE,
@@ -271,6 +273,27 @@ def test_shipped_strategies_have_codes_params_and_one_decision() -> None:
         "card_bar",
         "room",
     ]
+
+
+def test_kit_view_keeps_every_array_the_kit_reads_at_its_index() -> None:
+    # the heuristics choose on kit_view_nb's view: an array the kit reads and the view
+    # left out would not compile, and one added to the content must be placed
+    content = tuple(np.full(1, 100 + k) for k in range(len(ARRAY_FIELDS)))
+    view = (*(np.full(1, i) for i in range(8)), content)
+    kept = kit.kit_view_nb(view)
+    assert len(kept) == len(view) and len(kept[kit.V_CONTENT]) == len(ARRAY_FIELDS)
+    for i in range(8):
+        read = i in (kit.V_SIDE, kit.V_PIRATE, kit.V_HAND, kit.V_STATE, kit.V_RULES)
+        assert (kept[i] is None) == (not read)
+        assert read is False or kept[i][0] == i
+    for k, array in enumerate(kept[kit.V_CONTENT]):
+        assert (array is None) == (k not in kit.KIT_CONTENT), ARRAY_FIELDS[k]
+        assert array is None or array[0] == 100 + k
+    source = Path(kit.__file__).read_text()
+    read = {getattr(kit, name) for name in re.findall(r"content\[(C_[A-Z_]+)\]", source)}
+    read |= {getattr(kit, name) for name in re.findall(r"V_CONTENT\]\[(C_[A-Z_]+)\]", source)}
+    assert read and read <= kit.KIT_CONTENT
+    assert not re.search(r"content\[\d", source)  # every array by its name
 
 
 # --- cannoneer -----------------------------------------------------------------------------

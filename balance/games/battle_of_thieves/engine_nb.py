@@ -236,13 +236,23 @@ def has_status_nb(pirate, p, kind):
     return pirate[p, PIRATE.STATUS] == kind or pirate[p, PIRATE.STATUS + 2] == kind
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+# A compiled call passes a tuple of arrays as all of their fields (``content`` alone is
+# several hundred), so the functions called on every action take the few arrays they read,
+# behind an inlined wrapper that unpacks the tuples.
+@njit(inline="always", cache=True)
 def mod_sum_nb(content, pirate, p, stat):
     """Sum of the passive modifiers of ``stat`` for pirate ``p``: its ship's, and while it
     is alive its own, its animal's and its item's."""
-    mods, mods_len = content[6], content[7]
-    pirate_mods, pirate_mods_len = content[11], content[12]
-    ship_mods, ship_mods_len = content[14], content[15]
+    return mod_sum_of_nb(
+        content[6], content[7], content[11], content[12], content[14], content[15], pirate, p, stat
+    )
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def mod_sum_of_nb(
+    mods, mods_len, pirate_mods, pirate_mods_len, ship_mods, ship_mods_len, pirate, p, stat
+):
+    """:func:`mod_sum_nb` on the arrays it reads."""
     s = p // 2
     i = p % 2
     total = 0
@@ -319,7 +329,7 @@ def check_sinking_nb(side, state, rules, s):
         lose_nb(state, s, BY_WATER)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def to_discard_nb(pos, content, s, card):
     """``card`` enters seat ``s``'s discard pile; the sin check may end the game."""
     side, discard, state = pos[0], pos[4], pos[6]
@@ -877,13 +887,36 @@ def apply_program_nb(
 # --- triggered abilities -------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
+def has_trigger_nb(content, pirate, p, event):
+    """Whether pirate ``p``, its animal or its item has an ability of ``event``."""
+    card_trigger, own_trigger = content[20], content[23]
+    for t in range(MAX_TRIGGERS):
+        if own_trigger[p // 2, p % 2, t] == event:
+            return True
+    for card in (pirate[p, PIRATE.ANIMAL], pirate[p, PIRATE.ITEM]):
+        if card >= 0:
+            for t in range(MAX_TRIGGERS):
+                if card_trigger[card, t] == event:
+                    return True
+    return False
+
+
+@njit(inline="always", cache=True)
 def fire_triggers_nb(pos, content, derived, rules, dice, p, event, other):
     """Pirate ``p``'s triggered abilities of ``event`` (``layout.ON_*``): its own, then its
     animal's, then its item's, each in file order, acting for its owner with ``p`` as
     ``self`` and ``other`` as the pirate that set them off (-1 for none). Each fires only
     if ``p`` then lives (and, for ON_BOARDED, is aboard its own ship). Stops at once when
-    the game ends."""
+    the game ends. The call is made only for a pirate with such an ability: most have
+    none."""
+    if has_trigger_nb(content, pos[1], p, event):
+        run_triggers_nb(pos, content, derived, rules, dice, p, event, other)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def run_triggers_nb(pos, content, derived, rules, dice, p, event, other):
+    """:func:`fire_triggers_nb`'s work."""
     pirate, state = pos[1], pos[6]
     s = p // 2
     i = p % 2
@@ -1411,9 +1444,10 @@ def options_nb(
 # --- applying an option --------------------------------------------------------------------
 
 
-# fire_nb, attack_nb, take_nb and play_card_nb are compiled out of line: inlined in
-# apply_option_nb with everything they now do, they made the game loop about 2.5 times
-# slower (scripts/bench.py), where a call costs little beside their work.
+# fire_nb, attack_nb and take_nb are compiled out of line: inlined in apply_option_nb
+# with the calls they make (each passing the position, the content and the rest field
+# by field), they made the game loop about 2.5 times slower (scripts/bench.py); so did
+# fire_side_nb inlined in the game loop, even behind a test that skips its call.
 @njit(cache=True, _nrt=False, error_model="numpy")
 def fire_nb(pos, content, derived, rules, dice, p, ammo):
     side, pirate, state, seat_stat = pos[0], pos[1], pos[6], pos[7]
@@ -1606,7 +1640,7 @@ def take_nb(pos, content, derived, rules, dice, kind):
         island_cards_nb(pos, content, derived, rules, dice, me, visitor)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def play_card_nb(pos, content, derived, rules, dice, card, target):
     side, pirate, hand, island, state = pos[0], pos[1], pos[3], pos[5], pos[6]
     seat_stat, card_stat = pos[7], pos[8]
