@@ -320,6 +320,21 @@ def test_debug_run_equals_the_compiled_run(game: str, tmp_path: Path) -> None:
     assert without[0] == without[1]
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_the_template_plays_better_than_random(game: str, tmp_path: Path) -> None:
+    # a template is an example to start from: what its description says it does must
+    # show against random players (seats rotated), not be random play under another name
+    path = tmp_path / "mine.py"
+    path.write_text(template(game))
+    players = 2 if game in ("la-planche", "battle-of-thieves") else 3
+    strategies = [f"{path}:mine"] + ["random"] * (players - 1)
+    run = api.simulate(
+        game, players, 150, seed=5, strategies=strategies, debug=True, rotate_seats=True
+    )
+    rates = {row["strategy"]: row for row in run.summary()["strategy_win_rate"]}
+    assert rates["mine"]["ci95"][0] > rates["random"]["ci95"][1], rates
+
+
 def test_debug_reports_a_float_answer_in_plain_words(tmp_path: Path) -> None:
     path = plain(tmp_path, body="return 0.5")
     with pytest.raises(BalanceError, match=re.escape("returned a float; return the index")):

@@ -9,27 +9,43 @@ argument holds. Run with --debug to print() or set a breakpoint inside a functio
 runs as plain Python).
 """
 
-from balance.games.la_planche.kit import SKULL, State, below_nb, njit
+from balance.games.la_planche.kit import Rule, apply_option_nb, below_nb, njit
 from balance.strategy import Strategy
 
 
 @njit
 def symbol(obs, seat, colour, first, second, params, rng):
-    """Return 0 to play the symbol ``first``, 1 to play ``second``."""
-    if first == SKULL and obs[1][State.LEFT + colour] > 1:
-        return 1  # keep my own colour's prisoners away from the skull while I can
+    """Return 0 to play the symbol ``first``, 1 to play ``second`` (asked only when both
+    have options: never about the skull, which has none)."""
     return below_nb(rng, 2)
 
 
 @njit
 def choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
-    """Return the index (0 to count-1) of the option of ``symbol`` to play."""
-    return below_nb(rng, count)
+    """Return the index (0 to count-1) of the option of ``symbol`` to play: here the one
+    after which my colour's prisoners stand nearest the ship (space 0), none fallen."""
+    line, state, rules = obs[0], obs[1], obs[2]
+    after, after_state = obs[7], obs[8]  # scratch copies: never change line or state
+    best, best_danger = 0, 1 << 30
+    for k in range(count):
+        after[:] = line
+        after_state[:] = state
+        fallen = apply_option_nb(after, after_state, rules, symbol, opt_a[k], opt_b[k])
+        danger = 1000 if fallen == colour else 0
+        for space in range(rules[Rule.SPACES]):
+            if after[space] == colour:
+                danger += space
+        if danger < best_danger:
+            best, best_danger = k, danger
+    return best
 
 
 mine = Strategy(
     game="la-planche",
     name="mine",
-    description="Avoids the skull while its colour has prisoners left; otherwise random.",
+    description=(
+        "Plays the option that keeps its colour's prisoners nearest the ship; "
+        "picks the symbol at random."
+    ),
     decisions={"symbol": symbol, "choose": choose},
 )

@@ -9,31 +9,44 @@ argument holds. Run with --debug to print() or set a breakpoint inside the funct
 runs as plain Python).
 """
 
-from balance.games.lifeboats.kit import HAT, below_nb, njit
+from balance.games.lifeboats.kit import (
+    HAT,
+    LEAK_VOTE,
+    MOVE_VOTE,
+    NEVER,
+    below_nb,
+    fill_chances_nb,
+    fill_own_values_nb,
+    is_ballot_nb,
+    njit,
+    option_value_nb,
+)
 from balance.strategy import Strategy
 
 
 @njit
 def decide(obs, seat, kind, options, count, params, rng):
-    """Return the index (0 to count-1) of the option to take in a decision of ``kind``."""
-    others = 0  # options other than playing a hat
-    for k in range(count):
-        if options[k] != HAT:
-            others += 1
-    if others == 0:
+    """Return the index (0 to count-1) of the option to take in a decision of ``kind``:
+    here, in a vote, the outcome worth most points to me, never a hat; any other decision
+    at random."""
+    if not is_ballot_nb(kind):
         return below_nb(rng, count)
-    pick = below_nb(rng, others)  # never plays a hat while it has another choice
+    fill_chances_nb(obs, kind)  # the kit's tables that the values below read
+    if kind in (LEAK_VOTE, MOVE_VOTE):
+        fill_own_values_nb(obs, kind, options, count)
+    best, best_value = 0, NEVER
     for k in range(count):
         if options[k] != HAT:
-            if pick == 0:
-                return k
-            pick -= 1
-    return 0
+            value = option_value_nb(obs, seat, kind, options, k)
+            if value > best_value:
+                best, best_value = k, value
+    return best
 
 
 mine = Strategy(
     game="lifeboats",
     name="mine",
-    description="Votes and moves at random, and never plays a hat.",
+    description="Votes for the outcome worth most points to it, never with a hat; "
+    "places, moves and swims at random.",
     decisions={"decide": decide},
 )
