@@ -9,7 +9,9 @@ slow; each has a fast counterpart that checks the same thing without the game lo
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +23,7 @@ from balance.authoring.strategy_tools import template
 from balance.core.dispatch import compiled_from_cache
 from balance.core.errors import BalanceError
 from balance.core.game import Setup
-from balance.core.strategy import load_strategy_file, strategy_origin
+from balance.core.strategy import BOUNDS_CHECK_ENV, load_strategy_file, strategy_origin
 from balance.games import MODULES, get_game
 from balance.run.results import json_safe
 from balance.run.strategy_check import (
@@ -178,6 +180,72 @@ def test_a_run_time_exception_in_the_compiled_loop_is_one_short_message(
     )
     assert code == 2 and "Traceback" not in err
     assert f"choose ({path.resolve()}, line 13) failed in game 0: ZeroDivisionError" in err
+
+
+# --- bounds checks ---------------------------------------------------------------------------
+
+PEEK = """
+@njit
+def peek(values, k):
+    return values[k]
+
+
+@njit
+def peek_twice(values, k):
+    return peek(values, k) + peek(values, 0)
+"""
+
+
+def test_a_user_file_is_compiled_with_bounds_checks(tmp_path: Path, monkeypatch) -> None:
+    # an index past the end raises instead of reading memory after the array, in the
+    # decisions and in every other compiled function of the file (helpers included)
+    monkeypatch.delenv(BOUNDS_CHECK_ENV, raising=False)
+    path = plain(tmp_path)
+    path.write_text(path.read_text() + PEEK)
+    strategy = load_strategy_file(path, "plain", "la-planche")
+    origin = strategy_origin(strategy)
+    assert origin is not None
+    module = sys.modules[origin.module]
+    values = np.arange(3)
+    assert module.peek_twice(values, 2) == 2
+    with pytest.raises(IndexError):
+        module.peek_twice(values, 3)
+    for function in strategy.decisions.values():
+        assert function.targetoptions["boundscheck"] is True
+    dispatch = get_game("la-planche").engine.DISPATCH
+    checked_key = dispatch.cache_key([strategy])
+    # turned off (balance --no-bounds-check): another module, another compiled loop
+    monkeypatch.setenv(BOUNDS_CHECK_ENV, "0")
+    unchecked = load_strategy_file(path, "plain", "la-planche")
+    again = strategy_origin(unchecked)
+    assert again is not None and again.module == origin.module + "_unchecked"
+    assert not unchecked.decisions["choose"].targetoptions.get("boundscheck")
+    assert dispatch.cache_key([unchecked]) != checked_key
+
+
+def test_no_bounds_check_is_a_flag_of_balance(monkeypatch) -> None:
+    monkeypatch.delenv(BOUNDS_CHECK_ENV, raising=False)
+    invoke("--no-bounds-check", "strategy", "new", "la-planche")
+    assert os.environ[BOUNDS_CHECK_ENV] == "0"
+
+
+@pytest.mark.slow
+def test_an_index_out_of_range_stops_the_run_naming_its_line(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
+    monkeypatch.delenv(BOUNDS_CHECK_ENV, raising=False)
+    path = plain(tmp_path, body="return opt_a[count + 200] % count")
+    for command in (
+        ["simulate", "la-planche", "-p", "2", "-g", "500"],
+        ["strategy", "check"],
+    ):
+        args = [*command, "--strategy", f"{path}:plain", "--strategy", "random"]
+        if command[0] == "strategy":
+            args = [*command, f"{path}:plain", "--game", "la-planche"]
+        code, _, err = call_main(monkeypatch, capsys, *args)
+        assert code == 2 and "Traceback" not in err and err.count("\n") <= 3, err
+        assert f"choose ({path.resolve()}, line 13) failed in game" in err
+        assert "IndexError: index" in err and "out of bounds" in err
 
 
 def test_the_file_is_imported_under_a_name_fixed_by_its_content(tmp_path: Path) -> None:

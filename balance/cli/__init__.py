@@ -7,6 +7,7 @@ runs, so that ``balance --help`` and the listings start at once.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -26,6 +27,7 @@ from balance.cli import (
     tournament,
 )
 from balance.core.errors import BalanceError, Interrupted
+from balance.core.strategy import BOUNDS_CHECK_ENV
 
 EXAMPLE = """
 \b
@@ -36,12 +38,21 @@ Example:
 
 @click.group(epilog=EXAMPLE, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="balance", prog_name="balance")
-def cli() -> None:
+@click.option(
+    "--no-bounds-check",
+    is_flag=True,
+    help="Compile your strategy files without checking their indices (see "
+    "docs/strategies.md for what it saves): an index out of range then reads or writes "
+    "past the array's end, silently.",
+)
+def cli(no_bounds_check: bool) -> None:
     """Monte Carlo balance analysis of board and card games.
 
     Plays many games with compiled rules engines and pluggable strategies, and reports
     win rates, game lengths and card usefulness with 95% intervals.
     """
+    if no_bounds_check:
+        os.environ[BOUNDS_CHECK_ENV] = "0"
 
 
 for command in (

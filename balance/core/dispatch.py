@@ -428,7 +428,9 @@ class Dispatch:
             origin = strategy_origin(strategy)
             if origin is None:
                 return None
-            digest.update(f"{origin.path}\0{origin.digest}\0{strategy.name}\0".encode())
+            # the module's name says whether its indices are checked (bounds_checked)
+            part = f"{origin.path}\0{origin.digest}\0{origin.module}\0{strategy.name}\0"
+            digest.update(part.encode())
             for decision in self.decisions:
                 function = self._function(strategy, decision.name)
                 name = getattr(getattr(function, "py_func", function), "__qualname__", "")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import re
 import sys
 import traceback
@@ -18,7 +19,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
+from types import FunctionType, ModuleType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -266,22 +267,38 @@ def ship(shipped: Sequence[Strategy], joining: Sequence[Strategy], module: str) 
             _ORIGINS[strategy] = Origin(path, digest, module)
 
 
+#: Environment variable that turns off the bounds checks of users' strategies ("0"); the
+#: command line's ``balance --no-bounds-check`` sets it.
+BOUNDS_CHECK_ENV = "BALANCE_BOUNDS_CHECK"
+
+
+def bounds_checked() -> bool:
+    """Whether users' strategy files are compiled with numba's bounds checks (the
+    default): an index out of range then stops the run, where unchecked it reads or
+    writes memory past the array's end."""
+    return os.environ.get(BOUNDS_CHECK_ENV, "1") != "0"
+
+
 def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
     """Import a user's strategy file and return its :class:`Strategy` called ``name``.
 
     The file is imported once per process and content, under a module name made from
     its path and content; a file that fails to import is reported in one line naming the
-    file, the line and the reason.
+    file, the line and the reason. Its compiled functions check their indices
+    (:func:`bounds_checked`).
     """
     if not path.is_file():
         raise BalanceError(f"strategy file {str(path)!r} does not exist")
     path = path.resolve()
     content = path.read_bytes()
     digest = hashlib.sha256(str(path).encode() + b"\0" + content).hexdigest()
-    module_name = f"balance_user_{digest[:16]}"
+    checked = bounds_checked()
+    module_name = f"balance_user_{digest[:16]}" + ("" if checked else "_unchecked")
     module = sys.modules.get(module_name)
     if module is None:
         module = _import_file(path, module_name)
+        if checked:
+            _check_bounds(module)
     found = [v for v in vars(module).values() if isinstance(v, Strategy)]
     by_name = {s.name: s for s in found}
     if name in by_name:
@@ -297,6 +314,41 @@ def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
         raise BalanceError(f"strategy {name!r} in {str(path)!r} plays {strategy.game}, not {game}")
     _ORIGINS[strategy] = Origin(path, hashlib.sha256(content).hexdigest(), module_name)
     return strategy
+
+
+def _check_bounds(module: ModuleType) -> None:
+    """Compile every ``@njit`` function defined in a user's file with numba's bounds
+    checks, and its strategies' decisions with them: an index out of range raises
+    IndexError, which the runner traces to the game, file and line. Each is its own
+    compiled function (never inlined), so the checks cover the user's code only."""
+    from numba.core.caching import NullCache  # numba only when a file loads
+    from numba.core.dispatcher import Dispatcher
+
+    from balance.core.compile_cache import njit
+
+    checked: dict[int, Dispatcher] = {}
+    for name, value in list(vars(module).items()):
+        if isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__:
+            skip = ("nopython", "inline", "boundscheck")
+            options = {k: v for k, v in value.targetoptions.items() if k not in skip}
+            cache = not isinstance(value._cache, NullCache)  # @njit(cache=True) kept
+            py = value.py_func
+            # numba's cache tells functions apart by name, not by their checks: the
+            # checked one's own name keeps an unchecked run's cached code out
+            copy = FunctionType(
+                py.__code__, py.__globals__, py.__name__, py.__defaults__, py.__closure__
+            )
+            copy.__qualname__ = f"{py.__qualname__}__bounds_checked"
+            copy.__module__ = py.__module__
+            copy.__doc__ = py.__doc__
+            checked[id(value)] = njit(boundscheck=True, cache=cache, **options)(copy)
+            # The functions' globals are the module's: calls between them resolve to
+            # the checked ones when they compile.
+            module.__dict__[name] = checked[id(value)]
+    for value in list(vars(module).values()):
+        if isinstance(value, Strategy):
+            decisions = {d: checked.get(id(f), f) for d, f in value.decisions.items()}
+            object.__setattr__(value, "decisions", decisions)
 
 
 def _import_file(path: Path, module_name: str) -> ModuleType:
