@@ -7,10 +7,11 @@ Run from the project root:
 
 Each run is a fresh ``balance simulate`` process, as a designer's are: the game's template
 strategy (``balance strategy new``) against random, with an empty strategy cache
-(``BALANCE_CACHE_DIR`` in a temporary directory), then the same command again, then the
-same table with shipped strategies only; and ``--debug`` on a few hundred games. It prints
-the machine first, each run's wall-clock time and whether it compiled (the runner's
-"compiling ..." line on stderr).
+(``BALANCE_CACHE_DIR`` in a temporary directory), then the same command again, after a
+one-line edit of a decision function, after an edit of a comment only, then the same
+table with shipped strategies only; and ``--debug`` on a few hundred games. It prints the
+machine first, each run's wall-clock time and whether it compiled (the runner's
+"compiling ..." line on stderr), and the edited runs' time against the shipped one's.
 """
 
 from __future__ import annotations
@@ -60,6 +61,13 @@ def timed(args: list[str], env: dict[str, str]) -> tuple[float, bool]:
     return elapsed, "compiling" in done.stderr
 
 
+def edited(text: str) -> str:
+    """``text`` with one line added to its first decision function, after its docstring."""
+    start = text.index("@njit\ndef ")
+    end = text.index('"""', text.index('"""', start) + 3) + 3
+    return text[:end] + "\n    _edited = 1  # one line more" + text[end:]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="walk-the-plank")
@@ -74,20 +82,32 @@ def main() -> None:
         env = dict(os.environ, BALANCE_CACHE_DIR=str(Path(directory) / "cache"))
         table = ["simulate", options.game, "-p", players, "--rotate-seats"]
         mine = [*table, "--strategy", f"{path}:mine", "--strategy", "random"]
+        games = ["-g", str(options.games)]
+        text = template(options.game)
         runs = [
-            ("first run, user strategy", [*mine, "-g", str(options.games)]),
-            ("second run, unchanged file", [*mine, "-g", str(options.games)]),
-            ("shipped strategies only", [*table, "-g", str(options.games)]),
+            ("first run, user strategy", None, [*mine, *games]),
+            ("second run, unchanged file", None, [*mine, *games]),
+            ("one-line edit", edited(text), [*mine, *games]),
+            ("comment edit", edited(text) + "\n# a comment\n", [*mine, *games]),
+            ("shipped strategies only", None, [*table, *games]),
             (
                 f"--debug, {options.debug_games} games",
+                None,
                 [*mine, "-g", str(options.debug_games), "--debug"],
             ),
         ]
         print(f"{options.game}, {players} players, {options.games:,} games a run:")
-        for name, args in runs:
+        times = {}
+        for name, source, args in runs:
+            if source is not None:
+                path.write_text(source)
             seconds, compiled = timed(args, env)
+            times[name] = seconds
             what = "compiled" if compiled else "no compile"
             print(f"  {name:<30} {seconds:7.1f} s  ({what})")
+        shipped = times["shipped strategies only"]
+        for name in ("one-line edit", "comment edit"):
+            print(f"  {name} / shipped only: {times[name] / shipped:.1f}x")
 
 
 if __name__ == "__main__":
