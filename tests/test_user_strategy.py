@@ -120,6 +120,44 @@ def test_a_float_answer_is_caught_before_the_game_loop_compiles(
     )
 
 
+@pytest.mark.parametrize(
+    ("body", "wrong", "says"),
+    [
+        (
+            "return int(statistics.mean([1, 2]))",
+            "statistics.mean",
+            "calls statistics.mean, from a Python library compiled code cannot call: use "
+            "numpy's functions on arrays, or write it as a loop",
+        ),
+        (
+            "x = [1]\n    x.append('a')\n    return 0",
+            "x.append",
+            "adds to a list of int64 an item of another type: a list holds one type",
+        ),
+        (
+            "d = {}\n    d[1] = 2\n    d['a'] = 3\n    return 0",
+            "d['a']",
+            "stores in a dict of int64 keys and int64 values a key or a value of another "
+            "type: a dict's keys have one type, its values one type",
+        ),
+        (
+            "return int(np.mean([1, 2]))",
+            "np.mean",
+            "calls mean on a list: make it a numpy array first (np.array)",
+        ),
+    ],
+    ids=["python library", "list of two types", "dict of two types", "numpy on a list"],
+)
+def test_common_numba_refusals_say_what_to_use_instead(
+    monkeypatch, capsys, tmp_path: Path, body: str, wrong: str, says: str
+) -> None:
+    path = plain(tmp_path, body=body)
+    path.write_text("import statistics\n\nimport numpy as np\n" + path.read_text())
+    lines = path.read_text().splitlines()
+    line = next(k for k, text in enumerate(lines, 1) if wrong in text)  # the wrong line
+    check_error(monkeypatch, capsys, path, "plain", f"({path.resolve()}, line {line})", says)
+
+
 def test_a_wrong_number_of_arguments_names_the_expected_ones(
     monkeypatch, capsys, tmp_path: Path
 ) -> None:

@@ -258,9 +258,32 @@ def plain_reason(text: str) -> str:
             kind = what["cls"] if what else "Python object"
             return f"uses {name['name']!r}, a {kind} that compiled code cannot use"
         return f"uses the name {name['name']!r}, which is not defined"
+    module = re.search(
+        r"Unknown attribute '(?P<fn>\w+)' of type Module\(<module '(?P<m>[\w.]+)'", first
+    )
+    if module:
+        return (
+            f"calls {module['m']}.{module['fn']}, from a Python library compiled code cannot "
+            "call: use numpy's functions on arrays, or write it as a loop"
+        )
+    append = re.search(r"BoundFunction\(list\.append for list\((?P<kind>[^)]+)\)", first)
+    if append:
+        return (
+            f"adds to a list of {append['kind']} an item of another type: a list holds one "
+            "type; keep a list (or a numpy array) for each, or a tuple"
+        )
     call = re.search(r"No implementation of function (?P<fn>.+?) found for signature", first)
     if call:
         sig = next((ln.lstrip("> ") for ln in useful[1:] if ln.startswith(">>>")), "")
+        stored = re.match(r"setitem\(DictType\[(?P<key>[^,\]]+),\s*(?P<value>[^\]]+)\]", sig)
+        if stored:
+            return (
+                f"stores in a dict of {stored['key']} keys and {stored['value']} values a key "
+                "or a value of another type: a dict's keys have one type, its values one type"
+            )
+        listed = re.match(r"(?P<fn>\w+)\(list\(", sig)
+        if listed:
+            return f"calls {listed['fn']} on a list: make it a numpy array first (np.array)"
         return f"compiled code cannot call {call['fn']} with these arguments: {sig}".rstrip(": ")
     return re.sub(r"^(TypingError|NumbaError|LoweringError|UnsupportedError):\s*", "", first)
 
