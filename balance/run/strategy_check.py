@@ -243,6 +243,33 @@ def compile_error(
     )
 
 
+#: numba's commonest refusals, each with what to use instead (``{names}`` from the match):
+#: in its message, then in the arguments of a call it found no implementation for.
+_REFUSED = (
+    (
+        re.compile(r"Unknown attribute '(?P<fn>\w+)' of type Module\(<module '(?P<m>[\w.]+)'"),
+        "calls {m}.{fn}, from a Python library compiled code cannot call: use numpy's "
+        "functions on arrays, or write it as a loop",
+    ),
+    (
+        re.compile(r"BoundFunction\(list\.append for list\((?P<kind>[^)]+)\)"),
+        "adds to a list of {kind} an item of another type: a list holds one type; keep a "
+        "list (or a numpy array) for each, or a tuple",
+    ),
+)
+_REFUSED_CALLS = (
+    (
+        re.compile(r"setitem\(DictType\[(?P<key>[^,\]]+),\s*(?P<value>[^\]]+)\]"),
+        "stores in a dict of {key} keys and {value} values a key or a value of another "
+        "type: a dict's keys have one type, its values one type",
+    ),
+    (
+        re.compile(r"(?P<fn>\w+)\(list\("),
+        "calls {fn} on a list: make it a numpy array first (np.array)",
+    ),
+)
+
+
 def plain_reason(text: str) -> str:
     """The reason in a numba error, in one line of plain words."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
@@ -258,32 +285,17 @@ def plain_reason(text: str) -> str:
             kind = what["cls"] if what else "Python object"
             return f"uses {name['name']!r}, a {kind} that compiled code cannot use"
         return f"uses the name {name['name']!r}, which is not defined"
-    module = re.search(
-        r"Unknown attribute '(?P<fn>\w+)' of type Module\(<module '(?P<m>[\w.]+)'", first
-    )
-    if module:
-        return (
-            f"calls {module['m']}.{module['fn']}, from a Python library compiled code cannot "
-            "call: use numpy's functions on arrays, or write it as a loop"
-        )
-    append = re.search(r"BoundFunction\(list\.append for list\((?P<kind>[^)]+)\)", first)
-    if append:
-        return (
-            f"adds to a list of {append['kind']} an item of another type: a list holds one "
-            "type; keep a list (or a numpy array) for each, or a tuple"
-        )
+    for pattern, instead in _REFUSED:
+        found = pattern.search(first)
+        if found:
+            return instead.format(**found.groupdict())
     call = re.search(r"No implementation of function (?P<fn>.+?) found for signature", first)
     if call:
         sig = next((ln.lstrip("> ") for ln in useful[1:] if ln.startswith(">>>")), "")
-        stored = re.match(r"setitem\(DictType\[(?P<key>[^,\]]+),\s*(?P<value>[^\]]+)\]", sig)
-        if stored:
-            return (
-                f"stores in a dict of {stored['key']} keys and {stored['value']} values a key "
-                "or a value of another type: a dict's keys have one type, its values one type"
-            )
-        listed = re.match(r"(?P<fn>\w+)\(list\(", sig)
-        if listed:
-            return f"calls {listed['fn']} on a list: make it a numpy array first (np.array)"
+        for pattern, instead in _REFUSED_CALLS:
+            found = pattern.match(sig)
+            if found:
+                return instead.format(**found.groupdict())
         return f"compiled code cannot call {call['fn']} with these arguments: {sig}".rstrip(": ")
     return re.sub(r"^(TypingError|NumbaError|LoweringError|UnsupportedError):\s*", "", first)
 
