@@ -158,6 +158,24 @@ def test_common_numba_refusals_say_what_to_use_instead(
     check_error(monkeypatch, capsys, path, "plain", f"({path.resolve()}, line {line})", says)
 
 
+@pytest.mark.parametrize(
+    ("body", "line", "says"),
+    [
+        ("if count > 2:\n        return 0\n    return 0.5", 15, "returns a float"),
+        ("if count > 2:\n        return 0\n    return count > 1", 15, "returns True or False"),
+        ("if count > 2:\n        return 0", 13, "returns nothing (None) on a path through"),
+    ],
+    ids=["float", "bool", "nothing"],
+)
+def test_a_wrong_return_among_several_is_named_at_its_own_line(
+    monkeypatch, capsys, tmp_path: Path, body: str, line: int, says: str
+) -> None:
+    # numba unifies a bool or a float on one path with the integers of the others: each
+    # return is checked as written, before the game loop compiles
+    path = plain(tmp_path, body=body)
+    check_error(monkeypatch, capsys, path, "plain", f"({path.resolve()}, line {line})", says)
+
+
 def test_a_wrong_number_of_arguments_names_the_expected_ones(
     monkeypatch, capsys, tmp_path: Path
 ) -> None:

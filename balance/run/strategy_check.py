@@ -137,8 +137,19 @@ def check_decisions(strategy: Strategy) -> None:
             function.compile(wanted.arguments)
         except Exception as exc:  # numba's typing and lowering errors, in plain words
             raise compile_error(strategy, decision, py, exc) from None
-        result = function.overloads[wanted.arguments].signature.return_type
-        if wanted.returns and not isinstance(result, nbtypes.Integer):
+        compiled = function.overloads[wanted.arguments]
+        result = compiled.signature.return_type
+        if not wanted.returns:
+            continue
+        # each return as written: numba unifies a bool or a float on one path with the
+        # integers of the others, which the loop would only find playing
+        for line, kind in _returns(compiled):
+            if not isinstance(kind, nbtypes.Integer) or isinstance(kind, nbtypes.Boolean):
+                what = _kind(kind) + (
+                    " on a path through this line" if kind == nbtypes.none else ""
+                )
+                raise StrategyError(strategy, decision, py, line, f"returns {what}; {INDEX_WORDS}")
+        if not isinstance(result, nbtypes.Integer):
             raise StrategyError(
                 strategy,
                 decision,
@@ -146,6 +157,32 @@ def check_decisions(strategy: Strategy) -> None:
                 _lines(py).get("return"),
                 f"returns {_kind(result)}; {INDEX_WORDS}",
             )
+
+
+def _returns(compiled: Any) -> list[tuple[int, Any]]:
+    """``(line, type)`` of each ``return`` of a compiled function, the type its value
+    had before numba unified the returns, in the order of the lines (none for a function
+    loaded from numba's cache, checked when it was compiled)."""
+    from numba.core import ir
+
+    annotation = compiled.type_annotation
+    found: list[tuple[int, Any]] = []
+    if not hasattr(annotation, "blocks"):  # loaded from numba's cache: checked when compiled
+        return found
+    for block in annotation.blocks.values():
+        returned = block.terminator
+        if not isinstance(returned, ir.Return):
+            continue
+        for statement in block.body:
+            value = getattr(statement, "value", None)
+            if (
+                isinstance(statement, ir.Assign)
+                and statement.target.name == returned.value.name
+                and isinstance(value, ir.Expr)
+                and value.op == "cast"
+            ):
+                found.append((statement.loc.line, annotation.typemap[value.value.name]))
+    return sorted(found, key=lambda item: item[0])
 
 
 def _kind(result: Any) -> str:
