@@ -215,6 +215,23 @@ def test_a_run_time_exception_is_traced_to_its_line_in_python(tmp_path: Path) ->
     ]
 
 
+def test_debug_names_the_failing_game_and_line_in_one_line(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
+    # played as Python, an exception is one line naming the game, file and line, as in
+    # the compiled run; --traceback shows Python's own above it
+    path = plain(tmp_path, body="return count // (count - count)")
+    args = ["simulate", "la-planche", "-p", "2", "-g", "20", "--debug"]
+    args += ["--strategy", f"{path}:plain", "--strategy", "random"]
+    code, _, err = call_main(monkeypatch, capsys, *args)
+    assert code == 2 and "Traceback" not in err and err.count("\n") <= 3, err
+    assert f"choose ({path.resolve()}, line 13) failed in game 0: ZeroDivisionError" in err
+    code, _, err = call_main(monkeypatch, capsys, *args, "--traceback")
+    assert code == 2 and "Traceback (most recent call last)" in err, err
+    assert f'File "{path.resolve()}", line 13, in choose' in err
+    assert "error: strategy 'plain', decision 'choose'" in err
+
+
 @pytest.mark.slow
 def test_a_run_time_exception_in_the_compiled_loop_is_one_short_message(
     monkeypatch, capsys, tmp_path: Path

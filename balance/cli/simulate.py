@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import traceback
 from pathlib import Path
 
 import click
@@ -15,6 +16,7 @@ from balance.cli.options import (
     say_compiling,
     table_options,
 )
+from balance.core.errors import BalanceError
 
 
 @click.command(
@@ -50,6 +52,12 @@ Examples:
     help="Play on the reference engine with your strategy as plain Python, so print() and "
     "breakpoints in it work; the same games as without, a few hundred a second.",
 )
+@click.option(
+    "--traceback",
+    "show_traceback",
+    is_flag=True,
+    help="With --debug: an exception in your strategy shows Python's traceback, not one line.",
+)
 def simulate(
     game: str,
     players: int,
@@ -67,6 +75,7 @@ def simulate(
     precision: float | None,
     max_games: int | None,
     debug: bool,
+    show_traceback: bool,
 ) -> None:
     """Play many games of GAME and summarise them (or, with --precision, play until every
     seat's win rate and the balance index are known that closely)."""
@@ -77,24 +86,29 @@ def simulate(
         api.check_card_values(game)
     check_max_games(precision, max_games)
 
-    run = api.simulate(
-        game,
-        players=players,
-        games=n_games,
-        seed=seed,
-        strategies=strategy_texts or ("random",),
-        variants=variants,
-        rules=rule_pairs(rule_texts, decks),
-        rotate_seats=rotate_seats,
-        threads=threads,
-        out=out,
-        progress=sys.stderr.isatty(),
-        keep_records=False,
-        on_compile=say_compiling,
-        precision=precision,
-        max_games=max_games,
-        debug=debug,
-    )
+    try:
+        run = api.simulate(
+            game,
+            players=players,
+            games=n_games,
+            seed=seed,
+            strategies=strategy_texts or ("random",),
+            variants=variants,
+            rules=rule_pairs(rule_texts, decks),
+            rotate_seats=rotate_seats,
+            threads=threads,
+            out=out,
+            progress=sys.stderr.isatty(),
+            keep_records=False,
+            on_compile=say_compiling,
+            precision=precision,
+            max_games=max_games,
+            debug=debug,
+        )
+    except BalanceError as error:
+        if show_traceback and error.__cause__ is not None:  # the strategy's own, as Python
+            traceback.print_exception(error.__cause__)
+        raise
     summary = run.summary()
     if restricted_games is not None and not run.result.partial:
         api.add_card_values(

@@ -30,6 +30,7 @@ from balance.run.moments import RunSums, block_sums, supports_sums
 from balance.run.strategy_check import (
     check_decisions,
     compile_error,
+    debug_error,
     debug_lineup,
     first_failing_game,
     is_numba_error,
@@ -239,10 +240,14 @@ def run_games(
         # The earliest failing game, whatever the order in which the threads noticed it.
         start = min(failed)
         error = failed[start]
-        if users and not isinstance(error, BalanceError) and not setup.debug:
+        if users and not isinstance(error, BalanceError):
             size = min(batch, end - start)
             index = first_failing_game(lambda a, k: game.play_block(setup, a, k), start, size)
-            raise runtime_error(setup, index, error) from None
+            if not setup.debug:
+                raise runtime_error(setup, index, error) from None
+            found = debug_error(setup, index, error)  # the traceback stays its cause
+            if found is not None:
+                raise found from error
         raise error
     if interrupted():
         result.partial = True

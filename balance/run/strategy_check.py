@@ -433,6 +433,22 @@ def runtime_error(setup: Setup, game_index: int, exc: BaseException) -> BalanceE
     )
 
 
+def debug_error(setup: Setup, game_index: int, exc: BaseException) -> BalanceError | None:
+    """An exception of a user's code played as Python (``--debug``) as one line naming
+    the decision, file, line and game; None if no user's frame raised it."""
+    found = _user_frame(exc, setup.lineup)
+    if found is None:
+        return None
+    strategy, decision, py_func, line = found
+    return StrategyError(
+        strategy,
+        decision,
+        py_func,
+        line,
+        f"failed in game {game_index}: {type(exc).__name__}: {exc}",
+    )
+
+
 def _user_frame(error: BaseException, lineup: Lineup) -> tuple | None:
     """The innermost frame of ``error``'s traceback in a user's decision function."""
     functions = {}
