@@ -417,16 +417,9 @@ def runtime_error(setup: Setup, game_index: int, exc: BaseException) -> BalanceE
     except StrategyError as error:
         return BalanceError(f"{error} (game {game_index})")
     except Exception as error:  # the user's code, as Python: find its frame
-        found = _user_frame(error, setup.lineup)
+        found = debug_error(setup, game_index, error)
         if found is not None:
-            strategy, decision, py_func, line = found
-            return StrategyError(
-                strategy,
-                decision,
-                py_func,
-                line,
-                f"failed in game {game_index}: {type(error).__name__}: {error}",
-            )
+            return found
     return BalanceError(
         f"a strategy failed in game {game_index}: {type(exc).__name__}: {exc} "
         "(run with --debug to see where)"
