@@ -286,14 +286,14 @@ def test_a_user_file_is_compiled_with_bounds_checks(tmp_path: Path, monkeypatch)
     for function in strategy.decisions.values():
         assert function.targetoptions["boundscheck"] is True
     dispatch = get_game("la-planche").engine.DISPATCH
-    checked_key = dispatch.cache_key([strategy])
-    # turned off (balance --no-bounds-check): another module, another compiled loop
+    checked_key = dispatch.strategy_key(strategy)
+    # turned off (balance --no-bounds-check): another module, other compiled functions
     monkeypatch.setenv(BOUNDS_CHECK_ENV, "0")
     unchecked = load_strategy_file(path, "plain", "la-planche")
     again = strategy_origin(unchecked)
     assert again is not None and again.module == origin.module + "_unchecked"
     assert not unchecked.decisions["choose"].targetoptions.get("boundscheck")
-    assert dispatch.cache_key([unchecked]) != checked_key
+    assert dispatch.strategy_key(unchecked) != checked_key
 
 
 def test_no_bounds_check_is_a_flag_of_balance(monkeypatch) -> None:
@@ -353,30 +353,41 @@ def test_cache_true_in_a_user_file_loads_again_without_a_crash(tmp_path: Path) -
 # --- compiled once per version of the file --------------------------------------------------
 
 
-def test_the_cache_key_follows_the_file_content(tmp_path: Path) -> None:
+def test_the_cache_key_follows_the_code_not_its_comments(tmp_path: Path) -> None:
     dispatch = get_game("la-planche").engine.DISPATCH
     path = plain(tmp_path)
-    key = dispatch.cache_key([load_strategy_file(path, "plain", "la-planche")])
-    again = dispatch.cache_key([load_strategy_file(path, "plain", "la-planche")])
-    path.write_text(path.read_text() + "\n# edited\n")
-    edited = dispatch.cache_key([load_strategy_file(path, "plain", "la-planche")])
-    assert key is not None and key == again and edited != key
+    key = dispatch.strategy_key(load_strategy_file(path, "plain", "la-planche"))
+    again = dispatch.strategy_key(load_strategy_file(path, "plain", "la-planche"))
+    assert key is not None and key == again
+    text = path.read_text()
+    # a comment, a docstring, blank lines: the same compiled functions
+    commented = text.replace("@njit\ndef choose(", "# a comment\n\n\n@njit\ndef choose(", 1)
+    commented = commented.replace(
+        "):\n    return below_nb", '):\n    """Says why."""\n    return below_nb', 1
+    )
+    assert commented != text
+    path.write_text(commented)
+    assert dispatch.strategy_key(load_strategy_file(path, "plain", "la-planche")) == key
+    path.write_text(text.replace("return below_nb(rng, count)", "return below_nb(rng, count - 1)"))
+    edited = dispatch.strategy_key(load_strategy_file(path, "plain", "la-planche"))
+    assert edited != key
     built = dataclasses.replace(load_strategy_file(path, "plain", "la-planche"))
-    assert dispatch.cache_key([built]) is None  # not from a file: compiled in memory
+    assert dispatch.strategy_key(built) is None  # not from a file: compiled in memory
 
 
 @pytest.mark.slow
-def test_a_second_run_of_an_unchanged_file_loads_the_game_loop(tmp_path: Path) -> None:
+def test_a_second_run_of_an_unchanged_file_loads_its_functions(tmp_path: Path) -> None:
     path = plain(tmp_path)
     strategies = [f"{path}:plain", "random"]
     first = api.simulate("la-planche", 2, 200, strategies=strategies, threads=1)
     assert first.result.compiled
     dispatch = get_game("la-planche").engine.DISPATCH
-    dispatch.forget()  # the next run builds the loop again, as a new process would
+    mine = first.setup.lineup.seats[0].strategy
+    assert dispatch.from_cache(mine) is False
+    dispatch.forget()  # its functions join the loop again, as in a new process
     second = api.simulate("la-planche", 2, 200, strategies=strategies, threads=1)
     assert not second.result.compiled
-    kernel = get_game("la-planche").compiled.kernel_for(second.setup.lineup)
-    assert compiled_from_cache(kernel) is True
+    assert dispatch.from_cache(second.setup.lineup.seats[0].strategy) is True
     np.testing.assert_array_equal(
         np.concatenate([b.won for b in first.result.blocks]),
         np.concatenate([b.won for b in second.result.blocks]),

@@ -15,7 +15,6 @@ from importlib import resources
 
 import numpy as np
 
-from balance.core.dispatch import compiled_from_cache
 from balance.core.errors import BalanceError
 from balance.games import get_game, registry
 from balance.run.play import make_setup
@@ -40,7 +39,8 @@ class CheckResult:
     games : games played on each engine.
     seats : seats the strategy played (one a game).
     won : of those, seats that won (base rules).
-    loaded : True if the compiled loop came from the cache, False if it was compiled.
+    loaded : True if the strategy's compiled functions came from the cache, False if
+        they were compiled.
     players : players at the table.
     variants : the variants it also played, all at once.
     """
@@ -91,8 +91,7 @@ def check(
     # The runner type-checks the decisions before it compiles the loop (a loop loaded
     # from the cache passed that check when it was compiled).
     compiled = run_games(setup, games, threads=1, progress=False, on_compile=on_compile)
-    kernel = chosen.compiled.kernel_for(setup.lineup)
-    loaded = compiled_from_cache(kernel)
+    loaded = chosen.compiled.dispatch.from_cache(mine.strategy)
     reference = run_games(dataclasses.replace(setup, debug=True), games, threads=1, progress=False)
     _same_games(compiled, reference)
     if chosen.variants:

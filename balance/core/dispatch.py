@@ -2,44 +2,63 @@
 
 A game's kernel module (``engine_nb``) never imports its strategies. It declares each
 decision it asks a seat's strategy for as a :class:`Decision` (Walk the Plank's
-``program_nb = Decision("program", "obs, seat, available, params, rng, out")``) and
+``program_nb = Decision("program", "obs, seat, available, params, rng, out", ...)``) and
 calls it by the seat's code: ``program_nb(code, obs, ...)``. :class:`Dispatch` generates
 one dispatcher per decision from the game's ``SHIPPED`` tuple (code ``k`` plays its
-``k``-th strategy, a run's own strategy ``i`` plays code ``USER_CODES + i``, any other
-code raises) and compiles again, with the dispatchers bound in their globals (numba
-freezes globals when it compiles), every function that calls a decision, directly or
-through other functions or modules: the game loop, and the search players' playouts.
-Those functions are found by walking the globals the compiled functions read.
+``k``-th strategy, any code without a strategy raises) and compiles again, with the
+dispatchers bound in their globals (numba freezes globals when it compiles), every
+function that calls a decision, directly or through other functions or modules: the game
+loop, and the search players' playouts. Those functions are found by walking the globals
+the compiled functions read.
+
+A strategy without a code (a user's file, a shipped search player) is not compiled into
+the game loop. Its decision functions are compiled alone, for the argument types the loop
+passes (which the loop's compiled code carries, :func:`_decision_types`), with the game's
+own arrays read-only (:attr:`Decision.writable`), and the loop calls them by address:
+code ``USER_CODES + slot`` reads the function's address from a table of the process
+(:class:`_UserTable`) and calls it as numba calls any compiled function, so that its
+exceptions reach the loop's caller. The game loop is therefore compiled once, whoever
+plays; a user's file compiles only its own functions.
 
 Compiled once, loaded from numba's on-disk cache by every later process:
 
-* the code of the shipped strategies is compiled as if it lived in the file that
-  declares the game's :class:`Dispatch` (its ``engine.py``), which imports the kernels
-  and the strategies: :mod:`balance.core.compile_cache` then keys it on that file and on
-  every source it imports (the kernels, the kit, the strategies, the search modules);
-* a loop that also calls a run's own strategies (a user's file, or a search player,
-  compiled only for a run that seats it) is compiled as if it lived in a module file
-  generated under ``<cache>/strategies/<key>/`` (:func:`cache_root`), ``key`` a hash of
-  the strategy files' contents, the sources of balance and the versions of Python, numba
-  and numpy. A run of an unchanged file loads that loop; an edited file compiles once.
+* the game loop, and the shipped strategies' code, are compiled as if they lived in the
+  file that declares the game's :class:`Dispatch` (its ``engine.py``), which imports the
+  kernels and the strategies: :mod:`balance.core.compile_cache` then keys them on that
+  file and on every source it imports (the kernels, the kit, the strategies, the search
+  modules);
+* a strategy's decision functions as the loop calls them are compiled as if they lived in
+  a module file generated under ``<cache>/strategies/<key>/`` (:func:`cache_root`),
+  ``key`` a hash of the strategy's file with its comments, docstrings and layout left out
+  (:func:`code_digest`), the sources of balance and the versions of Python, numba and
+  numpy. A run of an unchanged file loads them, and so does a run after an edit of a
+  comment; an edit of the code compiles them once, in seconds.
 """
 
 from __future__ import annotations
 
+import ctypes
 import functools
 import hashlib
 import inspect
 import linecache
 import os
+import pickle
 import sys
 import types
+import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import llvmlite.binding as llvm
 import numba
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils
+from numba.core import types as nbtypes
 from numba.core.dispatcher import Dispatcher
+from numba.extending import intrinsic
 
 from balance.core.compile_cache import njit, package_roots
 from balance.core.errors import BalanceError
@@ -47,8 +66,11 @@ from balance.core.strategy import Strategy, strategy_origin
 
 #: Environment variable naming the directory of compiled user strategies.
 CACHE_ENV = "BALANCE_CACHE_DIR"
-#: Codes from here on belong to a run's own strategies, in the order it seats them.
+#: Codes from here on belong to the strategies without a code (users' files, search
+#: players): ``USER_CODES + slot``, the slot each was given in this process.
 USER_CODES = 100
+#: Most strategies without a code one process can seat (slots are never given back).
+USER_SLOTS = 4096
 #: Suffix of a generated function that dispatches the shipped strategies out of line.
 OUT_OF_LINE = "_out_of_line"
 
@@ -63,14 +85,162 @@ class Decision:
     ----------
     name : the decision's name in a :class:`~balance.core.strategy.Strategy`.
     arguments : the argument list its functions take, as Python spells it.
+    writable : the arrays a strategy may write into, as arguments (``rng``, ``out``) or
+        entries of a tuple argument (``obs[7]``): its scratch buffers and its answer.
+        Every other array is the game's own, passed to a strategy without a code
+        read-only, so that writing into it is refused when the strategy compiles.
+    returns_index : whether its functions return an option's index (int64); else they
+        write their answer into an array and return nothing.
     """
 
-    def __init__(self, name: str, arguments: str) -> None:
+    def __init__(
+        self, name: str, arguments: str, writable: str = "", returns_index: bool = True
+    ) -> None:
         self.name = name
         self.arguments = arguments
+        self.writable = frozenset(w.strip() for w in writable.split(",") if w.strip())
+        self.returns_index = returns_index
+        names = [a.strip() for a in arguments.split(",")]
+        unknown = {w.split("[")[0] for w in self.writable} - set(names)
+        if unknown:
+            raise BalanceError(f"decision {name!r}: writable names no argument: {unknown}")
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The argument names, in order."""
+        return tuple(a.strip() for a in self.arguments.split(","))
+
+    def read_only(self, argtypes: Sequence[Any]) -> tuple[Any, ...]:
+        """``argtypes`` (numba types, one per argument) with every array that is not
+        :attr:`writable` made read-only, in tuples too (nested ones wholly)."""
+        return tuple(
+            _read_only(kind, name, self.writable)
+            for name, kind in zip(self.names, argtypes, strict=True)
+        )
 
     def __repr__(self) -> str:
         return f"Decision({self.name!r}: code, {self.arguments})"
+
+
+def _read_only(kind: Any, path: str, writable: frozenset[str]) -> Any:
+    """``kind`` with its arrays read-only unless ``path`` (``obs``, ``obs[7]``) is writable."""
+    if path in writable:
+        return kind
+    if isinstance(kind, nbtypes.Array):
+        return kind.copy(readonly=True)
+    if isinstance(kind, nbtypes.BaseTuple):
+        members = [_read_only(k, f"{path}[{i}]", writable) for i, k in enumerate(kind.types)]
+        # the call passes a tuple member by member: its grouping may change, not its parts
+        return nbtypes.BaseTuple.from_types(members)
+    return kind
+
+
+class _UserTable:
+    """The compiled decision functions of the strategies without a code, by slot: the
+    addresses the game loop calls (``cells[slot * width + column]``, 0 where none).
+
+    The table lives in this process and is named to the loop's compiled code by a symbol
+    (``llvm.add_symbol``), so a loop loaded from numba's cache finds it again.
+    """
+
+    def __init__(self, symbol: str, decisions: Sequence[Decision]) -> None:
+        self.symbol = symbol
+        self.width = len(decisions)
+        self.cells = (ctypes.c_void_p * (USER_SLOTS * self.width))()
+        llvm.add_symbol(symbol, ctypes.addressof(self.cells))
+
+
+def _types_symbol(table: str, decision: Decision) -> str:
+    """The symbol under which a loop's compiled code keeps a decision's argument types."""
+    return f"{table}_{decision.name}_types"
+
+
+#: Argument types each decision's call was compiled with in this process, by symbol.
+_TYPED: dict[str, tuple[Any, ...]] = {}
+
+
+def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
+    """An intrinsic ``call(slot, arguments)``: the decision function of the strategy in
+    ``slot`` of ``table``, called with the tuple ``arguments`` by its address.
+
+    It raises if the slot holds no function, propagates the function's exceptions, and
+    keeps the arguments' types in the compiled code (:func:`_decision_types`), where
+    the functions are compiled for them. A decision is called with one set of types.
+    """
+    restype = nbtypes.int64 if decision.returns_index else nbtypes.none
+    symbol = _types_symbol(table, decision)
+
+    @intrinsic
+    def call(typingctx: Any, slot: Any, arguments: Any) -> Any:
+        argtypes = tuple(nbtypes.unliteral(t) for t in arguments.types)
+
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if _TYPED.setdefault(symbol, argtypes) != argtypes:
+                raise BalanceError(
+                    f"decision {decision.name!r} is called with other argument types than "
+                    f"before ({argtypes} against {_TYPED[symbol]}): every call of a "
+                    "decision must pass the same types"
+                )
+            module = builder.module
+            _keep_types(module, symbol, pickle.dumps(argtypes))
+            cells = _global(module, table, ir.ArrayType(cgutils.voidptr_t, USER_SLOTS * width))
+            slot_value = args[0]
+            index = builder.add(
+                builder.mul(slot_value, ir.Constant(slot_value.type, width)),
+                ir.Constant(slot_value.type, column),
+            )
+            address = builder.load(builder.gep(cells, [cgutils.int32_t(0), index]))
+            with cgutils.if_unlikely(builder, cgutils.is_null(builder, address)):
+                context.call_conv.return_user_exc(
+                    builder, ValueError, (f"no strategy has this code ({decision.name})",)
+                )
+            function_type = context.call_conv.get_function_type(restype, argtypes)
+            function = builder.bitcast(address, function_type.as_pointer())
+            values = cgutils.unpack_tuple(builder, args[1], len(argtypes))
+            status, result = context.call_conv.call_function(
+                builder, function, restype, argtypes, values
+            )
+            with cgutils.if_unlikely(builder, status.is_error):
+                context.call_conv.return_status_propagate(builder, status)
+            return result
+
+        return restype(nbtypes.int64, nbtypes.BaseTuple.from_types(argtypes)), codegen
+
+    return call
+
+
+def _global(module: ir.Module, name: str, kind: ir.Type) -> ir.GlobalVariable:
+    """The table ``name`` declared in ``module`` (defined by :class:`_UserTable`)."""
+    try:
+        return module.get_global(name)
+    except KeyError:
+        table = ir.GlobalVariable(module, kind, name)
+        table.linkage = "external"
+        return table
+
+
+def _keep_types(module: ir.Module, symbol: str, payload: bytes) -> None:
+    """``payload`` as constant ``symbol`` of ``module``: its length (8 bytes) then itself;
+    weak, so that every function of a loop may hold it once."""
+    try:
+        module.get_global(symbol)
+    except KeyError:
+        data = bytearray(len(payload).to_bytes(8, "little") + payload)
+        kind = ir.ArrayType(ir.IntType(8), len(data))
+        constant = ir.GlobalVariable(module, kind, symbol)
+        constant.initializer = ir.Constant(kind, data)
+        constant.global_constant = True
+        constant.linkage = "weak_odr"
+
+
+def _decision_types(library: Any, symbol: str) -> tuple[Any, ...] | None:
+    """The argument types a compiled loop (its numba code ``library``) calls a decision
+    with, from the constant :func:`_user_call` left in it; None if it never calls it."""
+    address = library.get_pointer_to_function(symbol)
+    if not address:
+        return None
+    size = int.from_bytes(ctypes.string_at(address, 8), "little")
+    return pickle.loads(ctypes.string_at(address + 8, size))
 
 
 def check_strategy(
@@ -193,42 +363,40 @@ class _Binding:
     ----------
     name : prefix of the copies' module names (the same in every process: numba's
         cache names the module of each function it saved).
+    tag : the copies' qualified names start with it: two bindings compiled as if in the
+        same file keep apart in numba's cache.
     source : the generated dispatchers' source, one ``<decision>_dispatch`` each.
     decisions : the decisions the source dispatches.
     bound : names the source reads (the strategies' functions), by name.
-    path : the file the copies are compiled as if they lived in: numba's cache keys on
-        it. None: not cached, compiled in every process.
-    keep_options : whether the copies keep the options of the originals (the shipped
-        strategies never allocate) or are compiled with numba's reference counting (a
-        user's strategy may allocate).
+    path : the file the copies are compiled as if they lived in: numba's cache keys on it.
     """
 
     def __init__(
         self,
         name: str,
+        tag: str,
         source: str,
         decisions: Sequence[Decision],
         bound: Mapping[str, Any],
-        path: Path | None,
-        keep_options: bool,
+        path: Path,
     ) -> None:
         self.name = name
+        self.tag = tag
         self.path = path
-        self.keep_options = keep_options
-        filename = str(path) if path is not None else f"<dispatchers {name}>"
-        # Readable tracebacks of the generated code (its file may not exist).
+        filename = str(path)
+        # Readable tracebacks of the generated code.
         linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         # A module numba finds by name: an out-of-line dispatcher is compiled, and
         # cached, as a function of its own, whose globals numba looks up there.
         generated = types.ModuleType(name, source)
-        if path is not None:
-            generated.__file__ = str(path)
+        generated.__file__ = str(path)
         sys.modules[name] = generated
         namespace = generated.__dict__
         namespace.update(bound)
         exec(compile(source, filename, "exec"), namespace)
         for key, value in list(namespace.items()):
             if key.endswith(OUT_OF_LINE):  # the shipped strategies never allocate
+                value.__qualname__ = f"{tag}.{key}"
                 namespace[key] = njit(_nrt=False, error_model="numpy")(value)
         self.dispatchers = {
             id(d): njit(inline="always")(namespace[f"{d.name}_dispatch"]) for d in decisions
@@ -259,8 +427,7 @@ class _Binding:
             tail = namespace["__name__"].replace(".", "_")
             copy = types.ModuleType(f"{self.name}_{tail}", namespace.get("__doc__"))
             copy.__dict__.update({k: v for k, v in namespace.items() if k != "__name__"})
-            if self.path is not None:
-                copy.__file__ = str(self.path)
+            copy.__file__ = str(self.path)
             self._modules[id(namespace)] = copy
             self.sources.append(namespace["__name__"])
             sys.modules[copy.__name__] = copy
@@ -272,18 +439,14 @@ class _Binding:
     def _copy(self, function: Dispatcher) -> Dispatcher:
         py = function.py_func
         namespace = self.module(py.__globals__).__dict__
-        code = py.__code__
-        if self.path is not None:
-            code = code.replace(co_filename=str(self.path))
+        code = py.__code__.replace(co_filename=str(self.path))
         copy = types.FunctionType(code, namespace, py.__name__, py.__defaults__, py.__closure__)
-        # One file holds the copies of every module: the module's name keeps the names
-        # of numba's cache files apart.
-        copy.__qualname__ = ".".join([*py.__module__.split(".")[-2:], py.__qualname__])
+        # One file holds the copies of every module, of each binding: the binding's tag
+        # and the module's name keep the names of numba's cache files apart.
+        copy.__qualname__ = ".".join([self.tag, *py.__module__.split(".")[-2:], py.__qualname__])
         options = dict(function.targetoptions)
         options.pop("nopython", None)
-        if not self.keep_options:
-            options.pop("_nrt", None)
-        return njit(cache=self.path is not None, **options)(copy)
+        return njit(cache=True, **options)(copy)
 
 
 #: The dispatch of the game that declares each decision, by the decision's identity.
@@ -350,7 +513,15 @@ class Dispatch:
                 raise BalanceError(
                     f"strategy {strategy.name!r} has code {strategy.code}, not {code}"
                 )
-        self._kernels: dict[tuple[Strategy, ...], Callable] = {}
+        self._table = _UserTable(f"balance_users_{_flat(module.__name__)}", self.decisions)
+        # The strategies without a code by slot (kept, so that a slot is never reused);
+        # the compiled functions of those that joined (kept: the table holds their
+        # addresses), and whether they came from numba's cache.
+        self._slots: dict[Strategy, int] = {}
+        self._joined: dict[Strategy, tuple[list[Dispatcher], bool]] = {}
+        self._functions: weakref.WeakKeyDictionary[Strategy, dict[str, Dispatcher]] = (
+            weakref.WeakKeyDictionary()
+        )
         _DECLARED.update((id(d), self) for d in self.decisions)
 
     @property
@@ -366,12 +537,13 @@ class Dispatch:
                     f"shipped strategy {strategy.name!r} calls the game's decisions (a search "
                     "player): it must join the loop without a code"
                 )
-        return self._binding(
-            f"balance_shipped_{self.module.__name__.replace('.', '_')}",
-            [(f"{s.name}", s) for s in self.shipped],
-            self.home,
-            keep_options=True,
-        )
+        return self._binding("shipped", users=False)
+
+    @functools.cached_property
+    def _main(self) -> _Binding:
+        """The game loop's binding: the shipped strategies, and the strategies without a
+        code by their slots in the table."""
+        return self._binding("main", users=True)
 
     def bound(self, value: Any) -> Any:
         """``value`` (a compiled function or a module of them) as the shipped strategies
@@ -386,79 +558,187 @@ class Dispatch:
     def bound_modules(self) -> list[str]:
         """The modules whose functions the shipped strategies' code has compiled again
         (with their dispatchers) in this process so far, by name."""
-        return list(self._shipped.sources)
+        return list(self._shipped.sources) + list(self._main.sources)
 
     def kernel_for(self, strategies: Sequence[Strategy]) -> Callable:
-        """The game loop that can call every one of ``strategies`` (a run's, seat by
-        seat): shipped ones by their codes, the others by ``USER_CODES + i`` in the
-        order they first come. A code no shipped strategy has is refused."""
-        users: list[Strategy] = []
+        """The game loop, which can call every one of ``strategies`` (a run's, seat by
+        seat): shipped ones by their codes, the others by :meth:`code` once
+        :meth:`prepare` has compiled their functions. A code no shipped strategy has is
+        refused."""
         for strategy in strategies:
-            if strategy.code is None:
-                if strategy not in users:
-                    users.append(strategy)
-            elif not 0 <= strategy.code < len(self.shipped):
+            if strategy.code is not None and not 0 <= strategy.code < len(self.shipped):
                 raise BalanceError(
                     f"strategy {strategy.name!r} has code {strategy.code}, which no shipped "
                     f"strategy of {self.shipped[0].game} has (0 to {len(self.shipped) - 1})"
                 )
-        key = tuple(users)
-        if key not in self._kernels:
-            self._kernels[key] = self._build(key)
-        return self._kernels[key]
+        return self._main.bind(getattr(self.module, self.loop))
+
+    def code(self, strategy: Strategy) -> int:
+        """The code the game loop calls ``strategy`` by: a shipped strategy's own, else
+        ``USER_CODES`` plus the slot it is given in this process (the first time)."""
+        if strategy.code is not None:
+            return strategy.code
+        if strategy not in self._slots:
+            if len(self._slots) == USER_SLOTS:
+                raise BalanceError(
+                    f"one process seats at most {USER_SLOTS} strategies of files or search "
+                    "players; start another"
+                )
+            self._slots[strategy] = len(self._slots)
+        return USER_CODES + self._slots[strategy]
+
+    def prepare(self, kernel: Dispatcher, arguments: Sequence[Any], strategies: Sequence[Any]):
+        """Make ready the game loop ``kernel`` for a call with ``arguments`` and the
+        decision functions of each strategy without a code among ``strategies``: compile
+        (or load) the loop, then each strategy's functions for the argument types the
+        loop passes, and give the loop their addresses."""
+        users = [s for s in dict.fromkeys(strategies) if s.code is None and s not in self._joined]
+        if not users:
+            return
+        signature = tuple(kernel.typeof_pyval(a) for a in arguments)
+        kernel.compile(signature)
+        library = kernel.overloads[signature].library
+        for strategy in users:
+            self._join(strategy, library)
+
+    def is_ready(self, strategies: Sequence[Strategy], kernel: Dispatcher | None = None) -> bool:
+        """Whether the game loop (or ``kernel``, a loop of the game's own) and the
+        functions of ``strategies`` without a code are compiled in this process or cached
+        on disk (else a run compiles them first)."""
+        if not _has_cache(kernel or self.kernel_for(strategies)):
+            return False
+        return all(
+            s in self._joined or all(map(_has_cache, self._compiled(s).values()))
+            for s in strategies
+            if s.code is None
+        )
+
+    def from_cache(self, strategy: Strategy) -> bool | None:
+        """Whether the functions of ``strategy`` (without a code) came from numba's cache
+        when they joined: True, False if compiled, None if they have not joined."""
+        joined = self._joined.get(strategy)
+        return None if joined is None else joined[1]
 
     def forget(self) -> None:
-        """Drop the loops with users' strategies built in this process (the next run
-        loads them from disk)."""
-        self._kernels.clear()
+        """Let the strategies without a code join again on their next run, as in a new
+        process (their functions load from disk; their slots stay theirs)."""
+        self._joined.clear()
+        self._functions.clear()
+        ctypes.memset(self._table.cells, 0, ctypes.sizeof(self._table.cells))
 
-    def cache_key(self, users: Sequence[Strategy]) -> str | None:
-        """The hash that names the compiled loop of ``users`` on disk; None if a strategy
-        was not loaded from a file (it is then compiled in every process)."""
+    def strategy_key(self, strategy: Strategy) -> str | None:
+        """The hash that names a strategy's compiled decision functions on disk; None if
+        it was not loaded from a file (they are then compiled in every process).
+
+        A comment, a docstring or the layout of the file do not change it
+        (:func:`balance.core.strategy.code_digest`); any change of its code does.
+        """
+        origin = strategy_origin(strategy)
+        if origin is None:
+            return None
         digest = hashlib.sha256()
+        checked = "unchecked" if origin.module.endswith("_unchecked") else "checked"
         for part in (
             self.module.__name__,
             sys.version,
             numba.__version__,
             np.__version__,
             _sources_digest(),
+            str(origin.path),
+            origin.code,
+            checked,  # bounds_checked(): the user's functions compile with checks or not
+            strategy.name,
         ):
             digest.update(part.encode() + b"\0")
-        for strategy in users:
-            origin = strategy_origin(strategy)
-            if origin is None:
-                return None
-            # the module's name says whether its indices are checked (bounds_checked)
-            part = f"{origin.path}\0{origin.digest}\0{origin.module}\0{strategy.name}\0"
-            digest.update(part.encode())
-            for decision in self.decisions:
-                function = self._function(strategy, decision.name)
-                name = getattr(getattr(function, "py_func", function), "__qualname__", "")
-                digest.update(f"{decision.name}={name}\0".encode())
+        for decision in self.decisions:
+            function = self._function(strategy, decision.name)
+            name = getattr(getattr(function, "py_func", function), "__qualname__", "")
+            digest.update(f"{decision.name}={name}\0".encode())
         return digest.hexdigest()
 
-    def _function(self, strategy: Strategy, decision: str) -> Callable:
+    def _function(self, strategy: Strategy, decision: str) -> Callable | None:
         return strategy.decisions.get(decision, self.fallback.get(decision))
 
-    def _build(self, users: tuple[Strategy, ...]) -> Callable:
-        loop = getattr(self.module, self.loop)
-        if not users:
-            return self._shipped.bind(loop)
-        key = self.cache_key(users)
-        name = f"balance_loop_{key[:16]}" if key else f"balance_loop_{id(users):x}"
-        named = [(s.name, s) for s in self.shipped]
-        named += [(f"{s.name} ({_where(s)})", s) for s in users]
-        source = self._source(named)
-        path = _materialise(key, source) if key else None
-        binding = self._binding(name, named, path, keep_options=False, source=source)
-        return binding.bind(loop)
+    def _compiled(self, strategy: Strategy) -> dict[str, Dispatcher]:
+        """decision -> the function the loop calls for ``strategy`` (not yet compiled):
+        its decision function called with the loop's arguments, in a module generated
+        under the cache directory (:func:`_materialise`) so that numba caches it."""
+        if strategy in self._functions:
+            return self._functions[strategy]
+        key = self.strategy_key(strategy)
+        tag = key[:16] if key else f"{id(strategy):x}"
+        origin = strategy_origin(strategy)
+        # (not the file's sha256: a comment's edit leaves this module, and its cache, be)
+        where = origin.path if origin else "built in Python"
+        lines = [
+            f'"""The decisions of strategy {strategy.name!r} ({where}) as the game loop '
+            f'of {self.module.__name__} calls them."""',
+            "",
+            "import numpy as np",
+        ]
+        bound: dict[str, Any] = {}
+        for decision in self.decisions:
+            function = self._function(strategy, decision.name)
+            if function is None:
+                continue
+            # A search player's function calls the shipped strategies in its playouts.
+            bound[f"strategy_{decision.name}"] = self.bound(function)
+            call = f"strategy_{decision.name}({decision.arguments})"
+            lines += [
+                "",
+                "",
+                f"def {decision.name}_as_called({decision.arguments}):",
+                f"    return np.int64({call})" if decision.returns_index else f"    {call}",
+            ]
+        source = "\n".join(lines) + "\n"
+        path = _materialise(key, source, f"decisions_{tag}.py") if key else None
+        name = f"balance_decisions_{tag}"
+        filename = str(path) if path is not None else f"<decisions {name}>"
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+        module = types.ModuleType(name, source)
+        if path is not None:
+            module.__file__ = str(path)
+        sys.modules[name] = module
+        module.__dict__.update(bound)
+        exec(compile(source, filename, "exec"), module.__dict__)
+        functions = {
+            d: njit(cache=path is not None)(module.__dict__[f"{d}_as_called"])
+            for d in (decision.name for decision in self.decisions)
+            if f"{d}_as_called" in module.__dict__
+        }
+        self._functions[strategy] = functions
+        return functions
 
-    def _source(self, named: Sequence[tuple[str, Strategy]]) -> str:
+    def _join(self, strategy: Strategy, library: Any) -> None:
+        """Compile (or load) the functions of ``strategy`` for the argument types the
+        loop (numba code ``library``) passes, and write their addresses in its slot."""
+        slot = self.code(strategy) - USER_CODES
+        functions = self._compiled(strategy)
+        kept, cached = [], True
+        for column, decision in enumerate(self.decisions):
+            argtypes = _decision_types(library, _types_symbol(self._table.symbol, decision))
+            if argtypes is None or decision.name not in functions:
+                continue
+            signature = decision.read_only(argtypes)
+            function = functions[decision.name]
+            function.compile(signature)
+            cached = cached and compiled_from_cache(function) is True
+            if decision.returns_index:
+                _check_index(strategy, decision, self._function(strategy, decision.name), signature)
+            compiled = function.overloads[signature]
+            address = compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
+            self._table.cells[slot * self._table.width + column] = address
+            kept.append(function)
+        self._joined[strategy] = (kept, cached)
+
+    def _source(self, named: Sequence[tuple[str, Strategy]], users: bool) -> str:
         """The generated module: one dispatcher per decision, a branch per code (and one
-        more function per decision for the shipped strategies not :attr:`in_line`)."""
+        more function per decision for the shipped strategies not :attr:`in_line`), and
+        with ``users`` a branch for the codes of the strategies without one."""
         lines = [
             '"""Dispatchers generated by balance for the strategies:',
-            *(f"    {self._code(k)}: {name}" for k, (name, _) in enumerate(named)),
+            *(f"    {k}: {name}" for k, (name, _) in enumerate(named)),
+            *([f"    {USER_CODES} on: the strategies without a code, by slot"] if users else []),
             f'called from the game loop of {self.module.__name__}."""',
             "",
         ]
@@ -467,57 +747,82 @@ class Dispatch:
             apart = [
                 k
                 for k, (_, strategy) in enumerate(named)
-                if self.in_line is not None
-                and k < len(self.shipped)
-                and strategy not in self.in_line
+                if self.in_line is not None and strategy not in self.in_line
             ]
             lines += ["", f"def {name}_dispatch(code, {args}):"]
             for k in range(len(named)):
                 if k not in apart:
-                    lines.append(f"    if code == {self._code(k)}:")
+                    lines.append(f"    if code == {k}:")
                     lines.append(f"        return strategy{k}_{name}({args})")
             for j, code in enumerate(self.extra):
                 lines.append(f"    if code == {code}:")
                 lines.append(f"        return extra{j}_{name}({args})")
+            if users:
+                lines.append(f"    if code >= {USER_CODES} and code < {USER_CODES + USER_SLOTS}:")
+                call = f"user_{name}(code - {USER_CODES}, ({args},))"
+                if decision.returns_index:
+                    lines.append(f"        return {call}")
+                else:
+                    lines += [f"        {call}", "        return"]
             if apart:
                 lines += [f"    return {name}{OUT_OF_LINE}(code, {args})", ""]
                 lines += ["", f"def {name}{OUT_OF_LINE}(code, {args}):"]
                 for k in apart:
-                    lines.append(f"    if code == {self._code(k)}:")
+                    lines.append(f"    if code == {k}:")
                     lines.append(f"        return strategy{k}_{name}({args})")
             lines += [f'    raise ValueError("no strategy has this code ({name})")', ""]
         return "\n".join(lines)
 
-    def _code(self, k: int) -> int:
-        return k if k < len(self.shipped) else USER_CODES + k - len(self.shipped)
-
-    def _binding(
-        self,
-        name: str,
-        named: Sequence[tuple[str, Strategy]],
-        path: Path | None,
-        keep_options: bool,
-        source: str | None = None,
-    ) -> _Binding:
+    def _binding(self, tag: str, users: bool) -> _Binding:
+        named = [(s.name, s) for s in self.shipped]
         bound: dict[str, Any] = {}
         for k, (_, strategy) in enumerate(named):
             for decision in self.decisions:
-                # A search player's function calls the shipped strategies in its playouts.
-                function = self._function(strategy, decision.name)
-                if k >= len(self.shipped):
-                    function = self.bound(function)
-                bound[f"strategy{k}_{decision.name}"] = function
+                bound[f"strategy{k}_{decision.name}"] = self._function(strategy, decision.name)
         for j, functions in enumerate(self.extra.values()):
             for decision, function in functions.items():
                 bound[f"extra{j}_{decision}"] = function
+        if users:
+            width = len(self.decisions)
+            for column, decision in enumerate(self.decisions):
+                call = _user_call(self._table.symbol, width, column, decision)
+                bound[f"user_{decision.name}"] = call
         return _Binding(
-            name,
-            source if source is not None else self._source(named),
+            f"balance_{tag}_{_flat(self.module.__name__)}",
+            tag,
+            self._source(named, users),
             self.decisions,
             bound,
-            path,
-            keep_options,
+            self.home,
         )
+
+
+def _flat(name: str) -> str:
+    return name.replace(".", "_")
+
+
+def _check_index(strategy: Strategy, decision: Decision, function: Any, signature: Any) -> None:
+    """A one-line error if ``function``, compiled for ``signature``, returns no integer
+    (numba would turn a bool or a float into one without a word)."""
+    overload = getattr(function, "overloads", {}).get(tuple(signature))
+    if overload is None:  # loaded from numba's cache: checked when it was compiled
+        return
+    result = overload.signature.return_type
+    if not isinstance(result, nbtypes.Integer):
+        raise BalanceError(
+            f"strategy {strategy.name!r}, decision {decision.name!r}: "
+            f"{function.py_func.__name__} returns {result}, not an option's index (an integer)"
+        )
+
+
+def _has_cache(function: Any) -> bool:
+    """Whether numba has ``function`` compiled in memory or cached on disk."""
+    if function.signatures:
+        return True
+    try:
+        return Path(function._cache._cache_file._index_path).exists()
+    except AttributeError:  # compiled in memory only
+        return False
 
 
 def _where(strategy: Strategy) -> str:
@@ -525,11 +830,11 @@ def _where(strategy: Strategy) -> str:
     return f"{origin.path}, sha256 {origin.digest[:16]}" if origin else "built in Python"
 
 
-def _materialise(key: str, source: str) -> Path | None:
-    """Write the generated module under the cache directory (once); None if it cannot
-    be written, in which case the loop is compiled in memory for this process."""
+def _materialise(key: str, source: str, name: str) -> Path | None:
+    """Write a generated module under the cache directory (once); None if it cannot be
+    written, in which case its functions are compiled in memory for this process."""
     directory = cache_root() / "strategies" / key
-    path = directory / f"loop_{key[:16]}.py"
+    path = directory / name
     try:
         if not path.is_file() or path.read_text() != source:
             directory.mkdir(parents=True, exist_ok=True)

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.core.dispatch import USER_CODES, Dispatch, check_strategy, playable
+from balance.core.dispatch import Dispatch, check_strategy, playable
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup, check_block, check_player_count, lineup_arrays
 from balance.core.records import RecordLayout, Records, records_from_games
@@ -50,8 +50,6 @@ class CompiledEngine:
     layout: RecordLayout
     record_class: type
     required: tuple[str, ...] | None = None
-    #: The first strategy code of a run's own strategies.
-    user_codes: int = USER_CODES
 
     @property
     def game(self) -> str:
@@ -85,13 +83,17 @@ class CompiledEngine:
         check_strategy(strategy, self.game, self.decisions, required)
 
     def kernel_for(self, lineup: Lineup) -> Callable[..., int]:
-        """The compiled game loop that can call every strategy of ``lineup``.
-
-        Shipped strategies use the loop cached on disk. A user's strategies join through
-        dispatchers generated for them, and the loop is compiled once per version of their
-        file (then loaded from disk).
+        """The compiled game loop that can call every strategy of ``lineup``: the one
+        cached on disk; a user's strategies join it when it plays (:meth:`play_games`),
+        their functions compiled once per version of their file (then loaded from disk).
         """
         return self.dispatch.kernel_for([seat.strategy for seat in lineup.seats])
+
+    def is_ready(self, lineup: Lineup) -> bool:
+        """Whether ``lineup`` plays without compiling (its loop and its users' functions
+        compiled in this process or cached on disk)."""
+        strategies = [seat.strategy for seat in lineup.seats]
+        return self.dispatch.is_ready(strategies, self.kernel_for(lineup))
 
     def uniform_lineup(self, players: int) -> Lineup:
         return Lineup(tuple(SeatStrategy(self.uniform, ()) for _ in range(players)))
@@ -100,7 +102,7 @@ class CompiledEngine:
         """``codes`` (K,), ``params`` (K, MAX_PARAMS) and ``seats_of`` (R, n + ...): row
         ``i % R`` is game ``i``'s table, the strategy in each seat (then what the game
         adds per seat, such as what restricted play forbids it)."""
-        codes, params, _, strategies = lineup_arrays(lineup, self.user_codes)
+        codes, params, _, strategies = lineup_arrays(lineup, self.dispatch.code)
         return codes, params, strategies
 
     def rules_arguments(self, rules: Any, players: int, **options: Any) -> tuple[Any, ...]:
@@ -145,7 +147,7 @@ class CompiledEngine:
         error = np.full(self.error.SIZE, -1, dtype=np.int64)
         codes, params, seats_of = self.kernel_inputs(lineup)
         kernel = self.kernel_for(lineup)
-        done = kernel(
+        inputs = (
             *arguments,
             codes,
             params,
@@ -156,6 +158,8 @@ class CompiledEngine:
             error,
             *self.extra_arguments(lineup),
         )
+        self.dispatch.prepare(kernel, inputs, [seat.strategy for seat in lineup.seats])
+        done = kernel(*inputs)
         if error[self.error.GAME] >= 0:
             raise BalanceError(self.illegal_choice_message(lineup, error))
         assert done == n_games

@@ -15,9 +15,8 @@ import importlib
 import importlib.util
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -454,16 +453,6 @@ def strategy_column(setup: Setup, game_index: np.ndarray) -> Any:
     )
 
 
-def has_cache(kernel: Any) -> bool:
-    """Whether numba has this kernel compiled in memory or cached on disk."""
-    if kernel.signatures:
-        return True
-    try:
-        return Path(kernel._cache._cache_file._index_path).exists()
-    except AttributeError:  # a kernel built for a user's strategy: never cached
-        return False
-
-
 class EngineGame:
     """What a game module with a compiled engine shares: rules, strategies, compilation,
     playing blocks on either engine and the record tables.
@@ -624,8 +613,9 @@ class EngineGame:
         return self.slim(self.play_block(setup, first_game, size))  # type: ignore[attr-defined]
 
     def is_compiled(self, setup: Setup) -> bool:
-        """Whether the game loop for this line-up is compiled or cached on disk."""
-        return has_cache(self.compiled.kernel_for(setup.lineup))
+        """Whether the game loop and the functions of this line-up's users' strategies
+        are compiled or cached on disk."""
+        return self.compiled.is_ready(setup.lineup)
 
     def prepare(self, setup: Setup) -> None:
         """Compile (or load from the cache) the game loop before the clock starts."""
@@ -763,30 +753,25 @@ def check_block(
 
 
 def lineup_arrays(
-    lineup: Lineup, user_codes: int
+    lineup: Lineup, code: Callable[[Strategy], int]
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """What every compiled game loop needs to seat ``lineup``.
 
+    Parameters
+    ----------
+    lineup : the run's line-up.
+    code : the code the game loop calls a strategy by (its dispatch's ``code``).
+
     Returns
     -------
-    codes : int64 ``(K,)``, each strategy's dispatcher code (a user's strategy gets
-        ``user_codes + i``, in the order of :meth:`Lineup.user_strategies`).
+    codes : int64 ``(K,)``, each strategy's dispatcher code.
     params : float64 ``(K, MAX_PARAMS)``, their parameter vectors.
     rows : int64 ``(R,)``, the game indices whose tables repeat: ``R`` is
         :attr:`Lineup.period` (``n!`` with rotation, times ``n`` with restricted play).
     strategies : int64 ``(R, n)``, row ``i % R`` the strategy in each seat of game ``i``.
     """
     n = len(lineup.seats)
-    users = lineup.user_strategies()
-    codes = np.array(
-        [
-            seat.strategy.code
-            if seat.strategy.code is not None
-            else user_codes + users.index(seat.strategy)
-            for seat in lineup.seats
-        ],
-        dtype=np.int64,
-    )
+    codes = np.array([code(seat.strategy) for seat in lineup.seats], dtype=np.int64)
     params = np.stack([seat.vector() for seat in lineup.seats])
     rows = np.arange(lineup.period, dtype=np.int64)
     strategies = np.stack([lineup.strategy_index(rows, s) for s in range(n)], axis=1)

@@ -9,6 +9,7 @@ strategy joins through dispatchers generated for the run.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import importlib.util
 import os
@@ -223,11 +224,30 @@ class Origin:
     module : the name it was imported under (``balance_user_<digest[:16]>``): the same
         for the same file and content in every process, so that numba's on-disk cache
         of a function that asks for one (``@njit(cache=True)``) finds its module again.
+    code : :func:`code_digest` of the file: what names its compiled functions on disk.
     """
 
     path: Path
     digest: str
     module: str
+    code: str
+
+
+def code_digest(source: bytes) -> str:
+    """sha256 (hex) of a Python file's code: its syntax tree without docstrings, so that
+    an edit of a comment, a docstring or the layout leaves it as it was."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]  # a docstring alone leaves a body
+    return hashlib.sha256(ast.dump(tree).encode()).hexdigest()
 
 
 #: The file each strategy loaded by :func:`load_strategy_file` came from, by identity.
@@ -262,9 +282,10 @@ def ship(shipped: Sequence[Strategy], joining: Sequence[Strategy], module: str) 
         object.__setattr__(strategy, "code", code)
     if joining:
         path = Path(sys.modules[module].__file__ or "").resolve()
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        content = path.read_bytes()
+        digest = hashlib.sha256(content).hexdigest()
         for strategy in joining:
-            _ORIGINS[strategy] = Origin(path, digest, module)
+            _ORIGINS[strategy] = Origin(path, digest, module, code_digest(content))
 
 
 #: Environment variable that turns off the bounds checks of users' strategies ("0"); the
@@ -312,7 +333,8 @@ def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
         )
     if strategy.game != game:
         raise BalanceError(f"strategy {name!r} in {str(path)!r} plays {strategy.game}, not {game}")
-    _ORIGINS[strategy] = Origin(path, hashlib.sha256(content).hexdigest(), module_name)
+    digest = hashlib.sha256(content).hexdigest()
+    _ORIGINS[strategy] = Origin(path, digest, module_name, code_digest(content))
     return strategy
 
 

@@ -134,20 +134,20 @@ def run_games(
         for strategy in users:  # in seconds, before the minute the game loop takes
             check_decisions(strategy)
         if on_compile:
-            # Shipped search players join the loop as a user's file does, but are not yours.
-            if any(seat.source for seat in setup.lineup.seats):
-                on_compile(
-                    "compiling the game engine with your strategies (once per version of "
-                    "your strategy files; later runs load it from the cache)..."
-                )
-            elif users:
-                on_compile(
-                    "compiling the game engine with its search players (first run only; "
-                    "later runs load it from the cache)..."
-                )
-            else:
+            uniform = game.compiled.uniform_lineup(setup.players)
+            if not game.is_compiled(dataclasses.replace(setup, lineup=uniform)):
                 on_compile(
                     "compiling the game engine (first run only; later runs load it "
+                    "from the cache)..."
+                )
+            if any(seat.source for seat in setup.lineup.seats):
+                on_compile(
+                    "compiling your strategies' functions (once per version of your "
+                    "strategy files; later runs load them from the cache)..."
+                )
+            elif users:  # shipped search players join the loop as a user's file does
+                on_compile(
+                    "compiling the search players (first run only; later runs load them "
                     "from the cache)..."
                 )
         _prepare(game, setup, users)

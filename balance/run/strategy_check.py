@@ -98,10 +98,12 @@ def decision_types(game_id: str) -> Mapping[str, DecisionType]:
             game.narrate(setup, index, _quiet)
             if len(seen) == len(random.decisions):
                 break
-    arguments = game.engine.DISPATCH.arguments
+    # The game's own arrays read-only, as the loop passes them to a user's functions: the
+    # functions compiled here are those the loop calls (tests/test_user_strategy.py).
+    declared = {d.name: d for d in game.engine.DISPATCH.decisions}
     return {
         decision: DecisionType(
-            types, tuple(a.strip() for a in arguments[decision].split(",")), returns
+            declared[decision].read_only(types), declared[decision].names, returns
         )
         for decision, (types, returns) in seen.items()
     }

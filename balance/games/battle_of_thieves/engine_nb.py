@@ -1964,7 +1964,8 @@ def set_up_nb(pos, content, derived, rules, rng):
 #: shipped strategies (strategies/battle_of_thieves.py) and a run's own are bound here when
 #: the loop is built (balance.core.dispatch.Dispatch). Index of the chosen option among
 #: ``count >= 2``.
-decide_nb = dispatch.Decision("decide", "view, options, count, seat, params, rng")
+#: The view is the game's own, read-only to a strategy; it may advance its stream.
+decide_nb = dispatch.Decision("decide", "view, options, count, seat, params, rng", writable="rng")
 
 
 @njit(inline="always", cache=True)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from balance.core.dispatch import USER_CODES, Dispatch
+from balance.core.dispatch import Dispatch
 from balance.core.engine import CompiledEngine
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup, lineup_arrays
@@ -84,7 +84,7 @@ class Engine(CompiledEngine):
         """``seats_of`` (R, 2n): each seat's strategy, then the symbol each seat may never
         choose when it has the choice (restricted play; -1 for none)."""
         check_restricted(lineup.restricted)
-        codes, params, rows, strategies = lineup_arrays(lineup, USER_CODES)
+        codes, params, rows, strategies = lineup_arrays(lineup, self.dispatch.code)
         return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
     def illegal_choice(self, decision: str, error: np.ndarray) -> str:

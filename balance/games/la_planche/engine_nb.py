@@ -144,10 +144,14 @@ SCRIPTED = -1  # strategy code that answers params[0] (symbol) and params[1] (op
 # loop is built (balance.core.dispatch.Dispatch).
 
 #: 0 (first symbol) or 1 (second).
-symbol_nb = dispatch.Decision("symbol", "obs, seat, colour, first, second, params, rng")
+#: What a strategy may write into: its scratch buffers (``obs``'s last five), its stream.
+WRITABLE = "obs[5], obs[6], obs[7], obs[8], obs[9], rng"
+symbol_nb = dispatch.Decision(
+    "symbol", "obs, seat, colour, first, second, params, rng", writable=WRITABLE
+)
 #: Index of the chosen option among ``count >= 2``.
 choose_nb = dispatch.Decision(
-    "choose", "obs, seat, colour, symbol, opt_a, opt_b, count, params, rng"
+    "choose", "obs, seat, colour, symbol, opt_a, opt_b, count, params, rng", writable=WRITABLE
 )
 
 

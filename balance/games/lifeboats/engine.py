@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.core.dispatch import USER_CODES, Dispatch
+from balance.core.dispatch import Dispatch
 from balance.core.engine import CompiledEngine
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup, lineup_arrays
@@ -104,7 +104,7 @@ class Engine(CompiledEngine):
         """``seats_of`` (R, 2n): each seat's strategy, then 1 for the seat that may never
         play a hat (restricted play: :meth:`Lineup.restricted_seat`)."""
         check_restricted(lineup.restricted)
-        codes, params, rows, strategies = lineup_arrays(lineup, USER_CODES)
+        codes, params, rows, strategies = lineup_arrays(lineup, self.dispatch.code)
         hatless = lineup.restricted_seat(rows)[:, None] == np.arange(len(lineup.seats))[None, :]
         return codes, params, np.hstack([strategies, hatless]).astype(np.int64)
 

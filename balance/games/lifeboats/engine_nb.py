@@ -92,7 +92,12 @@ WORK_SIZE = MAX_BOATS + 1
 #: shipped strategies (strategies/lifeboats.py) and a run's own are bound here when the
 #: loop is built (balance.core.dispatch.Dispatch). Index of the chosen option among
 #: ``count >= 2``.
-decide_nb = dispatch.Decision("decide", "obs, seat, kind, options, count, params, rng")
+decide_nb = dispatch.Decision(
+    "decide",
+    "obs, seat, kind, options, count, params, rng",
+    # its scratch buffers (the kit's landing-chance cache among them) and its stream
+    writable="obs[5], obs[6], rng",
+)
 
 
 # Out of line: only scripted test players take this path, and a copy of it at every

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from balance.core.dispatch import USER_CODES, Dispatch
+from balance.core.dispatch import Dispatch
 from balance.core.engine import CompiledEngine
 from balance.core.game import Lineup, lineup_arrays
 from balance.core.random_nb import seed_stream_nb
@@ -61,7 +61,7 @@ class Engine(CompiledEngine):
 
     def kernel_inputs(self, lineup: Lineup) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``seats_of`` (R, 2n): each seat's strategy, then each seat's forbidden cards."""
-        codes, params, rows, strategies = lineup_arrays(lineup, USER_CODES)
+        codes, params, rows, strategies = lineup_arrays(lineup, self.dispatch.code)
         return codes, params, np.hstack([strategies, forbidden_by_seat(lineup, rows)])
 
     def empty_records(

@@ -130,14 +130,25 @@ RANDOM = 0  # the uniform-random strategy's code: the first shipped strategy
 # shipped strategies (strategies/walk_the_plank.py) and a run's own are bound here when
 # the loop is built (balance.core.dispatch.Dispatch).
 
+#: What a strategy may write into: its scratch buffers (``obs``'s last two), its stream.
+SCRATCH = "obs[7], obs[8]"
 #: Seat's programme for the round into ``out`` (int64, ``(3,)``).
-program_nb = dispatch.Decision("program", "obs, seat, available, params, rng, out")
+program_nb = dispatch.Decision(
+    "program",
+    "obs, seat, available, params, rng, out",
+    writable=SCRATCH + ", rng, out",
+    returns_index=False,
+)
 #: Index of the chosen option among ``count >= 2``.
 choose_nb = dispatch.Decision(
-    "choose", "obs, seat, card, slot, opt_tile, opt_arg, count, params, rng"
+    "choose",
+    "obs, seat, card, slot, opt_tile, opt_arg, count, params, rng",
+    writable=SCRATCH + ", rng",
 )
 #: Dolphin step chosen among ``count >= 2`` (the last is stop).
-push_nb = dispatch.Decision("push", "obs, seat, opt_tile, opt_arg, count, params, rng")
+push_nb = dispatch.Decision(
+    "push", "obs, seat, opt_tile, opt_arg, count, params, rng", writable=SCRATCH + ", rng"
+)
 
 
 @njit(inline="always", cache=True)
