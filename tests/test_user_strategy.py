@@ -12,6 +12,7 @@ import dataclasses
 import os
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 import numpy as np
@@ -174,6 +175,185 @@ def test_a_wrong_return_among_several_is_named_at_its_own_line(
     # return is checked as written, before the game loop compiles
     path = plain(tmp_path, body=body)
     check_error(monkeypatch, capsys, path, "plain", f"({path.resolve()}, line {line})", says)
+
+
+def with_helpers(path: Path, helpers: str) -> Path:
+    """``path`` with ``helpers`` (functions and module-level names) between its imports
+    and its decisions."""
+    text = path.read_text()
+    at = text.index("@njit")
+    path.write_text(text[:at] + textwrap.dedent(helpers).strip() + "\n\n\n" + text[at:])
+    return path
+
+
+def line_of(path: Path, text: str) -> int:
+    """The number of the first line of ``path`` that holds ``text``."""
+    lines = path.read_text().splitlines()
+    return next(k for k, line in enumerate(lines, 1) if text in line)
+
+
+#: A helper without @njit, called by a compiled helper.
+UNCOMPILED = """
+def pick(rng, count):
+    return below_nb(rng, count)
+
+
+@njit
+def middle(rng, count):
+    return pick(rng, count)
+"""
+
+
+@pytest.mark.parametrize(
+    "call", ["pick(rng, count)", "middle(rng, count)"], ids=["directly", "through a helper"]
+)
+def test_a_helper_without_njit_is_named_at_its_def(
+    monkeypatch, capsys, tmp_path: Path, call: str
+) -> None:
+    # numba names the line that calls it, in the decision's helper chain: the helper's
+    # own def is what lacks the decorator
+    path = with_helpers(plain(tmp_path, body=f"return {call}"), UNCOMPILED)
+    line = line_of(path, "def pick(")
+    err = check_error(
+        monkeypatch,
+        capsys,
+        path,
+        "plain",
+        "strategy 'plain', decision 'choose': pick "
+        f"({path.resolve()}, line {line}) has no @njit: put @njit on the line above its def",
+    )
+    assert err.splitlines()[1].strip() == "def pick(rng, count):"
+
+
+def test_an_undefined_name_in_a_helper_is_named_at_its_line(
+    monkeypatch, capsys, tmp_path: Path
+) -> None:
+    # numba loses the helper's line here, and names the helper it was typing
+    helper = "@njit\ndef pick(rng, count):\n    k = 1\n    return below_nb(rng, cuont)"
+    path = with_helpers(plain(tmp_path, body="return pick(rng, count)"), helper)
+    line = line_of(path, "cuont")
+    check_error(
+        monkeypatch,
+        capsys,
+        path,
+        "plain",
+        f"pick ({path.resolve()}, line {line}) does not compile: uses the name 'cuont', "
+        "which is not defined",
+    )
+
+
+#: Module-level Python containers, and a compiled helper that reads them.
+GLOBALS = """
+WEIGHTS = [1, 2, 3]
+TABLE = {1: 2}
+
+
+@njit
+def weight(k):
+    w = 0
+    w += WEIGHTS[k % 3]
+    return w
+
+
+@njit
+def table(k):
+    return TABLE[1] + k
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "reader", "wrong", "says"),
+    [
+        (
+            "return WEIGHTS[count % 3] % count",
+            "choose",
+            "WEIGHTS[count",
+            "reads WEIGHTS, a Python list outside the function, which compiled code "
+            "cannot read: make it a tuple",
+        ),
+        (
+            "return weight(count) % count",
+            "weight",
+            "WEIGHTS[k",
+            "reads WEIGHTS, a Python list outside the function, which compiled code "
+            "cannot read: make it a tuple",
+        ),
+        (
+            "return table(count) % count",
+            "table",
+            "TABLE[1]",
+            "reads TABLE, a Python dict outside the function, which compiled code cannot read: ",
+        ),
+    ],
+    ids=["list in the decision", "list in a helper", "dict in a helper"],
+)
+def test_a_global_list_is_named_where_it_is_read(
+    monkeypatch, capsys, tmp_path: Path, body: str, reader: str, wrong: str, says: str
+) -> None:
+    path = with_helpers(plain(tmp_path, body=body), GLOBALS)
+    line = line_of(path, wrong)
+    check_error(
+        monkeypatch,
+        capsys,
+        path,
+        "plain",
+        f"{reader} ({path.resolve()}, line {line}) does not compile: {says}",
+        "numpy array",
+    )
+
+
+#: A compiled helper with a dict of two key types and one that imports.
+REFUSED = """
+@njit
+def mixed(k):
+    e = {"b": 2, 3: 4}
+    return e["b"] + k
+
+
+@njit
+def imports(k):
+    import cmath
+    return k
+"""
+
+MIXED_DICT = "builds a dict whose keys or values are of two types: a dict has one type of key"
+IMPORT = "imports inside a compiled function: move the import to the top of the file"
+
+
+@pytest.mark.parametrize(
+    ("body", "function", "wrong", "says"),
+    [
+        ('d = {1: 2, "a": 3}\n    return d[1] % count', "choose", "d = {1: 2, ", MIXED_DICT),
+        ('d = {1: 2, 2: "a"}\n    return d[1] % count', "choose", "d = {1: 2, 2:", MIXED_DICT),
+        ("return mixed(count) % count", "mixed", "e = {", MIXED_DICT),
+        ("import math\n    return below_nb(rng, count)", "choose", "    import math", IMPORT),
+        ("from math import floor\n    return below_nb(rng, count)", "choose", "from m", IMPORT),
+        ("return imports(count) % count", "imports", "import cmath", IMPORT),
+    ],
+    ids=[
+        "dict keys",
+        "dict values",
+        "dict in a helper",
+        "import",
+        "from import",
+        "import in a helper",
+    ],
+)
+def test_a_dict_of_two_types_and_an_import_are_named_at_their_line(
+    monkeypatch, capsys, recwarn, tmp_path: Path, body: str, function: str, wrong: str, says: str
+) -> None:
+    path = with_helpers(plain(tmp_path, body=body), REFUSED)
+    line = line_of(path, wrong)
+    err = check_error(
+        monkeypatch,
+        capsys,
+        path,
+        "plain",
+        f"{function} ({path.resolve()}, line {line}) does not compile: {says}",
+    )
+    assert wrong.strip() in err.splitlines()[1]
+    # nothing above the error: numba's warning of an unsafe cast into the dict says less
+    assert [w.message for w in recwarn if w.category.__module__.startswith("numba")] == []
 
 
 def test_a_wrong_number_of_arguments_names_the_expected_ones(

@@ -16,11 +16,16 @@ import ast
 import functools
 import inspect
 import re
+import site
+import sys
+import sysconfig
 import textwrap
 import traceback
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
+from types import FunctionType, ModuleType
 from typing import Any
 
 import numba
@@ -135,10 +140,18 @@ def check_decisions(strategy: Strategy) -> None:
                 f"{', '.join(wanted.names)}",
             )
         function = playable(function)  # a search player's, with its playouts' strategies
-        try:
-            function.compile(wanted.arguments)
-        except Exception as exc:  # numba's typing and lowering errors, in plain words
-            raise compile_error(strategy, decision, py, exc) from None
+        with warnings.catch_warnings(record=True) as warned:
+            warnings.simplefilter("always")
+            try:
+                function.compile(wanted.arguments)
+            except Exception as exc:  # numba's typing and lowering errors, in plain words
+                # what numba warned of on the way (an unsafe cast into a dict of two
+                # types, say) would come above the one-line error: the error says it
+                raise compile_error(strategy, decision, py, exc) from None
+        for message, category, filename, lineno in dict.fromkeys(  # once each, as before
+            (str(w.message), w.category, w.filename, w.lineno) for w in warned
+        ):
+            warnings.warn_explicit(message, category, filename, lineno)
         compiled = function.overloads[wanted.arguments]
         result = compiled.signature.return_type
         if not wanted.returns:
@@ -260,35 +273,166 @@ def _lines(py_func: Callable) -> dict[str, int]:
     return found
 
 
-_FILE_LINE = re.compile(r'File "(?P<file>[^"]+)", line (?P<line>\d+)')
+#: Where numba places a failure, innermost first: ``File "path", line N`` (the path
+#: relative to the working directory), ``... at path (N)`` and ``Raised from path (N)``;
+#: or, where it lost the line of a name not defined, the compiled function it was typing.
+_PLACE = re.compile(
+    r'File "(?P<file>[^"]+)", line (?P<line>\d+)'
+    r'|(?: at|Raised from) (?P<at>[^"\n]+?) \((?P<at_line>\d+)\)$'
+    r"|resolving callee type: type\(CPUDispatcher\(<function (?P<callee>[\w.<>]+) at ",
+    re.MULTILINE,
+)
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_UNTYPED = re.compile(r"(?:Untyped global name|NameError: name) '(?P<name>\w+)'")
+_MODULE_ATTRIBUTE = re.compile(
+    r"Unknown attribute '(?P<fn>\w+)' of type Module\(<module '(?P<m>[\w.]+)'"
+)
+
+#: A call into a Python library, in the words of an error (``{m}.{fn}``, the function).
+LIBRARY_WORDS = (
+    "calls {m}.{fn}, from a Python library compiled code cannot call: use numpy's "
+    "functions on arrays, or write it as a loop"
+)
 
 
 def compile_error(
     strategy: Strategy, decision: str, py_func: Callable, exc: BaseException
 ) -> StrategyError:
-    """numba's error compiling ``py_func`` as one :class:`StrategyError`."""
+    """numba's error compiling ``py_func`` as one :class:`StrategyError`, at the line
+    that is wrong: in the decision or in the helper it calls (directly or through others)
+    where numba failed, or the ``def`` of a helper that lacks ``@njit``."""
     text = _ANSI.sub("", str(exc))
-    path = py_func.__code__.co_filename
-    line = None
-    for match in _FILE_LINE.finditer(text):
-        if Path(match["file"]).resolve() == Path(path).resolve():
-            line = int(match["line"])
-    name = re.search(r"(?:Untyped global name|NameError: name) '(?P<name>\w+)'", text)
-    if line is None and name:
-        line = _lines(py_func).get(f"name:{name['name']}")
-    return StrategyError(
-        strategy, decision, py_func, line, f"does not compile: {plain_reason(text)}"
-    )
+    name = _UNTYPED.search(text)
+    undefined = name["name"] if name else None
+    found = _failing_place(text, _called_functions(py_func), undefined)
+    where, line = found or (py_func, None)
+    called = _plain_function(text, where)
+    reason = plain_reason(text)
+    if called is not None:
+        if _is_users(called.__code__.co_filename):
+            # numba stops at the call; what is wrong is the helper's missing decorator
+            at = f" at line {line}" if line else ""
+            return StrategyError(
+                strategy,
+                decision,
+                called,
+                None,
+                f"has no @njit: put @njit on the line above its def; {where.__name__} calls "
+                f"it{at}, and compiled code can call only compiled functions",
+            )
+        reason = LIBRARY_WORDS.format(m=called.__module__, fn=called.__name__)
+    if line is None and undefined:
+        line = _lines(where).get(f"name:{undefined}")
+    return StrategyError(strategy, decision, where, line, f"does not compile: {reason}")
+
+
+def _called_functions(py_func: Callable) -> list[FunctionType]:
+    """``py_func`` and the functions of users' files it calls, directly or through
+    others: the names in their code, looked up in their globals (a compiled function by
+    its Python function) and in the users' modules found there."""
+    found: dict[Any, FunctionType] = {}
+    todo = [py_func]
+    while todo:
+        function = todo.pop()
+        if function.__code__ in found:
+            continue
+        found[function.__code__] = function
+        names = _code_names(function.__code__)
+        for name in names:
+            value = function.__globals__.get(name)
+            values = [value]
+            if isinstance(value, ModuleType) and _is_users(getattr(value, "__file__", None)):
+                values = [getattr(value, attribute, None) for attribute in names]
+            for called in values:
+                called = getattr(called, "py_func", called)
+                if isinstance(called, FunctionType) and _is_users(called.__code__.co_filename):
+                    todo.append(called)
+    return list(found.values())
+
+
+def _code_names(code: Any) -> set[str]:
+    """The global and attribute names ``code`` uses, its inner functions' included."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if hasattr(constant, "co_names"):
+            names |= _code_names(constant)
+    return names
+
+
+@functools.cache
+def _library_roots() -> tuple[Path, ...]:
+    """The folders of Python's own library, of installed packages and of balance."""
+    paths = sysconfig.get_paths()
+    roots = [paths[key] for key in ("stdlib", "platstdlib", "purelib", "platlib")]
+    roots += [*getattr(site, "getsitepackages", list)(), site.getusersitepackages()]
+    roots.append(str(Path(__file__).resolve().parents[1]))  # balance/, its kits
+    return tuple(Path(root).resolve() for root in roots if root)
+
+
+def _is_users(filename: str | None) -> bool:
+    """Whether ``filename`` is a user's file: not Python's, an installed package's or
+    balance's."""
+    if not filename or not Path(filename).is_absolute():
+        return False
+    path = Path(filename).resolve()
+    return not any(path.is_relative_to(root) for root in _library_roots())
+
+
+def _failing_place(
+    text: str, functions: list[FunctionType], name: str | None
+) -> tuple[FunctionType, int] | None:
+    """The innermost place numba's ``text`` names in one of ``functions``: that
+    function (the innermost, if defined in another) and the line; or the first function
+    it was typing that uses ``name``, the name it could not type, and that line."""
+    spans = []
+    for function in functions:
+        try:
+            source, first = inspect.getsourcelines(function)
+        except (OSError, TypeError):
+            continue
+        path = Path(function.__code__.co_filename).resolve()
+        spans.append((path, first, first + len(source) - 1, function))
+    for match in _PLACE.finditer(text):
+        if match["callee"]:
+            for function in functions:
+                used = _lines(function).get(f"name:{name}") if name else None
+                if used and function.__qualname__ == match["callee"]:
+                    return function, used
+            continue
+        path = Path(match["file"] or match["at"]).resolve()
+        line = int(match["line"] or match["at_line"])
+        inside = [span for span in spans if span[0] == path and span[1] <= line <= span[2]]
+        if inside:
+            return min(inside, key=lambda span: span[2] - span[1])[3], line
+    return None
+
+
+def _plain_function(text: str, where: FunctionType) -> FunctionType | None:
+    """The Python function, not compiled, that numba's ``text`` says ``where`` calls."""
+    value = None
+    if name := _UNTYPED.search(text):
+        value = where.__globals__.get(name["name"])
+    elif attribute := _MODULE_ATTRIBUTE.search(text):
+        value = getattr(sys.modules.get(attribute["m"]), attribute["fn"], None)
+    return value if isinstance(value, FunctionType) else None
 
 
 #: numba's commonest refusals, each with what to use instead (``{names}`` from the match):
-#: in its message, then in the arguments of a call it found no implementation for.
+#: in its message, then in the arguments of a call it found no implementation for
+#: (followed by the rest of the message: what numba was doing).
 _REFUSED = (
+    (_MODULE_ATTRIBUTE, LIBRARY_WORDS),
     (
-        re.compile(r"Unknown attribute '(?P<fn>\w+)' of type Module\(<module '(?P<m>[\w.]+)'"),
-        "calls {m}.{fn}, from a Python library compiled code cannot call: use numpy's "
-        "functions on arrays, or write it as a loop",
+        re.compile(
+            r"reflected (?P<kind>list|set)\(.* type, assigned to variable '(?P<name>\w+)' "
+            r"in globals"
+        ),
+        "reads {name}, a Python {kind} outside the function, which compiled code cannot "
+        "read: make it a tuple, {name} = (...), or a numpy array, np.array([...])",
+    ),
+    (
+        re.compile(r"unsupported opcode \(IMPORT_"),
+        "imports inside a compiled function: move the import to the top of the file",
     ),
     (
         re.compile(r"BoundFunction\(list\.append for list\((?P<kind>[^)]+)\)"),
@@ -297,6 +441,12 @@ _REFUSED = (
     ),
 )
 _REFUSED_CALLS = (
+    (
+        # a dict literal: numba types it by its first key and value, then adds the rest
+        re.compile(r'setitem\(DictType\[.*During: lowering "[^"\n]*= build_map\(', re.DOTALL),
+        "builds a dict whose keys or values are of two types: a dict has one type of key "
+        "and one type of value; use one type for each, or numpy arrays",
+    ),
     (
         re.compile(r"setitem\(DictType\[(?P<key>[^,\]]+),\s*(?P<value>[^\]]+)\]"),
         "stores in a dict of {key} keys and {value} values a key or a value of another "
@@ -322,6 +472,11 @@ def plain_reason(text: str) -> str:
         if "Cannot determine Numba type" in first and "NoneType" not in first:
             what = re.search(r"type of <class '(?P<cls>[^']+)'>", first)
             kind = what["cls"] if what else "Python object"
+            if kind == "dict":
+                return (
+                    f"reads {name['name']}, a Python dict outside the function, which compiled "
+                    "code cannot read: use a tuple, or numpy arrays indexed by number"
+                )
             return f"uses {name['name']!r}, a {kind} that compiled code cannot use"
         return f"uses the name {name['name']!r}, which is not defined"
     for pattern, instead in _REFUSED:
@@ -332,7 +487,7 @@ def plain_reason(text: str) -> str:
     if call:
         sig = next((ln.lstrip("> ") for ln in useful[1:] if ln.startswith(">>>")), "")
         for pattern, instead in _REFUSED_CALLS:
-            found = pattern.match(sig)
+            found = pattern.match(f"{sig}\n{text}")
             if found:
                 return instead.format(**found.groupdict())
         return f"compiled code cannot call {call['fn']} with these arguments: {sig}".rstrip(": ")
