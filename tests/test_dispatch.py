@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from balance.core.compile_cache import njit
-from balance.core.dispatch import Decision, Dispatch
+from balance.core.dispatch import USER_CODES, USER_SLOTS, Decision, Dispatch
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy, ship
@@ -107,3 +107,93 @@ def test_the_generated_dispatcher_raises_on_a_code_no_strategy_has() -> None:
     assert (answer(0, 5, params), answer(1, 5, params)) == (6, 10)
     with pytest.raises(ValueError, match="no strategy has this code"):
         answer(2, 5, params)
+
+
+def _table_game(name: str) -> Dispatch:
+    """The dispatch of a game of one decision, ``answer(x, values, scratch)``, whose loop
+    sums the answers of ``codes``, with one shipped strategy (code 0)."""
+    module = types.ModuleType(f"balance_test_{name}")
+    module.answer_nb = Decision("answer", "x, values, scratch", writable="scratch")
+    sys.modules[module.__name__] = module
+
+    exec(  # a function of the module: its globals are those the binding walks
+        "def loop_nb(codes, x, values, scratch):\n"
+        "    total = 0\n"
+        "    for code in codes:\n"
+        "        total += answer_nb(code, x, values, scratch)\n"
+        "    return total\n",
+        module.__dict__,
+    )
+    module.loop_nb = njit(module.loop_nb)
+
+    @njit
+    def one(x, values, scratch):
+        return x + 1
+
+    strategies = types.ModuleType(f"balance_test_{name}_strategies")
+    strategies.SHIPPED = (Strategy("test", "one", "Adds one.", {"answer": one}),)
+    sys.modules[strategies.__name__] = strategies
+    ship(strategies.SHIPPED, joining=(), module=strategies.__name__)
+    return Dispatch(module, strategies, __file__, loop="loop_nb")
+
+
+def test_a_strategy_without_a_code_is_called_by_address() -> None:
+    """The loop, compiled once, calls a strategy compiled after it through its slot: its
+    answer, its exceptions; an empty slot is an error; the game's arrays are read-only."""
+    dispatch = _table_game("table")
+
+    @njit(boundscheck=True)
+    def peek(x, values, scratch):
+        scratch[0] = x  # its own buffer: allowed
+        return values[x] + scratch[0]
+
+    @njit
+    def scribble(x, values, scratch):
+        values[0] = x  # the game's own array: refused
+        return 0
+
+    @njit
+    def yes(x, values, scratch):
+        return x > 0
+
+    mine = Strategy("test", "peek", "Reads.", {"answer": peek})
+    loop = dispatch.kernel_for([mine])
+    assert loop is dispatch.kernel_for([])  # one loop, whoever plays
+    values, scratch = np.arange(3), np.zeros(1, dtype=np.int64)
+    codes = np.array([0, dispatch.code(mine)])
+    assert codes[1] >= USER_CODES
+    arguments = (codes, 2, values, scratch)
+    dispatch.prepare(loop, arguments, [mine])
+    assert loop(*arguments) == 3 + 4
+    with pytest.raises(IndexError):  # raised in the strategy, through the loop
+        loop(codes, 3, values, scratch)
+    with pytest.raises(ValueError, match="no strategy has this code"):
+        loop(np.array([USER_CODES + USER_SLOTS - 1]), 2, values, scratch)
+    wrong = Strategy("test", "scribble", "Writes.", {"answer": scribble})
+    with pytest.raises(Exception, match="readonly"):
+        dispatch.prepare(loop, (np.array([dispatch.code(wrong)]), 2, values, scratch), [wrong])
+    boolean = Strategy("test", "yes", "A bool.", {"answer": yes})
+    with pytest.raises(BalanceError, match="not an option's index"):
+        dispatch.prepare(loop, (np.array([dispatch.code(boolean)]), 2, values, scratch), [boolean])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_quick_check_compiles_what_the_loop_calls(game_id: str) -> None:
+    """``strategy check`` compiles a user's decisions with the types read off the
+    reference engine: they are those the game loop passes, read-only where it says."""
+    from balance.core.dispatch import _decision_types, _types_symbol
+    from balance.run.strategy_check import decision_types
+
+    game = get_game(game_id)
+    engine = game.compiled
+    lineup = engine.uniform_lineup(game.min_players)
+    engine.play_games(game.default_rules(), game.min_players, 0, 1, 0, lineup)
+    loop = engine.kernel_for(lineup)
+    library = loop.overloads[loop.signatures[0]].library
+    recorded = decision_types(game_id)
+    for decision in engine.dispatch.decisions:
+        symbol = _types_symbol(engine.dispatch._table.symbol, decision)
+        called = _decision_types(library, symbol)
+        assert called is not None, decision.name
+        assert recorded[decision.name].arguments == decision.read_only(called)
+        assert decision.read_only(called) != called  # the game's own arrays, read-only

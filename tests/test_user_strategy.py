@@ -21,7 +21,6 @@ from cli_helpers import call_main, invoke
 
 from balance import api
 from balance.authoring.strategy_tools import template
-from balance.core.dispatch import compiled_from_cache
 from balance.core.errors import BalanceError
 from balance.core.game import Setup
 from balance.core.strategy import BOUNDS_CHECK_ENV, load_strategy_file, strategy_origin
@@ -499,6 +498,39 @@ def test_an_index_out_of_range_stops_the_run_naming_its_line(
         assert code == 2 and "Traceback" not in err and err.count("\n") <= 3, err
         assert f"choose ({path.resolve()}, line 13) failed in game" in err
         assert "IndexError: index" in err and "out of bounds" in err
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "quoted"),
+    [
+        ("obs[0][0] = 3\n    return 0", 13, "obs[0][0] = 3"),
+        # inside a kit helper that writes into its arguments: the user's call is named
+        (
+            "apply_option_nb(obs[0], obs[1], obs[2], symbol, opt_a[0], opt_b[0])\n    return 0",
+            13,
+            "apply_option_nb(obs[0], obs[1]",
+        ),
+        ("return below_nb(opt_a, count)", 13, "below_nb(opt_a, count)"),  # an option as rng
+    ],
+)
+def test_writing_into_the_games_arrays_is_refused_at_its_line(
+    monkeypatch, capsys, tmp_path: Path, body: str, line: int, quoted: str
+) -> None:
+    path = plain(tmp_path, body=body)
+    text = path.read_text().replace("import below_nb,", "import apply_option_nb, below_nb,")
+    path.write_text(text)
+    err = check_error(monkeypatch, capsys, path, "plain", f"line {line})", "game's own arrays")
+    assert quoted in err
+    args = ["simulate", "la-planche", "-p", "2", "-g", "50", "--strategy", f"{path}:plain"]
+    code, _, err = call_main(monkeypatch, capsys, *args, "--strategy", "random")
+    assert code == 2 and f"line {line})" in err and "game's own arrays" in err, err
+
+
+def test_the_scratch_buffers_stay_writable(tmp_path: Path) -> None:
+    body = "obs[7][:] = obs[0]\n    obs[9][0] = 1.5\n    return below_nb(rng, count)"
+    path = plain(tmp_path, body=body)
+    out = invoke("strategy", "check", f"{path}:plain", "--game", "la-planche")
+    assert out.startswith("ok: plain compiles")
 
 
 def test_the_file_is_imported_under_a_name_fixed_by_its_content(tmp_path: Path) -> None:

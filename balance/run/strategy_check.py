@@ -251,7 +251,8 @@ def _source_line(path: str | None, line: int | None) -> str:
 
 def _lines(py_func: Callable) -> dict[str, int]:
     """Line numbers in ``py_func``'s file: ``def`` (its ``def`` line), ``return`` (its
-    first ``return`` with a value) and ``name:X`` (the first line that uses name X)."""
+    first ``return`` with a value), ``name:X`` (the first line that uses name X) and
+    ``call:X`` (the first that calls a function named X)."""
     try:
         source, start = inspect.getsourcelines(py_func)
         tree = ast.parse(textwrap.dedent("".join(source)))
@@ -269,6 +270,10 @@ def _lines(py_func: Callable) -> dict[str, int]:
             found["return"] = min(found.get("return", line), line)
         elif isinstance(node, ast.Name):
             key = f"name:{node.id}"
+            found[key] = min(found.get(key, line), line)
+        if isinstance(node, ast.Call):
+            called = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            key = f"call:{called}"
             found[key] = min(found.get(key, line), line)
     return found
 
@@ -304,7 +309,10 @@ def compile_error(
     text = _ANSI.sub("", str(exc))
     name = _UNTYPED.search(text)
     undefined = name["name"] if name else None
-    found = _failing_place(text, _called_functions(py_func), undefined)
+    functions = _called_functions(py_func)
+    found = _failing_place(text, functions, undefined)
+    if found is None and _READ_ONLY.search(text):  # in a function the user's code calls
+        found = _writing_call(text, functions)
     where, line = found or (py_func, None)
     called = _plain_function(text, where)
     reason = plain_reason(text)
@@ -417,6 +425,39 @@ def _plain_function(text: str, where: FunctionType) -> FunctionType | None:
     return value if isinstance(value, FunctionType) else None
 
 
+#: numba refusing a write into a read-only array (the game's own, docs/strategies.md).
+_READ_ONLY = re.compile(r"Cannot modify readonly array|setitem\(readonly array")
+#: A function's ``def`` line in numba's quotation of its source.
+_DEF = re.compile(r"^def (?P<name>\w+)\(", re.MULTILINE)
+
+
+def _writing_call(text: str, functions: list[FunctionType]) -> tuple[FunctionType, int] | None:
+    """Where one of ``functions`` calls the function (a kit's, say) that numba's
+    ``text`` says wrote into a read-only array, directly or through the functions it
+    calls: the first such call."""
+    written = [match["name"] for match in _DEF.finditer(text)]
+    for function in functions:
+        calls = sorted(
+            (line, key[5:]) for key, line in _lines(function).items() if key.startswith("call:")
+        )
+        for line, name in calls:
+            if _reaches(function.__globals__.get(name), written, set()):
+                return function, line
+    return None
+
+
+def _reaches(value: Any, names: list[str], seen: set[int]) -> bool:
+    """Whether compiled function ``value`` is named one of ``names`` or calls one, through
+    the compiled functions its globals name."""
+    py = getattr(value, "py_func", None)
+    if py is None or id(py) in seen:
+        return False
+    seen.add(id(py))
+    if py.__name__ in names:
+        return True
+    return any(_reaches(py.__globals__.get(n), names, seen) for n in _code_names(py.__code__))
+
+
 #: numba's commonest refusals, each with what to use instead (``{names}`` from the match):
 #: in its message, then in the arguments of a call it found no implementation for
 #: (followed by the rest of the message: what numba was doing).
@@ -441,6 +482,11 @@ _REFUSED = (
     ),
 )
 _REFUSED_CALLS = (
+    (
+        re.compile(r"setitem\(readonly array"),
+        "writes into one of the game's own arrays, which a strategy may only read: copy "
+        "it into a scratch buffer first (docs/strategies.md names them, game by game)",
+    ),
     (
         # a dict literal: numba types it by its first key and value, then adds the rest
         re.compile(r'setitem\(DictType\[.*During: lowering "[^"\n]*= build_map\(', re.DOTALL),
