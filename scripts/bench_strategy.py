@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
@@ -49,8 +50,9 @@ def machine() -> str:
     )
 
 
-def timed(args: list[str], env: dict[str, str]) -> tuple[float, bool]:
-    """Wall-clock seconds of ``balance ARGS`` and whether it said it was compiling."""
+def timed(args: list[str], env: dict[str, str]) -> tuple[float, bool, str]:
+    """Wall-clock seconds of ``balance ARGS``, whether it said it was compiling, and the
+    play's own rate as it reports it (``N games/s``)."""
     clock = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "balance.cli", *args], env=env, capture_output=True, text=True
@@ -58,7 +60,8 @@ def timed(args: list[str], env: dict[str, str]) -> tuple[float, bool]:
     elapsed = time.perf_counter() - clock
     if done.returncode != 0:
         raise SystemExit(f"balance {' '.join(args)} failed:\n{done.stderr}")
-    return elapsed, "compiling" in done.stderr
+    rate = re.search(r"\(([\d,]+ games/s)", done.stdout)
+    return elapsed, "compiling" in done.stderr, rate[1] if rate else ""
 
 
 def edited(text: str) -> str:
@@ -101,10 +104,10 @@ def main() -> None:
         for name, source, args in runs:
             if source is not None:
                 path.write_text(source)
-            seconds, compiled = timed(args, env)
+            seconds, compiled, rate = timed(args, env)
             times[name] = seconds
             what = "compiled" if compiled else "no compile"
-            print(f"  {name:<30} {seconds:7.1f} s  ({what})")
+            print(f"  {name:<30} {seconds:7.1f} s  ({what}; playing {rate})")
         shipped = times["shipped strategies only"]
         for name in ("one-line edit", "comment edit"):
             print(f"  {name} / shipped only: {times[name] / shipped:.1f}x")

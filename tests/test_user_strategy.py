@@ -542,6 +542,13 @@ def test_the_file_is_imported_under_a_name_fixed_by_its_content(tmp_path: Path) 
     path.write_text(path.read_text().replace("Random.", "Random!"))
     edited = strategy_origin(load_strategy_file(path, "plain", "la-planche"))
     assert edited is not None and edited.module != first.module
+    # a comment: the same name (numba's cached functions find it again), imported afresh
+    path.write_text(path.read_text() + "\n# a comment\n")
+    commented = load_strategy_file(path, "plain", "la-planche")
+    origin = strategy_origin(commented)
+    assert origin is not None and origin.module == edited.module
+    assert origin.digest != edited.digest
+    assert sys.modules[origin.module].__balance_digest__ == origin.digest
 
 
 def test_cache_true_in_a_user_file_loads_again_without_a_crash(tmp_path: Path) -> None:

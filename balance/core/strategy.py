@@ -221,9 +221,10 @@ class Origin:
     ----------
     path : the strategy file, resolved.
     digest : sha256 (hex) of the file's bytes when it was loaded.
-    module : the name it was imported under (``balance_user_<digest[:16]>``): the same
-        for the same file and content in every process, so that numba's on-disk cache
-        of a function that asks for one (``@njit(cache=True)``) finds its module again.
+    module : the name it was imported under (``balance_user_<hash[:16]>``, of its path
+        and :attr:`code`): the same for the same file and code in every process, so that
+        numba's on-disk cache of a function (``@njit(cache=True)``, and the functions
+        the game loop calls) finds its module again.
     code : :func:`code_digest` of the file: what names its compiled functions on disk.
     """
 
@@ -304,20 +305,28 @@ def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
     """Import a user's strategy file and return its :class:`Strategy` called ``name``.
 
     The file is imported once per process and content, under a module name made from
-    its path and content; a file that fails to import is reported in one line naming the
-    file, the line and the reason. Its compiled functions check their indices
+    its path and code (:func:`code_digest`); a file that fails to import is reported in
+    one line naming the file, the line and the reason. Its compiled functions check their indices
     (:func:`bounds_checked`).
     """
     if not path.is_file():
         raise BalanceError(f"strategy file {str(path)!r} does not exist")
     path = path.resolve()
     content = path.read_bytes()
-    digest = hashlib.sha256(str(path).encode() + b"\0" + content).hexdigest()
+    digest = hashlib.sha256(content).hexdigest()
+    try:
+        code = code_digest(content)
+    except (SyntaxError, ValueError):
+        code = digest  # the import says what is wrong
+    # Named by its code, not its bytes: numba's cached functions of an unchanged code
+    # (a comment edited) find their module again by that name.
+    named = hashlib.sha256(str(path).encode() + b"\0" + code.encode()).hexdigest()
     checked = bounds_checked()
-    module_name = f"balance_user_{digest[:16]}" + ("" if checked else "_unchecked")
+    module_name = f"balance_user_{named[:16]}" + ("" if checked else "_unchecked")
     module = sys.modules.get(module_name)
-    if module is None:
-        module = _import_file(path, module_name)
+    if module is None or getattr(module, "__balance_digest__", None) != digest:
+        module = _import_file(path, module_name)  # again if only comments changed
+        module.__balance_digest__ = digest
         if checked:
             _check_bounds(module)
     found = [v for v in vars(module).values() if isinstance(v, Strategy)]
@@ -333,8 +342,7 @@ def load_strategy_file(path: Path, name: str, game: str) -> Strategy:
         )
     if strategy.game != game:
         raise BalanceError(f"strategy {name!r} in {str(path)!r} plays {strategy.game}, not {game}")
-    digest = hashlib.sha256(content).hexdigest()
-    _ORIGINS[strategy] = Origin(path, digest, module_name, code_digest(content))
+    _ORIGINS[strategy] = Origin(path, digest, module_name, code)
     return strategy
 
 

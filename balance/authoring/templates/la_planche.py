@@ -9,7 +9,7 @@ argument holds. Run with --debug to print() or set a breakpoint inside a functio
 runs as plain Python).
 """
 
-from balance.games.la_planche.kit import Rule, apply_option_nb, below_nb, njit
+from balance.games.la_planche.kit import Rule, apply_option_nb, below_nb, copy_into_nb, njit
 from balance.strategy import Strategy
 
 
@@ -28,8 +28,8 @@ def choose(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
     after, after_state = obs[7], obs[8]  # scratch copies: never change line or state
     best, best_danger = 0, 1 << 30
     for k in range(count):
-        after[:] = line
-        after_state[:] = state
+        copy_into_nb(after, line)
+        copy_into_nb(after_state, state)
         fallen = apply_option_nb(after, after_state, rules, symbol, opt_a[k], opt_b[k])
         danger = 1000 if fallen == colour else 0
         for space in range(rules[Rule.SPACES]):

@@ -69,12 +69,24 @@ __all__ = [
     "below_nb",
     "best_option_nb",
     "best_symbol_nb",
+    "copy_into_nb",
     "count_options_nb",
     "detective_values_nb",
     "evaluate_option_nb",
     "legal_options_nb",
     "njit",
 ]
+
+
+@njit(cache=True)
+def copy_into_nb(target, source):
+    """Copy ``source`` into ``target`` (at least as long), e.g. the line into a scratch
+    buffer; writes ``target``. numba compiles ``target[:] = source`` anew in every run
+    (about a second and a half); this is compiled once and kept on disk."""
+    if target.shape[0] < source.shape[0]:
+        raise IndexError("copy_into_nb: the target is shorter than the source")
+    for i in range(source.shape[0]):
+        target[i] = source[i]
 
 
 @njit(inline="always", cache=True)
