@@ -84,7 +84,8 @@ def main() -> None:
         path.write_text(template(options.game))
         env = dict(os.environ, BALANCE_CACHE_DIR=str(Path(directory) / "cache"))
         table = ["simulate", options.game, "-p", players, "--rotate-seats"]
-        mine = [*table, "--strategy", f"{path}:mine", "--strategy", "random"]
+        others = ["--strategy", "random"] * (int(players) - 1)
+        mine = [*table, "--strategy", f"{path}:mine", *others]
         games = ["-g", str(options.games)]
         text = template(options.game)
         runs = [

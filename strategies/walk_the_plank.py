@@ -13,14 +13,18 @@ import numpy as np
 
 from balance.core.strategy import Strategy, ship
 from balance.games.walk_the_plank import ismcts_nb, mc_nb
+
+# The evaluator inlined (the kit's copies are compiled out of line, for users' files).
+from balance.games.walk_the_plank.evaluation_nb import (
+    best_option_nb,
+    best_push_nb,
+    evaluate_option_nb,
+)
 from balance.games.walk_the_plank.kit import (
     N_CARDS,
     Card,
     Weight,
     below_nb,
-    best_option_nb,
-    best_push_nb,
-    evaluate_option_nb,
     legal_options_nb,
     njit,
     random_program_nb,

@@ -21,7 +21,7 @@ from balance.core.search_nb import best_index_nb
 from balance.core.strategy import MAX_PARAMS
 from balance.games.walk_the_plank import engine_nb as E
 from balance.games.walk_the_plank.cards import N_CARDS
-from balance.games.walk_the_plank.kit import evaluate_option_nb
+from balance.games.walk_the_plank.evaluation_nb import evaluate_option_nb
 from balance.games.walk_the_plank.moves_nb import TILES, State, legal_options_nb
 from balance.games.walk_the_plank.rules import Rule
 from balance.games.walk_the_plank.search_nb import (
