@@ -428,7 +428,7 @@ class _Stopped(Exception):
 @pytest.mark.parametrize(
     ("strategies", "expected", "not_expected"),
     [
-        (("mc", "random"), "with its search players", "your strategies"),
+        (("mc", "random"), "the search players", "your strategies"),
         ((f"{EXAMPLES / 'cautious.py'}:cautious", "random"), "your strategies", "search"),
     ],
 )
@@ -439,7 +439,12 @@ def test_the_compile_message_says_whose_strategies_are_compiled(
     names it as the game's own, not as the user's strategies."""
     setup = api.make_setup("walk-the-plank", 2, 0, strategies)
     game = get_game("walk-the-plank")
-    monkeypatch.setattr(type(game), "is_compiled", lambda self, setup: False)
+    # the loop cached, the strategies without a code not yet
+    monkeypatch.setattr(
+        type(game),
+        "is_compiled",
+        lambda self, setup: all(seat.strategy.code is not None for seat in setup.lineup.seats),
+    )
     monkeypatch.setattr("balance.run.runner.check_decisions", lambda strategy: None)
     messages: list[str] = []
 

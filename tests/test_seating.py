@@ -119,7 +119,10 @@ def test_two_players_restrict_each_strategy_in_each_seat_within_four_games() -> 
 @pytest.mark.parametrize(("rotate", "restricted"), [(False, ()), (True, ()), (True, ("x",))])
 def test_kernel_tables_repeat_with_the_period(rotate: bool, restricted: tuple[str, ...]) -> None:
     lineup = _lineup(4, rotate, restricted)
-    _, _, rows, strategies = lineup_arrays(lineup, 100)
+    users = lineup.user_strategies()
+    _, _, rows, strategies = lineup_arrays(
+        lineup, lambda s: 100 + users.index(s) if s.code is None else s.code
+    )
     assert (
         len(rows) == lineup.period == {(False, ()): 1, (True, ()): 24}.get((rotate, restricted), 96)
     )

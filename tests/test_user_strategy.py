@@ -787,8 +787,6 @@ def test_strategy_check_plays_every_variant_after_the_base_rules(
         return Played()
 
     monkeypatch.setattr(strategy_tools, "run_games", run_games)
-    monkeypatch.setattr(strategy_tools, "compiled_from_cache", lambda kernel: True)
-    monkeypatch.setattr(get_game("walk-the-plank").compiled, "kernel_for", lambda lineup: None)
     with pytest.raises(BalanceError, match=r"^with every variant \(ghost, dolphin, kraken\): "):
         strategy_tools.check(f"{path}:mine", "walk-the-plank", 10)
     assert asked == [((), False), ((), True), (("ghost", "dolphin", "kraken"), False)]
