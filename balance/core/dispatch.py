@@ -40,11 +40,11 @@ from __future__ import annotations
 import ctypes
 import functools
 import hashlib
-import inspect
 import linecache
 import os
 import pickle
 import sys
+import threading
 import types
 import weakref
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -258,8 +258,11 @@ def check_strategy(
                 f"{game} decisions: {', '.join(decisions)}"
             )
         if not hasattr(function, "py_func"):
+            code = getattr(function, "__code__", None)
+            where = f" ({code.co_filename}, line {code.co_firstlineno})" if code else ""
             raise BalanceError(
-                f"strategy {strategy.name!r}: its {decision!r} function must be @njit-compiled"
+                f"strategy {strategy.name!r}: its {decision!r} function{where} must be "
+                "@njit-compiled: put @njit on the line above its def"
             )
 
 
@@ -522,6 +525,8 @@ class Dispatch:
         self._functions: weakref.WeakKeyDictionary[Strategy, dict[str, Dispatcher]] = (
             weakref.WeakKeyDictionary()
         )
+        # Blocks of one run may start on several threads: a strategy gets one slot.
+        self._lock = threading.RLock()
         _DECLARED.update((id(d), self) for d in self.decisions)
 
     @property
@@ -578,14 +583,15 @@ class Dispatch:
         ``USER_CODES`` plus the slot it is given in this process (the first time)."""
         if strategy.code is not None:
             return strategy.code
-        if strategy not in self._slots:
-            if len(self._slots) == USER_SLOTS:
-                raise BalanceError(
-                    f"one process seats at most {USER_SLOTS} strategies of files or search "
-                    "players; start another"
-                )
-            self._slots[strategy] = len(self._slots)
-        return USER_CODES + self._slots[strategy]
+        with self._lock:
+            if strategy not in self._slots:
+                if len(self._slots) == USER_SLOTS:
+                    raise BalanceError(
+                        f"one process seats at most {USER_SLOTS} strategies of files or "
+                        "search players; start another"
+                    )
+                self._slots[strategy] = len(self._slots)
+            return USER_CODES + self._slots[strategy]
 
     def prepare(self, kernel: Dispatcher, arguments: Sequence[Any], strategies: Sequence[Any]):
         """Make ready the game loop ``kernel`` for a call with ``arguments`` and the
@@ -598,8 +604,10 @@ class Dispatch:
         signature = tuple(kernel.typeof_pyval(a) for a in arguments)
         kernel.compile(signature)
         library = kernel.overloads[signature].library
-        for strategy in users:
-            self._join(strategy, library)
+        with self._lock:
+            for strategy in users:
+                if strategy not in self._joined:
+                    self._join(strategy, library)
 
     def is_ready(self, strategies: Sequence[Strategy], kernel: Dispatcher | None = None) -> bool:
         """Whether the game loop (or ``kernel``, a loop of the game's own) and the
@@ -825,11 +833,6 @@ def _has_cache(function: Any) -> bool:
         return False
 
 
-def _where(strategy: Strategy) -> str:
-    origin = strategy_origin(strategy)
-    return f"{origin.path}, sha256 {origin.digest[:16]}" if origin else "built in Python"
-
-
 def _materialise(key: str, source: str, name: str) -> Path | None:
     """Write a generated module under the cache directory (once); None if it cannot be
     written, in which case its functions are compiled in memory for this process."""
@@ -853,9 +856,3 @@ def compiled_from_cache(kernel: Any) -> bool | None:
     if stats is None or not kernel.signatures:
         return None
     return bool(stats.cache_hits) and not stats.cache_misses
-
-
-def signature_text(function: Callable) -> str:
-    """``name(arg, ...)`` of a user's decision function, as its file spells it."""
-    py = getattr(function, "py_func", function)
-    return f"{py.__name__}{inspect.signature(py)}"

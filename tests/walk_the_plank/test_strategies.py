@@ -320,7 +320,16 @@ def test_a_strategy_function_that_is_not_compiled_is_refused(tmp_path: Path) -> 
     with pytest.raises(BalanceError) as caught:
         setup_for([f"{path}:plain", "random"])
     message = str(caught.value)
-    assert message == "strategy 'plain': its 'choose' function must be @njit-compiled"
+    line = (
+        NOT_COMPILED.splitlines().index(
+            "def choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):"
+        )
+        + 1
+    )
+    assert message == (
+        f"strategy 'plain': its 'choose' function ({path.resolve()}, line {line}) must be "
+        "@njit-compiled: put @njit on the line above its def"
+    )
 
 
 @pytest.mark.parametrize(

@@ -130,8 +130,9 @@ RANDOM = 0  # the uniform-random strategy's code: the first shipped strategy
 # shipped strategies (strategies/walk_the_plank.py) and a run's own are bound here when
 # the loop is built (balance.core.dispatch.Dispatch).
 
-#: What a strategy may write into: its scratch buffers (``obs``'s last two), its stream.
-SCRATCH = "obs[7], obs[8]"
+#: What a strategy may write into: its scratch buffers (``obs``'s last two), its stream,
+#: and its parameters (the seat's copy for the game: the search players remember there).
+SCRATCH = "obs[7], obs[8], params"
 #: Seat's programme for the round into ``out`` (int64, ``(3,)``).
 program_nb = dispatch.Decision(
     "program",
