@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -109,9 +110,11 @@ def test_the_generated_dispatcher_raises_on_a_code_no_strategy_has() -> None:
         answer(2, 5, params)
 
 
-def _table_game(name: str) -> Dispatch:
+def _table_game(name: str, home: Path) -> Dispatch:
     """The dispatch of a game of one decision, ``answer(x, values, scratch)``, whose loop
-    sums the answers of ``codes``, with one shipped strategy (code 0)."""
+    sums the answers of ``codes``, with one shipped strategy (code 0); its compiled code
+    is cached as if in ``home`` (a file of the test's own: numba keys this file's cache on
+    its date alone, and this one is new in every run)."""
     module = types.ModuleType(f"balance_test_{name}")
     module.answer_nb = Decision("answer", "x, values, scratch", writable="scratch")
     sys.modules[module.__name__] = module
@@ -134,13 +137,14 @@ def _table_game(name: str) -> Dispatch:
     strategies.SHIPPED = (Strategy("test", "one", "Adds one.", {"answer": one}),)
     sys.modules[strategies.__name__] = strategies
     ship(strategies.SHIPPED, joining=(), module=strategies.__name__)
-    return Dispatch(module, strategies, __file__, loop="loop_nb")
+    home.write_text("")
+    return Dispatch(module, strategies, str(home), loop="loop_nb")
 
 
-def test_a_strategy_without_a_code_is_called_by_address() -> None:
+def test_a_strategy_without_a_code_is_called_by_address(tmp_path: Path) -> None:
     """The loop, compiled once, calls a strategy compiled after it through its slot: its
     answer, its exceptions; an empty slot is an error; the game's arrays are read-only."""
-    dispatch = _table_game("table")
+    dispatch = _table_game("table", tmp_path / "home.py")
 
     @njit(boundscheck=True)
     def peek(x, values, scratch):

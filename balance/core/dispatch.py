@@ -73,6 +73,8 @@ USER_CODES = 100
 USER_SLOTS = 4096
 #: Suffix of a generated function that dispatches the shipped strategies out of line.
 OUT_OF_LINE = "_out_of_line"
+#: Suffix of a generated function that calls a strategy without a code by its address.
+BY_ADDRESS = "_by_address"
 
 
 class Decision:
@@ -161,7 +163,8 @@ _TYPED: dict[str, tuple[Any, ...]] = {}
 
 def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
     """An intrinsic ``call(slot, arguments)``: the decision function of the strategy in
-    ``slot`` of ``table``, called with the tuple ``arguments`` by its address.
+    ``slot`` of ``table``, called by its address with the address of the tuple
+    ``arguments`` (read back by :func:`_arguments_at`).
 
     It raises if the slot holds no function, propagates the function's exceptions, and
     keeps the arguments' types in the compiled code (:func:`_decision_types`), where
@@ -194,11 +197,14 @@ def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
                 context.call_conv.return_user_exc(
                     builder, ValueError, (f"no strategy has this code ({decision.name})",)
                 )
-            function_type = context.call_conv.get_function_type(restype, argtypes)
+            # The arguments by address: a call passes every array of a tuple field by
+            # field (Battle of Thieves' view is some 360 words), a pointer is one.
+            held = builder.bitcast(cgutils.alloca_once_value(builder, args[1]), cgutils.voidptr_t)
+            by_pointer = (nbtypes.voidptr,)
+            function_type = context.call_conv.get_function_type(restype, by_pointer)
             function = builder.bitcast(address, function_type.as_pointer())
-            values = cgutils.unpack_tuple(builder, args[1], len(argtypes))
             status, result = context.call_conv.call_function(
-                builder, function, restype, argtypes, values
+                builder, function, restype, by_pointer, (held,)
             )
             with cgutils.if_unlikely(builder, status.is_error):
                 context.call_conv.return_status_propagate(builder, status)
@@ -207,6 +213,24 @@ def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
         return restype(nbtypes.int64, nbtypes.BaseTuple.from_types(argtypes)), codegen
 
     return call
+
+
+def _arguments_at(kind: Any) -> Any:
+    """An intrinsic ``arguments(pointer)``: the tuple of type ``kind`` that
+    :func:`_user_call` left at ``pointer`` (its arrays borrowed: compile its caller
+    without reference counting). ``kind`` may differ from the stored tuple's type in
+    what numba alone sees (arrays read-only, a tuple of like members grouped), never in
+    the values it holds."""
+
+    @intrinsic
+    def arguments(typingctx: Any, pointer: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            value_type = context.get_value_type(kind)
+            return builder.load(builder.bitcast(args[0], value_type.as_pointer()))
+
+        return kind(nbtypes.voidptr), codegen
+
+    return arguments
 
 
 def _global(module: ir.Module, name: str, kind: ir.Type) -> ir.GlobalVariable:
@@ -401,6 +425,9 @@ class _Binding:
             if key.endswith(OUT_OF_LINE):  # the shipped strategies never allocate
                 value.__qualname__ = f"{tag}.{key}"
                 namespace[key] = njit(_nrt=False, error_model="numpy")(value)
+            elif key.endswith(BY_ADDRESS):  # the arguments are borrowed for the call
+                value.__qualname__ = f"{tag}.{key}"
+                namespace[key] = njit(_nrt=False)(value)
         self.dispatchers = {
             id(d): njit(inline="always")(namespace[f"{d.name}_dispatch"]) for d in decisions
         }
@@ -695,7 +722,8 @@ class Dispatch:
             lines += [
                 "",
                 "",
-                f"def {decision.name}_as_called({decision.arguments}):",
+                f"def {decision.name}_as_called(arguments):",
+                f"    {decision.arguments} = arguments_of_{decision.name}(arguments)",
                 f"    return np.int64({call})" if decision.returns_index else f"    {call}",
             ]
         source = "\n".join(lines) + "\n"
@@ -709,8 +737,9 @@ class Dispatch:
         sys.modules[name] = module
         module.__dict__.update(bound)
         exec(compile(source, filename, "exec"), module.__dict__)
+        # No reference counting: the arguments are the loop's, borrowed for the call.
         functions = {
-            d: njit(cache=path is not None)(module.__dict__[f"{d}_as_called"])
+            d: njit(cache=path is not None, _nrt=False)(module.__dict__[f"{d}_as_called"])
             for d in (decision.name for decision in self.decisions)
             if f"{d}_as_called" in module.__dict__
         }
@@ -729,11 +758,13 @@ class Dispatch:
                 continue
             signature = decision.read_only(argtypes)
             function = functions[decision.name]
-            function.compile(signature)
+            reader = _arguments_at(nbtypes.BaseTuple.from_types(signature))
+            function.py_func.__globals__[f"arguments_of_{decision.name}"] = reader
+            function.compile((nbtypes.voidptr,))
             cached = cached and compiled_from_cache(function) is True
             if decision.returns_index:
                 _check_index(strategy, decision, self._function(strategy, decision.name), signature)
-            compiled = function.overloads[signature]
+            compiled = function.overloads[(nbtypes.voidptr,)]
             address = compiled.library.get_pointer_to_function(compiled.fndesc.llvm_func_name)
             self._table.cells[slot * self._table.width + column] = address
             kept.append(function)
@@ -767,11 +798,7 @@ class Dispatch:
                 lines.append(f"        return extra{j}_{name}({args})")
             if users:
                 lines.append(f"    if code >= {USER_CODES} and code < {USER_CODES + USER_SLOTS}:")
-                call = f"user_{name}(code - {USER_CODES}, ({args},))"
-                if decision.returns_index:
-                    lines.append(f"        return {call}")
-                else:
-                    lines += [f"        {call}", "        return"]
+                lines.append(f"        return {name}{BY_ADDRESS}(code, {args})")
             if apart:
                 lines += [f"    return {name}{OUT_OF_LINE}(code, {args})", ""]
                 lines += ["", f"def {name}{OUT_OF_LINE}(code, {args}):"]
@@ -779,6 +806,13 @@ class Dispatch:
                     lines.append(f"    if code == {k}:")
                     lines.append(f"        return strategy{k}_{name}({args})")
             lines += [f'    raise ValueError("no strategy has this code ({name})")', ""]
+            if users:
+                # Out of line: the call by address, inlined at every call site, slowed
+                # the code around it (Lifeboats' heuristics by a fifth).
+                call = f"user_{name}(code - {USER_CODES}, ({args},))"
+                lines += ["", f"def {name}{BY_ADDRESS}(code, {args}):"]
+                lines += [f"    return {call}"] if decision.returns_index else [f"    {call}"]
+                lines.append("")
         return "\n".join(lines)
 
     def _binding(self, tag: str, users: bool) -> _Binding:
