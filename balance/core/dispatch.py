@@ -184,6 +184,9 @@ def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
                     f"before ({argtypes} against {_TYPED[symbol]}): every call of a "
                     "decision must pass the same types"
                 )
+            # Never inlined by LLVM either: at a call site, the arguments stored for a
+            # call by address slow the code around it (Lifeboats' heuristics by a fifth).
+            builder.function.attributes.add("noinline")
             module = builder.module
             _keep_types(module, symbol, pickle.dumps(argtypes))
             cells = _global(module, table, ir.ArrayType(cgutils.voidptr_t, USER_SLOTS * width))
