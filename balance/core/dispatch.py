@@ -161,20 +161,19 @@ def _types_symbol(table: str, decision: Decision) -> str:
 _TYPED: dict[str, tuple[Any, ...]] = {}
 
 
-def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
-    """An intrinsic ``call(slot, arguments)``: the decision function of the strategy in
-    ``slot`` of ``table``, called by its address with the address of the tuple
-    ``arguments`` (read back by :func:`_arguments_at`).
+def _held(table: str, decision: Decision) -> Any:
+    """An intrinsic ``held(arguments)``: the address of the tuple ``arguments``, kept on
+    the caller's stack for a call by address (:func:`_user_call`).
 
-    It raises if the slot holds no function, propagates the function's exceptions, and
-    keeps the arguments' types in the compiled code (:func:`_decision_types`), where
-    the functions are compiled for them. A decision is called with one set of types.
+    A call passes every array of a tuple field by field (Battle of Thieves' view is some
+    360 words); an address is one. It keeps the arguments' types in the compiled code
+    (:func:`_decision_types`), where the strategies' functions are compiled for them: a
+    decision is called with one set of types.
     """
-    restype = nbtypes.int64 if decision.returns_index else nbtypes.none
     symbol = _types_symbol(table, decision)
 
     @intrinsic
-    def call(typingctx: Any, slot: Any, arguments: Any) -> Any:
+    def held(typingctx: Any, arguments: Any) -> Any:
         argtypes = tuple(nbtypes.unliteral(t) for t in arguments.types)
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -184,11 +183,30 @@ def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
                     f"before ({argtypes} against {_TYPED[symbol]}): every call of a "
                     "decision must pass the same types"
                 )
-            # Never inlined by LLVM either: at a call site, the arguments stored for a
-            # call by address slow the code around it (Lifeboats' heuristics by a fifth).
+            _keep_types(builder.module, symbol, pickle.dumps(argtypes))
+            stored = cgutils.alloca_once_value(builder, args[0])
+            return builder.bitcast(stored, cgutils.voidptr_t)
+
+        return nbtypes.voidptr(nbtypes.BaseTuple.from_types(argtypes)), codegen
+
+    return held
+
+
+def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
+    """An intrinsic ``call(slot, arguments)``: the decision function of the strategy in
+    ``slot`` of ``table``, called by its address with ``arguments``, the address of its
+    arguments (:func:`_held`; read back by :func:`_arguments_at`). It raises if the slot
+    holds no function and propagates the function's exceptions.
+    """
+    restype = nbtypes.int64 if decision.returns_index else nbtypes.none
+
+    @intrinsic
+    def call(typingctx: Any, slot: Any, arguments: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            # Never inlined by LLVM: inlined at every call site, the call slowed the
+            # code around it (Lifeboats' heuristics by a fifth).
             builder.function.attributes.add("noinline")
             module = builder.module
-            _keep_types(module, symbol, pickle.dumps(argtypes))
             cells = _global(module, table, ir.ArrayType(cgutils.voidptr_t, USER_SLOTS * width))
             slot_value = args[0]
             index = builder.add(
@@ -200,20 +218,17 @@ def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
                 context.call_conv.return_user_exc(
                     builder, ValueError, (f"no strategy has this code ({decision.name})",)
                 )
-            # The arguments by address: a call passes every array of a tuple field by
-            # field (Battle of Thieves' view is some 360 words), a pointer is one.
-            held = builder.bitcast(cgutils.alloca_once_value(builder, args[1]), cgutils.voidptr_t)
             by_pointer = (nbtypes.voidptr,)
             function_type = context.call_conv.get_function_type(restype, by_pointer)
             function = builder.bitcast(address, function_type.as_pointer())
             status, result = context.call_conv.call_function(
-                builder, function, restype, by_pointer, (held,)
+                builder, function, restype, by_pointer, (args[1],)
             )
             with cgutils.if_unlikely(builder, status.is_error):
                 context.call_conv.return_status_propagate(builder, status)
             return result
 
-        return restype(nbtypes.int64, nbtypes.BaseTuple.from_types(argtypes)), codegen
+        return restype(nbtypes.int64, nbtypes.voidptr), codegen
 
     return call
 
@@ -520,6 +535,9 @@ class Dispatch:
         call site (None: all of them); the others are called from one function of their
         own per decision, out of line: each of their decisions costs far more than a
         call, and one call site keeps the inlined game loop's compile time down.
+    wide_arguments : the decisions' arguments are wide (Battle of Thieves' view, some
+        360 words): the game loop passes their address to the function that calls a
+        strategy without a code, not the arguments word by word.
     """
 
     def __init__(
@@ -531,8 +549,10 @@ class Dispatch:
         fallback: Mapping[str, Callable] | None = None,
         extra: Mapping[int, Mapping[str, Callable]] | None = None,
         in_line: Sequence[Strategy] | None = None,
+        wide_arguments: bool = False,
     ) -> None:
         self.module = module
+        self.wide_arguments = wide_arguments
         self.strategies = strategies
         self.home = Path(home).resolve()
         self.loop = loop
@@ -801,7 +821,9 @@ class Dispatch:
                 lines.append(f"        return extra{j}_{name}({args})")
             if users:
                 lines.append(f"    if code >= {USER_CODES} and code < {USER_CODES + USER_SLOTS}:")
-                lines.append(f"        return {name}{BY_ADDRESS}(code, {args})")
+                held = f"held_{name}(({args},))"
+                passed = held if self.wide_arguments else args
+                lines.append(f"        return {name}{BY_ADDRESS}(code - {USER_CODES}, {passed})")
             if apart:
                 lines += [f"    return {name}{OUT_OF_LINE}(code, {args})", ""]
                 lines += ["", f"def {name}{OUT_OF_LINE}(code, {args}):"]
@@ -809,11 +831,17 @@ class Dispatch:
                     lines.append(f"    if code == {k}:")
                     lines.append(f"        return strategy{k}_{name}({args})")
             lines += [f'    raise ValueError("no strategy has this code ({name})")', ""]
-            if users:
-                # Out of line: the call by address, inlined at every call site, slowed
-                # the code around it (Lifeboats' heuristics by a fifth).
-                call = f"user_{name}(code - {USER_CODES}, ({args},))"
-                lines += ["", f"def {name}{BY_ADDRESS}(code, {args}):"]
+            if users:  # out of line (:func:`_user_call`)
+                # The arguments' address made in the game loop (wide arguments: a call
+                # would pass them word by word), or here (narrow ones: made in the loop,
+                # it slowed Lifeboats' heuristics by a fifth).
+                # (``user_slot``: no decision has an argument of that name)
+                if self.wide_arguments:
+                    call = f"user_{name}(user_slot, arguments)"
+                    lines += ["", f"def {name}{BY_ADDRESS}(user_slot, arguments):"]
+                else:
+                    call = f"user_{name}(user_slot, {held})"
+                    lines += ["", f"def {name}{BY_ADDRESS}(user_slot, {args}):"]
                 lines += [f"    return {call}"] if decision.returns_index else [f"    {call}"]
                 lines.append("")
         return "\n".join(lines)
@@ -832,6 +860,7 @@ class Dispatch:
             for column, decision in enumerate(self.decisions):
                 call = _user_call(self._table.symbol, width, column, decision)
                 bound[f"user_{decision.name}"] = call
+                bound[f"held_{decision.name}"] = _held(self._table.symbol, decision)
         return _Binding(
             f"balance_{tag}_{_flat(self.module.__name__)}",
             tag,

@@ -57,6 +57,7 @@ DISPATCH = Dispatch(
     # The uniform-random player is inlined (its decisions are the loop's hot path); the
     # heuristics' scoring would slow its loop if inlined.
     in_line=(random_strategy,),
+    wide_arguments=True,  # the view: some 360 words
 )
 
 
