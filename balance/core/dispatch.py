@@ -643,7 +643,9 @@ class Dispatch:
                 self._slots[strategy] = len(self._slots)
             return USER_CODES + self._slots[strategy]
 
-    def prepare(self, kernel: Dispatcher, arguments: Sequence[Any], strategies: Sequence[Any]):
+    def prepare(
+        self, kernel: Dispatcher, arguments: Sequence[Any], strategies: Sequence[Strategy]
+    ) -> None:
         """Make ready the game loop ``kernel`` for a call with ``arguments`` and the
         decision functions of each strategy without a code among ``strategies``: compile
         (or load) the loop, then each strategy's functions for the argument types the
