@@ -742,7 +742,7 @@ class Dispatch:
             if function is None:
                 continue
             # A search player's function calls the shipped strategies in its playouts.
-            bound[f"strategy_{decision.name}"] = self.bound(function)
+            bound[f"strategy_{decision.name}"] = _called(self.bound(function))
             call = f"strategy_{decision.name}({decision.arguments})"
             lines += [
                 "",
@@ -871,6 +871,16 @@ class Dispatch:
             bound,
             self.home,
         )
+
+
+def _called(function: Any) -> Any:
+    """``function`` as a function of its own: a copy of it if numba would inline it, which
+    in a caller compiled without reference counting could not allocate."""
+    options = dict(getattr(function, "targetoptions", {}))
+    if options.get("inline") != "always":
+        return function
+    options = {k: v for k, v in options.items() if k not in ("inline", "nopython", "cache")}
+    return njit(**options)(function.py_func)
 
 
 def _flat(name: str) -> str:
