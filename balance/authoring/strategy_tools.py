@@ -88,8 +88,8 @@ def check(
         chosen.id, players, strategies=[text] + ["random"] * (players - 1), rotate_seats=True
     )
     mine = setup.lineup.seats[0]
-    # The runner type-checks the decisions before it compiles the loop (a loop loaded
-    # from the cache passed that check when it was compiled).
+    # The runner type-checks the decisions before it compiles the strategy's functions
+    # (functions loaded from the cache passed that check when they were compiled).
     compiled = run_games(setup, games, threads=1, progress=False, on_compile=on_compile)
     loaded = chosen.compiled.dispatch.from_cache(mine.strategy)
     reference = run_games(dataclasses.replace(setup, debug=True), games, threads=1, progress=False)

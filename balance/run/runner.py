@@ -131,7 +131,7 @@ def run_games(
             on_compile("debug: playing on the reference engine, your strategies as Python...")
     elif not game.is_compiled(setup):
         result.compiled = True
-        for strategy in users:  # in seconds, before the minute the game loop takes
+        for strategy in users:  # each decision alone, its mistakes named at their lines
             check_decisions(strategy)
         if on_compile:
             uniform = game.compiled.uniform_lineup(setup.players)

@@ -32,7 +32,7 @@ import numba
 from numba.core import errors as numba_errors
 from numba.core import types as nbtypes
 
-from balance.core.dispatch import playable
+from balance.core.dispatch import playable, read_names
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup, Setup
 from balance.core.strategy import SeatStrategy, Strategy, strategy_origin
@@ -345,7 +345,7 @@ def _called_functions(py_func: Callable) -> list[FunctionType]:
         if function.__code__ in found:
             continue
         found[function.__code__] = function
-        names = _code_names(function.__code__)
+        names = read_names(function.__code__)
         for name in names:
             value = function.__globals__.get(name)
             values = [value]
@@ -356,15 +356,6 @@ def _called_functions(py_func: Callable) -> list[FunctionType]:
                 if isinstance(called, FunctionType) and _is_users(called.__code__.co_filename):
                     todo.append(called)
     return list(found.values())
-
-
-def _code_names(code: Any) -> set[str]:
-    """The global and attribute names ``code`` uses, its inner functions' included."""
-    names = set(code.co_names)
-    for constant in code.co_consts:
-        if hasattr(constant, "co_names"):
-            names |= _code_names(constant)
-    return names
 
 
 @functools.cache
@@ -455,7 +446,7 @@ def _reaches(value: Any, names: list[str], seen: set[int]) -> bool:
     seen.add(id(py))
     if py.__name__ in names:
         return True
-    return any(_reaches(py.__globals__.get(n), names, seen) for n in _code_names(py.__code__))
+    return any(_reaches(py.__globals__.get(n), names, seen) for n in read_names(py.__code__))
 
 
 #: numba's commonest refusals, each with what to use instead (``{names}`` from the match):
