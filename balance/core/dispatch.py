@@ -102,8 +102,7 @@ class Decision:
         self.arguments = arguments
         self.writable = frozenset(w.strip() for w in writable.split(",") if w.strip())
         self.returns_index = returns_index
-        names = [a.strip() for a in arguments.split(",")]
-        unknown = {w.split("[")[0] for w in self.writable} - set(names)
+        unknown = {w.split("[")[0] for w in self.writable} - set(self.names)
         if unknown:
             raise BalanceError(f"decision {name!r}: writable names no argument: {unknown}")
 
@@ -235,7 +234,7 @@ def _user_call(table: str, width: int, column: int, decision: Decision) -> Any:
 
 def _arguments_at(kind: Any) -> Any:
     """An intrinsic ``arguments(pointer)``: the tuple of type ``kind`` that
-    :func:`_user_call` left at ``pointer`` (its arrays borrowed: compile its caller
+    :func:`_held` left at ``pointer`` (its arrays borrowed: compile its caller
     without reference counting). ``kind`` may differ from the stored tuple's type in
     what numba alone sees (arrays read-only, a tuple of like members grouped), never in
     the values it holds."""
@@ -277,7 +276,7 @@ def _keep_types(module: ir.Module, symbol: str, payload: bytes) -> None:
 
 def _decision_types(library: Any, symbol: str) -> tuple[Any, ...] | None:
     """The argument types a compiled loop (its numba code ``library``) calls a decision
-    with, from the constant :func:`_user_call` left in it; None if it never calls it."""
+    with, from the constant :func:`_held` left in it; None if it never calls it."""
     address = library.get_pointer_to_function(symbol)
     if not address:
         return None
@@ -328,12 +327,12 @@ def _sources_digest() -> str:
     return digest.hexdigest()
 
 
-def _read_names(code: types.CodeType) -> set[str]:
+def read_names(code: types.CodeType) -> set[str]:
     """The global and attribute names a function's code reads (nested code included)."""
     names = set(code.co_names)
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            names |= _read_names(const)
+            names |= read_names(const)
     return names
 
 
@@ -357,7 +356,7 @@ class _Calls:
         """``(name, value)`` of each global ``function`` reads; a module's attributes it
         reads come as ``(module name.attribute, value)``."""
         py = function.py_func
-        names = _read_names(py.__code__)
+        names = read_names(py.__code__)
         for name in names:
             if name not in py.__globals__:
                 continue
@@ -785,6 +784,12 @@ class Dispatch:
             function = functions[decision.name]
             reader = _arguments_at(nbtypes.BaseTuple.from_types(signature))
             function.py_func.__globals__[f"arguments_of_{decision.name}"] = reader
+            if not _has_cache(function):
+                # The decision compiled first with its own options: compiled within the
+                # function the loop calls (no reference counting), numpy's allocating
+                # functions would refuse to compile (a search player's, unless warm).
+                decided = function.py_func.__globals__[f"strategy_{decision.name}"]
+                decided.compile(signature)
             function.compile((nbtypes.voidptr,))
             cached = cached and compiled_from_cache(function) is True
             if decision.returns_index:
