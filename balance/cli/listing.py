@@ -9,8 +9,8 @@ from balance.games import get_game
 
 @click.command(epilog="\b\nExample:\n  balance games")
 def games() -> None:
-    """List the games, their player counts and variants."""
-    from balance.games import registry
+    """List the games, their player counts, variants and where each comes from."""
+    from balance.games import origin, problems, registry
 
     for game in registry().values():
         counts = (
@@ -18,9 +18,11 @@ def games() -> None:
             if game.min_players == game.max_players
             else f"{game.min_players}-{game.max_players}"
         )
-        click.echo(f"{game.id}  ({game.title}, {counts} players)")
+        click.echo(f"{game.id}  ({game.title}, {counts} players; {origin(game.id)})")
         for name, meaning in game.variants.items():
             click.echo(f"  variant {name:<10} {meaning}")
+    for problem in problems():
+        click.echo(f"warning: {problem}", err=True)
 
 
 @click.command(epilog="\b\nExample:\n  balance rules walk-the-plank")

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from balance.games import MODULES
-
 
 @click.group(
     "strategy",
@@ -46,7 +44,7 @@ and exits 2.
 """,
 )
 @click.argument("strategy")
-@click.option("--game", "game", required=True, help=f"The game it plays: {', '.join(MODULES)}.")
+@click.option("--game", "game", required=True, help="The game it plays (balance games lists them).")
 @click.option(
     "-g", "--games", "n_games", type=int, default=100, show_default=True, help="Games to play."
 )

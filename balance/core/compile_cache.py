@@ -48,7 +48,27 @@ def package_roots() -> tuple[tuple[str, Path], ...]:
     if spec is not None and spec.submodule_search_locations:
         for location in spec.submodule_search_locations:
             roots.insert(0, ("balance.strategies", Path(location).resolve()))
-    return tuple(roots)
+    return (*_game_package_roots(), *roots)
+
+
+def _game_package_roots() -> list[tuple[str, Path]]:
+    """``(package, directory)`` of every installed game package besides balance (those
+    registered in the ``balance.games`` entry point group), found without importing them:
+    a designer's engine is keyed on its own helpers as balance's are."""
+    from importlib import metadata
+
+    roots = []
+    for point in metadata.entry_points(group="balance.games"):
+        top = point.value.split(":")[0].split(".")[0]
+        if top == "balance":
+            continue
+        try:
+            spec = importlib.util.find_spec(top)
+        except (ImportError, ValueError):  # a broken package: the registry says so
+            continue
+        for location in (spec.submodule_search_locations or []) if spec else []:
+            roots.append((top, Path(location).resolve()))
+    return roots
 
 
 def _module_name(path: Path, roots: tuple[tuple[str, Path], ...]) -> str | None:

@@ -25,9 +25,10 @@ from balance.core.errors import BalanceError
 from balance.core.lazy import LazyModule, pa
 from balance.core.strategy import SeatStrategy, Strategy
 
+from balance.core.records import RecordLayout, Records, records_from_games
+
 if TYPE_CHECKING:
     from balance.core.engine import CompiledEngine
-    from balance.core.records import Records
 
 
 @dataclass(frozen=True)
@@ -415,7 +416,7 @@ def rules_with(
             raise BalanceError(
                 f"unknown variant {variant!r} for {game}; variants: {', '.join(known) or 'none'}"
             )
-        changes[variant] = True
+        changes[variant.replace("-", "_")] = True  # ``two-dice`` switches on ``two_dice``
     for name, text in pairs:
         key, value = defaults.parse_text(name, text)
         changes[key] = value
@@ -475,6 +476,13 @@ class EngineGame:
     capabilities = Capabilities()
     checked_rules: tuple[RuleSet, ...] = (RuleSet("defaults"),)
     single_winner = False
+    #: The record arrays both engines write and their reference record of one game; by
+    #: default those of the compiled engine (a game without one must declare them).
+    records: RecordLayout | None = None
+    record_class: type | None = None
+    #: The decisions a strategy makes, by name; by default the compiled engine's (a game
+    #: without one must declare them).
+    decision_names: tuple[str, ...] | None = None
 
     def seat_holdings(self, setup: Setup) -> list[str]:
         """What each seat held in every game (none here: a game that deals each seat its
@@ -483,8 +491,11 @@ class EngineGame:
 
     @property
     def strategies_module(self) -> str:
-        """The module of the game's strategies: ``balance.strategies.<its package's name>``."""
-        return f"balance.strategies.{self.package.rpartition('.')[2]}"
+        """The module of the game's strategies: ``balance.strategies.<its package's name>``
+        for a built-in game, ``<its package>.strategies`` for any other."""
+        if self.package.startswith("balance.games."):
+            return f"balance.strategies.{self.package.rpartition('.')[2]}"
+        return f"{self.package}.strategies"
 
     @property
     def shipped(self) -> tuple[Strategy, ...]:
@@ -505,9 +516,43 @@ class EngineGame:
         return LazyModule(f"{self.package}.{name}")
 
     @functools.cached_property
+    def has_compiled_engine(self) -> bool:
+        """Whether the game's package holds a compiled engine (an ``engine`` module); a game
+        without one plays every analysis on its plain-Python reference engine."""
+        return importlib.util.find_spec(f"{self.package}.engine") is not None
+
+    @functools.cached_property
     def engine(self) -> Any:
         """The game's ``engine`` module."""
         return self._part("engine")
+
+    @property
+    def layout(self) -> RecordLayout:
+        """The record arrays both engines write (:attr:`records`, else the compiled
+        engine's)."""
+        if self.records is not None:
+            return self.records
+        if not self.has_compiled_engine:
+            raise BalanceError(f"{self.id} declares no records and has no compiled engine")
+        return self.compiled.layout
+
+    @property
+    def game_record(self) -> type:
+        """The reference engine's record of one game (:attr:`record_class`, else the
+        compiled engine's)."""
+        if self.record_class is not None:
+            return self.record_class
+        if not self.has_compiled_engine:
+            raise BalanceError(f"{self.id} declares no record class and has no compiled engine")
+        return self.compiled.record_class
+
+    @property
+    def decisions(self) -> tuple[str, ...]:
+        """The decisions a strategy makes (:attr:`decision_names`, else the compiled
+        engine's)."""
+        if self.decision_names is not None:
+            return tuple(self.decision_names)
+        return self.compiled.decisions
 
     @functools.cached_property
     def reference(self) -> Any:
@@ -519,17 +564,40 @@ class EngineGame:
     @functools.cached_property
     def bridge(self) -> Any:
         """The module whose ``lineup_player_factory`` seats a line-up's strategies on the
-        reference engine."""
+        reference engine; without one, each seat plays a :class:`DecisionPlayer`."""
+        if importlib.util.find_spec(f"{self.package}.bridge") is None:
+            return _DecisionBridge
         return self._part("bridge")
 
     @functools.cached_property
     def report(self) -> Any:
-        """The module whose ``charts`` draws the game's own report pages."""
-        return self._part("report")
+        """The module whose ``charts`` draws the game's own report pages (None if none)."""
+        found = importlib.util.find_spec(f"{self.package}.report")
+        return self._part("report") if found is not None else None
 
     def report_charts(self, tables: Any) -> list[Any]:
-        """The game's own report pages (:class:`~balance.reports.charts.Chart`)."""
-        return self.report.charts(tables)
+        """The game's own report pages (:class:`~balance.reports.charts.Chart`); none for a
+        game without a ``report`` module."""
+        return [] if self.report is None else self.report.charts(tables)
+
+    def summary_lines(self, summary: Mapping[str, Any]) -> list[str]:
+        """The game's own lines of the text summary (none unless it says otherwise)."""
+        return []
+
+    def summarize(self, blocks: Sequence[Block], setup: Setup) -> dict[str, Any]:
+        """The game's own summary keys (none unless it says otherwise)."""
+        return {}
+
+    def slim(self, block: Block) -> Block:
+        """The block with only what :meth:`summarize` reads (all of it, by default)."""
+        return block
+
+    def per_game(self, blocks: Sequence[Block]) -> tuple[Any, list[Any]]:
+        """The game's own per-game values a comparison tests (none unless it says
+        otherwise): an empty table of as many rows as games, and no metric."""
+        from balance.core.lazy import pd
+
+        return pd.DataFrame(index=range(sum(block.size for block in blocks))), []
 
     @property
     def compiled(self) -> CompiledEngine:
@@ -537,6 +605,9 @@ class EngineGame:
         return self.engine.ENGINE
 
     def check_players(self, players: int) -> None:
+        if not self.has_compiled_engine:
+            check_player_count(self.id, players, self.min_players, self.max_players)
+            return
         self.compiled.check_players(players)
 
     def check_rules(self, rules: Any, players: int) -> None:
@@ -566,6 +637,9 @@ class EngineGame:
         return {strategy.name: strategy for strategy in self.shipped}
 
     def check_strategy(self, strategy: Strategy) -> None:
+        if not self.has_compiled_engine:
+            check_decisions(strategy, self.id, self.decisions)
+            return
         self.compiled.check_strategy(strategy)
 
     def actions(self) -> tuple[str, ...]:
@@ -614,15 +688,24 @@ class EngineGame:
 
     def is_compiled(self, setup: Setup) -> bool:
         """Whether the game loop and the functions of this line-up's users' strategies
-        are compiled or cached on disk."""
+        are compiled or cached on disk (always, for a game without a compiled engine)."""
+        if not self.has_compiled_engine:
+            return True
         return self.compiled.is_ready(setup.lineup)
 
     def prepare(self, setup: Setup) -> None:
-        """Compile (or load from the cache) the game loop before the clock starts."""
+        """Compile (or load from the cache) the game loop before the clock starts; a game
+        without a compiled engine says once on stderr how fast its Python plays."""
+        if not self.has_compiled_engine:
+            say_reference_speed(self, setup)
+            return
         self.compiled.play_games(setup.rules, setup.players, setup.seed, 1, 0, setup.lineup)
 
     def play_block(self, setup: Setup, first_game: int, size: int) -> Block:
-        """Games ``first_game ..`` of ``setup``, played by the compiled engine."""
+        """Games ``first_game ..`` of ``setup``, played by the compiled engine (by the
+        reference engine in a game without one)."""
+        if not self.has_compiled_engine:
+            return self.reference_block(setup, first_game, size)
         records = self.compiled.play_games(
             setup.rules, setup.players, setup.seed, size, first_game, setup.lineup
         )
@@ -633,8 +716,14 @@ class EngineGame:
         the games :meth:`narrate` plays, told to no one."""
         if not self.capabilities.reference_engine:
             raise BalanceError(f"{self.id} cannot yet play on its reference engine (--debug)")
+        if not self.has_compiled_engine:
+            check_block(
+                setup.players, size, first_game, setup.seed, setup.lineup, self.check_strategy
+            )
         played = [self.narrate(setup, g, quiet) for g in range(first_game, first_game + size)]
-        return self.block(self.compiled.records_from_games(played, first_game, setup.players))
+        return self.block(
+            records_from_games(self.layout, self.game_record, played, first_game, setup.players)
+        )
 
     @staticmethod
     def block(records: Records) -> Block:
@@ -660,7 +749,7 @@ class EngineGame:
 
     def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
         """Per-game records as pyarrow tables, by name, as the engine's records declare them."""
-        layout = self.engine.ENGINE.layout
+        layout = self.layout
         derived = self.derived_columns(block, setup)
         return {
             name: pa.table(
@@ -700,10 +789,11 @@ class EngineGame:
             raise BalanceError(f"{self.id} cannot narrate its games yet")
         lines: list[str] = []
         record = self.narrate(setup, game_index, lines.append)
-        checked = self.compiled.play_games(
-            setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
-        ).game_record(0)
-        check_replay(record, checked, game_index)
+        if self.has_compiled_engine:
+            checked = self.compiled.play_games(
+                setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
+            ).game_record(0)
+            check_replay(record, checked, game_index)
         header = replay_header(self.replay_title, setup, game_index, self.action_verb)
         return "\n".join([*header, "", *lines])
 
@@ -827,3 +917,118 @@ def check_replay(narrated: Any, compiled: Any, game_index: int) -> None:
             f"game {game_index}: the reference and compiled engines disagree; "
             "please report this with the run's manifest"
         )
+
+
+def check_decisions(strategy: Strategy, game: str, decisions: Sequence[str]) -> None:
+    """A one-line error unless ``strategy`` gives a function for each of ``decisions`` of
+    a game played in Python (its reference engine), and no other."""
+    for decision in decisions:
+        if not callable(strategy.decisions.get(decision)):
+            raise BalanceError(f"strategy {strategy.name!r} gives no {decision!r} function")
+    unknown = sorted(set(strategy.decisions) - set(decisions))
+    if unknown:
+        raise BalanceError(
+            f"strategy {strategy.name!r}: unknown decision {unknown[0]!r}; "
+            f"{game} decisions: {', '.join(decisions)}"
+        )
+
+
+#: The games whose Python speed was said on stderr in this process.
+_SPEED_SAID: set[str] = set()
+
+
+def say_reference_speed(game: EngineGame, setup: Setup, games: int = 20) -> None:
+    """Say once on stderr that ``game`` plays in plain Python, and how fast: the games per
+    second of ``games`` games of ``setup`` on its reference engine (one thread)."""
+    import sys
+    import time
+
+    if game.id in _SPEED_SAID:
+        return
+    _SPEED_SAID.add(game.id)
+    start = time.perf_counter()
+    game.reference_block(setup, 0, games)
+    rate = games / max(time.perf_counter() - start, 1e-9)
+    print(
+        f"note: {game.id} has no compiled engine: it plays on its plain-Python reference "
+        f"engine, about {rate:,.0f} games/s on one thread (docs/new-game.md says how to "
+        "compile it)",
+        file=sys.stderr,
+    )
+
+
+class DecisionPlayer:
+    """A seat's strategy on a reference engine, for a game without a bridge of its own.
+
+    Each decision is a method: ``player.play(*args)`` calls the strategy's ``play``
+    function with ``(*args, params, rng)``, ``rng`` the seat's stream state (uint64
+    ``(4,)``, the array the compiled engine passes), advanced in place and kept, so that
+    both engines draw the same numbers. The function may be ``@njit``-compiled or plain
+    Python.
+    """
+
+    def __init__(self, seat: SeatStrategy, stream: Any) -> None:
+        from balance.core.engine import CompiledStrategy
+
+        self._strategy = CompiledStrategy(seat, stream)
+        self.name = seat.label
+
+    def __getattr__(self, decision: str) -> Callable[..., Any]:
+        functions = self.__dict__["_strategy"].decisions
+        if decision not in functions:
+            raise AttributeError(decision)
+        return functools.partial(self._strategy.call, functions[decision])
+
+
+class _DecisionBridge:
+    """The bridge of a game without a ``bridge`` module: every seat a
+    :class:`DecisionPlayer`."""
+
+    @staticmethod
+    def lineup_player_factory(lineup: Lineup, rules: Any, game: int) -> Any:
+        def make_player(seat: int, stream: Any) -> DecisionPlayer:
+            return DecisionPlayer(lineup.seats[int(lineup.strategy_index(game, seat))], stream)
+
+        return make_player
+
+
+#: What every game object must have, checked when it is registered (attribute -> type).
+_DECLARED: dict[str, type | tuple[type, ...]] = {
+    "id": str,
+    "title": str,
+    "min_players": int,
+    "max_players": int,
+    "length_unit": str,
+    "variants": Mapping,
+    "capabilities": Capabilities,
+}
+
+#: The methods every game object must have (the :class:`Game` protocol's).
+_METHODS = tuple(
+    name for name, value in vars(Game).items() if callable(value) and not name.startswith("_")
+)
+
+
+def declaration_problems(game: Any, game_id: str) -> list[str]:
+    """What keeps ``game``, registered as ``game_id``, from being a game, as sentences:
+    missing or mistyped declarations, a player range that is empty, an id that is not
+    the one registered, defaults that are not rules. Nothing is compiled or played."""
+    found: list[str] = []
+    for name, kind in _DECLARED.items():
+        value = getattr(game, name, None)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            found.append(f"its game has no {name} ({getattr(kind, '__name__', kind)})")
+    missing = [name for name in _METHODS if not callable(getattr(game, name, None))]
+    if missing:
+        found.append(f"its game lacks the methods {', '.join(missing)}")
+    if found:
+        return found
+    if game.id != game_id:
+        found.append(f"its game's id is {game.id!r}, not {game_id!r}")
+    if not 1 <= game.min_players <= game.max_players:
+        found.append(f"it plays {game.min_players} to {game.max_players} players")
+    try:
+        game.default_rules()
+    except Exception as error:  # a plug-in's rules may fail in any way: one line
+        found.append(f"its default rules fail: {type(error).__name__}: {error}")
+    return found

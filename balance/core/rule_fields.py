@@ -77,6 +77,13 @@ class RuleFields:
 
     #: Fields held as tuples (lists in JSON, comma-separated on the command line).
     LISTS: ClassVar[tuple[str, ...]] = ()
+    #: The variants: boolean fields ``--variant NAME`` switches on (``-`` for ``_``).
+    VARIANTS: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """The variants switched on, in :attr:`VARIANTS` order."""
+        return tuple(name for name in self.VARIANTS if getattr(self, name.replace("-", "_")))
 
     def to_dict(self) -> dict[str, Any]:
         """Every parameter's value, JSON-ready."""
