@@ -79,7 +79,7 @@ def assert_error_in_process(monkeypatch, capsys, *args: str, fragments: list[str
 
 def test_games_lists_walk_the_plank_and_its_variants() -> None:
     out = invoke("games")
-    assert out.startswith("walk-the-plank  (Walk the Plank, 2-5 players)")
+    assert out.startswith("walk-the-plank  (Walk the Plank, 2-5 players; built in)")
     for variant in ("ghost", "dolphin", "kraken"):
         assert re.search(rf"^  variant {variant}\s", out, re.MULTILINE), variant
 

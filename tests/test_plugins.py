@@ -21,7 +21,6 @@ from balance.core.errors import BalanceError
 
 def _clear() -> None:
     games._scan.cache_clear()
-    games._loaded.cache_clear()
 
 
 def install(site: Path, name: str, points: dict[str, str]) -> None:

@@ -9,9 +9,11 @@ engine and on the reference engine (the strategy as plain Python), which must ag
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 
@@ -26,7 +28,18 @@ def template(game: str) -> str:
     """A strategy file for ``game`` (named ``mine``) that runs as it is."""
     chosen = get_game(game)
     name = chosen.id.replace("-", "_") + ".py"
-    return resources.files("balance.authoring.templates").joinpath(name).read_text()
+    built_in = resources.files("balance.authoring.templates").joinpath(name)
+    if built_in.is_file():
+        return built_in.read_text()
+    # A game from a package: its own template beside its game module, if it ships one.
+    found = importlib.util.find_spec(f"{chosen.package}.strategy_template")
+    if found is not None and found.origin:
+        return Path(found.origin).read_text(encoding="utf-8")
+    shipped = importlib.util.find_spec(chosen.strategies_module)
+    where = f" ({shipped.origin})" if shipped is not None and shipped.origin else ""
+    raise BalanceError(
+        f"{game} ships no strategy template: copy its strategies file{where} and play FILE.py:NAME"
+    )
 
 
 @dataclass(frozen=True)

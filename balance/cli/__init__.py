@@ -17,6 +17,7 @@ from balance.cli import (
     check,
     compare,
     deck,
+    game,
     listing,
     replay,
     report,
@@ -71,6 +72,7 @@ for command in (
     sweep.sweep,
     skill.skill,
     strategy.strategy_group,
+    game.game_group,
 ):
     cli.add_command(command)
 

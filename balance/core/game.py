@@ -969,16 +969,26 @@ class DecisionPlayer:
     """
 
     def __init__(self, seat: SeatStrategy, stream: Any) -> None:
-        from balance.core.engine import CompiledStrategy
+        from balance.core.dispatch import playable  # numba: loaded when a game plays
 
-        self._strategy = CompiledStrategy(seat, stream)
         self.name = seat.label
+        # A search player's functions with the shipped strategies of its playouts bound in.
+        self.functions = {name: playable(f) for name, f in seat.strategy.decisions.items()}
+        self.params = seat.vector()
+        self.stream = stream
 
     def __getattr__(self, decision: str) -> Callable[..., Any]:
-        functions = self.__dict__["_strategy"].decisions
+        functions = self.__dict__.get("functions", {})
         if decision not in functions:
             raise AttributeError(decision)
-        return functools.partial(self._strategy.call, functions[decision])
+        return functools.partial(self.call, functions[decision])
+
+    def call(self, function: Callable[..., Any], *args: Any) -> Any:
+        """``function(*args, params, rng)`` on the seat's own stream."""
+        rng = np.array(self.stream.state, dtype=np.uint64)
+        result = function(*args, self.params, rng)
+        self.stream.state = [int(x) for x in rng]
+        return result
 
 
 class _DecisionBridge:

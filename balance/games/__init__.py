@@ -107,9 +107,16 @@ def _scan() -> tuple[dict[str, Entry], tuple[str, ...]]:
     return found, tuple(clashes)
 
 
-@functools.cache
+#: Each game object checked, by id, with what keeps it from playing ("" if nothing).
+_CHECKED: dict[tuple[str, int], tuple[Game, str]] = {}
+
+
 def _loaded(game_id: str) -> Game | str:
-    """The game ``game_id``, or the one-line problem that keeps it from playing."""
+    """The game ``game_id``, or the one-line problem that keeps it from playing.
+
+    The object is read from its module every time (a test may put another in its place);
+    its declaration is checked once.
+    """
     entry = entries()[game_id]
     module, _, attribute = entry.target.partition(":")
     try:
@@ -117,10 +124,11 @@ def _loaded(game_id: str) -> Game | str:
     except Exception as error:  # a plug-in's import may fail in any way: said in one line
         first = str(error).strip().splitlines()[0] if str(error).strip() else ""
         return entry.problem(f"fails to import: {type(error).__name__}: {first}".rstrip(": "))
-    problems = declaration_problems(game, game_id)
-    if problems:
-        return entry.problem(problems[0])
-    return game
+    key = (game_id, id(game))
+    if key not in _CHECKED or _CHECKED[key][0] is not game:
+        problems = declaration_problems(game, game_id)
+        _CHECKED[key] = (game, entry.problem(problems[0]) if problems else "")
+    return _CHECKED[key][1] or game
 
 
 def registry() -> dict[str, Game]:
