@@ -23,9 +23,8 @@ import numpy as np
 
 from balance.core.errors import BalanceError
 from balance.core.lazy import LazyModule, pa
-from balance.core.strategy import SeatStrategy, Strategy
-
 from balance.core.records import RecordLayout, Records, records_from_games
+from balance.core.strategy import SeatStrategy, Strategy
 
 if TYPE_CHECKING:
     from balance.core.engine import CompiledEngine
