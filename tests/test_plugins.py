@@ -191,3 +191,34 @@ def test_game_new_writes_a_whole_package(tmp_path: Path) -> None:
     text = "".join((tmp_path / name).read_text() for name in written)
     assert "{{" not in text
     assert 'my-game = "my_game.game:GAME"' in (tmp_path / "pyproject.toml").read_text()
+
+
+@pytest.mark.slow
+def test_game_new_package_compiles_passes_the_checks_and_its_own_tests(
+    site: Path, tmp_path: Path
+) -> None:
+    """The package as written: its compiled engine plays the reference engine's games,
+    it passes ``game check`` and its own tests run green."""
+    import os
+    import subprocess
+    import sys
+
+    from balance.authoring.conformance import check_game
+
+    new_game("dice-check", site / "dice-check")
+    shutil.move(site / "dice-check" / "dice_check", site / "dice_check")
+    install(site, "dice-check", {"dice-check": "dice_check.game:GAME"})
+    game = games.get_game("dice-check")
+    assert game.has_compiled_engine
+    failed = [f"{f.check}: {f.message}" for f in check_game(game, games=100) if not f.ok]
+    assert not failed, "\n".join(failed)
+    env = {**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],
+        cwd=site / "dice-check",
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert " passed" in done.stdout

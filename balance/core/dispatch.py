@@ -338,9 +338,19 @@ def read_names(code: types.CodeType) -> set[str]:
 
 def _ours(module: types.ModuleType) -> bool:
     """Whether ``module`` may hold functions that call a decision: balance's own (its
-    shipped strategies too) or a user's strategy file, not numpy or numba."""
+    shipped strategies too), a game package's (``balance.games`` entry points) or a
+    user's strategy file, not numpy or numba."""
     name = module.__name__
-    return name.startswith(("balance.", "balance_")) or name == "balance"
+    top = name.partition(".")[0]
+    return name.startswith(("balance.", "balance_")) or top in ("balance", *_game_packages())
+
+
+@functools.cache
+def _game_packages() -> tuple[str, ...]:
+    """The top-level packages of the installed games besides balance's own."""
+    return tuple(
+        root for root, _ in package_roots() if root not in ("balance", "balance.strategies")
+    )
 
 
 class _Calls:

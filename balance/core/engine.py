@@ -181,8 +181,13 @@ class CompiledEngine:
         )
 
     def illegal_choice(self, decision: str, error: np.ndarray) -> str:
-        """What the strategy did wrong in ``decision``, from the kernel's ``error`` slots."""
-        raise NotImplementedError
+        """What the strategy did wrong in ``decision``, from the kernel's ``error`` slots:
+        its answer, and the options it had where the loop counted them (``COUNT``); a
+        game says it in its own words by overriding this."""
+        value, count = int(error[self.error.VALUE]), int(error[self.error.COUNT])
+        if count > 0:
+            return f"answered {value}, outside its {count} options (0..{count - 1})"
+        return f"answered {value}, outside its options"
 
 
 class CompiledStrategy:

@@ -610,8 +610,11 @@ class EngineGame:
         self.compiled.check_players(players)
 
     def check_rules(self, rules: Any, players: int) -> None:
-        """Rules whose limits depend on the table (lanes, seats) check them here; none do
-        unless the game says so."""
+        """Rules whose limits depend on the table (lanes, seats, cards enough for every
+        hand) check them here: the rules' own ``check_players``, if they have one."""
+        check_players = getattr(rules, "check_players", None)
+        if check_players is not None:
+            check_players(players)
 
     def report_length(self, rules: Any) -> tuple[str, int | None]:
         """The ``games`` table column a report's length pages read (:attr:`length_unit`

@@ -305,6 +305,23 @@ class RecordLayout:
         """Unwritten record arrays for ``n_games`` games of ``players`` players."""
         return {array.name: array.empty(n_games, players) for array in self.arrays}
 
+    def record_class(self, name: str = "GameRecord", module: str | None = None) -> type:
+        """A reference engine's record of one game, made from the layout: a dataclass with
+        a field for each record field the arrays name (an array's own :attr:`RecordArray.
+        record`, else each stat's), in their order, a number or a list over the axes.
+
+        ``module`` is the module the class is said to live in (its pickles and reprs)."""
+        names: list[str] = []
+        for array in self.arrays:
+            if array.record is not None:
+                names.append(array.record)
+                continue
+            names += [array.record_prefix + s.field_name for s in array.stats if s.field_name]
+        made = dataclasses.make_dataclass(name, list(dict.fromkeys(names)))
+        if module is not None:
+            made.__module__ = module
+        return made
+
     def slot(self, arrays: Mapping[str, np.ndarray], where: tuple[str, str]) -> np.ndarray:
         """The values of stat ``where = (array, stat)``: ``(G, *axes)``."""
         name, stat = where

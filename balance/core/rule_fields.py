@@ -105,7 +105,25 @@ class RuleFields:
         """A copy with one parameter set from its command-line spelling (``NAME=VALUE``)."""
         return dataclasses.replace(self, **dict([self.parse_text(name, text)]))
 
+    def to_array(self) -> np.ndarray:
+        """The rules for the compiled engine: int64 ``(len(fields),)``, each field in its
+        order (whole numbers and booleans; a game with other fields packs its own), at the
+        slots :func:`rule_slots` names."""
+        return np.array([getattr(self, f.name) for f in dataclasses.fields(self)], np.int64)
+
     @classmethod
     def describe(cls) -> list[dict[str, str]]:
         """Name, default, allowed values and meaning of every parameter."""
         return describe_fields(cls)
+
+
+def rule_slots(cls: type) -> Any:
+    """The slots of :meth:`RuleFields.to_array` for the rules dataclass ``cls``, as a
+    ``NamedTuple`` instance the compiled code folds into constants: each field's name in
+    capitals (``turn_cap`` at ``Rule.TURN_CAP``), then ``SIZE``."""
+    import collections
+
+    names = [f.name.upper() for f in dataclasses.fields(cls)]
+    return collections.namedtuple("RuleSlots", [*names, "SIZE"], module=cls.__module__)(
+        *range(len(names) + 1)
+    )

@@ -124,10 +124,6 @@ class Lifeboats(EngineGame):
         """The round cap: games with a boat still afloat then are unfinished."""
         return rules.round_cap
 
-    def check_rules(self, rules: LifeboatsRules, players: int) -> None:
-        """The lanes and seats must fit the table: every boat a lane, every pawn a seat."""
-        rules.check_players(players)
-
     def actions(self) -> tuple[str, ...]:
         """What restricted play may forbid: the hat (the seat keeps its hats unplayed)."""
         return engine.RESTRICTABLE

@@ -50,9 +50,6 @@ class CrazyEights(EngineGame):
         RuleSet("turn-cap-20", rules=(("turn_cap", "20"),)),
     )
 
-    def check_rules(self, rules: CrazyEightsRules, players: int) -> None:
-        rules.check_players(players)
-
     def length_cap(self, rules: CrazyEightsRules) -> int:
         return rules.turn_cap
 

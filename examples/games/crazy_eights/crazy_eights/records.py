@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import make_dataclass
-
 import numpy as np
 from balance.core.records import SEAT, Axis, Derived, RecordArray, RecordLayout, Stat
 
@@ -55,15 +53,6 @@ GameStat = RECORDS["games"].slots
 SeatStat = RECORDS["seats"].slots
 
 
-def record_class(layout: RecordLayout) -> type:
-    """The reference engine's record of one game: a dataclass of the fields the layout's
-    stats name, in their order (a number, or a list over seats, or seats and ranks)."""
-    names = [a.record_prefix + s.field_name for a in layout.arrays for s in a.stats]
-    made = make_dataclass("GameRecord", list(dict.fromkeys(names)))
-    made.__module__ = __name__
-    return made
-
-
 #: turns, finished, winner, blocked, reshuffles; per seat won, points, turns_taken,
 #: played, drawn, eights, passes; per seat and rank plays.
-GameRecord = record_class(RECORDS)
+GameRecord = RECORDS.record_class(module=__name__)

@@ -7,13 +7,11 @@ Every rule of ``docs/crazy-eights.md`` a designer may want to change is a field 
 
 from __future__ import annotations
 
-from collections import namedtuple
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-import numpy as np
 from balance.core.errors import BalanceError
-from balance.core.rule_fields import RuleFields, check_int
+from balance.core.rule_fields import RuleFields, check_int, rule_slots
 
 #: Card ``c`` is rank ``c % 13`` of suit ``c // 13``.
 SUITS = ("clubs", "diamonds", "hearts", "spades")
@@ -124,11 +122,6 @@ class CrazyEightsRules(RuleFields):
                 f"leaves fewer than 5 of the {N_CARDS} cards in the stock"
             )
 
-    def to_array(self) -> np.ndarray:
-        """Pack for the kernels: int64 ``(Rule.SIZE,)``, the fields in their order."""
-        return np.array([getattr(self, f.name) for f in fields(self)], dtype=np.int64)
 
-
-#: The packed rules' slots (:meth:`CrazyEightsRules.to_array`): each field in capitals.
-_NAMES = [f.name.upper() for f in fields(CrazyEightsRules)]
-Rule = namedtuple("RuleSlots", [*_NAMES, "SIZE"])(*range(len(_NAMES) + 1))
+#: The packed rules' slots (``CrazyEightsRules.to_array``): each field in capitals.
+Rule = rule_slots(CrazyEightsRules)
