@@ -163,6 +163,18 @@ class Lineup:
         block = game // n
         return (block % bases + block // bases) % n
 
+    def forbidden(self, game: np.ndarray | int, value: int, none: int = -1) -> np.ndarray:
+        """What each seat is forbidden in each game index, as the compiled loops take it:
+        ``value`` (the forbidden actions, as the game codes them) in the restricted seat,
+        ``none`` in every other.
+
+        Returns
+        -------
+        int64, the shape of ``game`` then ``(n,)``.
+        """
+        seat = self.restricted_seat(game)[..., None]
+        return np.where(np.arange(len(self.seats)) == seat, value, none).astype(np.int64)
+
     def strategy_index(self, game: np.ndarray | int, seat: int) -> np.ndarray:
         """Index into :attr:`seats` of the strategy in ``seat`` for each game index."""
         game = np.asarray(game, dtype=np.int64)

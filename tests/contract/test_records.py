@@ -14,6 +14,7 @@ import pyarrow as pa
 import pytest
 
 from balance import api
+from balance.authoring.conformance import COMMON_KEYS
 from balance.core.game import Game, Setup
 from balance.run.results import json_safe, load_run
 from balance.run.runner import RunResult, run_games
@@ -29,35 +30,6 @@ from contract.helpers import (
     without_timing,
 )
 
-#: The keys every game's summary has, and the type of each.
-COMMON_KEYS: dict[str, type | tuple[type, ...]] = {
-    "game": str,
-    "players": int,
-    "games": int,
-    "requested_games": int,
-    "partial": bool,
-    "seed": int,
-    "variants": list,
-    "rules": dict,
-    "strategies": list,
-    "rotate_seats": bool,
-    "seating": str,
-    "restricted": list,
-    "threads": int,
-    "finished_rate": float,
-    "finished_ci95": list,
-    "length_mean": float,
-    "length_ci95": list,
-    "length_sd": float,
-    "length_unit": str,
-    "winner_count": dict,
-    "winner_count_ci95": dict,
-    "seat_win_rate": list,
-    "balance_index": float,
-    "balance_index_ci95": list,
-    "elapsed_s": float,
-    "games_per_s": float,
-}
 #: The ``seats`` table's columns every game has (a row per game and seat), and their kinds.
 SEAT_COLUMNS = {"game": pa.types.is_int64, "seat": pa.types.is_integer, "won": pa.types.is_boolean}
 GAMES = 300

@@ -7,12 +7,10 @@ import pytest
 from cli_helpers import assert_one_line_error, call_main, forbid_games
 
 from balance import api
+from balance.authoring.conformance import BAD_TEXTS
 from balance.core.errors import BalanceError
 from balance.core.game import Game
 from contract.helpers import GAME_IDS, registered
-
-#: Texts no rule takes as its value: not a value, below every range, not a switch.
-BAD_TEXTS = ("%%", "-1", "maybe")
 
 
 def test_every_rule_is_described_and_read_back(game: Game) -> None:

@@ -57,10 +57,7 @@ def check_restricted(names: Sequence[str]) -> None:
 
 def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
     """The symbol each seat may never choose, per game (-1 for none): int64 ``(..., n)``."""
-    game = np.asarray(game, dtype=np.int64)
-    seat = lineup.restricted_seat(game)[..., None]
-    symbol = SYMBOLS.index(lineup.restricted[0]) if lineup.restricted else -1
-    return np.where(np.arange(len(lineup.seats)) == seat, symbol, -1).astype(np.int64)
+    return lineup.forbidden(game, SYMBOLS.index(lineup.restricted[0]) if lineup.restricted else -1)
 
 
 DISPATCH = Dispatch(

@@ -34,10 +34,7 @@ from balance.strategies.walk_the_plank import random as random_strategy
 
 def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
     """Mask of the cards each seat may never program, per game: int64 ``(..., n)``."""
-    game = np.asarray(game, dtype=np.int64)
-    seat = lineup.restricted_seat(game)[..., None]
-    mask = card_mask(lineup.restricted)
-    return np.where(np.arange(len(lineup.seats)) == seat, mask, 0).astype(np.int64)
+    return lineup.forbidden(game, card_mask(lineup.restricted), none=0)
 
 
 DISPATCH = Dispatch(

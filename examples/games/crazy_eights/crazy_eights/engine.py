@@ -29,10 +29,7 @@ def check_restricted(names: Sequence[str]) -> None:
 
 def forbidden_by_seat(lineup: Lineup, game: np.ndarray | int) -> np.ndarray:
     """The rank each seat may never play, per game (-1: none): int64 ``(..., n)``."""
-    game = np.asarray(game, dtype=np.int64)
-    seat = lineup.restricted_seat(game)[..., None]
-    rank = RANKS.index(lineup.restricted[0]) if lineup.restricted else -1
-    return np.where(np.arange(len(lineup.seats)) == seat, rank, -1).astype(np.int64)
+    return lineup.forbidden(game, RANKS.index(lineup.restricted[0]) if lineup.restricted else -1)
 
 
 SCRIPTED = {"play": nb.scripted_play_nb, "suit": nb.scripted_suit_nb}  # scenario tests
