@@ -1733,7 +1733,9 @@ def test_a_users_strategy_file(tmp_path: Path) -> None:
 
 
 def test_the_listings_name_the_game_and_its_decks() -> None:
-    assert "\nbattle-of-thieves  (Battle of Thieves, 2 players)\n" in "\n" + invoke("games")
+    assert "\nbattle-of-thieves  (Battle of Thieves, 2 players; built in)\n" in "\n" + invoke(
+        "games"
+    )
     listed = invoke("deck", "list")
     for deck in (CANNON, BOARDING, ISLAND):
         shown = re.search(rf"^{deck} +(\S+)$", listed, re.M)

@@ -73,7 +73,7 @@ simulate_json = functools.partial(cli_helpers.simulate_json, GAME_ID)
 
 def test_listings_name_la_planche() -> None:
     games = invoke("games")
-    assert "la-planche  (La Planche, 2-4 players)\n" in games
+    assert "la-planche  (La Planche, 2-4 players; built in)\n" in games
     assert re.search(r"^  variant rounds\s", games.split("la-planche")[1], re.MULTILINE)
     listed = re.findall(r"^(\w+)  \(default ", invoke("rules", GAME_ID), re.MULTILINE)
     assert listed == RULE_NAMES

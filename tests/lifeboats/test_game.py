@@ -188,7 +188,9 @@ def decide_winners(scores: np.ndarray, order: np.ndarray, n: int) -> tuple[str, 
 
 
 def test_listings_name_lifeboats() -> None:
-    assert "lifeboats  (Lifeboats (Rette sich wer kann), 3-6 players)\n" in invoke("games")
+    assert "lifeboats  (Lifeboats (Rette sich wer kann), 3-6 players; built in)\n" in invoke(
+        "games"
+    )
     listed = re.findall(r"^(\w+)  \(default ", invoke("rules", GAME_ID), re.MULTILINE)
     assert listed == RULE_NAMES
     assert RULE_NAMES == [
