@@ -21,9 +21,15 @@ from typing import Any
 
 import numpy as np
 
-from balance.core.dispatch import Dispatch, check_strategy, playable
+from balance.core.dispatch import Dispatch, check_strategy
 from balance.core.errors import BalanceError
-from balance.core.game import Lineup, check_block, check_player_count, lineup_arrays
+from balance.core.game import (
+    DecisionPlayer,
+    Lineup,
+    check_block,
+    check_player_count,
+    lineup_arrays,
+)
 from balance.core.records import RecordLayout, Records, records_from_games
 from balance.core.strategy import SeatStrategy, Strategy
 
@@ -190,24 +196,10 @@ class CompiledEngine:
         return f"answered {value}, outside its options"
 
 
-class CompiledStrategy:
+class CompiledStrategy(DecisionPlayer):
     """A compiled strategy seen from a reference engine.
 
     Each decision hands the packed position and the seat's stream state to the compiled
     function (:meth:`call`) and takes the advanced state back, so that the stream stays
     the one the compiled engine would use. A game's bridge adds its decisions' methods.
     """
-
-    def __init__(self, seat: SeatStrategy, stream: Any) -> None:
-        self.name = seat.label
-        # A search player's functions with the shipped strategies of its playouts bound in.
-        self.decisions = {name: playable(f) for name, f in seat.strategy.decisions.items()}
-        self.params = seat.vector()
-        self.stream = stream
-
-    def call(self, function: Any, *args: Any, tail: tuple[Any, ...] = ()) -> Any:
-        """``function(*args, params, rng, *tail)`` on the seat's own stream."""
-        rng = np.array(self.stream.state, dtype=np.uint64)
-        result = function(*args, self.params, rng, *tail)
-        self.stream.state = [int(x) for x in rng]
-        return result

@@ -987,20 +987,20 @@ class DecisionPlayer:
 
         self.name = seat.label
         # A search player's functions with the shipped strategies of its playouts bound in.
-        self.functions = {name: playable(f) for name, f in seat.strategy.decisions.items()}
+        self.decisions = {name: playable(f) for name, f in seat.strategy.decisions.items()}
         self.params = seat.vector()
         self.stream = stream
 
     def __getattr__(self, decision: str) -> Callable[..., Any]:
-        functions = self.__dict__.get("functions", {})
-        if decision not in functions:
+        decisions = self.__dict__.get("decisions", {})
+        if decision not in decisions:
             raise AttributeError(decision)
-        return functools.partial(self.call, functions[decision])
+        return functools.partial(self.call, decisions[decision])
 
-    def call(self, function: Callable[..., Any], *args: Any) -> Any:
-        """``function(*args, params, rng)`` on the seat's own stream."""
+    def call(self, function: Callable[..., Any], *args: Any, tail: tuple[Any, ...] = ()) -> Any:
+        """``function(*args, params, rng, *tail)`` on the seat's own stream."""
         rng = np.array(self.stream.state, dtype=np.uint64)
-        result = function(*args, self.params, rng)
+        result = function(*args, self.params, rng, *tail)
         self.stream.state = [int(x) for x in rng]
         return result
 
