@@ -85,6 +85,18 @@ def test_a_game_without_compiled_engine_plays_on_its_reference_engine(python_gam
     assert again.exit_code == 0 and "no compiled engine" not in again.stderr
 
 
+def test_a_player_writes_a_strategy_for_a_game_without_compiled_engine(
+    python_game, tmp_path: Path
+) -> None:
+    mine = tmp_path / "mine.py"
+    mine.write_text(invoke("strategy", "new", python_game))
+    out = invoke("strategy", "check", f"{mine}:mine", "--game", python_game)
+    assert out.startswith("ok: mine compiles, and plays 100 games against random")
+    assert "as plain Python (--debug), on the game's reference engine" in out
+    out = invoke("simulate", python_game, "-p", 2, "-g", 200, "--strategy", f"{mine}:mine")
+    assert "strategies: mine, mine" in out
+
+
 def test_the_reference_engine_plays_the_same_games_on_any_block(python_game) -> None:
     from balance.run.play import make_setup
 
@@ -185,6 +197,7 @@ def test_game_new_writes_a_whole_package(tmp_path: Path) -> None:
                 "engine",
                 "engine_nb",
                 "strategies",
+                "strategy_template",
             )
         ),
     }
@@ -212,6 +225,10 @@ def test_game_new_package_compiles_passes_the_checks_and_its_own_tests(
     assert game.has_compiled_engine
     failed = [f"{f.check}: {f.message}" for f in check_game(game, games=100) if not f.ok]
     assert not failed, "\n".join(failed)
+    mine = tmp_path / "mine.py"
+    mine.write_text(invoke("strategy", "new", "dice-check"))
+    out = invoke("strategy", "check", f"{mine}:mine", "--game", "dice-check")
+    assert "on the compiled engine (compiled) and the reference engine" in out
     env = {**os.environ, "PYTHONPATH": f"{site}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
     done = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"],

@@ -65,6 +65,8 @@ class CheckResult:
     loaded: bool
     players: int = 2
     variants: tuple[str, ...] = ()
+    #: Whether the game has a compiled engine (else both runs are the reference engine's).
+    compiled_engine: bool = True
 
     def lines(self) -> list[str]:
         """The check's report, as ``balance strategy check`` prints it."""
@@ -73,10 +75,14 @@ class CheckResult:
         again = (
             f", then again with every variant ({', '.join(self.variants)})" if self.variants else ""
         )
+        engines = (
+            f"on the compiled engine ({how}) and the reference engine"
+            if self.compiled_engine
+            else "as it is and as plain Python (--debug), on the game's reference engine"
+        )
         return [
             f"ok: {self.label} compiles, and plays {self.games} games against random at "
-            f"{self.players} players with the same results on the compiled engine ({how}) "
-            f"and the reference engine, base rules{again}",
+            f"{self.players} players with the same results {engines}, base rules{again}",
             f"  won {self.won} of {self.seats} games of the base rules "
             f"({self.won / self.seats:.0%}, 95% interval {low:.0%} to {high:.0%}; one seat a "
             f"game among {self.players} players, seats rotated)",
@@ -104,7 +110,8 @@ def check(
     # The runner type-checks the decisions before it compiles the strategy's functions
     # (functions loaded from the cache passed that check when they were compiled).
     compiled = run_games(setup, games, threads=1, progress=False, on_compile=on_compile)
-    loaded = chosen.compiled.dispatch.from_cache(mine.strategy)
+    # A game without a compiled engine plays the strategy as it is: nothing is compiled.
+    loaded = not chosen.has_compiled_engine or chosen.compiled.dispatch.from_cache(mine.strategy)
     reference = run_games(dataclasses.replace(setup, debug=True), games, threads=1, progress=False)
     _same_games(compiled, reference)
     if chosen.variants:
@@ -128,7 +135,16 @@ def check(
             [setup.lineup.strategy_index(rows, s) for s in range(players)], axis=1
         )
         won += int((block.won & (seat_of_mine == 0)).sum())
-    return CheckResult(mine.label, games, games, won, bool(loaded), players, tuple(chosen.variants))
+    return CheckResult(
+        mine.label,
+        games,
+        games,
+        won,
+        bool(loaded),
+        players,
+        tuple(chosen.variants),
+        chosen.has_compiled_engine,
+    )
 
 
 def _same_games(compiled: RunResult, reference: RunResult) -> None:

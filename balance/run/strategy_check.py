@@ -105,13 +105,23 @@ def decision_types(game_id: str) -> Mapping[str, DecisionType]:
                 break
     # The game's own arrays read-only, as the loop passes them to a user's functions: the
     # functions compiled here are those the loop calls (tests/test_user_strategy.py).
-    declared = {d.name: d for d in game.engine.DISPATCH.decisions}
+    if not game.has_compiled_engine:  # nothing read-only to declare: the types as played
+        return {
+            decision: DecisionType(types, _parameters(random.decisions[decision]), returns)
+            for decision, (types, returns) in seen.items()
+        }
+    declared = {d.name: d for d in game.compiled.dispatch.decisions}
     return {
         decision: DecisionType(
             declared[decision].read_only(types), declared[decision].names, returns
         )
         for decision, (types, returns) in seen.items()
     }
+
+
+def _parameters(function: Callable) -> tuple[str, ...]:
+    """The names of a decision function's parameters (a compiled one's Python's)."""
+    return tuple(inspect.signature(getattr(function, "py_func", function)).parameters)
 
 
 def _quiet(line: str) -> None:
@@ -556,7 +566,9 @@ def debug_strategy(strategy: Strategy) -> Strategy:
     plain = {
         # A search player's searches in compiled code (its playouts ask the game's
         # shipped strategies): it stays compiled.
-        d: bound if (bound := playable(f)) is not f else _Plain(strategy, d, f.py_func)
+        d: bound
+        if (bound := playable(f)) is not f
+        else _Plain(strategy, d, getattr(f, "py_func", f))
         for d, f in strategy.decisions.items()
     }
     return replace(strategy, decisions=plain)
