@@ -5,6 +5,7 @@ their package is broken while the other games keep working."""
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -43,6 +44,9 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     _clear()
     yield where
     _clear()
+    for name, module in list(sys.modules.items()):  # the packages installed here go too
+        if str(getattr(module, "__file__", None) or "").startswith(str(where)):
+            del sys.modules[name]
 
 
 @pytest.fixture
@@ -169,6 +173,41 @@ def test_a_package_cannot_take_a_built_in_game_id(site, monkeypatch, capsys) -> 
 def test_game_new_refuses_a_bad_id(tmp_path: Path, game_id: str, message: str) -> None:
     with pytest.raises(BalanceError, match=message):
         new_game(game_id, tmp_path / "new")
+
+
+@pytest.mark.parametrize(
+    ("game_id", "package"), [("import", "import"), ("numpy", "numpy"), ("balance", "balance")]
+)
+def test_game_new_refuses_an_id_whose_package_python_already_uses(
+    tmp_path: Path, game_id: str, package: str
+) -> None:
+    with pytest.raises(BalanceError, match=f"its package would be named '{package}'"):
+        new_game(game_id, tmp_path / "new")
+    assert not (tmp_path / "new").exists()
+
+
+def test_game_new_says_in_one_line_where_it_cannot_write(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    (tmp_path / "mine.py").write_text("")
+    code, out, err = call_main(
+        monkeypatch, capsys, "game", "new", "dice-duel", tmp_path / "mine.py" / "sub"
+    )
+    assert_one_line_error(code, out, err, "cannot write the game into")
+
+
+def test_a_module_of_a_game_that_fails_to_import_is_one_line(
+    site: Path, monkeypatch, capsys
+) -> None:
+    new_game("dice-typo", site / "dice-typo")
+    shutil.move(site / "dice-typo" / "dice_typo", site / "dice_typo")
+    with (site / "dice_typo" / "engine_nb.py").open("a") as engine:
+        engine.write("\ndef broken(:\n")
+    install(site, "dice-typo", {"dice-typo": "dice_typo.game:GAME"})
+    code, out, err = call_main(monkeypatch, capsys, "simulate", "dice-typo", "-g", 10)
+    assert_one_line_error(
+        code, out, err, "dice-typo: dice_typo.engine fails to import: SyntaxError: ", "line"
+    )
 
 
 def test_game_new_refuses_a_directory_with_files(tmp_path: Path) -> None:

@@ -33,6 +33,7 @@ from balance.core import game as core_game
 from balance.core.catalog import listed_strategies
 from balance.core.errors import BalanceError
 from balance.core.game import Block, Capabilities, EngineGame, Game, RuleSet, Setup
+from balance.core.records import RecordLayout
 from balance.games import get_game
 from balance.run.play import make_setup, simulate
 from balance.run.results import json_safe, load_run
@@ -220,12 +221,16 @@ def restricted_choices(game: Game) -> list[tuple[str, ...]]:
 
 
 def block_difference(
-    expected: Sequence[Block], got: Sequence[Block], names: tuple[str, str] = ("expected", "got")
+    expected: Sequence[Block],
+    got: Sequence[Block],
+    names: tuple[str, str] = ("expected", "got"),
+    layout: RecordLayout | None = None,
 ) -> str | None:
     """The first way two runs record different games, or None if they record the same:
     every array of every block, joined in game order, value for value and type for type.
 
-    ``names`` names the two runs in the sentence.
+    ``names`` names the two runs in the sentence; with the game's ``layout``, a record
+    array's difference names the stat (and the index on its axes) where it first shows.
     """
     a, b = names
     firsts = [[block.first_game for block in blocks][:1] for blocks in (expected, got)]
@@ -247,12 +252,39 @@ def block_difference(
         rows = np.flatnonzero(~same.reshape(len(array), -1).all(axis=1)) if array.ndim else []
         if len(rows):
             row = int(rows[0])
+            where = _stat_where(layout, name, ~same[row]) if layout is not None else None
+            if where is not None:
+                at, index = where
+                return (
+                    f"{name.removeprefix('extra.')} differs first in game {first + row} at {at}: "
+                    f"{array[row][index].item()} in {a}, {other[row][index].item()} in {b}"
+                )
             values = ""
             if array[row].size <= 8:
                 values = f": {np.asarray(array[row]).tolist()} in {a}, "
                 values += f"{np.asarray(other[row]).tolist()} in {b}"
             return f"{name} differs first in game {first + row}{values}"
     return None
+
+
+def _stat_where(
+    layout: RecordLayout, name: str, differs: np.ndarray
+) -> tuple[str, tuple[int, ...]] | None:
+    """Where in one game's record array ``extra.<array>`` the first difference lies, in
+    the layout's words (``stat 'sixes', seat 1``), and its index; None if not such."""
+    array = name.removeprefix("extra.")
+    if array == name or array not in {a.name for a in layout.arrays}:
+        return None
+    declared = layout[array]
+    index = tuple(int(i) for i in np.argwhere(differs)[0])
+    if not declared.stats or len(index) != len(declared.axes) + 1:
+        return None
+    slot, stat = index[-1], None
+    for entry, start in zip(declared.stats, declared.slots, strict=False):
+        if start <= slot < start + entry.width:
+            stat = entry.name
+    axes = [f"{axis.name} {i}" for axis, i in zip(declared.axes, index[:-1], strict=True)]
+    return ", ".join([f"stat {stat!r}", *axes]), index
 
 
 def _joined(blocks: Sequence[Block]) -> dict[str, np.ndarray]:
@@ -267,6 +299,14 @@ def _joined(blocks: Sequence[Block]) -> dict[str, np.ndarray]:
     for name in blocks[0].extra:
         out[f"extra.{name}"] = np.concatenate([np.asarray(b.extra[name]) for b in blocks])
     return out
+
+
+def _layout(game: Game) -> RecordLayout | None:
+    """The game's record layout, if it says (an :class:`EngineGame` does)."""
+    try:
+        return getattr(game, "layout", None)
+    except BalanceError:
+        return None
 
 
 def value_difference(a: Any, b: Any, path: str = "summary", rel: float = 1e-9) -> str | None:
@@ -338,11 +378,27 @@ def check_game(
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
         raise BalanceError(f"seed must be a whole number from 0 to 2**63 - 1, not {seed!r}")
     checker = _Checker(game, games, seed, progress)
+    broken = _unimportable(game)
+    if broken is not None:  # one cause, said once, rather than every check failing on it
+        return [Finding("declaration", False, broken)]
     if checker.registered():
         for check in CHECKS:
             checker.say(f"{game.id}: checking {check}...")
             getattr(checker, check)()
     return checker.findings
+
+
+def _unimportable(game: Game) -> str | None:
+    """The one-line error of a module of the game that fails to import (its strategies,
+    compiled engine or reference engine), or None."""
+    try:
+        game.strategies()
+        if getattr(game, "has_compiled_engine", True) and hasattr(game, "compiled"):
+            game.compiled  # noqa: B018 (imports the engine)
+        getattr(game, "reference", None)
+    except BalanceError as error:
+        return str(error)
+    return None
 
 
 def report_lines(game_id: str, findings: Sequence[Finding], every: bool = False) -> list[str]:
@@ -784,7 +840,9 @@ class _Checker:
             reference.first_game == compiled.first_game == first,
             f"blocks start at game {compiled.first_game} and {reference.first_game}, not {first}",
         )
-        found = block_difference([compiled], [reference], ("compiled", "reference"))
+        found = block_difference(
+            [compiled], [reference], ("compiled", "reference"), layout=_layout(self.game)
+        )
         require(found is None, f"the engines play other games: {found}")
 
     # --- threads ---

@@ -8,6 +8,8 @@ page and tests, renamed to the new game's id, package and title.
 
 from __future__ import annotations
 
+import importlib.util
+import keyword
 import re
 from pathlib import Path
 
@@ -46,10 +48,23 @@ def new_game(game_id: str, directory: Path) -> list[Path]:
 
     if game_id in entries():
         raise BalanceError(f"a game {game_id!r} is already installed: choose another id")
+    package = package_name(game_id)
+    if keyword.iskeyword(package) or importlib.util.find_spec(package) is not None:
+        raise BalanceError(
+            f"game id {game_id!r}: its package would be named {package!r}, which Python "
+            "already uses: choose another id"
+        )
     directory = Path(directory)
     if directory.exists() and (not directory.is_dir() or any(directory.iterdir())):
         raise BalanceError(f"{str(directory)!r} already exists and is not an empty directory")
-    package = package_name(game_id)
+    try:
+        return _write(game_id, package, directory)
+    except OSError as error:
+        raise BalanceError(f"cannot write the game into {str(directory)!r}: {error}") from None
+
+
+def _write(game_id: str, package: str, directory: Path) -> list[Path]:
+    """Write each template file into ``directory``, renamed for the game."""
     words = {
         "{{id}}": game_id,
         "{{package}}": package,

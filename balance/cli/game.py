@@ -51,6 +51,7 @@ def game_new(name: str, directory: Path) -> None:
     click.echo(f"  pip install -e {directory}")
     click.echo(f"  balance simulate {name} --players 3 --games 20000")
     click.echo(f"  balance game check {name}")
+    click.echo(f"  cd {directory} && pytest")
 
 
 @game_group.command(

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 from balance.core.errors import BalanceError
-from balance.core.lazy import LazyModule, pa
+from balance.core.lazy import pa
 from balance.core.records import RecordLayout, Records, records_from_games
 from balance.core.strategy import SeatStrategy, Strategy
 
@@ -476,8 +476,8 @@ class EngineGame:
     name, the modules the rest is read from: ``engine`` (its
     :class:`balance.core.engine.CompiledEngine` as ``ENGINE``: :attr:`compiled`),
     ``reference`` (``play_game``), ``bridge`` (``lineup_player_factory``) and ``report``
-    (``charts``). They and the strategies (numba code) are imported only when first used
-    (:class:`balance.core.lazy.LazyModule`), so that listing games and rules starts at once.
+    (``charts``). They and the strategies (numba code) are imported only when a run first
+    needs them, so that listing games and rules starts at once.
     """
 
     id: str
@@ -511,7 +511,7 @@ class EngineGame:
     @property
     def shipped(self) -> tuple[Strategy, ...]:
         """The strategies that ship with the game, in the order ``balance strategies`` lists."""
-        return tuple(importlib.import_module(self.strategies_module).SHIPPED)
+        return tuple(import_part(self.id, self.strategies_module).SHIPPED)
 
     #: The game's package (``balance.games.<game>``): that of the module defining the
     #: first subclass, unless a game names it.
@@ -522,9 +522,10 @@ class EngineGame:
         if not hasattr(cls, "package"):
             cls.package = cls.__module__.rpartition(".")[0]
 
-    def _part(self, name: str) -> LazyModule:
-        """The module ``name`` of the game's package, imported when first read."""
-        return LazyModule(f"{self.package}.{name}")
+    def _part(self, name: str) -> Any:
+        """The module ``name`` of the game's package (imported when a run first needs it);
+        one that fails to import is a one-line error naming it, not a traceback."""
+        return import_part(self.id, f"{self.package}.{name}")
 
     @functools.cached_property
     def has_compiled_engine(self) -> bool:
@@ -807,9 +808,24 @@ class EngineGame:
             checked = self.compiled.play_games(
                 setup.rules, setup.players, setup.seed, 1, game_index, setup.lineup
             ).game_record(0)
-            check_replay(record, checked, game_index)
+            if self.package.startswith("balance."):
+                check_replay(record, checked, game_index)
+            else:  # a designer's own game: its engines part somewhere, and they can see where
+                hint = f"balance game check {self.id} says where they part"
+                check_replay(record, checked, game_index, hint)
         header = replay_header(self.replay_title, setup, game_index, self.action_verb)
         return "\n".join([*header, "", *lines])
+
+
+def import_part(game: str, module: str) -> Any:
+    """The module ``module`` of ``game``'s package; a one-line error naming it if it fails
+    to import (a syntax error in a designer's engine, say), with the file and line."""
+    try:
+        return importlib.import_module(module)
+    except Exception as error:  # any error of a game's own code: said in one line
+        text = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        said = f"{type(error).__name__}: {text}" if text else type(error).__name__
+        raise BalanceError(f"{game}: {module} fails to import: {said}") from None
 
 
 def no_restricted_play(game: str) -> str:
@@ -924,12 +940,17 @@ def replay_header(title: str, setup: Setup, game_index: int, verb: str = "choose
     return header
 
 
-def check_replay(narrated: Any, compiled: Any, game_index: int) -> None:
-    """A one-line error unless the narrated game's record is the compiled engine's."""
+def check_replay(
+    narrated: Any,
+    compiled: Any,
+    game_index: int,
+    hint: str = "please report this with the run's manifest",
+) -> None:
+    """A one-line error unless the narrated game's record is the compiled engine's;
+    ``hint`` says what to do about it."""
     if narrated != compiled:
         raise BalanceError(
-            f"game {game_index}: the reference and compiled engines disagree; "
-            "please report this with the run's manifest"
+            f"game {game_index}: the reference and compiled engines disagree; {hint}"
         )
 
 
