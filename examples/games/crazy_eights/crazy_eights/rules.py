@@ -74,6 +74,11 @@ def _rule(default: int | bool, text: str, allowed: str = "true/false") -> Any:
     return field(default=default, metadata={"help": text, "allowed": allowed})
 
 
+def _sentence(variant: str) -> str:
+    """A house rule's line as a rule's sentence: ``House rule (draw-one): a player ...``."""
+    return f"House rule (--variant {variant}): {HOUSE_RULES[variant]}."
+
+
 @dataclass(frozen=True)
 class CrazyEightsRules(RuleFields):
     """Rule parameters of Crazy Eights; the defaults are the standard game."""
@@ -98,10 +103,10 @@ class CrazyEightsRules(RuleFields):
     draw_when_able: bool = _rule(
         False, "A player who could play a card may draw instead (until a card it can play)."
     )
-    draw_one: bool = _rule(False, HOUSE_RULES["draw-one"])
-    twos_draw_two: bool = _rule(False, HOUSE_RULES["twos-draw-two"])
-    queens_skip: bool = _rule(False, HOUSE_RULES["queens-skip"])
-    aces_reverse: bool = _rule(False, HOUSE_RULES["aces-reverse"])
+    draw_one: bool = _rule(False, _sentence("draw-one"))
+    twos_draw_two: bool = _rule(False, _sentence("twos-draw-two"))
+    queens_skip: bool = _rule(False, _sentence("queens-skip"))
+    aces_reverse: bool = _rule(False, _sentence("aces-reverse"))
 
     def __post_init__(self) -> None:
         check_int("hand_size", self.hand_size, 0, HAND_LIMIT)
