@@ -31,7 +31,7 @@ import pyarrow as pa
 from balance.analyses.skill import SEARCH
 from balance.core import game as core_game
 from balance.core.catalog import listed_strategies
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, error_line
 from balance.core.game import Block, Capabilities, EngineGame, Game, RuleSet, Setup
 from balance.core.records import RecordLayout
 from balance.games import get_game
@@ -141,8 +141,7 @@ def one_line(error: BaseException) -> str:
     """An exception in one line: what a check found, or ``Type: first line``."""
     if isinstance(error, Broken):
         return first_line(str(error))
-    said = first_line(str(error))
-    return f"{type(error).__name__}: {said}" if said else type(error).__name__
+    return error_line(error)
 
 
 # --- What a game declares against what it implements ---------------------------------

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, error_line
 from balance.core.lazy import pa
 from balance.core.records import RecordLayout, Records, records_from_games
 from balance.core.strategy import SeatStrategy, Strategy
@@ -823,9 +823,7 @@ def import_part(game: str, module: str) -> Any:
     try:
         return importlib.import_module(module)
     except Exception as error:  # any error of a game's own code: said in one line
-        text = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        said = f"{type(error).__name__}: {text}" if text else type(error).__name__
-        raise BalanceError(f"{game}: {module} fails to import: {said}") from None
+        raise BalanceError(f"{game}: {module} fails to import: {error_line(error)}") from None
 
 
 def no_restricted_play(game: str) -> str:
@@ -1076,5 +1074,5 @@ def declaration_problems(game: Any, game_id: str) -> list[str]:
     try:
         game.default_rules()
     except Exception as error:  # a plug-in's rules may fail in any way: one line
-        found.append(f"its default rules fail: {type(error).__name__}: {error}")
+        found.append(f"its default rules fail: {error_line(error)}")
     return found

@@ -20,7 +20,7 @@ import importlib
 from dataclasses import dataclass
 from importlib import metadata
 
-from balance.core.errors import BalanceError
+from balance.core.errors import BalanceError, error_line
 from balance.core.game import Game, declaration_problems
 
 #: The entry point group a package registers its games in.
@@ -122,8 +122,7 @@ def _loaded(game_id: str) -> Game | str:
     try:
         game = getattr(importlib.import_module(module), attribute or "GAME")
     except Exception as error:  # a plug-in's import may fail in any way: said in one line
-        first = str(error).strip().splitlines()[0] if str(error).strip() else ""
-        return entry.problem(f"fails to import: {type(error).__name__}: {first}".rstrip(": "))
+        return entry.problem(f"fails to import: {error_line(error)}")
     key = (game_id, id(game))
     if key not in _CHECKED or _CHECKED[key][0] is not game:
         problems = declaration_problems(game, game_id)
