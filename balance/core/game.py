@@ -422,14 +422,20 @@ def rules_with(
     same length) can change together.
     """
     changes: dict[str, Any] = {}
+    switched: dict[str, str] = {}  # field -> the variant that switched it on
     for variant in variants:
         if variant not in known:
             raise BalanceError(
                 f"unknown variant {variant!r} for {game}; variants: {', '.join(known) or 'none'}"
             )
-        changes[variant.replace("-", "_")] = True  # ``two-dice`` switches on ``two_dice``
+        field = variant.replace("-", "_")  # ``two-dice`` switches on ``two_dice``
+        changes[field], switched[field] = True, variant
     for name, text in pairs:
         key, value = defaults.parse_text(name, text)
+        if key in switched and value is not True:  # else the variant would silently go
+            raise BalanceError(
+                f"rule {name}={text} switches off the variant {switched[key]!r} asked for"
+            )
         changes[key] = value
     return dataclasses.replace(defaults, **changes)
 

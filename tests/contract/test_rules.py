@@ -59,3 +59,11 @@ def test_a_bad_rule_exits_2_in_one_line_before_any_game(
     assert_one_line_error(code, out, err, name)
     code, out, err = call_main(monkeypatch, capsys, "simulate", game_id, "--rule", "no_such=1")
     assert_one_line_error(code, out, err, "no_such")
+
+
+def test_a_rule_that_switches_off_a_variant_asked_for_is_refused(game: Game) -> None:
+    for variant in game.variants:
+        field = variant.replace("-", "_")
+        with pytest.raises(BalanceError, match=f"switches off the variant '{variant}'"):
+            game.make_rules([variant], [(field, "false")])
+        assert game.make_rules([variant], [(field, "true")]) == game.make_rules([variant], [])
