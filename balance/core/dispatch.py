@@ -284,29 +284,6 @@ def _decision_types(library: Any, symbol: str) -> tuple[Any, ...] | None:
     return pickle.loads(ctypes.string_at(address + 8, size))
 
 
-def check_strategy(
-    strategy: Strategy, game: str, decisions: Sequence[str], required: Sequence[str]
-) -> None:
-    """A user's strategy gives ``@njit`` functions for the ``required`` decisions, and no
-    decision the game does not know."""
-    for decision in required:
-        if decision not in strategy.decisions:
-            raise BalanceError(f"strategy {strategy.name!r} gives no {decision!r} function")
-    for decision, function in strategy.decisions.items():
-        if decision not in decisions:
-            raise BalanceError(
-                f"strategy {strategy.name!r}: unknown decision {decision!r}; "
-                f"{game} decisions: {', '.join(decisions)}"
-            )
-        if not hasattr(function, "py_func"):
-            code = getattr(function, "__code__", None)
-            where = f" ({code.co_filename}, line {code.co_firstlineno})" if code else ""
-            raise BalanceError(
-                f"strategy {strategy.name!r}: its {decision!r} function{where} must be "
-                "@njit-compiled: put @njit on the line above its def"
-            )
-
-
 def cache_root() -> Path:
     """Where compiled user strategies are kept: ``$BALANCE_CACHE_DIR``, else
     ``$XDG_CACHE_HOME/balance``, else ``~/.cache/balance``."""

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from balance.core.dispatch import Dispatch, check_strategy
+from balance.core.dispatch import Dispatch
 from balance.core.errors import BalanceError
 from balance.core.game import (
     DecisionPlayer,
@@ -31,7 +31,7 @@ from balance.core.game import (
     lineup_arrays,
 )
 from balance.core.records import RecordLayout, Records, records_from_games
-from balance.core.strategy import SeatStrategy, Strategy
+from balance.core.strategy import SeatStrategy, Strategy, check_strategy
 
 
 class CompiledEngine:

@@ -24,7 +24,7 @@ import numpy as np
 from balance.core.errors import BalanceError, error_line
 from balance.core.lazy import pa
 from balance.core.records import RecordLayout, Records, records_from_games
-from balance.core.strategy import SeatStrategy, Strategy
+from balance.core.strategy import SeatStrategy, Strategy, check_strategy
 
 if TYPE_CHECKING:
     from balance.core.engine import CompiledEngine
@@ -476,8 +476,8 @@ class EngineGame:
     playing blocks on either engine and the record tables.
 
     A subclass names its ``rules_class`` (a frozen dataclass with one boolean field per
-    variant, built on :class:`balance.core.rule_fields.RuleFields`) and its
-    ``variant_names``. Its strategies are the ``SHIPPED`` tuple of
+    variant, named in its ``VARIANTS``, built on
+    :class:`balance.core.rule_fields.RuleFields`). Its strategies are the ``SHIPPED`` tuple of
     ``balance.strategies.<package>`` (:attr:`strategies_module`), and its package holds, by
     name, the modules the rest is read from: ``engine`` (its
     :class:`balance.core.engine.CompiledEngine` as ``ENGINE``: :attr:`compiled`),
@@ -488,7 +488,6 @@ class EngineGame:
 
     id: str
     rules_class: type
-    variant_names: tuple[str, ...] = ()
     #: None of the optional features; a game declares its own once, in its ``game.py``.
     capabilities = Capabilities()
     checked_rules: tuple[RuleSet, ...] = (RuleSet("defaults"),)
@@ -533,11 +532,16 @@ class EngineGame:
         one that fails to import is a one-line error naming it, not a traceback."""
         return import_part(self.id, f"{self.package}.{name}")
 
+    def _part_if_any(self, name: str) -> Any:
+        """:meth:`_part` ``name``, or None if the game's package has no such module."""
+        found = importlib.util.find_spec(f"{self.package}.{name}") is not None
+        return self._part(name) if found else None
+
     @functools.cached_property
     def has_compiled_engine(self) -> bool:
         """Whether the game's package holds a compiled engine (an ``engine`` module); a game
         without one plays every analysis on its plain-Python reference engine."""
-        return importlib.util.find_spec(f"{self.package}.engine") is not None
+        return importlib.util.find_spec(f"{self.package}.engine") is not None  # not imported
 
     @functools.cached_property
     def engine(self) -> Any:
@@ -576,22 +580,18 @@ class EngineGame:
     def reference(self) -> Any:
         """The game's reference engine: the module whose ``play_game`` plays one game (None
         if its package has none)."""
-        found = importlib.util.find_spec(f"{self.package}.reference")
-        return self._part("reference") if found is not None else None
+        return self._part_if_any("reference")
 
     @functools.cached_property
     def bridge(self) -> Any:
         """The module whose ``lineup_player_factory`` seats a line-up's strategies on the
         reference engine; without one, each seat plays a :class:`DecisionPlayer`."""
-        if importlib.util.find_spec(f"{self.package}.bridge") is None:
-            return _DecisionBridge
-        return self._part("bridge")
+        return self._part_if_any("bridge") or _DecisionBridge
 
     @functools.cached_property
     def report(self) -> Any:
         """The module whose ``charts`` draws the game's own report pages (None if none)."""
-        found = importlib.util.find_spec(f"{self.package}.report")
-        return self._part("report") if found is not None else None
+        return self._part_if_any("report")
 
     def report_charts(self, tables: Any) -> list[Any]:
         """The game's own report pages (:class:`~balance.reports.charts.Chart`); none for a
@@ -645,7 +645,7 @@ class EngineGame:
 
     def make_rules(self, variants: Sequence[str], rules: Sequence[tuple[str, str]]) -> Any:
         """Rules with ``variants`` switched on, then each ``NAME=VALUE`` applied in order."""
-        return rules_with(self.rules_class(), self.id, self.variant_names, variants, rules)
+        return rules_with(self.rules_class(), self.id, self.rules_class.VARIANTS, variants, rules)
 
     def rules_from_dict(self, values: Mapping[str, Any]) -> Any:
         """Rules from their JSON form (a manifest's ``rules``); unknown names are refused."""
@@ -659,7 +659,7 @@ class EngineGame:
 
     def check_strategy(self, strategy: Strategy) -> None:
         if not self.has_compiled_engine:
-            check_decisions(strategy, self.id, self.decisions)
+            check_strategy(strategy, self.id, self.decisions, self.decisions, compiled=False)
             return
         self.compiled.check_strategy(strategy)
 
@@ -955,20 +955,6 @@ def check_replay(
     if narrated != compiled:
         raise BalanceError(
             f"game {game_index}: the reference and compiled engines disagree; {hint}"
-        )
-
-
-def check_decisions(strategy: Strategy, game: str, decisions: Sequence[str]) -> None:
-    """A one-line error unless ``strategy`` gives a function for each of ``decisions`` of
-    a game played in Python (its reference engine), and no other."""
-    for decision in decisions:
-        if not callable(strategy.decisions.get(decision)):
-            raise BalanceError(f"strategy {strategy.name!r} gives no {decision!r} function")
-    unknown = sorted(set(strategy.decisions) - set(decisions))
-    if unknown:
-        raise BalanceError(
-            f"strategy {strategy.name!r}: unknown decision {unknown[0]!r}; "
-            f"{game} decisions: {', '.join(decisions)}"
         )
 
 

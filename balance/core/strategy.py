@@ -260,6 +260,34 @@ def strategy_origin(strategy: Strategy) -> Origin | None:
     return _ORIGINS.get(strategy)
 
 
+def check_strategy(
+    strategy: Strategy,
+    game: str,
+    decisions: Sequence[str],
+    required: Sequence[str],
+    compiled: bool = True,
+) -> None:
+    """A user's strategy gives functions for the ``required`` decisions, and no decision
+    the game does not know; ``@njit`` functions where the game has a compiled engine
+    (``compiled``), any function where it plays on its reference engine alone."""
+    for decision in required:
+        if not callable(strategy.decisions.get(decision)):
+            raise BalanceError(f"strategy {strategy.name!r} gives no {decision!r} function")
+    for decision, function in strategy.decisions.items():
+        if decision not in decisions:
+            raise BalanceError(
+                f"strategy {strategy.name!r}: unknown decision {decision!r}; "
+                f"{game} decisions: {', '.join(decisions)}"
+            )
+        if compiled and not hasattr(function, "py_func"):
+            code = getattr(function, "__code__", None)
+            where = f" ({code.co_filename}, line {code.co_firstlineno})" if code else ""
+            raise BalanceError(
+                f"strategy {strategy.name!r}: its {decision!r} function{where} must be "
+                "@njit-compiled: put @njit on the line above its def"
+            )
+
+
 def ship(shipped: Sequence[Strategy], joining: Sequence[Strategy], module: str) -> None:
     """Give the strategies a game ships (its ``SHIPPED`` tuple) their codes: the k-th
     plays code k in the dispatchers generated from that tuple (:mod:`balance.core.dispatch`).

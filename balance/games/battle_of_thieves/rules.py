@@ -196,11 +196,6 @@ class BattleRules(RuleFields):
             if value not in allowed:
                 raise BalanceError(f"rule {name!r}: {value!r} is not one of {', '.join(allowed)}")
 
-    @property
-    def variants(self) -> tuple[str, ...]:
-        """Battle of Thieves has no named variants: decks and numbers are rules."""
-        return ()
-
     def blanked(self) -> tuple[tuple[int, str], ...]:
         """``blanks`` as (seat, card name) pairs."""
         pairs = []

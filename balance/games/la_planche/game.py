@@ -12,7 +12,7 @@ from balance.core.formatting import interval, percent
 from balance.core.game import Block, Capabilities, EngineGame, RuleSet, Setup
 from balance.core.lazy import LazyModule, pa, pd
 from balance.games.la_planche.reference import ACTIONS
-from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, VARIANTS, LaPlancheRules
+from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, LaPlancheRules
 from balance.stats.intervals import (
     mean_interval,
     ratio_interval,
@@ -52,7 +52,6 @@ class LaPlanche(EngineGame):
     )
 
     rules_class = LaPlancheRules
-    variant_names = VARIANTS
     checked_rules = (
         RuleSet("defaults"),
         RuleSet("rounds", ("rounds",)),

@@ -70,6 +70,7 @@ class LaPlancheRules(RuleFields):
     """Rule parameters of La Planche; the defaults are the printed game (German set-up)."""
 
     LISTS: ClassVar[tuple[str, ...]] = ("spinner_weights", "points")
+    VARIANTS: ClassVar[tuple[str, ...]] = VARIANTS
 
     def parse_value(self, key: str, text: str) -> Any:
         if key == "spinner_weights":
@@ -215,11 +216,6 @@ class LaPlancheRules(RuleFields):
         check_int("target", self.target, 1, TARGET_LIMIT)
         check_int("turn_cap", self.turn_cap, 1, TURN_CAP_LIMIT)
         check_int("round_cap", self.round_cap, 1, ROUND_CAP_LIMIT)
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        """The variants switched on, in canonical order."""
-        return tuple(name for name in VARIANTS if getattr(self, name))
 
     @property
     def start_colours(self) -> tuple[int, ...]:

@@ -210,11 +210,6 @@ class LifeboatsRules(RuleFields):
                 )
 
     @property
-    def variants(self) -> tuple[str, ...]:
-        """Lifeboats has no named variants: every change is a rule parameter."""
-        return ()
-
-    @property
     def lanes(self) -> int:
         return len(self.lane_islands)
 

@@ -14,7 +14,7 @@ from balance.core.game import Block, Capabilities, EngineGame, RuleSet, Setup
 from balance.core.lazy import LazyModule, pa, pd
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES
-from balance.games.walk_the_plank.rules import VARIANTS, WalkThePlankRules
+from balance.games.walk_the_plank.rules import WalkThePlankRules
 from balance.stats.intervals import mean_interval, share_interval, wilson_interval
 
 if TYPE_CHECKING:
@@ -55,7 +55,6 @@ class WalkThePlank(EngineGame):
     )
 
     rules_class = WalkThePlankRules
-    variant_names = VARIANTS
     checked_rules = (
         *(
             RuleSet("+".join(on) or "defaults", on)

@@ -52,6 +52,7 @@ class WalkThePlankRules(RuleFields):
     """Rule parameters of Walk the Plank; the defaults are the printed game."""
 
     LISTS: ClassVar[tuple[str, ...]] = ("rest",)
+    VARIANTS: ClassVar[tuple[str, ...]] = VARIANTS
 
     def parse_value(self, key: str, text: str) -> Any:
         return _parse_rest(text) if key == "rest" else super().parse_value(key, text)
@@ -131,11 +132,6 @@ class WalkThePlankRules(RuleFields):
         for name in VARIANTS:
             if not isinstance(getattr(self, name), bool):
                 raise BalanceError(f"rule {name!r}: must be true or false")
-
-    @property
-    def variants(self) -> tuple[str, ...]:
-        """The variants switched on, in canonical order."""
-        return tuple(name for name in VARIANTS if getattr(self, name))
 
     def to_array(self) -> np.ndarray:
         """Pack for the kernels: ``int64`` array of shape ``(Rule.SIZE,)``."""

@@ -36,7 +36,6 @@ class CrazyEights(EngineGame):
     replay_title = "Crazy Eights"
     capabilities = Capabilities(restricted_actions=True, reference_engine=True, replay=True)
     rules_class = CrazyEightsRules
-    variant_names = VARIANTS
     records = RECORDS
     record_class = GameRecord
     checked_rules = (
