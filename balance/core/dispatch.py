@@ -414,17 +414,9 @@ class _Binding:
         self.name = name
         self.tag = tag
         self.path = path
-        filename = str(path)
-        # Readable tracebacks of the generated code.
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
         # A module numba finds by name: an out-of-line dispatcher is compiled, and
         # cached, as a function of its own, whose globals numba looks up there.
-        generated = types.ModuleType(name, source)
-        generated.__file__ = str(path)
-        sys.modules[name] = generated
-        namespace = generated.__dict__
-        namespace.update(bound)
-        exec(compile(source, filename, "exec"), namespace)
+        namespace = _generated_module(name, source, bound, path).__dict__
         for key, value in list(namespace.items()):
             if key.endswith(OUT_OF_LINE):  # the shipped strategies never allocate
                 value.__qualname__ = f"{tag}.{key}"
@@ -739,15 +731,7 @@ class Dispatch:
             ]
         source = "\n".join(lines) + "\n"
         path = _materialise(key, source, f"decisions_{tag}.py") if key else None
-        name = f"balance_decisions_{tag}"
-        filename = str(path) if path is not None else f"<decisions {name}>"
-        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-        module = types.ModuleType(name, source)
-        if path is not None:
-            module.__file__ = str(path)
-        sys.modules[name] = module
-        module.__dict__.update(bound)
-        exec(compile(source, filename, "exec"), module.__dict__)
+        module = _generated_module(f"balance_decisions_{tag}", source, bound, path)
         # No reference counting: the arguments are the loop's, borrowed for the call.
         functions = {
             d: njit(cache=path is not None, _nrt=False)(module.__dict__[f"{d}_as_called"])
@@ -901,6 +885,24 @@ def _has_cache(function: Any) -> bool:
         return Path(function._cache._cache_file._index_path).exists()
     except AttributeError:  # compiled in memory only
         return False
+
+
+def _generated_module(
+    name: str, source: str, bound: Mapping[str, Any], path: Path | None
+) -> types.ModuleType:
+    """Run generated ``source`` as the module ``name`` (registered, so that numba finds
+    its functions' globals by name), with the names of ``bound`` defined in it, as if it
+    lived in ``path`` (numba's cache keys on it; None: in memory only). Its tracebacks
+    quote the source."""
+    filename = str(path) if path is not None else f"<generated {name}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    module = types.ModuleType(name, source)
+    if path is not None:
+        module.__file__ = str(path)
+    sys.modules[name] = module
+    module.__dict__.update(bound)
+    exec(compile(source, filename, "exec"), module.__dict__)
+    return module
 
 
 def _materialise(key: str, source: str, name: str) -> Path | None:
