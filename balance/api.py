@@ -7,7 +7,7 @@
 
 The analyses are here too, by the names of the layers that hold them (imported when first
 used, so that ``import balance.api`` stays quick): ``api.compare``, ``api.restricted_play``,
-``api.write_report``, ``api.sweep``, ``api.tournament``, ``api.run_checks``,
+``api.write_report``, ``api.sweep``, ``api.tune``, ``api.tournament``, ``api.run_checks``,
 ``api.run_games``, ``api.load_run`` and ``api.BalanceError``.
 """
 
@@ -27,6 +27,7 @@ _ANALYSES = {
     "restricted_play": "balance.analyses.restricted",
     "write_report": "balance.analyses.run_report",
     "sweep": "balance.analyses.sweep",
+    "tune": "balance.analyses.tune",
     "tournament": "balance.analyses.tournament",
     "run_checks": "balance.analyses.check",
     "run_games": "balance.run.runner",

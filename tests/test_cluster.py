@@ -227,3 +227,62 @@ def test_a_worker_killed_mid_sweep_is_replaced_and_the_results_stay(
     assert len(result.points) == 8 and not result.partial
     assert len(list((out / "points").glob("*.npz"))) == 8
     pd.testing.assert_frame_equal(result.table, local_table(axes=args["axes"], games=2000))
+
+
+TUNE = dict(
+    players=[4], axes=["plank_max=3..5"], targets=["length_mean=7.8..9"], block=512,
+    max_games=8192, charts=False,
+)  # fmt: skip
+
+
+def _tune_stable(data: dict) -> dict:
+    return {k: v for k, v in data.items() if k not in ("elapsed_s", "backend", "games_played")}
+
+
+def test_a_tune_on_dask_in_process_equals_the_local_tune() -> None:
+    """Racing hands out a stream of blocks a few at a time; the verdicts, games and
+    figures depend only on each candidate's games, not on where they were played."""
+    from distributed import LocalCluster
+
+    from balance.analyses.tune import tune
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as local_cluster:
+        remote = tune(GAME, **TUNE, scheduler=local_cluster.scheduler_address)
+    local = tune(GAME, **TUNE, threads=1)
+    assert (remote.backend, local.backend) == ("dask", "local")
+    assert _tune_stable(remote.to_json()) == _tune_stable(local.to_json())
+
+
+@pytest.mark.slow
+def test_tune_cli_on_a_scheduler_and_two_worker_commands_equals_the_local_run(
+    dask_processes,
+) -> None:
+    command = [
+        str(Path(sys.executable).with_name("balance")),
+        "tune",
+        GAME,
+        "--players",
+        "5",
+        "--axis",
+        "plank_max=3..6",
+        "--axis",
+        "pirates_per_player=2..4",
+        "--target",
+        "balance_index>=0.95",
+        "--target",
+        "length_mean=6..10",
+        "--json",
+    ]
+    local = subprocess.run([*command, "--threads", "1"], capture_output=True, text=True, check=True)
+    remote = subprocess.run(
+        command,
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "DASK_SCHEDULER_ADDRESS": dask_processes.address},
+    )
+    local_data, remote_data = json.loads(local.stdout), json.loads(remote.stdout)
+    assert (local_data["backend"], remote_data["backend"]) == ("local", "dask")
+    assert _tune_stable(remote_data) == _tune_stable(local_data)

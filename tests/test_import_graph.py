@@ -95,6 +95,7 @@ FACADES = {
     "balance.api": "cli",
     "balance.strategy": "core",
     "balance.random_nb": "core",
+    "balance.tune": "cli",
 }
 
 

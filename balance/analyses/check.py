@@ -212,6 +212,9 @@ class Target:
     high: float | None
     players: int
     tolerance: float | None = None  # of a comparison with a baseline; None: the default
+    #: Coverage of the target's sequence: lower than 95% when it is one of several that
+    #: must hold together (``balance tune`` splits 5% over a candidate's targets).
+    level: float = LEVEL
     verdict: str = UNDECIDED
     decided_at: int | None = None
     cs: BettingCS = field(init=False)
@@ -219,15 +222,25 @@ class Target:
 
     def __post_init__(self) -> None:
         if self.metric.read is None:  # the balance index: a union bound over the seats
-            self.cs = BettingCS(self.players, level=1 - (1 - LEVEL) / self.players, binary=True)
+            self.cs = BettingCS(
+                self.players, level=1 - (1 - self.level) / self.players, binary=True
+            )
         else:
-            self.cs = BettingCS(1, self.metric.low, self.metric.high, binary=self.metric.binary)
+            self.cs = BettingCS(
+                1, self.metric.low, self.metric.high, level=self.level, binary=self.metric.binary
+            )
         self.sums = _empty_sums(self.metric, self.players)
 
     def update(self, block: Block) -> None:
         values = per_game(self.metric, block)
         self.cs.update(values)
         self.sums.merge(RunSums.of_block(block.size, values, self.sums.columns, {}))
+
+    def feed(self, size: int, total: np.ndarray, squares: np.ndarray) -> None:
+        """Add a block from its sums alone (``(k,)`` each, of the values rescaled to
+        ``[0, 1]``, as :meth:`BettingCS.update_sums` takes them): the sequence moves, the
+        fixed-n sums behind :meth:`value` do not."""
+        self.cs.update_sums(size, total, squares)
 
     def allowed(self) -> float:
         """The tolerance of a comparison with this figure: the target's or the default."""

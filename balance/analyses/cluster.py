@@ -87,8 +87,8 @@ def run_dask(
                 return
             client.run(_one_numba_thread)
             client.run(warm, setup)  # compile or load the engine once per worker
-            # A list is handed out whole; a stream (--precision: a point's later blocks
-            # may not be needed) a few tasks a worker thread ahead.
+            # A list is handed out whole; a stream (--precision, balance tune: a point's
+            # later blocks may not be needed) a few tasks a worker thread ahead.
             ahead = None if isinstance(tasks, Sequence) else 4 * _threads(client)
             pending = as_completed(
                 [submit(first), *(submit(t) for t in islice(queue, ahead))], loop=client.loop
@@ -99,8 +99,12 @@ def run_dask(
                     for other in futures:
                         other.cancel()
                     break
-                following = next(queue, None)
-                if following is not None:
+                # Refill to the look-ahead: a stream may have had nothing to give for a
+                # while (a tune's open candidates all had their next blocks in flight).
+                while ahead is not None and len(futures) <= ahead:
+                    following = next(queue, None)
+                    if following is None:
+                        break
                     pending.add(submit(following))
         finally:
             client.close()

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import pandas as pd
@@ -51,6 +51,7 @@ from balance.analyses.sweep_design import (
     parse_axis,
     parse_target,
     players_axis,
+    refuse_sampled,
 )
 from balance.analyses.sweep_tally import BASE, CORE, WON, Group, Tally, Task, merge, play_tally
 from balance.core.errors import BalanceError
@@ -605,25 +606,10 @@ def plan_sweep(
     yes: bool = False,
 ) -> Plan:
     """Validate a sweep's choices and build every point's set-up (one-line errors)."""
-    chosen = get_game(game)
     check_run(games, None, None)
-    parsed = [parse_axis(a) if isinstance(a, str) else a for a in axes]
-    if any(a.kind == PLAYERS for a in parsed):
-        if players is not None:
-            raise BalanceError("give the player counts once: --players or --axis players=...")
-    else:
-        if players is None:
-            count = chosen.min_players if chosen.min_players == chosen.max_players else 4
-            players = [count]
-        text = players if isinstance(players, str) else ",".join(str(p) for p in players)
-        parsed.insert(0, players_axis(text))
-    rule_names = list(chosen.default_rules().to_dict())
-    check_axes(parsed, rule_names, chosen.id)
-    fixed = list(rules.items()) if isinstance(rules, Mapping) else list(rules)
-    fixed = [(str(k), str(v)) for k, v in fixed]
-    for name, _ in fixed:
-        if any(a.name == name for a in parsed):
-            raise BalanceError(f"{name} is both swept (--axis) and fixed (--rule); pick one")
+    game, parsed, fixed, rule_names = plan_space(game, players, axes, rules)
+    refuse_sampled(parsed)
+    chosen = get_game(game)
     if design == "grid" and grid_size(parsed) > MAX_POINTS and not yes:
         raise BalanceError(
             f"the grid has {grid_size(parsed):,} points (more than {MAX_POINTS:,}); "
@@ -645,12 +631,12 @@ def plan_sweep(
     setups, baselines = [], []
     cache: dict[tuple, Setup] = {}
     for point in values:
-        setup = _setup_for(chosen.id, point, fixed, seed, strategies, rotate_seats, cache)
+        setup = setup_for(chosen.id, point, fixed, seed, strategies, rotate_seats, cache)
         setups.append(setup)
         if base_values:
             paired = {**point, **base_values}
             baselines.append(
-                _setup_for(chosen.id, paired, fixed, seed, strategies, rotate_seats, cache)
+                setup_for(chosen.id, paired, fixed, seed, strategies, rotate_seats, cache)
             )
         else:
             baselines.append(None)
@@ -669,7 +655,42 @@ def plan_sweep(
     return Plan(chosen.id, parsed, design, values, setups, baselines, spec)
 
 
-def _setup_for(
+def plan_space(
+    game: str,
+    players: Sequence[int] | str | None,
+    axes: Sequence[str | Axis],
+    rules: Mapping[str, Any] | Iterable[tuple[str, str]],
+) -> tuple[str, list[Axis], list[tuple[str, str]], list[str]]:
+    """The space a sweep or a tune explores, checked (one-line errors).
+
+    Returns
+    -------
+    The game's id; the axes, the player counts first (``--players``, or the game's usual
+    count, unless given as an axis); the rules fixed everywhere as ``(name, text)``; the
+    game's rule names.
+    """
+    chosen = get_game(game)
+    parsed = [parse_axis(a) if isinstance(a, str) else a for a in axes]
+    if any(a.kind == PLAYERS for a in parsed):
+        if players is not None:
+            raise BalanceError("give the player counts once: --players or --axis players=...")
+    else:
+        if players is None:
+            count = chosen.min_players if chosen.min_players == chosen.max_players else 4
+            players = [count]
+        text = players if isinstance(players, str) else ",".join(str(p) for p in players)
+        parsed.insert(0, players_axis(text))
+    rule_names = list(chosen.default_rules().to_dict())
+    check_axes(parsed, rule_names, chosen.id)
+    fixed = list(rules.items()) if isinstance(rules, Mapping) else list(rules)
+    fixed = [(str(k), str(v)) for k, v in fixed]
+    for name, _ in fixed:
+        if any(a.name == name for a in parsed):
+            raise BalanceError(f"{name} is both swept (--axis) and fixed (--rule); pick one")
+    return chosen.id, parsed, fixed, rule_names
+
+
+def setup_for(
     game: str,
     point: Mapping[str, str],
     fixed: list[tuple[str, str]],
@@ -720,22 +741,25 @@ def run_local(threads: int | None) -> Backend:
         pool = ThreadPoolExecutor(workers, "balance-sweep", initializer=_ignore_ctrl_c_here)
         running: dict[Future[Tally], Task] = {}
 
-        def submit() -> None:
-            task = next(queue, None)
-            if task is not None:
+        def fill() -> None:
+            """Keep two tasks a thread in flight (a stream may have none to give for a
+            while: a tune's open candidates all have their next blocks in flight)."""
+            while len(running) < workers * 2:
+                task = next(queue, None)
+                if task is None:
+                    return
                 future = pool.submit(play_tally, task.setup, task.start, task.size, task.baseline)
                 running[future] = task
 
         try:
-            for _ in range(workers * 2):
-                submit()
+            fill()
             while running:
                 done, _ = wait(running, timeout=0.25, return_when=FIRST_COMPLETED)
                 for future in done:
                     task = running.pop(future)
                     on_result(task, future.result())
-                    if not stop():
-                        submit()
+                if not stop():
+                    fill()
                 if stop():
                     for future in running:
                         future.cancel()
@@ -746,19 +770,32 @@ def run_local(threads: int | None) -> Backend:
     return run
 
 
-class _Points:
+class Tracker(Protocol):
+    """Follows a point's blocks in game order and says when it has seen enough."""
+
+    def update_tally(self, tally: Tally) -> None: ...
+    def done(self) -> bool: ...
+    def finish(self) -> None: ...
+
+
+class BlockCollector:
     """Collects tallies per point in game order and finishes a point when it is whole,
-    or, with trackers (``--precision``), when its tracker is done with the games so far."""
+    or, with trackers (``--precision``, ``balance tune``), when its tracker is done with
+    the games so far.
+
+    A tracker sees a point's blocks strictly in game order, so what it decides depends on
+    the games alone, never on the order in which threads or workers finished them.
+    """
 
     def __init__(
         self,
         games: int,
         on_point: Callable[[int, Tally], None],
-        trackers: Mapping[int, SeatTracker] | None = None,
+        trackers: Mapping[int, Tracker] | None = None,
     ) -> None:
         self.games = games
         self.on_point = on_point
-        self.trackers = trackers or {}
+        self.trackers = trackers if trackers is not None else {}
         self.waiting: dict[int, dict[int, Tally]] = {}
         self.folded: dict[int, Tally] = {}
         self.next_start: dict[int, int] = {}
@@ -788,7 +825,7 @@ class _Points:
                 self.folded[task.point] = block if previous is None else merge([previous, block])
                 start += block.games
                 if tracker is not None:
-                    tracker.update_counts(block.games, _wins(block))
+                    tracker.update_tally(block)
                     if tracker.done():
                         finished = True
                         break
@@ -804,6 +841,22 @@ class _Points:
                 self.closed.add(task.point)
         if finished:
             self.on_point(task.point, done)
+
+
+class _SeatFeed:
+    """A ``--precision`` point's :class:`SeatTracker`, fed from tallies."""
+
+    def __init__(self, tracker: SeatTracker) -> None:
+        self.tracker = tracker
+
+    def update_tally(self, tally: Tally) -> None:
+        self.tracker.update_counts(tally.games, _wins(tally))
+
+    def done(self) -> bool:
+        return self.tracker.done()
+
+    def finish(self) -> None:
+        self.tracker.finish()
 
 
 def _wins(tally: Tally) -> np.ndarray:
@@ -914,7 +967,7 @@ def sweep(
     done: dict[int, Tally] = {}
     anytime: dict[int, dict[str, Any]] = {}
     if out_dir is not None:
-        done = _prepare_out(out_dir, plan.spec, resume)
+        done = prepare_out(out_dir, plan.spec, resume)
         if precision is not None:
             anytime = {p: _load_anytime(out_dir, p) for p in done}
     elif resume:
@@ -934,9 +987,9 @@ def sweep(
         if out_dir is not None:
             if point in anytime:
                 write_json(out_dir / POINTS_DIR / f"{point:05d}.json", anytime[point])
-            _save_tally(out_dir / POINTS_DIR / f"{point:05d}.npz", tally)
+            save_tally(out_dir / POINTS_DIR / f"{point:05d}.npz", tally)
 
-    collector = _Points(games, on_point, trackers)
+    collector = BlockCollector(games, on_point, {p: _SeatFeed(t) for p, t in trackers.items()})
     todo = [p for p in range(len(plan.setups)) if p not in done]
 
     def stream() -> Iterable[Task]:
@@ -1014,18 +1067,7 @@ def build_result(
     for index in sorted(finished):
         tally = finished[index]
         setup = plan.setups[index]
-        values = plan.values[index]
-        rules = setup.rules.to_dict()
-        entry: dict[str, Any] = {
-            "point": index,
-            "players": setup.players,
-            "rules": {name: rules[name] for name in values if name not in (PLAYERS, VARIANT)},
-            "variants": list(setup.rules.variants),
-            "variant_label": values.get(VARIANT),
-            "axis_values": dict(values),
-            "games": tally.games,
-            "metrics": point_metrics(tally, setup.players),
-        }
+        entry = point_entry(index, plan.values[index], setup, tally)
         if precision is not None and anytime is not None and index in anytime:
             _apply_anytime(entry, anytime[index])
         if plan.baselines[index] is not None:
@@ -1045,7 +1087,7 @@ def build_result(
     verdicts = pd.DataFrame(
         [
             {
-                **_axis_columns(p, plan.axes),
+                **axis_columns(p, plan.axes),
                 "target": t.text,
                 "figure": t.figure,
                 "verdict": p["verdicts"][t.text],
@@ -1053,7 +1095,7 @@ def build_result(
             for p in points
             for t in targets
         ],
-        columns=[*_axis_column_names(plan.axes), "target", "figure", "verdict"],
+        columns=[*axis_column_names(plan.axes), "target", "figure", "verdict"],
     )
     return SweepResult(
         game=plan.game,
@@ -1073,6 +1115,24 @@ def build_result(
         precision=precision,
         max_games=plan.spec.get("max_games"),
     )
+
+
+def point_entry(
+    index: int, values: Mapping[str, str], setup: Setup, tally: Tally
+) -> dict[str, Any]:
+    """A point's JSON: its number, players, swept rules' values, variants, the axis
+    values as given, its games and its figures (:func:`point_metrics`)."""
+    rules = setup.rules.to_dict()
+    return {
+        "point": index,
+        "players": setup.players,
+        "rules": {name: rules[name] for name in values if name not in (PLAYERS, VARIANT)},
+        "variants": list(setup.rules.variants),
+        "variant_label": values.get(VARIANT),
+        "axis_values": dict(values),
+        "games": tally.games,
+        "metrics": point_metrics(tally, setup.players),
+    }
 
 
 def _holm_over_sweep(points: list[dict[str, Any]]) -> None:
@@ -1100,14 +1160,14 @@ def _flat_figures(metrics: Mapping[str, Any]) -> list[tuple[str, float, float, f
     return rows
 
 
-def _axis_column_names(axes: Sequence[Axis]) -> list[str]:
+def axis_column_names(axes: Sequence[Axis]) -> list[str]:
     """``point``, ``players``, the rule axes and ``variant`` (if swept): a table's first
     columns."""
     names = ["point", PLAYERS, *(a.name for a in axes if a.kind == "rule")]
     return names + ([VARIANT] if any(a.kind == VARIANT for a in axes) else [])
 
 
-def _axis_columns(point: Mapping[str, Any], axes: Sequence[Axis]) -> dict[str, Any]:
+def axis_columns(point: Mapping[str, Any], axes: Sequence[Axis]) -> dict[str, Any]:
     """A point's number and axis values, as :func:`_axis_column_names` names them."""
     row = {"point": point["point"], PLAYERS: point["players"]}
     row.update({a.name: _short(point["rules"].get(a.name)) for a in axes if a.kind == "rule"})
@@ -1121,7 +1181,7 @@ def tidy_table(points: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> pd.
     ``ci_high``, ``games``, ``p_holm`` (paired differences, named ``difference.FIGURE``)."""
     rows = []
     for point in points:
-        base = _axis_columns(point, axes)
+        base = axis_columns(point, axes)
         for figure, value, low, high in _flat_figures(point["metrics"]):
             rows.append(
                 {
@@ -1146,20 +1206,27 @@ def tidy_table(points: Sequence[Mapping[str, Any]], axes: Sequence[Axis]) -> pd.
                     "p_holm": diff.get("p_holm", math.nan),
                 }
             )
-    columns = [*_axis_column_names(axes), "figure", "value", "ci_low", "ci_high", "games", "p_holm"]
+    columns = [*axis_column_names(axes), "figure", "value", "ci_low", "ci_high", "games", "p_holm"]
     return pd.DataFrame(rows, columns=columns)
 
 
 # --- on disk -----------------------------------------------------------------------
 
 
-def _prepare_out(out_dir: Path, spec: Mapping[str, Any], resume: bool) -> dict[int, Tally]:
-    """Make ``out_dir`` ready; with ``resume``, the tallies of the points already played."""
+def prepare_out(
+    out_dir: Path,
+    spec: Mapping[str, Any],
+    resume: bool,
+    parts: str = POINTS_DIR,
+    what: str = "sweep",
+) -> dict[int, Tally]:
+    """Make ``out_dir`` ready; with ``resume``, the tallies of the points (``parts``)
+    already played, after checking that the ``what`` there was asked the same."""
     manifest_path = out_dir / MANIFEST
     output_dir(out_dir, create=not resume)
     if resume:
         if not manifest_path.exists():
-            raise BalanceError(f"--resume: no sweep in {out_dir} (no {MANIFEST})")
+            raise BalanceError(f"--resume: no {what} in {out_dir} (no {MANIFEST})")
         try:
             old = json.loads(manifest_path.read_text())
         except (OSError, json.JSONDecodeError) as error:
@@ -1169,21 +1236,21 @@ def _prepare_out(out_dir: Path, spec: Mapping[str, Any], resume: bool) -> dict[i
         if theirs != mine:
             changed = [k for k in mine if theirs.get(k) != mine[k]]
             raise BalanceError(
-                f"--resume: the sweep in {out_dir} differs in {', '.join(changed)}; "
+                f"--resume: the {what} in {out_dir} differs in {', '.join(changed)}; "
                 "resume it with the same choices, or write to a new --out"
             )
         done = {}
-        for path in sorted((out_dir / POINTS_DIR).glob("*.npz")):
-            done[int(path.stem)] = _load_tally(path)
+        for path in sorted((out_dir / parts).glob("*.npz")):
+            done[int(path.stem)] = load_tally(path)
         return done
-    if (out_dir / POINTS_DIR).exists():
-        shutil.rmtree(out_dir / POINTS_DIR)
-    (out_dir / POINTS_DIR).mkdir(parents=True, exist_ok=True)
+    if (out_dir / parts).exists():
+        shutil.rmtree(out_dir / parts)
+    (out_dir / parts).mkdir(parents=True, exist_ok=True)
     write_json(manifest_path, {"spec": json_safe(dict(spec)), "complete": False})
     return {}
 
 
-def _save_tally(path: Path, tally: Tally) -> None:
+def save_tally(path: Path, tally: Tally) -> None:
     meta = {
         "groups": {name: list(group.columns) for name, group in tally.groups.items()},
         "won_columns": list(tally.won_columns),
@@ -1207,7 +1274,7 @@ def _load_anytime(out_dir: Path, point: int) -> dict[str, Any]:
         raise BalanceError(f"--resume: cannot read {path}: {error}") from None
 
 
-def _load_tally(path: Path) -> Tally:
+def load_tally(path: Path) -> Tally:
     with np.load(path) as data:
         meta = json.loads(str(data["meta"]))
         groups = {

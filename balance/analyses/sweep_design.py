@@ -40,10 +40,20 @@ class Axis:
     name: str
     values: tuple[str, ...]
     kind: str = "rule"
+    #: ``NAME=LO:HI``: a range ``balance tune`` samples (no values listed); the bounds as
+    #: given, checked against the rule by the tune.
+    sampled: tuple[float, float] | None = None
 
     @property
     def numeric(self) -> bool:
         return all(re.fullmatch(r"-?\d+", value) for value in self.values)
+
+    @property
+    def size(self) -> int:
+        """How many values the axis takes (a sampled range: its whole numbers)."""
+        if self.sampled is not None:
+            return int(self.sampled[1] - self.sampled[0]) + 1
+        return len(self.values)
 
 
 def _split_values(text: str, what: str) -> list[str]:
@@ -68,15 +78,48 @@ def _split_values(text: str, what: str) -> list[str]:
     return values
 
 
+#: ``LO:HI``, a range to sample (``balance tune``).
+_SAMPLED = re.compile(r"\s*(-?\d+(?:\.\d*)?)\s*:\s*(-?\d+(?:\.\d*)?)\s*")
+
+
 def parse_axis(text: str) -> Axis:
     """An ``--axis`` text: ``NAME=V1,V2,...``, ``NAME=LO..HI`` or ``NAME=A;B`` (values that
-    hold commas themselves, such as ``rest=charge,run;none``)."""
+    hold commas themselves, such as ``rest=charge,run;none``); ``NAME=LO:HI`` is a range
+    that ``balance tune`` samples rather than lists."""
     name, eq, values = text.partition("=")
     name = name.strip()
     if not eq or not name:
         raise BalanceError(f"--axis needs NAME=V1,V2,... or NAME=LO..HI, not {text!r}")
     kind = PLAYERS if name == PLAYERS else VARIANT if name == VARIANT else "rule"
+    sampled = _SAMPLED.fullmatch(values)
+    if sampled:
+        low, high = float(sampled.group(1)), float(sampled.group(2))
+        if high < low:
+            raise BalanceError(
+                f"--axis {name}: the range {values.strip()} is empty (write LO:HI with LO <= HI)"
+            )
+        if kind != "rule":
+            raise BalanceError(
+                f"--axis {name}: a range LO:HI samples a rule's numbers; list the "
+                f"{'player counts' if kind == PLAYERS else 'variants'} instead"
+            )
+        return Axis(name, (), kind, (low, high))
     return Axis(name, tuple(_split_values(values, f"--axis {name}")), kind)
+
+
+def refuse_sampled(axes: Sequence[Axis]) -> None:
+    """A one-line error for a range ``LO:HI`` where every value must be listed."""
+    for axis in axes:
+        if axis.sampled is not None:
+            low, high = (_number_text(v) for v in axis.sampled)
+            raise BalanceError(
+                f"--axis {axis.name}={low}:{high} is a range balance tune samples; a sweep "
+                f"plays listed values: write {axis.name}={low}..{high}"
+            )
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
 
 
 def players_axis(text: str) -> Axis:
@@ -115,6 +158,7 @@ def design_points(
     """
     if design not in DESIGNS:
         raise BalanceError(f"--design is one of {', '.join(DESIGNS)}, not {design!r}")
+    refuse_sampled(axes)
     if not axes:
         return [{}]
     if design == "grid":
@@ -146,7 +190,7 @@ def design_points(
 
 
 def grid_size(axes: Sequence[Axis]) -> int:
-    return math.prod(len(a.values) for a in axes)
+    return math.prod(a.size for a in axes)
 
 
 def parse_assignments(text: str, what: str) -> dict[str, str]:

@@ -26,6 +26,7 @@ from balance.cli import (
     strategy,
     sweep,
     tournament,
+    tune,
 )
 from balance.core.errors import BalanceError, Interrupted
 from balance.core.strategy import BOUNDS_CHECK_ENV
@@ -70,6 +71,7 @@ for command in (
     check.check,
     deck.deck,
     sweep.sweep,
+    tune.tune,
     skill.skill,
     strategy.strategy_group,
     game.game_group,
