@@ -10,6 +10,7 @@ Run from the project root:
     python scripts/bench.py --compare old.json       # measure, then print new / old ratios
     python scripts/bench.py --compare old.json new.json   # compare two records, no run
     python scripts/bench.py --sweep                  # a sweep against simulate, Dask's task cost
+    python scripts/bench.py --tune                   # tune's games against exhaustive sweeps
     python scripts/bench.py --search --skill         # search players; a skill ladder's time
 
 It prints the machine it ran on first, so that figures from different machines are
@@ -812,6 +813,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--sweep", action="store_true", help="measure balance sweep instead (bench_sweep.py)"
     )
     parser.add_argument(
+        "--tune",
+        action="store_true",
+        help="measure balance tune's games against exhaustive sweeps instead (bench_tune.py)",
+    )
+    parser.add_argument(
         "--search",
         action="store_true",
         help="measure the search players instead (bench_search.py); with --skill, the ladder too",
@@ -841,6 +847,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         print(machine_line(context(args.quick)))
         bench_sweep.measure(quick=args.quick)
         return
+    if args.tune:
+        import bench_tune  # beside this script
+
+        print(machine_line(context(args.quick)))
+        sys.exit(0 if bench_tune.measure(quick=args.quick) else 1)
     if args.compare and len(args.compare) > 2:
         parser.error("--compare takes OLD.json, or OLD.json NEW.json")
     old = load(args.compare[0]) if args.compare else None

@@ -218,6 +218,27 @@ def test_the_optimiser_is_reproducible_and_keeps_within_its_budget() -> None:
     assert len(keys) == len(set(keys))  # a repeat costs no games
 
 
+def test_an_optimisers_tune_resumes_where_it_stopped(tmp_path) -> None:
+    """The seeded sampler proposes again what it proposed before; candidates found in
+    --out are read back and told, the missing ones raced; a changed history is refused."""
+    pytest.importorskip("optuna")
+    args = dict(
+        players=[4], axes=["plank_max=3:8"], targets=["length_mean=7..9"], budget=40_000,
+        block=512, charts=False,
+    )  # fmt: skip
+    out = tmp_path / "tune"
+    whole = tune(GAME, **args, out=out)
+    (out / "candidates" / "00002.npz").unlink()
+    again = tune(GAME, **args, out=out, resume=True)
+    assert _stable(again.to_json()) == _stable(whole.to_json())
+    saved = out / "candidates" / "00001.json"
+    outcome = json.loads(saved.read_text())
+    outcome["axis_values"]["plank_max"] = "99"
+    saved.write_text(json.dumps(outcome))
+    with pytest.raises(tune_module.BalanceError, match="proposed"):
+        tune(GAME, **args, out=out, resume=True)
+
+
 def test_without_optuna_a_large_space_is_a_one_line_error(monkeypatch, capsys) -> None:
     monkeypatch.setitem(sys.modules, "optuna", None)
     code, out, err = call_main(

@@ -232,7 +232,7 @@ class SweepResult:
             if VARIANT in names:
                 values[VARIANT] = point["variant_label"]
             cells = f"{point['point']:<5}  " + "  ".join(
-                f"{_short(values.get(name)):<{widths[name]}}" for name in names
+                f"{value_text(values.get(name)):<{widths[name]}}" for name in names
             )
             m = point["metrics"]
             seat0 = m["seat_win_rate"][0]
@@ -265,7 +265,7 @@ class SweepResult:
             for point in self.points[:limit]:
                 diff = point.get("difference", {})
                 if diff and all(d["p"] != d["p"] for d in diff.values()):
-                    lines.append(f"  point {point['point']} ({_label(point)}): the baseline")
+                    lines.append(f"  point {point['point']} ({point_label(point)}): the baseline")
                     continue
                 parts = []
                 for key in ("balance_index", "length_mean", "seat_win_rate.0"):
@@ -276,7 +276,9 @@ class SweepResult:
                             f"{key} {d['value']:+.3f} [{d['ci95'][0]:+.3f}, "
                             f"{d['ci95'][1]:+.3f}]{star}"
                         )
-                lines.append(f"  point {point['point']} ({_label(point)}): " + "; ".join(parts))
+                lines.append(
+                    f"  point {point['point']} ({point_label(point)}): " + "; ".join(parts)
+                )
         if self.targets:
             passing = self.passing()
             counts = {
@@ -300,7 +302,7 @@ class SweepResult:
                     figures = "; ".join(
                         f"{t.figure} {_fig_named(point['metrics'], t.figure)}" for t in self.targets
                     )
-                    lines.append(f"  point {point['point']} ({_label(point)}): {figures}")
+                    lines.append(f"  point {point['point']} ({point_label(point)}): {figures}")
             else:
                 lines.append("No point passes every target.")
         return "\n".join(lines)
@@ -346,7 +348,8 @@ def _apply_anytime(entry: dict[str, Any], anytime: Mapping[str, Any]) -> None:
     entry["widest_half_width"] = float(anytime["widest_half_width"])
 
 
-def _short(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A rule's value as a designer writes it (lists comma-separated, booleans in words)."""
     if isinstance(value, list | tuple):
         return ",".join(map(str, value)) or "none"
     if isinstance(value, bool):
@@ -354,9 +357,10 @@ def _short(value: Any) -> str:
     return str(value)
 
 
-def _label(point: Mapping[str, Any]) -> str:
+def point_label(point: Mapping[str, Any]) -> str:
+    """A point's players, swept rules and variant, for a line of text."""
     parts = [f"{point['players']} players"]
-    parts += [f"{k}={_short(v)}" for k, v in point["rules"].items()]
+    parts += [f"{k}={value_text(v)}" for k, v in point["rules"].items()]
     if point.get("variant_label") is not None:
         parts.append(f"variant {point['variant_label']}")
     return ", ".join(parts)
@@ -1170,7 +1174,7 @@ def axis_column_names(axes: Sequence[Axis]) -> list[str]:
 def axis_columns(point: Mapping[str, Any], axes: Sequence[Axis]) -> dict[str, Any]:
     """A point's number and axis values, as :func:`_axis_column_names` names them."""
     row = {"point": point["point"], PLAYERS: point["players"]}
-    row.update({a.name: _short(point["rules"].get(a.name)) for a in axes if a.kind == "rule"})
+    row.update({a.name: value_text(point["rules"].get(a.name)) for a in axes if a.kind == "rule"})
     if any(a.kind == VARIANT for a in axes):
         row[VARIANT] = point["variant_label"]
     return row

@@ -39,6 +39,7 @@ from balance.analyses.sweep import (
     axis_columns,
     plan_space,
     point_entry,
+    point_label,
     prepare_out,
     run_local,
     save_tally,
@@ -46,6 +47,7 @@ from balance.analyses.sweep import (
     tidy_table,
 )
 from balance.analyses.sweep_design import (
+    PLAYERS,
     VARIANT,
     Axis,
     Target,
@@ -173,7 +175,7 @@ class TuneResult:
             f"({explored['share']:.1%}, {_search_text(self)}); {self.games_total:,} games in "
             f"all, {self.backend}, {self.elapsed_s:.1f} s"
             + (" (interrupted: --resume --out DIR goes on)" if self.partial else ""),
-            "axes: " + "; ".join(f"{a.name} = {_axis_text(a)}" for a in self.axes),
+            "axes: " + " | ".join(f"{a.name} = {_axis_text(a, 6)}" for a in self.axes),
             f"targets: {'; '.join(t.text for t in self.targets)}",
             f"Each candidate played blocks of {self.block:,} games (game indices from 0 of "
             f"seed {self.seed}) until every target was decided or {self.max_games:,} games: "
@@ -196,7 +198,7 @@ class TuneResult:
             )
             for p in feasible[:limit]:
                 lines.append(
-                    f"  {p['rank']}. {_label(p)}: {_changes(p)}, {p['games']:,} games; "
+                    f"  {p['rank']}. {point_label(p)}: {_changes(p)}, {p['games']:,} games; "
                     + "; ".join(_interval_text(t, p) for t in self.targets)
                 )
                 lines += [f"     {w}" for w in p.get("warnings", [])]
@@ -204,13 +206,19 @@ class TuneResult:
                 lines.append(f"  ... {len(feasible) - limit:,} more (--json or --out)")
         else:
             lines.append("\nNo rule set raced meets every target.")
+            closest = min(self.points, key=lambda p: (shortfall(p, self.targets), p["point"]))
+            lines.append(
+                f"  The closest: candidate {closest['point']} ({point_label(closest)}), "
+                f"{closest['games']:,} games: "
+                + "; ".join(_interval_text(t, closest) + f" for {t.text}" for t in self.targets)
+            )
         undecided = [p for p in self.points if p["verdict"] == "undecided"]
         if undecided:
             lines.append("\nUndecided (an interval still straddles a band's edge):")
             for p in undecided[:limit]:
                 why = "its share of the budget" if p["capped_by"] == "budget" else "--max-games"
                 lines.append(
-                    f"  candidate {p['point']} ({_label(p)}), stopped at {why} after "
+                    f"  candidate {p['point']} ({point_label(p)}), stopped at {why} after "
                     f"{p['games']:,} games:"
                 )
                 for target, need in p["needs"].items():
@@ -240,26 +248,15 @@ def _search_text(result: TuneResult) -> str:
     )
 
 
-def _axis_text(axis: Axis) -> str:
+def _axis_text(axis: Axis, shown: int | None = None) -> str:
+    """The axis's values as given (``shown``: at most that many, then how many)."""
     if axis.sampled is not None:
         return f"{int(axis.sampled[0])}:{int(axis.sampled[1])} (sampled)"
-    return ", ".join(axis.values)
-
-
-def _label(point: Mapping[str, Any]) -> str:
-    parts = [f"{point['players']} players"]
-    parts += [f"{k}={_short(v)}" for k, v in point["rules"].items()]
-    if point.get("variant_label") is not None:
-        parts.append(f"variant {point['variant_label']}")
-    return ", ".join(parts)
-
-
-def _short(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return ",".join(map(str, value)) or "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
+    separator = "; " if any("," in v for v in axis.values) else ", "
+    values = list(axis.values)
+    if shown is not None and len(values) > shown:
+        return separator.join(values[:shown]) + f"{separator}... ({len(values)} values)"
+    return separator.join(values)
 
 
 def _changes(point: Mapping[str, Any]) -> str:
@@ -379,9 +376,7 @@ class Tuner:
     def next_batch(self) -> list[Candidate]:
         """Tell the search the last batch's outcomes and race its next proposals (those
         already decided in ``--out`` are read back, not raced)."""
-        for candidate in self.batch:
-            if candidate.number in self.outcomes:
-                self.search.tell(candidate.values, *self.told(candidate))
+        self._tell(self.batch)
         self.batch = []
         while not self.batch:
             if self.search.exhausted():
@@ -412,11 +407,16 @@ class Tuner:
                     candidate.race = CandidateRace(candidate.setup, self.targets, cap)
                     self.races[number] = candidate.race
             if all(c.number in self.outcomes for c in self.batch):
-                # Read back whole: tell at once and ask again.
-                for candidate in self.batch:
-                    self.search.tell(candidate.values, *self.told(candidate))
+                self._tell(self.batch)  # read back whole: tell at once and ask again
                 self.batch = []
         return self.batch
+
+    def _tell(self, batch: Sequence[Candidate]) -> None:
+        """Tell a search that learns the decided candidates' outcomes, in order."""
+        if self.search.learns:
+            for candidate in batch:
+                if candidate.number in self.outcomes:
+                    self.search.tell(candidate.values, *self.told(candidate))
 
     def _read_back(self, candidate: Candidate) -> None:
         tally, outcome = self.done[candidate.number]
@@ -469,6 +469,18 @@ class Tuner:
                 c = max(c, 1e-6)
             constraints.append(c if math.isfinite(c) else 1.0)
         return changes + math.tanh(middle), constraints
+
+
+def shortfall(point: Mapping[str, Any], targets: Sequence[Target]) -> float:
+    """How far a candidate's figures fall outside the bands at worst, each in its
+    target's unit (:func:`_scale`; 0 when every estimate is inside): the closest
+    candidate when none passes has the least."""
+    worst = 0.0
+    for target in targets:
+        value = figure_of(point["metrics"], target.figure)[0]
+        outside = max(target.low - value, value - target.high, 0.0)
+        worst = max(worst, outside / _scale(target, value) if math.isfinite(outside) else math.inf)
+    return worst
 
 
 def _scale(target: Target, value: float) -> float:
@@ -687,6 +699,8 @@ def _check_space(
     defaults = get_game(game).default_rules().to_dict()
     corners = [_first_values(axes)]
     for axis in axes:
+        if axis.kind == PLAYERS:  # a seat's target must exist at every player count
+            corners += [{**corners[0], PLAYERS: value} for value in axis.values[1:]]
         if axis.sampled is None:
             continue
         default = defaults[axis.name]

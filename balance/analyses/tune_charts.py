@@ -23,6 +23,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -131,9 +132,7 @@ def _needed(point: Mapping[str, Any]) -> float:
 def map_axes(axes: Sequence[Axis]) -> list[Axis]:
     """The axes a verdict map spreads the candidates over: rule and variant axes with
     more than one value, and sampled ranges."""
-    return [
-        a for a in axes if a.kind != PLAYERS and (a.sampled is not None or len(a.values) > 1)
-    ]
+    return [a for a in axes if a.kind != PLAYERS and (a.sampled is not None or len(a.values) > 1)]
 
 
 def positions(result: TuneResult, axis: Axis) -> np.ndarray:
@@ -173,7 +172,7 @@ def map_pages(result: TuneResult) -> list[tuple[str, str, np.ndarray]]:
     players = np.array([p["players"] for p in result.points])
     counts = sorted(set(players.tolist()))
     # Past two axes, a map of listed values splits by theirs; points are projected.
-    split = dims[2:] if len(dims) > 2 and _labelled(result, dims) else []
+    split = dims[2:] if len(dims) > 2 and _labelled(dims) else []
     pages = []
     for count in counts:
         for combo in itertools.product(*(a.values for a in split)):
@@ -191,12 +190,11 @@ def map_pages(result: TuneResult) -> list[tuple[str, str, np.ndarray]]:
     return pages[:MAX_MAP_PAGES]
 
 
-def _labelled(result: TuneResult, dims: Sequence[Axis]) -> bool:
-    """A map of labelled cells: the first two axes listed and their grid small enough."""
-    first = dims[:2]
-    return all(a.sampled is None for a in first) and math.prod(len(a.values) for a in first) <= (
-        MAX_CELLS
-    )
+def _labelled(dims: Sequence[Axis]) -> bool:
+    """A map of labelled cells: every axis listed (a sampled one would put many rule sets
+    in a cell) and the first two's grid small enough."""
+    cells = math.prod(len(a.values) for a in dims[:2])
+    return all(a.sampled is None for a in dims) and cells <= MAX_CELLS
 
 
 def _slug(words: Sequence[str]) -> str:
@@ -275,8 +273,12 @@ def _findings(result: TuneResult) -> list[str]:
         lines.append(
             f"The best is {_rule_set(result, best)}: {_changes_text(result, best)}, "
             f"{_intervals_text(result, best)}, after {best['games']:,} games. The ranking: "
-            "fewest rule changes from the game's defaults, then closest to the middle of "
-            "the two-sided bands."
+            "fewest rule changes from the game's defaults, then "
+            + (
+                "closest to the middle of the two-sided bands."
+                if any(math.isfinite(t.low) and math.isfinite(t.high) for t in result.targets)
+                else "candidate number."
+            )
         )
         for p in feasible[1:SHOWN]:
             lines.append(
@@ -285,8 +287,7 @@ def _findings(result: TuneResult) -> list[str]:
             )
         if len(feasible) > SHOWN:
             lines.append(
-                f"And {len(feasible) - SHOWN:,} more pass (tune.json lists them all, best "
-                "first)."
+                f"And {len(feasible) - SHOWN:,} more pass (tune.json lists them all, best first)."
             )
     else:
         closest = _closest(result)
@@ -321,7 +322,7 @@ def _findings(result: TuneResult) -> list[str]:
             else ""
         )
         + "), for each candidate alone, not "
-        f"all at once: of the {decided:,} decided, expect up to {ERROR * decided:.1f} "
+        f"all at once: of the {decided:,} decided, expect up to {_about(ERROR * decided)} "
         f"({ERROR:.0%}) to be wrong, so play the chosen rule set again before trusting it."
     )
     games = [p["games"] for p in points]
@@ -342,9 +343,14 @@ def _findings(result: TuneResult) -> list[str]:
     return lines
 
 
+def _about(count: float) -> str:
+    """An expected count: two figures below 10 (``0.15``, ``2.4``), whole above."""
+    return f"{count:.2g}" if count < 10 else f"{count:,.0f}"
+
+
 def _space_text(result: TuneResult) -> str:
-    """``Walk the Plank for 5 players, plank_max 3..6 × pirates_per_player 2..4 (12 rule
-    sets)``."""
+    """``Walk the Plank for 5 players with plank_max 3..6 × pirates_per_player 2..4, 12
+    rule sets,``."""
     title = get_game(result.game).title
     counts = sorted({p["players"] for p in result.points}) or [
         int(v) for a in result.axes if a.kind == PLAYERS for v in a.values
@@ -355,12 +361,12 @@ def _space_text(result: TuneResult) -> str:
     if not swept:
         return f"{title} for {players}"
     axes = " × ".join(f"{a.name} {_values_text(a)}" for a in swept)
-    return f"{title} for {players}, {axes} ({size:,} rule set{'s' if size != 1 else ''})"
+    return f"{title} for {players} with {axes}, {size:,} rule set{'s' if size != 1 else ''},"
 
 
 def _values_text(axis: Axis) -> str:
     if axis.sampled is not None:
-        return f"{int(axis.sampled[0])}:{int(axis.sampled[1])} (sampled)"
+        return f"{int(axis.sampled[0])}..{int(axis.sampled[1])} (sampled)"
     if len(axis.values) > 2 and axis.numeric:
         numbers = [int(v) for v in axis.values]
         if numbers == list(range(numbers[0], numbers[0] + len(numbers))):
@@ -444,10 +450,11 @@ def _span(games: Sequence[int]) -> str:
 
 
 def shortfall(point: Mapping[str, Any], targets: Sequence[Target]) -> float:
-    """How far a candidate's estimates lie outside the bands, summed over the targets,
-    each in its band's width (a one-sided band: the edge's size, at least 1); 0 when
-    every estimate lies inside, infinite when one is unknown."""
-    total = 0.0
+    """How far a candidate's estimates fall outside the bands at worst, each in its
+    band's width (a one-sided band: its edge's size, at least 1); 0 when every estimate
+    lies inside, infinite when one is unknown. As ``balance tune`` prints its closest
+    candidate (:meth:`balance.analyses.tune.TuneResult.text`)."""
+    worst = 0.0
     for target in targets:
         value = figure_of(point["metrics"], target.figure)[0]
         if not math.isfinite(value):
@@ -458,24 +465,15 @@ def shortfall(point: Mapping[str, Any], targets: Sequence[Target]) -> float:
         else:
             edge = target.low if math.isfinite(target.low) else target.high
             scale = max(abs(edge), 1.0)
-        total += outside / scale
-    return total
+        worst = max(worst, outside / scale)
+    return worst
 
 
 def _closest(result: TuneResult) -> dict[str, Any] | None:
-    """The candidate nearest to passing: estimates least outside the bands, an undecided
-    one before a failed one, then nearest the bands' middles."""
+    """The candidate nearest to passing: its estimates least outside the bands."""
     if not result.points:
         return None
-    return min(
-        result.points,
-        key=lambda p: (
-            shortfall(p, result.targets),
-            p["verdict"] != "undecided",
-            p["middle_distance"],
-            p["point"],
-        ),
-    )
+    return min(result.points, key=lambda p: (shortfall(p, result.targets), p["point"]))
 
 
 def _because(result: TuneResult, point: Mapping[str, Any]) -> str:
@@ -525,15 +523,26 @@ def _undecided_sentences(result: TuneResult) -> list[str]:
         )
     if len(undecided) > SHOWN:
         lines.append(f"And {len(undecided) - SHOWN:,} more (tune.json: each one's needs).")
-    wanted = [_needed(p) for p in undecided if math.isfinite(_needed(p))]
-    if wanted:
-        top = int(math.ceil(max(wanted) / result.block) * result.block)
+    more = [p for p in undecided if math.isfinite(_needed(p))]
+    if more:
+        top = int(math.ceil(max(_needed(p) for p in more) / result.block) * result.block)
+        # "About": two figures, as the games each one needs are given.
+        extra = float(f"{sum(max(_needed(p) - p['games'], 0) for p in more):.2g}")
+        advice = []
+        if top > result.max_games:
+            advice.append(f"--max-games {top:,}")
+        if by_budget:
+            advice.append(f"a --budget about {extra:,.0f} games larger")
         lines.append(
-            f"A tune with --max-games {top:,}"
-            + (" and a larger --budget" if by_budget else "")
-            + " would likely decide those that can be decided (the games needed are "
-            "estimates from the intervals so far); one that sits on a band's edge needs "
-            "the band or the rules moved instead."
+            f"Deciding {'it' if len(more) == 1 else 'them'} would take about {extra:,.0f} "
+            "more games in all"
+            + (f" (a tune with {' and '.join(advice)})" if advice else "")
+            + "; these are estimates from the intervals so far."
+        )
+    if any(not n.get("games") for p in undecided for n in p["needs"].values()):
+        lines.append(
+            "A rule set whose figure sits on a band's edge is decided by no practical number "
+            "of games: move the band or the rules instead."
         )
     return lines
 
@@ -541,7 +550,10 @@ def _undecided_sentences(result: TuneResult) -> list[str]:
 # --- the charts ----------------------------------------------------------------------
 
 
-def _verdict_legend(ax: Axes | Figure, counts: Mapping[str, int], **where: Any) -> None:
+def _verdict_legend(
+    ax: Axes, counts: Mapping[str, int], extra: Sequence[tuple[Any, str]] = (), **where: Any
+) -> None:
+    """The verdicts' patches with their counts (then ``extra`` handles and labels)."""
     from matplotlib.patches import Patch
 
     handles = [
@@ -549,7 +561,9 @@ def _verdict_legend(ax: Axes | Figure, counts: Mapping[str, int], **where: Any) 
         for v in VERDICTS
     ]
     labels = [f"{v} ({counts.get(v, 0):,})" for v in VERDICTS]
-    ax.legend(handles, labels, fontsize=8, **where)
+    ax.legend(
+        [*handles, *(h for h, _ in extra)], [*labels, *(t for _, t in extra)], fontsize=8, **where
+    )
 
 
 def _cell_text(row: Mapping[str, Any]) -> str:
@@ -562,7 +576,9 @@ def _cell_text(row: Mapping[str, Any]) -> str:
         head = "fail\n" + str(row["decided_by"]).split(">")[0].split("<")[0].split("=")[0]
     else:
         needs = row["needs"]
-        head = "? needs\n" + games_text(needs) if math.isfinite(needs) else "?\non edge"
+        head = "? undecided\n" + (
+            f"needs ~{games_text(needs)}" if math.isfinite(needs) else "on the edge"
+        )
     return f"{head}\n{games_text(row['games'])} games"
 
 
@@ -677,7 +693,8 @@ def plot_verdict_points(
             label=f"{verdict} ({len(rows):,})",
         )
     if labelled:
-        for row in frame.itertuples(index=False):
+        shown = uncrowded(frame["x"].to_numpy(float), frame["y"].to_numpy(float), spans, font)
+        for row in frame[shown].itertuples(index=False):
             ax.annotate(
                 str(row.point),
                 (row.x, row.y),
@@ -703,6 +720,28 @@ def plot_verdict_points(
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), markerscale=1.2)
     caption(fig, note)
     return fig
+
+
+def uncrowded(
+    x: np.ndarray, y: np.ndarray, spans: Sequence[tuple[float, float]], font: float
+) -> np.ndarray:
+    """Which points (in proposal order) get their number: each one whose label would not
+    cover an earlier label, on a plot about 6 by 3.5 inches of the axes' ``spans``.
+
+    Returns
+    -------
+    bool ``(N,)``.
+    """
+    (x0, x1), (y0, y1) = spans
+    # In inches: a label is about 2.5 digits wide and one line tall.
+    u = (x - x0) / max(x1 - x0, 1e-12) * 6.0
+    v = (y - y0) / max(y1 - y0, 1e-12) * 3.5
+    wide, tall = 2.5 * 0.6 * font / 72, 1.1 * font / 72
+    shown = np.zeros(len(x), bool)
+    for k in range(len(x)):
+        near = (np.abs(u[:k] - u[k]) < wide) & (np.abs(v[:k] - v[k]) < tall) & shown[:k]
+        shown[k] = not near.any()
+    return shown
 
 
 def _box(xs: tuple[float, float], ys: tuple[float, float], **style: Any) -> Any:
@@ -738,8 +777,9 @@ def plot_verdict_strip(
         squeeze=False,
     )[:, 0]
     strip = panels[0]
-    sampled = axis.sampled is not None
-    width = 0.9 if not sampled else max(0.6, (axis.sampled[1] - axis.sampled[0]) / 150)  # type: ignore[index]
+    span = axis.sampled  # a sampled range: candidates at their numbers, else at indices
+    sampled = span is not None
+    width = 0.9 if span is None else max(0.6, (span[1] - span[0]) / 150)
     words = len(frame) <= 16 and not sampled
     for row in frame.to_dict("records"):
         style = STYLE[row["verdict"]]
@@ -763,8 +803,8 @@ def plot_verdict_strip(
     strip.set_yticks([])
     strip.set_ylabel("verdict", fontsize=8)
     counts = frame["verdict"].value_counts().to_dict()
-    _verdict_legend(fig, counts, loc="outside right upper")
-    fig.suptitle(title)
+    _verdict_legend(strip, counts, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    strip.set_title(title)
     for panel, target in zip(panels[1:], targets, strict=True):
         name = target.figure
         values = frame[name].to_numpy(float)
@@ -801,8 +841,8 @@ def plot_verdict_strip(
         panel.set_title(f"target {target.text} (shaded); marks: the verdict on it", fontsize=9)
         panel.grid(color="0.92")
     last = panels[-1]
-    if sampled:
-        last.set_xlim(axis.sampled[0] - 1, axis.sampled[1] + 1)  # type: ignore[index]
+    if span is not None:
+        last.set_xlim(span[0] - 1, span[1] + 1)
     else:
         last.set_xticks(range(len(ticks)), list(ticks))
         last.set_xlim(-0.6, len(ticks) - 0.4)
@@ -816,7 +856,6 @@ def plot_games(
     labels: Sequence[str],
     *,
     max_games: int,
-    total: int,
     title: str,
     note: str,
 ) -> Figure:
@@ -845,8 +884,9 @@ def plot_games(
             height=0.8,
             color=style["face"],
             hatch=style["hatch"],
-            edgecolor="0.3" if n <= 120 else "none",
-            lw=0.5,
+            # Crowded bars lose their edges, but for the white undecided ones.
+            edgecolor="0.3" if n <= 120 or verdict == "undecided" else "none",
+            lw=0.5 if n <= 120 else 0.3,
         )
     if named:
         for yi, g in zip(y, games, strict=True):
@@ -860,28 +900,23 @@ def plot_games(
     ax.set_xscale("log")
     low = float(games.min()) if n else 1.0
     top = max(max_games, float(games.max(initial=1.0))) * 1.5
-    ax.set_xlim(max(1.0, low / 1.6), top)
+    ax.set_xlim(max(1.0, low / 3), top)
     # Round ticks (1k, 2k, 5k, ...) rather than the blocks' powers of two: they read at once.
     ticks = [m * 10.0**e for e in range(0, 10) for m in (1, 2, 5)]
     ax.xaxis.set_major_locator(FixedLocator(ticks))
     ax.xaxis.set_minor_locator(NullLocator())
     ax.xaxis.set_major_formatter(FuncFormatter(lambda v, _: games_text(v)))
-    ax.axvline(max_games, color="black", ls="--", lw=1.1)
-    ax.annotate(
-        f"--max-games\n{max_games:,}",
-        (max_games, 1.0),
-        xycoords=("data", "axes fraction"),
-        xytext=(-3, -3),
-        textcoords="offset points",
-        ha="right",
-        va="top",
-        fontsize=7,
-        bbox={"facecolor": "white", "edgecolor": "none", "pad": 1},
-    )
+    cap = ax.axvline(max_games, color="black", ls="--", lw=1.1)
     ax.set_xlabel("games played before the verdict (log scale)")
     ax.set_title(title)
     counts = frame["verdict"].value_counts().to_dict()
-    _verdict_legend(ax, counts, loc="lower right", framealpha=0.95)
+    _verdict_legend(
+        ax,
+        counts,
+        loc="upper left",
+        bbox_to_anchor=(1.01, 1.0),
+        extra=[(cap, f"--max-games\n({max_games:,})")],
+    )
     ax.grid(axis="x", color="0.9")
     ax.set_axisbelow(True)
     caption(fig, note)
@@ -914,9 +949,7 @@ def _map_charts(result: TuneResult, frame: pd.DataFrame, first: int) -> list[Cha
         if dims:
             axis = dims[0]
         else:  # nothing but the player count varies: lay the candidates along it
-            axis = next(
-                (a for a in result.axes if a.kind == PLAYERS), Axis(PLAYERS, (), PLAYERS)
-            )
+            axis = next((a for a in result.axes if a.kind == PLAYERS), Axis(PLAYERS, (), PLAYERS))
         data = frame.assign(x=positions(result, axis))
         for target in result.targets:
             data[f"verdict {target.text}"] = [p["verdicts"][target.text] for p in result.points]
@@ -928,7 +961,7 @@ def _map_charts(result: TuneResult, frame: pd.DataFrame, first: int) -> list[Cha
                 axis,
                 _tick_labels(result, axis),
                 result.targets,
-                title=f"which rule sets meet {targets}" + (f": {heading}" if heading else ""),
+                title=_map_title(targets, heading),
                 note=method + " Top: each candidate's verdict and the games it took. Below, "
                 "one panel a target: the figure (mark) and its interval (line), the band "
                 "shaded; a candidate dropped on one target may be open on another.",
@@ -937,11 +970,11 @@ def _map_charts(result: TuneResult, frame: pd.DataFrame, first: int) -> list[Cha
         return charts
     x_axis, y_axis = dims[0], dims[1]
     data = frame.assign(x=positions(result, x_axis), y=positions(result, y_axis))
-    labelled = _labelled(result, dims)
+    labelled = _labelled(dims)
     rest = [a.name for a in dims[2:]]
     for k, (suffix, heading, rows) in enumerate(pages):
         name = f"{first + k:02d}-verdicts" + (f"-{suffix}" if suffix else "")
-        title = f"which rule sets meet {targets}: {heading}"
+        title = _map_title(targets, heading)
         if labelled:
             split = (
                 f" One page a value of {', '.join(rest)}."
@@ -967,7 +1000,7 @@ def _map_charts(result: TuneResult, frame: pd.DataFrame, first: int) -> list[Cha
         else:
             projected = f" Projected over {', '.join(rest)}: points may overlap." if rest else ""
             numbered = (
-                " Numbers: the proposal order."
+                " Numbers: the proposal order (left out where they would cover another)."
                 if len(data[rows]) <= 300
                 else " Too many to number; the games page lists them in proposal order."
             )
@@ -986,11 +1019,18 @@ def _map_charts(result: TuneResult, frame: pd.DataFrame, first: int) -> list[Cha
     return charts
 
 
+def _map_title(targets: str, heading: str) -> str:
+    """``which rule sets meet <targets>`` (wrapped), then the page's heading."""
+    return textwrap.fill(f"which rule sets meet {targets}", 75) + (
+        f"\n{heading}" if heading else ""
+    )
+
+
 def _page_count(result: TuneResult) -> int:
     """Verdict-map pages before :data:`MAX_MAP_PAGES` cuts them."""
     dims = map_axes(result.axes)
     counts = len({p["players"] for p in result.points})
-    if len(dims) > 2 and _labelled(result, dims):
+    if len(dims) > 2 and _labelled(dims):
         seen = {
             (p["players"], *(p["axis_values"][a.name] for a in dims[2:])) for p in result.points
         }
@@ -1012,7 +1052,6 @@ def tune_charts(result: TuneResult) -> list[Chart]:
                 frame,
                 labels,
                 max_games=result.max_games,
-                total=result.games_total,
                 title=f"games spent per candidate: {result.games_total:,} in all{budget}",
                 note=_method_note(result) + " A bar a candidate, in proposal order (the "
                 "first on top), on a log scale: the games it played before its verdict; "

@@ -53,6 +53,7 @@ class GridSearch:
     at a time as the budget shares out)."""
 
     name = "grid"
+    learns = False
 
     def __init__(self, axes: Sequence[Axis], batched: bool) -> None:
         self.points = design_points(axes, "grid")
@@ -70,9 +71,6 @@ class GridSearch:
         self.proposals += len(batch)
         return batch
 
-    def tell(self, values: Mapping[str, str], objective: float, constraints: list[float]) -> None:
-        """A grid learns nothing."""
-
     def exhausted(self) -> bool:
         return self.given >= self.size
 
@@ -83,6 +81,7 @@ class OptunaSearch:
     cost (a repeat)."""
 
     name = "optuna"
+    learns = True
 
     def __init__(self, axes: Sequence[Axis], seed: int) -> None:
         try:

@@ -70,7 +70,8 @@ def sequential_target(target: Target, setup: Setup, level: float) -> Sequential:
 
         raise BalanceError(
             f"--target {target.text!r}: tune decides targets on figures with known bounds "
-            f"({', '.join(checkable(setup))}); {target.figure} is not one of them"
+            f"({', '.join(checkable(setup))} at {setup.players} players); {target.figure} "
+            "is not one of them"
         ) from None
     low = None if math.isinf(target.low) else target.low
     high = None if math.isinf(target.high) else target.high
