@@ -350,7 +350,7 @@ def plot_heat_map(
 
     fig, ax = new_axes(ax, height=5.5)
     if fig.axes == [ax]:
-        _room_for_caption(fig, note)
+        room_for_caption(fig, note)
     grid = np.full((len(y_axis.values), len(x_axis.values)), np.nan)
     text = [["" for _ in x_axis.values] for _ in y_axis.values]
     boxed = np.zeros(grid.shape, dtype=bool)
@@ -400,7 +400,7 @@ def plot_main_effects(
     with the range of the points at that level."""
     axes_names = list(dict.fromkeys(effects["axis"]))
     fig = Figure(figsize=(8.0, 5.0), layout="constrained")
-    _room_for_caption(fig, note)
+    room_for_caption(fig, note)
     panels = fig.subplots(1, len(axes_names), sharey=True, squeeze=False)[0]
     for panel, name in zip(panels, axes_names, strict=True):
         rows = effects[effects["axis"] == name]
@@ -417,7 +417,7 @@ def plot_main_effects(
     return fig
 
 
-def _room_for_caption(fig: Figure, note: str) -> None:
+def room_for_caption(fig: Figure, note: str) -> None:
     """Keep the bottom of ``fig`` free for a caption of ``note``'s length (as
     :func:`balance.reports.charts.caption` wraps it)."""
     lines = len(textwrap.wrap(note, 120))
@@ -437,7 +437,7 @@ def plot_sensitivity(
 
     fig, ax = new_axes(ax, height=5.5)
     if fig.axes == [ax]:
-        _room_for_caption(fig, note)
+        room_for_caption(fig, note)
     figures = list(shares)
     factors = list(dict.fromkeys(a for table in shares.values() for a in table["axis"]))
     height = 0.8 / max(len(factors), 1)

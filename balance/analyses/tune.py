@@ -56,7 +56,7 @@ from balance.analyses.sweep_design import (
 )
 from balance.analyses.sweep_tally import Tally, Task
 from balance.analyses.tune_propose import PROPOSALS, make_search
-from balance.analyses.tune_race import ERROR, CandidateRace
+from balance.analyses.tune_race import ERROR, CandidateRace, shortfall, target_scale
 from balance.core.errors import BalanceError, Interrupted
 from balance.core.game import Setup
 from balance.games import get_game
@@ -68,6 +68,9 @@ from balance.run.runner import _deferred_interrupt
 TUNE_BLOCK = 1_024
 #: Games a candidate plays at most before it is called undecided.
 TUNE_MAX_GAMES = 262_144
+#: Batches of proposals raced at once: the next is played while the last blocks of the
+#: one before are still out, so that no core waits on a batch's slowest rule set.
+BATCHES_AHEAD = 2
 #: Games a rule set may play at least when a budget is shared (unless less is left).
 MIN_SHARE = 16 * TUNE_BLOCK
 #: Games an optimiser's search spends without ``--budget``.
@@ -287,15 +290,13 @@ class Candidate:
 class Race:
     """The tasks of a tune, handed out as the backend asks for them.
 
-    An iterator that may run dry for a while: when every open candidate of the current
-    batch has its next block in flight, it has nothing to give until a result comes
-    back (the backends ask again after each). Once every candidate of a batch is decided,
-    the search is told their outcomes and proposes the next batch.
+    An iterator that may run dry for a while: when every open candidate has its next
+    block in flight, it has nothing to give until a result comes back (the backends ask
+    again after each).
     """
 
     def __init__(self, tuner: Tuner) -> None:
         self.tuner = tuner
-        self.batch: list[Candidate] = []
         self.handed: dict[int, int] = {}
         self.turn = 0
         self.over = False
@@ -304,22 +305,29 @@ class Race:
         return self
 
     def __next__(self) -> Task:
-        while not self.over:
-            open_ = [c for c in self.batch if not self.tuner.is_decided(c.number)]
-            for _ in range(len(open_)):
-                candidate = open_[self.turn % len(open_)]
-                self.turn += 1
-                start = self.handed.get(candidate.number, 0)
-                if start < candidate.cap:
-                    self.handed[candidate.number] = start + self.tuner.block
-                    size = min(self.tuner.block, candidate.cap - start)
-                    return Task(candidate.number, start, size, candidate.setup, None)
-            if open_:
-                raise StopIteration  # for now: the open candidates' blocks are in flight
-            self.batch = self.tuner.next_batch()
-            if not self.batch:
-                self.over = True
-        raise StopIteration
+        tuner = self.tuner
+        if self.over or not tuner.advance():
+            self.over = True
+            raise StopIteration
+        # The candidate with the fewest blocks in flight, the oldest batch's first, in
+        # turn within a batch: every open candidate gets a block before any gets two.
+        best: tuple | None = None
+        for age, batch in enumerate(tuner.active):
+            for place, c in enumerate(batch):
+                start = self.handed.get(c.number, 0)
+                if tuner.is_decided(c.number) or start >= c.cap:
+                    continue
+                assert c.race is not None
+                key = (start - c.race.games, age, (place - self.turn) % len(batch))
+                if best is None or key < best[0]:
+                    best = (key, c, start)
+        if best is not None:
+            _, candidate, start = best
+            self.turn += 1
+            self.handed[candidate.number] = start + tuner.block
+            size = min(tuner.block, candidate.cap - start)
+            return Task(candidate.number, start, size, candidate.setup, None)
+        raise StopIteration  # for now: every open candidate's blocks are in flight
 
 
 class Tuner:
@@ -358,7 +366,9 @@ class Tuner:
         self.races: dict[int, CandidateRace] = {}  # the collector's trackers
         self.finished: dict[int, Tally] = {}
         self.outcomes: dict[int, dict[str, Any]] = {}
-        self.batch: list[Candidate] = []
+        self.active: list[list[Candidate]] = []  # open batches, oldest first
+        self.told_games = 0  # games of the candidates told to the search
+        self.over = False  # the search has nothing more to propose
         self.cache: dict[tuple, Setup] = {}
         self.stopped_by_budget = False
 
@@ -373,43 +383,61 @@ class Tuner:
             self.game, values, self.fixed, self.seed, self.strategies, self.rotate_seats, self.cache
         )
 
-    def next_batch(self) -> list[Candidate]:
-        """Tell the search the last batch's outcomes and race its next proposals (those
-        already decided in ``--out`` are read back, not raced)."""
-        self._tell(self.batch)
-        self.batch = []
-        while not self.batch:
-            if self.search.exhausted():
-                return []
-            count, cap = PROPOSALS, self.max_games
-            if self.budget is not None:
-                # Share what is left between the next proposals, but never below
-                # MIN_SHARE games each: near the end fewer rule sets are raced rather
-                # than many raced too briefly to decide.
-                left = self.budget - self.spent()
-                cap = min(cap, max(left // PROPOSALS, min(MIN_SHARE, left)))
-                cap -= cap % self.block
-                count = min(PROPOSALS, left // cap) if cap >= self.block else 0
-                if count == 0:
-                    self.stopped_by_budget = True
-                    return []
-            proposals = self.search.ask(count)
-            if not proposals:
-                return []
-            for values in proposals:
-                number = len(self.candidates)
-                candidate = Candidate(number, dict(values), self.setup(values), cap)
-                self.candidates.append(candidate)
-                self.batch.append(candidate)
-                if number in self.done:
-                    self._read_back(candidate)
-                else:
-                    candidate.race = CandidateRace(candidate.setup, self.targets, cap)
-                    self.races[number] = candidate.race
-            if all(c.number in self.outcomes for c in self.batch):
-                self._tell(self.batch)  # read back whole: tell at once and ask again
-                self.batch = []
-        return self.batch
+    def advance(self) -> bool:
+        """Tell the search the outcomes of the oldest batches once decided (in order)
+        and race its next proposals, keeping :data:`BATCHES_AHEAD` batches open; False
+        once nothing is left to race.
+
+        A batch is asked for right after the one two before it is told, and told only
+        after the next one was asked, so each proposal depends on the verdicts alone,
+        never on which blocks finished first. Candidates already decided in ``--out``
+        are read back, not raced.
+        """
+        while True:
+            while len(self.active) < BATCHES_AHEAD and self._ask():
+                pass
+            if self.active and all(c.number in self.outcomes for c in self.active[0]):
+                batch = self.active.pop(0)
+                self._tell(batch)
+                self.told_games += sum(self.finished[c.number].games for c in batch)
+                continue
+            return bool(self.active)
+
+    def _ask(self) -> bool:
+        """Start the search's next batch, if the space and the budget allow one."""
+        if self.over or self.search.exhausted():
+            self.over = True
+            return False
+        count, cap = PROPOSALS, self.max_games
+        if self.budget is not None:
+            # What is left once the open batches' caps are set aside, shared between the
+            # next proposals, but never below MIN_SHARE games each: near the end fewer
+            # rule sets are raced rather than many raced too briefly to decide.
+            reserved = sum(c.cap for batch in self.active for c in batch)
+            left = self.budget - self.told_games - reserved
+            cap = min(cap, max(left // PROPOSALS, min(MIN_SHARE, left)))
+            cap -= cap % self.block
+            count = min(PROPOSALS, left // cap) if cap >= self.block else 0
+            if count == 0:
+                self.stopped_by_budget = not self.active
+                return False
+        proposals = self.search.ask(count)
+        if not proposals:
+            self.over = True
+            return False
+        batch = []
+        for values in proposals:
+            number = len(self.candidates)
+            candidate = Candidate(number, dict(values), self.setup(values), cap)
+            self.candidates.append(candidate)
+            batch.append(candidate)
+            if number in self.done:
+                self._read_back(candidate)
+            else:
+                candidate.race = CandidateRace(candidate.setup, self.targets, cap)
+                self.races[number] = candidate.race
+        self.active.append(batch)
+        return True
 
     def _tell(self, batch: Sequence[Candidate]) -> None:
         """Tell a search that learns the decided candidates' outcomes, in order."""
@@ -463,33 +491,11 @@ class Tuner:
         for target in self.targets:
             value = figure_of(entry["metrics"], target.figure)[0]
             inside = max(target.low - value, value - target.high)
-            scale = _scale(target, value)
-            c = inside / scale if math.isfinite(inside) else 1.0
+            c = inside / target_scale(target) if math.isfinite(inside) else 1.0
             if outcome["verdicts"][target.text] == "fail":
                 c = max(c, 1e-6)
             constraints.append(c if math.isfinite(c) else 1.0)
         return changes + math.tanh(middle), constraints
-
-
-def shortfall(point: Mapping[str, Any], targets: Sequence[Target]) -> float:
-    """How far a candidate's figures fall outside the bands at worst, each in its
-    target's unit (:func:`_scale`; 0 when every estimate is inside): the closest
-    candidate when none passes has the least."""
-    worst = 0.0
-    for target in targets:
-        value = figure_of(point["metrics"], target.figure)[0]
-        outside = max(target.low - value, value - target.high, 0.0)
-        worst = max(worst, outside / _scale(target, value) if math.isfinite(outside) else math.inf)
-    return worst
-
-
-def _scale(target: Target, value: float) -> float:
-    """The unit a target's constraint is measured in: the band's width, else the
-    figure's own size (1 for a share)."""
-    if math.isfinite(target.low) and math.isfinite(target.high) and target.high > target.low:
-        return target.high - target.low
-    edge = target.low if math.isfinite(target.low) else target.high
-    return max(abs(edge), 1.0) if target.figure == "length_mean" else 1.0
 
 
 def rule_changes(game: str, entry: Mapping[str, Any], axes: Sequence[Axis]) -> int:

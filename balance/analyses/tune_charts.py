@@ -1,9 +1,11 @@
 """A tune's report: the findings in plain words, the explored space with its verdicts, and
 the games each candidate cost.
 
-As everywhere in balance, a dataset function (tested) computes what a chart shows and
-a ``plot_*`` function draws only that. The verdict map follows the tuned axes (rule and
-variant axes with more than one value, and sampled ranges; one page per player count):
+The PDF opens with the findings (:func:`findings_lines`): the warnings, then the
+designer's question answered in sentences. As everywhere in balance, a dataset function
+(tested) computes what a chart shows and a ``plot_*`` function draws only that. The
+verdict map follows the tuned axes (rule and variant axes with more than one value, and
+sampled ranges; one page per player count):
 
 * none or one: a strip of each candidate's verdict along the axis, above one panel a
   target with the targeted figure, its interval and the band shaded;
@@ -14,8 +16,10 @@ variant axes with more than one value, and sampled ranges; one page per player c
   rule sets as points in the plane of the first two, numbered in proposal order, over
   the whole space, so that what was never raced shows as empty.
 
-The verdicts keep apart in grey-scale print: pass is dark and round, fail light and
-crossed, undecided white, hatched and marked ``?``.
+Then the games each candidate took (a bar each, log scale, the ``--max-games`` cap
+drawn) and the tune as the terminal prints it. The verdicts keep apart in grey-scale
+print: pass is dark and round, fail light and crossed, undecided white, hatched and
+marked ``?``.
 """
 
 from __future__ import annotations
@@ -34,9 +38,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from balance.analyses.sweep import axis_column_names, axis_columns
-from balance.analyses.sweep_charts import _room_for_caption
+from balance.analyses.sweep_charts import room_for_caption
 from balance.analyses.sweep_design import PLAYERS, VARIANT, Axis, Target, figure_of
-from balance.analyses.tune_race import ERROR
+from balance.analyses.tune_race import ERROR, shortfall
 from balance.core.formatting import rule_value
 from balance.games import get_game
 from balance.reports.charts import (
@@ -449,26 +453,6 @@ def _span(games: Sequence[int]) -> str:
     return f"{low:,}" if low == high else f"{low:,} to {high:,}"
 
 
-def shortfall(point: Mapping[str, Any], targets: Sequence[Target]) -> float:
-    """How far a candidate's estimates fall outside the bands at worst, each in its
-    band's width (a one-sided band: its edge's size, at least 1); 0 when every estimate
-    lies inside, infinite when one is unknown. As ``balance tune`` prints its closest
-    candidate (:meth:`balance.analyses.tune.TuneResult.text`)."""
-    worst = 0.0
-    for target in targets:
-        value = figure_of(point["metrics"], target.figure)[0]
-        if not math.isfinite(value):
-            return math.inf
-        outside = max(target.low - value, value - target.high, 0.0)
-        if math.isfinite(target.low) and math.isfinite(target.high) and target.high > target.low:
-            scale = target.high - target.low
-        else:
-            edge = target.low if math.isfinite(target.low) else target.high
-            scale = max(abs(edge), 1.0)
-        worst = max(worst, outside / scale)
-    return worst
-
-
 def _closest(result: TuneResult) -> dict[str, Any] | None:
     """The candidate nearest to passing: its estimates least outside the bands."""
     if not result.points:
@@ -601,7 +585,7 @@ def plot_verdict_map(
 
     fig, ax = new_axes(ax, height=5.5)
     if fig.axes == [ax]:
-        _room_for_caption(fig, note)
+        room_for_caption(fig, note)
     nx, ny = len(x_axis.values), len(y_axis.values)
     size = 7.5 if nx * ny <= 20 else 6 if nx * ny <= 42 else 4.5
     raced = set()
@@ -661,7 +645,7 @@ def plot_verdict_points(
     """
     fig, ax = new_axes(ax, height=5.5)
     if fig.axes == [ax]:
-        _room_for_caption(fig, note)
+        room_for_caption(fig, note)
     spans = []
     for axis in (x_axis, y_axis):
         if axis.sampled is not None:
@@ -768,7 +752,7 @@ def plot_verdict_strip(
     """
     height = 2.6 + 1.9 * len(targets)
     fig = Figure(figsize=(WIDTH, height), layout="constrained")
-    _room_for_caption(fig, note)
+    room_for_caption(fig, note)
     panels = fig.subplots(
         1 + len(targets),
         1,
@@ -871,7 +855,7 @@ def plot_games(
     named = n <= 40
     height = max(5.0, 1.9 + (0.2 if named else 0.045) * n) if n <= 200 else 11.0
     fig = Figure(figsize=(WIDTH, height), layout="constrained")
-    _room_for_caption(fig, note)
+    room_for_caption(fig, note)
     ax = fig.add_subplot()
     y = -np.arange(n, dtype=float)
     games = frame["games"].to_numpy(float)

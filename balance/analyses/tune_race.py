@@ -14,14 +14,14 @@ needs.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from balance.analyses.check import FAIL, PASS, UNDECIDED, metric_for
 from balance.analyses.check import Target as Sequential
-from balance.analyses.sweep_design import Target
+from balance.analyses.sweep_design import Target, figure_of
 from balance.analyses.sweep_tally import CORE, Tally
 from balance.core.errors import BalanceError
 from balance.core.game import Setup
@@ -143,26 +143,54 @@ ON_THE_EDGE = 1 / 64
 
 def games_needed(sequence: Sequential, target: Target, games: int) -> dict[str, Any]:
     """About how many games an undecided target would need in all: ``n (w / d)^2`` (the
-    interval's half-width ``w`` shrinks as ``1 / sqrt(n)``; it must fall below ``d``, the
-    estimate's distance to the nearest edge), with a fifth more for the sequence's
-    slower start; or why no practical number would do."""
+    interval's reach ``w`` from the estimate towards the edge it straddles shrinks as
+    ``1 / sqrt(n)``; it must fall below ``d``, the estimate's distance to that edge), with
+    a fifth more for the sequence's slower start; or why no practical number would do."""
     low, high = sequence.interval()
     if not (math.isfinite(low) and math.isfinite(high)) or games == 0:
         return {"games": None, "reason": "no games played"}
     means = sequence.cs.estimate
     estimate = float(1 - (means.max() - means.min()) if means.size > 1 else means[0])
-    half = (high - low) / 2
-    edges = [e for e in (target.low, target.high) if math.isfinite(e)]
-    distance = min(abs(estimate - e) for e in edges)
-    if distance < half * ON_THE_EDGE:
+    straddled = [e for e in (target.low, target.high) if math.isfinite(e) and low <= e <= high]
+    edge = min(straddled or [e for e in (target.low, target.high) if math.isfinite(e)],
+               key=lambda e: abs(estimate - e))  # fmt: skip
+    distance = abs(estimate - edge)
+    # An interval cut at a bound (a balance index at 1) is narrower on that side: the
+    # side facing the edge is the one that must shrink.
+    reach = estimate - low if edge < estimate else high - estimate
+    if distance < max(reach, 0.0) * ON_THE_EDGE or distance == 0:
         return {
             "games": None,
             "reason": f"sits on the edge (within {distance:.2g}): no practical number of games "
             "decides it; move the band or the rules",
         }
-    wanted = float(f"{games * (half / distance) ** 2 * 1.2:.2g}")  # "about": 2 figures
+    wanted = max(games * (reach / distance) ** 2 * 1.2, games)
+    wanted = float(f"{wanted:.2g}")  # "about": two figures
     return {
         "games": int(wanted),
         "reason": f"about {wanted:,.0f} games in all: {target.figure} is {distance:.2g} from the "
-        f"band's edge, its interval +/-{half:.2g} after {games:,}",
+        f"band's edge, its interval reaches {reach:.2g} towards it after {games:,}",
     }
+
+
+def target_scale(target: Target) -> float:
+    """The unit a figure's distance from a band is measured in: the band's width, else
+    (a one-sided band) its edge's size, at least 1."""
+    if math.isfinite(target.low) and math.isfinite(target.high) and target.high > target.low:
+        return target.high - target.low
+    edge = target.low if math.isfinite(target.low) else target.high
+    return max(abs(edge), 1.0)
+
+
+def shortfall(point: Mapping[str, Any], targets: Sequence[Target]) -> float:
+    """How far a candidate's estimates fall outside the bands at worst, each in its
+    target's unit (:func:`target_scale`); 0 when every estimate lies inside, infinite
+    when one is unknown. The closest candidate when none passes has the least."""
+    worst = 0.0
+    for target in targets:
+        value = figure_of(point["metrics"], target.figure)[0]
+        if not math.isfinite(value):
+            return math.inf
+        outside = max(target.low - value, value - target.high, 0.0)
+        worst = max(worst, outside / target_scale(target))
+    return worst
