@@ -18,7 +18,7 @@ from cli_helpers import assert_one_line_error, call_main, invoke
 
 from balance.analyses import tune as tune_module
 from balance.analyses.check import Target as Sequential
-from balance.analyses.check import metric_for
+from balance.analyses.check import metric_for, per_game
 from balance.analyses.sweep import sweep
 from balance.analyses.sweep_design import parse_target
 from balance.analyses.sweep_tally import tally_block
@@ -93,17 +93,21 @@ def test_a_candidates_figures_are_the_sweeps_at_its_games(raced) -> None:
 
 def test_one_candidate_one_target_is_decided_as_balance_check_decides_it() -> None:
     """With one target the race is ``balance check``'s: the same sequence fed the same
-    games block by block (there from per-game records, here from outcome counts) gives
-    the same verdict at the same game and the same interval."""
+    games block by block (there from per-game records, here from outcome counts), each
+    block's bet aimed at the band's edge, gives the same verdict at the same game and
+    the same interval."""
     result = tune(GAME, players=[4], axes=["plank_max=4"], targets=["length_mean<=8.4"])
     (candidate,) = result.points
     values = {"players": "4", "plank_max": "4"}
     setup = tune_module.setup_for(GAME, values, [], 0, ("random",), False, {})
-    target = Sequential(metric_for("length_mean", setup), None, 8.4, 4)
+    metric = metric_for("length_mean", setup)
+    target = Sequential(metric, None, 8.4, 4)
     game = get_game(GAME)
     start = 0
     while not target.decide():
-        target.update(tally_block(game, setup, start, TUNE_BLOCK))
+        block = tally_block(game, setup, start, TUNE_BLOCK)
+        x = (per_game(metric, block)[:, 0] - metric.low) / (metric.high - metric.low)
+        target.cs.update_sums(TUNE_BLOCK, x.sum(), (x * x).sum(), target.stake_target())
         start += TUNE_BLOCK
     assert candidate["verdict"] == target.verdict and candidate["games"] == target.decided_at
     low, high = candidate["intervals"]["length_mean<=8.4"]

@@ -236,11 +236,32 @@ class Target:
         self.cs.update(values)
         self.sums.merge(RunSums.of_block(block.size, values, self.sums.columns, {}))
 
-    def feed(self, size: int, total: np.ndarray, squares: np.ndarray) -> None:
+    def feed(self, size: int, total: np.ndarray, squares: np.ndarray, sized: bool = False) -> None:
         """Add a block from its sums alone (``(k,)`` each, of the values rescaled to
         ``[0, 1]``, as :meth:`BettingCS.update_sums` takes them): the sequence moves, the
-        fixed-n sums behind :meth:`value` do not."""
-        self.cs.update_sums(size, total, squares)
+        fixed-n sums behind :meth:`value` do not.
+
+        ``sized``: the block's bet aims at the distance from the estimate so far to the
+        band's nearest edge (:meth:`stake_target`), where the verdict is decided.
+        """
+        target = self.stake_target() if sized else None
+        self.cs.update_sums(size, total, squares, target)
+
+    def stake_target(self) -> float | None:
+        """The half-width worth betting on before the next block: the estimate's distance
+        to the band's nearest edge (halved for the balance index, whose two extreme seats
+        share it), from the blocks so far only; at least a five-hundredth of the values'
+        range. None before any game."""
+        if not self.cs.games:
+            return None
+        means = self.cs.estimate
+        if self.metric.read is None:
+            estimate, share = 1 - float(means.max() - means.min()), 0.5
+        else:
+            estimate, share = float(means[0]), 1.0
+        edges = [e for e in (self.low, self.high) if e is not None]
+        distance = min(abs(estimate - e) for e in edges)
+        return max(share * distance, 0.002 * self.cs.span)
 
     def allowed(self) -> float:
         """The tolerance of a comparison with this figure: the target's or the default."""

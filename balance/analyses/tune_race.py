@@ -99,7 +99,7 @@ class CandidateRace:
 
     def update_tally(self, tally: Tally) -> None:
         for sequence in self.sequences:
-            sequence.feed(tally.games, *block_sums(tally, sequence))
+            sequence.feed(tally.games, *block_sums(tally, sequence), sized=True)
         self.games += tally.games
 
     def done(self) -> bool:

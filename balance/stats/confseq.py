@@ -119,14 +119,17 @@ class BettingCS:
         self._hi = np.ones(k)
 
     # -- betting ---------------------------------------------------------------------
-    def _stake(self, size: int) -> np.ndarray:
-        """The stake of the next block, ``(k,)``, from the blocks before it only."""
+    def _stake(self, size: int, target: np.ndarray | float | None = None) -> np.ndarray:
+        """The stake of the next block, ``(k,)``, from the blocks before it only
+        (``target``: this block's half-width to aim at, rescaled, in place of the
+        sequence's own)."""
         n = self.games
         mean = (0.5 + self._total) / (n + 1)
         spread = np.maximum(self._squares - 2 * mean * self._total + n * mean**2, 0.0)
         variance = np.maximum((0.25 + spread) / (n + 1), 1e-6)
-        if self.target is not None:
-            return np.full(self.k, self.target) / variance
+        goal = self.target if target is None else target
+        if goal is not None:
+            return np.broadcast_to(np.asarray(goal, dtype=float), (self.k,)) / variance
         t = n + size
         return np.sqrt(2 * math.log(2 / self.alpha) / (variance * t * math.log1p(t)))
 
@@ -174,12 +177,25 @@ class BettingCS:
         if x.shape[0]:
             self.update_sums(x.shape[0], x.sum(axis=0), (x * x).sum(axis=0))
 
-    def update_sums(self, size: int, total: np.ndarray, squares: np.ndarray) -> None:
+    def update_sums(
+        self,
+        size: int,
+        total: np.ndarray,
+        squares: np.ndarray,
+        target: np.ndarray | float | None = None,
+    ) -> None:
         """Add a block of ``size`` games from its sums, ``(k,)`` each, of the values
-        rescaled to ``[0, 1]`` (``(x - low) / (high - low)``) and of their squares."""
+        rescaled to ``[0, 1]`` (``(x - low) / (high - low)``) and of their squares.
+
+        ``target``: the half-width, in the values' units, this block's bet aims at (a
+        scalar or ``(k,)``), in place of the sequence's own. It must be chosen before the
+        block is seen (from the blocks before it), as every stake is: the sequence stays
+        valid whatever it is, and is narrowest near that half-width.
+        """
         total = np.broadcast_to(np.asarray(total, dtype=float), (self.k,))
         squares = np.broadcast_to(np.asarray(squares, dtype=float), (self.k,))
-        stake = self._stake(size)
+        goal = None if target is None else np.asarray(target, dtype=float) / self.span
+        stake = self._stake(size, goal)
         plus, minus = self._log_capital(
             self.m, size, total[:, None], squares[:, None], stake[:, None], self.binary
         )

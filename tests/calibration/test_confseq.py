@@ -108,6 +108,48 @@ def test_share_sequence_covers_at_data_dependent_stops() -> None:
     assert min(result.values()) >= AT_LEAST, result
 
 
+def coverage_with_stakes_aimed_at(
+    draw: Draw, truth: float, edge: float, runs: int, blocks: int, block: int, binary: bool
+) -> float:
+    """Share of runs whose interval never leaves out ``truth`` when each block's bet
+    aims at the distance from the estimate so far to ``edge`` (as ``balance tune``
+    sizes them): a stake chosen from the data, but before the block, keeps the
+    sequence valid."""
+    rng = np.random.default_rng(1)
+    never = 0
+    for _ in range(runs):
+        cs = BettingCS(1, binary=binary)
+        missed = False
+        for _ in range(blocks):
+            x = draw(rng, block)
+            aim = None if not cs.games else max(abs(float(cs.estimate[0]) - edge), 0.002)
+            cs.update_sums(block, x.sum(), (x * x).sum(), aim)
+            low, high = sequence_interval(cs, truth)
+            missed |= not low <= truth <= high
+        never += not missed
+    return never / runs
+
+
+@pytest.mark.parametrize(
+    ("draw", "truth", "binary"), [(bernoulli(0.3), 0.3, True), (beta(2, 5), 2 / 7, False)]
+)
+def test_stakes_aimed_at_a_band_edge_keep_the_coverage(draw, truth, binary) -> None:
+    covered = coverage_with_stakes_aimed_at(draw, truth, truth + 0.03, 150, 15, 200, binary)
+    assert covered >= AT_LEAST, covered
+
+
+def test_a_stake_aimed_at_the_edge_narrows_the_interval_there() -> None:
+    """The aim is used: near the edge it aims at, a sized sequence is narrower than the
+    plug-in one after the same games."""
+    rng = np.random.default_rng(2)
+    plain, aimed = BettingCS(1, binary=True), BettingCS(1, binary=True)
+    for _ in range(40):
+        x = bernoulli(0.3)(rng, 1024)
+        plain.update_sums(1024, x.sum(), x.sum())
+        aimed.update_sums(1024, x.sum(), x.sum(), 0.01 if aimed.games else None)
+    assert aimed.half_width()[0] < 0.9 * plain.half_width()[0]
+
+
 def wilson_coverage_at_first_miss(
     share: float, runs: int, blocks: int, block: int, seed: int = 0
 ) -> float:
