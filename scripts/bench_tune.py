@@ -16,7 +16,7 @@ For each space it plays, on all cores:
 
 It prints the verdicts' agreement on every rule set both decided (anything short of all
 is a failure: exit 1), the games each used and tune's share of them, and the seconds.
-The issue's goal: under 30% of the exhaustive sweep's games on spaces A and B.
+The goal: under 30% of the exhaustive sweep's games on spaces A and B.
 """
 
 from __future__ import annotations

@@ -56,7 +56,10 @@ def block_sums(tally: Tally, target: Sequential) -> tuple[np.ndarray, np.ndarray
     else:  # length_mean
         values = core.rows[:, [where["length"]]]
     metric = target.metric
-    x = np.clip((values - metric.low) / (metric.high - metric.low), 0.0, 1.0)
+    x = (values - metric.low) / (metric.high - metric.low)
+    if x.size and (x.min() < -1e-9 or x.max() > 1 + 1e-9):  # as BettingCS.update refuses
+        raise ValueError(f"a game's {name} lies outside its bounds [{metric.low}, {metric.high}]")
+    x = np.clip(x, 0.0, 1.0)
     return counts @ x, counts @ (x * x)
 
 
