@@ -312,3 +312,17 @@ def test_the_python_api_and_facade_give_the_same_tune() -> None:
 
     assert api.tune is tune and facade is tune
     assert np.isfinite(tune(GAME, **SMALL, charts=False).games_total)
+
+
+def test_rule_sets_that_play_the_same_games_are_marked() -> None:
+    """No four-player game reaches round 60, so round caps of 60 to 62 and the default
+    100 play the same games on common random numbers: each points at the default."""
+    result = tune(
+        GAME, players=[4], axes=["round_cap=60,61,100,62"], targets=["length_mean<=20"],
+        charts=False,
+    )  # fmt: skip
+    same = {p["rules"]["round_cap"]: p["same_games_as"] for p in result.points}
+    assert same == {60: 2, 61: 2, 100: None, 62: 2}
+    assert "plays the same games as candidate 2" in result.text()
+    other = tune(GAME, players=[4], axes=["plank_max=3..4"], targets=["length_mean<=20"])
+    assert [p["same_games_as"] for p in other.points] == [None, None]

@@ -198,6 +198,8 @@ def default_tolerance(metric: str, value: float) -> float:
     return INDEX_TOLERANCE if metric == "balance_index" else SHARE_TOLERANCE
 
 
+#: The least half-width a sized bet aims at, as a share of the values' range.
+STAKE_FLOOR = 3e-5
 #: The normal quantile of a two-sided 95% interval.
 Z = normal_quantile(0.5 + LEVEL / 2)
 
@@ -242,7 +244,8 @@ class Target:
         fixed-n sums behind :meth:`value` do not.
 
         ``sized``: the block's bet aims at the distance from the estimate so far to the
-        band's nearest edge (:meth:`stake_target`), where the verdict is decided.
+        band's nearest edge (:meth:`stake_target`), where the verdict is decided
+        (hedged with the plug-in bet: :meth:`BettingCS._stake`).
         """
         target = self.stake_target() if sized else None
         self.cs.update_sums(size, total, squares, target)
@@ -250,8 +253,9 @@ class Target:
     def stake_target(self) -> float | None:
         """The half-width worth betting on before the next block: the estimate's distance
         to the band's nearest edge (halved for the balance index, whose two extreme seats
-        share it), from the blocks so far only; at least a five-hundredth of the values'
-        range. None before any game."""
+        share it), from the blocks so far only; at least :data:`STAKE_FLOOR` of the
+        values' range (a length's range is its cap, far wider than its spread). None
+        before any game."""
         if not self.cs.games:
             return None
         means = self.cs.estimate
@@ -261,7 +265,7 @@ class Target:
             estimate, share = float(means[0]), 1.0
         edges = [e for e in (self.low, self.high) if e is not None]
         distance = min(abs(estimate - e) for e in edges)
-        return max(share * distance, 0.002 * self.cs.span)
+        return max(share * distance, STAKE_FLOOR * self.cs.span)
 
     def allowed(self) -> float:
         """The tolerance of a comparison with this figure: the target's or the default."""

@@ -54,7 +54,7 @@ from balance.analyses.sweep_design import (
     figure_of,
     parse_target,
 )
-from balance.analyses.sweep_tally import Tally, Task
+from balance.analyses.sweep_tally import CORE, Tally, Task
 from balance.analyses.tune_propose import PROPOSALS, make_search
 from balance.analyses.tune_race import ERROR, CandidateRace, shortfall, target_scale
 from balance.core.errors import BalanceError, Interrupted
@@ -200,9 +200,11 @@ class TuneResult:
                 "the defaults, then closest to the bands' middles):"
             )
             for p in feasible[:limit]:
+                same = p.get("same_games_as")
                 lines.append(
                     f"  {p['rank']}. {point_label(p)}: {_changes(p)}, {p['games']:,} games; "
                     + "; ".join(_interval_text(t, p) for t in self.targets)
+                    + (f" (plays the same games as candidate {same})" if same is not None else "")
                 )
                 lines += [f"     {w}" for w in p.get("warnings", [])]
             if len(feasible) > limit:
@@ -410,12 +412,15 @@ class Tuner:
             return False
         count, cap = PROPOSALS, self.max_games
         if self.budget is not None:
-            # What is left once the open batches' caps are set aside, shared between the
-            # next proposals, but never below MIN_SHARE games each: near the end fewer
-            # rule sets are raced rather than many raced too briefly to decide.
+            # Every rule set may spend the same share of the budget (enough for the
+            # batches in flight to hold their caps at once), at least MIN_SHARE games;
+            # what the open batches hold is set aside, and what a rule set decided sooner
+            # leaves comes back once it is told. Near the end fewer rule sets are raced,
+            # on what is left, rather than many raced too briefly to decide.
+            share = max(self.budget // (BATCHES_AHEAD * PROPOSALS), MIN_SHARE)
             reserved = sum(c.cap for batch in self.active for c in batch)
             left = self.budget - self.told_games - reserved
-            cap = min(cap, max(left // PROPOSALS, min(MIN_SHARE, left)))
+            cap = min(cap, share, left)
             cap -= cap % self.block
             count = min(PROPOSALS, left // cap) if cap >= self.block else 0
             if count == 0:
@@ -755,6 +760,7 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
         entry["middle_distance"] = middle_distance(entry["metrics"], tuner.targets)
         entry["warnings"] = _warnings(entry, candidate.setup)
         points.append(entry)
+    _mark_same_games(points, tuner.finished)
     ranked = sorted(
         (p for p in points if p["verdict"] == "pass"),
         key=lambda p: (p["changes"], p["middle_distance"], p["point"]),
@@ -775,7 +781,8 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
         "repeats": search.repeats,
         "stopped_by_budget": tuner.stopped_by_budget,
     }
-    table = tidy_table(points, tuner.axes)
+    # No paired differences in a tune: the sweep's p_holm column would stay empty.
+    table = tidy_table(points, tuner.axes).drop(columns="p_holm")
     verdicts = pd.DataFrame(
         [
             {
@@ -816,6 +823,21 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
         strategies=list(tuner.strategies),
         partial=partial,
     )
+
+
+def _mark_same_games(points: list[dict[str, Any]], tallies: Mapping[int, Tally]) -> None:
+    """Mark each candidate whose games came out exactly as another's (``same_games_as``:
+    the one of them with the fewest rule changes, then the first raced). On common
+    random numbers that means their rules play the same game: Battle of Thieves' water
+    moves in tens, so ``sink_water`` 91 to 100 do."""
+    groups: dict[bytes, list[dict[str, Any]]] = {}
+    for point in points:
+        core = tallies[point["point"]].groups[CORE]
+        groups.setdefault(core.rows.tobytes() + b"|" + core.counts.tobytes(), []).append(point)
+    for group in groups.values():
+        first = min(group, key=lambda p: (p["changes"], p["point"]))
+        for point in group:
+            point["same_games_as"] = None if point is first else first["point"]
 
 
 def _set_interval(metrics: dict[str, Any], figure: str, interval: Sequence[float]) -> None:

@@ -615,7 +615,7 @@ def plot_verdict_map(
             ax.text(x, y, "not raced", ha="center", va="center", fontsize=size, color="0.4")
     ax.set_xlim(-0.5, nx - 0.5)
     ax.set_ylim(-0.5, ny - 0.5)
-    ax.set_xticks(range(nx), list(x_axis.values))
+    _category_ticks(ax, list(x_axis.values))
     ax.set_yticks(range(ny), list(y_axis.values))
     ax.set_xlabel(x_axis.name)
     ax.set_ylabel(y_axis.name)
@@ -828,11 +828,27 @@ def plot_verdict_strip(
     if span is not None:
         last.set_xlim(span[0] - 1, span[1] + 1)
     else:
-        last.set_xticks(range(len(ticks)), list(ticks))
+        _category_ticks(last, list(ticks))
         last.set_xlim(-0.6, len(ticks) - 0.4)
     last.set_xlabel(axis.name + (" (sampled)" if sampled else ""))
     caption(fig, note)
     return fig
+
+
+#: Category labels that fit side by side on an axis; more are turned upright and thinned.
+FLAT_LABELS = 12
+UPRIGHT_LABELS = 40
+
+
+def _category_ticks(ax: Axes, labels: list[str]) -> None:
+    """Label each category along x: flat when few and short, upright when more, and
+    only every k-th (the rest unlabelled ticks) when too many to read."""
+    ax.set_xticks(range(len(labels)))
+    step = max(1, math.ceil(len(labels) / UPRIGHT_LABELS))
+    shown = [text if k % step == 0 else "" for k, text in enumerate(labels)]
+    longest = max((len(t) for t in labels), default=0)
+    upright = len(labels) > FLAT_LABELS or longest * len(labels) > 80
+    ax.set_xticklabels(shown, rotation=90 if upright else 0, fontsize=7 if upright else None)
 
 
 def plot_games(

@@ -164,15 +164,16 @@ def games_needed(sequence: Sequential, target: Target, games: int) -> dict[str, 
     if distance < max(reach, 0.0) * ON_THE_EDGE or distance == 0:
         return {
             "games": None,
-            "reason": f"sits on the edge (within {distance:.2g}): no practical number of games "
-            "decides it; move the band or the rules",
+            "reason": f"{target.figure} is {estimate:.4g}, on the band's edge at {edge:g}: no "
+            "practical number of games decides it; move the band or the rules",
         }
     wanted = max(games * (reach / distance) ** 2 * 1.2, games)
     wanted = float(f"{wanted:.2g}")  # "about": two figures
     return {
         "games": int(wanted),
-        "reason": f"about {wanted:,.0f} games in all: {target.figure} is {distance:.2g} from the "
-        f"band's edge, its interval reaches {reach:.2g} towards it after {games:,}",
+        "reason": f"about {wanted:,.0f} games in all: {target.figure} is {estimate:.4g}, "
+        f"{distance:.2g} from the band's edge at {edge:g}, and its interval reaches "
+        f"{reach:.2g} towards it after {games:,}",
     }
 
 

@@ -120,18 +120,25 @@ class BettingCS:
 
     # -- betting ---------------------------------------------------------------------
     def _stake(self, size: int, target: np.ndarray | float | None = None) -> np.ndarray:
-        """The stake of the next block, ``(k,)``, from the blocks before it only
-        (``target``: this block's half-width to aim at, rescaled, in place of the
-        sequence's own)."""
+        """The stake of the next block, ``(k,)``, from the blocks before it only.
+
+        ``target``: a half-width (rescaled) this block aims at, such as the distance to a
+        band's edge: the stake is then the geometric mean of the stake aimed at it and
+        the plug-in stake, a hedge between betting for that distance alone (best when
+        the estimate of it is good) and the plug-in's shrinking bets (best early on).
+        """
         n = self.games
         mean = (0.5 + self._total) / (n + 1)
         spread = np.maximum(self._squares - 2 * mean * self._total + n * mean**2, 0.0)
         variance = np.maximum((0.25 + spread) / (n + 1), 1e-6)
-        goal = self.target if target is None else target
-        if goal is not None:
-            return np.broadcast_to(np.asarray(goal, dtype=float), (self.k,)) / variance
+        if target is None and self.target is not None:
+            return np.full(self.k, self.target) / variance
         t = n + size
-        return np.sqrt(2 * math.log(2 / self.alpha) / (variance * t * math.log1p(t)))
+        plug_in = np.sqrt(2 * math.log(2 / self.alpha) / (variance * t * math.log1p(t)))
+        if target is None:
+            return plug_in
+        aimed = np.broadcast_to(np.asarray(target, dtype=float), (self.k,)) / variance
+        return np.sqrt(aimed * plug_in)
 
     @staticmethod
     def _log_capital(
@@ -188,9 +195,9 @@ class BettingCS:
         rescaled to ``[0, 1]`` (``(x - low) / (high - low)``) and of their squares.
 
         ``target``: the half-width, in the values' units, this block's bet aims at (a
-        scalar or ``(k,)``), in place of the sequence's own. It must be chosen before the
-        block is seen (from the blocks before it), as every stake is: the sequence stays
-        valid whatever it is, and is narrowest near that half-width.
+        scalar or ``(k,)``; see :meth:`_stake`). It must be chosen before the block is
+        seen (from the blocks before it), as every stake is: the sequence stays valid
+        whatever it is.
         """
         total = np.broadcast_to(np.asarray(total, dtype=float), (self.k,))
         squares = np.broadcast_to(np.asarray(squares, dtype=float), (self.k,))
