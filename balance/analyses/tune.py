@@ -279,6 +279,27 @@ def _interval_text(target: Target, point: Mapping[str, Any]) -> str:
 
 
 @dataclass
+class Space:
+    """What a tune explores: the game, its axes, the rules fixed everywhere, and how the
+    seats are played (as a sweep's points are set up)."""
+
+    game: str
+    axes: list[Axis]
+    fixed: list[tuple[str, str]]
+    seed: int
+    strategies: Sequence[str]
+    rotate_seats: bool
+    cache: dict[tuple, Setup] = field(default_factory=dict)
+
+    def setup(self, values: Mapping[str, str]) -> Setup:
+        """The set-up of the rule set with these axis values (a one-line error naming
+        them if the rules refuse it)."""
+        return setup_for(
+            self.game, values, self.fixed, self.seed, self.strategies, self.rotate_seats, self.cache
+        )
+
+
+@dataclass
 class Candidate:
     """A rule set in the race: its number (order of first proposal), values and set-up."""
 
@@ -337,13 +358,8 @@ class Tuner:
 
     def __init__(
         self,
-        game: str,
-        axes: list[Axis],
-        fixed: list[tuple[str, str]],
+        space: Space,
         targets: list[Target],
-        seed: int,
-        strategies: Sequence[str],
-        rotate_seats: bool,
         search: Any,
         block: int,
         max_games: int,
@@ -351,13 +367,10 @@ class Tuner:
         done: Mapping[int, tuple[Tally, dict[str, Any]]],
         on_decided: Callable[[Candidate, Tally, dict[str, Any]], None],
     ) -> None:
-        self.game = game
-        self.axes = axes
-        self.fixed = fixed
+        self.space = space
+        self.game = space.game
+        self.axes = space.axes
         self.targets = targets
-        self.seed = seed
-        self.strategies = strategies
-        self.rotate_seats = rotate_seats
         self.search = search
         self.block = block
         self.max_games = max_games
@@ -371,7 +384,6 @@ class Tuner:
         self.active: list[list[Candidate]] = []  # open batches, oldest first
         self.told_games = 0  # games of the candidates told to the search
         self.over = False  # the search has nothing more to propose
-        self.cache: dict[tuple, Setup] = {}
         self.stopped_by_budget = False
 
     def is_decided(self, number: int) -> bool:
@@ -379,11 +391,6 @@ class Tuner:
 
     def spent(self) -> int:
         return sum(t.games for t in self.finished.values())
-
-    def setup(self, values: Mapping[str, str]) -> Setup:
-        return setup_for(
-            self.game, values, self.fixed, self.seed, self.strategies, self.rotate_seats, self.cache
-        )
 
     def advance(self) -> bool:
         """Tell the search the outcomes of the oldest batches once decided (in order)
@@ -433,7 +440,7 @@ class Tuner:
         batch = []
         for values in proposals:
             number = len(self.candidates)
-            candidate = Candidate(number, dict(values), self.setup(values), cap)
+            candidate = Candidate(number, dict(values), self.space.setup(values), cap)
             self.candidates.append(candidate)
             batch.append(candidate)
             if number in self.done:
@@ -598,7 +605,8 @@ def tune(
     chosen_search = choose_search(search, parsed, budget)
     if chosen_search == "optuna" and budget is None:
         budget = DEFAULT_BUDGET
-    _check_space(game, parsed, fixed, parsed_targets, seed, strategies, rotate_seats)
+    space = Space(game, parsed, fixed, seed, strategies, rotate_seats)
+    _check_space(space, parsed_targets)
     spec = {
         "game": game,
         "seed": seed,
@@ -631,24 +639,10 @@ def tune(
             save_tally(out_dir / CANDIDATES_DIR / f"{candidate.number:05d}.npz", tally)
 
     proposer = make_search(chosen_search, parsed, seed, budget)
-    tuner = Tuner(
-        game,
-        parsed,
-        fixed,
-        parsed_targets,
-        seed,
-        strategies,
-        rotate_seats,
-        proposer,
-        block,
-        max_games,
-        budget,
-        done,
-        on_decided,
-    )
+    tuner = Tuner(space, parsed_targets, proposer, block, max_games, budget, done, on_decided)
     collector = BlockCollector(max_games, tuner.decided, tuner.races)
     address = scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
-    first = tuner.setup(_first_values(parsed))
+    first = space.setup(_first_values(parsed))
     backend: Backend
     if address:
         from balance.analyses.cluster import run_dask
@@ -696,20 +690,12 @@ def _first_values(axes: Sequence[Axis]) -> dict[str, str]:
     return {a.name: a.values[0] if a.values else str(int(a.sampled[0])) for a in axes}  # type: ignore[index]
 
 
-def _check_space(
-    game: str,
-    axes: list[Axis],
-    fixed: list[tuple[str, str]],
-    targets: list[Target],
-    seed: int,
-    strategies: Sequence[str],
-    rotate_seats: bool,
-) -> None:
+def _check_space(space: Space, targets: list[Target]) -> None:
     """One-line errors before any game: a sampled range on a rule that does not take
     whole numbers, a range end the rule refuses, a target on a figure without bounds."""
-    defaults = get_game(game).default_rules().to_dict()
-    corners = [_first_values(axes)]
-    for axis in axes:
+    defaults = get_game(space.game).default_rules().to_dict()
+    corners = [_first_values(space.axes)]
+    for axis in space.axes:
         if axis.kind == PLAYERS:  # a seat's target must exist at every player count
             corners += [{**corners[0], PLAYERS: value} for value in axis.values[1:]]
         if axis.sampled is None:
@@ -729,8 +715,7 @@ def _check_space(
             )
         for end in (low, high):
             corners.append({**corners[0], axis.name: str(int(end))})
-    cache: dict[tuple, Setup] = {}
-    setups = [setup_for(game, c, fixed, seed, strategies, rotate_seats, cache) for c in corners]
+    setups = [space.setup(c) for c in corners]
     from balance.analyses.tune_race import sequential_target
 
     for target in targets:
@@ -807,7 +792,7 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
     )
     return TuneResult(
         game=tuner.game,
-        seed=tuner.seed,
+        seed=tuner.space.seed,
         search=search.name,
         axes=tuner.axes,
         targets=tuner.targets,
@@ -820,7 +805,7 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
         table=table,
         verdicts=verdicts,
         explored=explored,
-        strategies=list(tuner.strategies),
+        strategies=list(tuner.space.strategies),
         partial=partial,
     )
 
