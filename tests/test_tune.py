@@ -171,7 +171,9 @@ def test_resume_races_only_what_is_missing_and_gives_the_same_result(tmp_path) -
     speculated = 4 * SMALL["block"]
     assert 0 <= again.games_played - whole.points[1]["games"] <= speculated
     assert _stable(again.to_json()) == _stable(whole.to_json())
-    assert json.loads((out / "tune.json").read_text())["points"] == again.to_json()["points"]
+    assert tune_module.load_tune(out)["points"] == again.to_json()["points"]
+    with pytest.raises(tune_module.BalanceError, match="cannot read"):
+        tune_module.load_tune(tmp_path)
     with pytest.raises(tune_module.BalanceError, match="differs in targets"):
         tune(GAME, **{**SMALL, "targets": ["length_mean=7..9"]}, out=out, resume=True)
 

@@ -389,9 +389,6 @@ class Tuner:
     def is_decided(self, number: int) -> bool:
         return number in self.outcomes
 
-    def spent(self) -> int:
-        return sum(t.games for t in self.finished.values())
-
     def advance(self) -> bool:
         """Tell the search the outcomes of the oldest batches once decided (in order)
         and race its next proposals, keeping :data:`BATCHES_AHEAD` batches open; False
