@@ -326,5 +326,8 @@ def test_rule_sets_that_play_the_same_games_are_marked() -> None:
     same = {p["rules"]["round_cap"]: p["same_games_as"] for p in result.points}
     assert same == {60: 2, 61: 2, 100: None, 62: 2}
     assert "plays the same games as candidate 2" in result.text()
+    from balance.analyses.tune_charts import findings_lines
+
+    assert any("3 of the rule sets raced play exactly" in line for line in findings_lines(result))
     other = tune(GAME, players=[4], axes=["plank_max=3..4"], targets=["length_mean<=20"])
     assert [p["same_games_as"] for p in other.points] == [None, None]

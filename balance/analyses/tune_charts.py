@@ -316,6 +316,14 @@ def _findings(result: TuneResult) -> list[str]:
             + "."
         )
     lines += _undecided_sentences(result)
+    same = [p for p in points if p.get("same_games_as") is not None]
+    if same:
+        groups = len({p["same_games_as"] for p in same})
+        lines.append(
+            f"{len(same):,} of the rule sets raced play exactly the games of another "
+            f"(same_games_as in tune.json; {groups:,} such groups): their rules differ only "
+            "where these games never go, so they are one rule set to the game."
+        )
     decided = counts["pass"] + counts["fail"]
     lines.append(
         f"Each verdict is wrong with at most {ERROR:.0%} chance (95% anytime-valid "
