@@ -530,6 +530,30 @@ def row_text(r: Mapping[str, Any]) -> str:
     )
 
 
+def thread_scaling(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """For each engine measurement taken at one thread and at more: how many times one
+    thread's games a second the more threads give (2 threads: 2.0 is perfect)."""
+    ones = {
+        (r["game"], r["engine"], r["players"], r["strategies"], r["variants"]): r
+        for r in records
+        if r["kind"] == "engine" and r["threads"] == 1
+    }
+    scaling = []
+    for r in records:
+        key = (r.get("game"), r.get("engine"), r.get("players"), r.get("strategies"))
+        one = ones.get((*key, r.get("variants")))
+        if r["kind"] == "engine" and r["threads"] > 1 and one is not None:
+            scaling.append({**r, "ratio": r["games_per_s"] / one["games_per_s"]})
+    return scaling
+
+
+def scaling_text(s: Mapping[str, Any]) -> str:
+    return (
+        f"{'scaling':<10} {s['game']} {s['players']}p {s['strategies']} {s['variants']}: "
+        f"{s['threads']} threads give {s['ratio']:.2f} times one thread's games a second"
+    )
+
+
 HEADER = (
     f"{'engine':<10} {'game':<17} {'players':>7} {'strategy':<34} {'variants':<36} "
     f"{'threads':>7} {'games/s':>12}"
@@ -659,6 +683,22 @@ def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
             lines.append(
                 f"| {r['game']} | {r['engine']} | {r['players']} | {strategy} | {variants} | "
                 f"{r['threads']} | {r['games']:,} | {r['games_per_s']:,.0f} |"
+            )
+    scaling = thread_scaling(records)
+    if scaling:
+        lines += [
+            "",
+            "Threads against one thread, the same engine, strategy and variants (numpy's BLAS "
+            "is kept to one thread while games play, so that it does not spin on the game "
+            "threads' cores):",
+            "",
+            "| game | engine | players | strategy | variants | threads | times one thread |",
+            "|---|---|---:|---|---|---:|---:|",
+        ]
+        for r in scaling:
+            lines.append(
+                f"| {r['game']} | {r['engine']} | {r['players']} | {r['strategies']} | "
+                f"{r['variants']} | {r['threads']} | {r['ratio']:.2f} |"
             )
     yardsticks = [r for r in records if r["kind"] == "yardstick"]
     if yardsticks:
@@ -878,6 +918,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for r in engine_records(ctx, games, args.players, threads_list, scale, repeat):
         print(row_text(r), flush=True)
         records.append(r)
+    for s in thread_scaling(records):
+        print(scaling_text(s))
     if "walk-the-plank" in games and YARDSTICK_PLAYERS in (args.players or [YARDSTICK_PLAYERS]):
         for r in yardstick_records(ctx, scale, repeat):
             print(row_text(r), flush=True)

@@ -455,3 +455,28 @@ def test_the_compile_message_says_whose_strategies_are_compiled(
     with pytest.raises(_Stopped):
         run_games(setup, 10, threads=1, on_compile=stop)
     assert expected in messages[0] and not_expected not in messages[0]
+
+
+def test_blas_keeps_to_one_thread_while_games_play_and_is_restored_after() -> None:
+    """A block's running sums take a BLAS cross-product; a BLAS pool of two threads
+    spinning beside two game threads halves their speed, so a run holds BLAS to one
+    thread and gives back the setting it found."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    def blas_threads() -> set[int]:
+        return {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+
+    seen: list[set[int]] = []
+    with threadpool_limits(limits=2, user_api="blas"):
+        if blas_threads() != {2}:
+            pytest.skip("numpy's BLAS here cannot run two threads")
+        run_games(
+            uniform_setup(),
+            400,
+            threads=2,
+            batch=100,
+            sinks=[lambda b: seen.append(blas_threads())],
+        )
+        after = blas_threads()
+    assert seen and all(s == {1} for s in seen)
+    assert after == {2}

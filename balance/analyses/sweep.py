@@ -62,7 +62,13 @@ from balance.run.play import make_setup
 from balance.run.precision import BLOCK as PRECISION_BLOCK
 from balance.run.precision import DEFAULT_MAX_GAMES, SeatTracker, check_precision
 from balance.run.results import json_safe, output_dir, write_json
-from balance.run.runner import _deferred_interrupt, _ignore_ctrl_c_here, check_run, default_threads
+from balance.run.runner import (
+    _deferred_interrupt,
+    _ignore_ctrl_c_here,
+    check_run,
+    default_threads,
+    one_blas_thread,
+)
 from balance.stats.intervals import t_quantile, wilson_interval
 from balance.stats.metrics import (
     DRAWS,
@@ -1025,7 +1031,7 @@ def sweep(
         chosen.prepare(plan.setups[0])
     bar = _progress(len(tasks) if isinstance(tasks, list) else None, progress)
     clock = time.perf_counter()
-    with _deferred_interrupt() as interrupted:
+    with _deferred_interrupt() as interrupted, one_blas_thread():
         try:
             backend(tasks, lambda t, tally: (collector.add(t, tally), bar.update(1)), interrupted)
         except KeyboardInterrupt:

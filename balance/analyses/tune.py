@@ -61,7 +61,7 @@ from balance.core.errors import BalanceError, Interrupted
 from balance.core.game import Setup
 from balance.games import get_game
 from balance.run.results import json_safe, output_dir, write_json
-from balance.run.runner import _deferred_interrupt
+from balance.run.runner import _deferred_interrupt, one_blas_thread
 
 #: Games a block plays: a candidate is judged after each (docs/tune.md, "Efficiency":
 #: 4,096-game blocks cost about 80% more games on Walk the Plank than 1,024).
@@ -665,7 +665,7 @@ def tune(
 
     clock = time.perf_counter()
     stream = Race(tuner)
-    with _deferred_interrupt() as interrupted:
+    with _deferred_interrupt() as interrupted, one_blas_thread():
         try:
             backend(stream, on_result, interrupted)
         except KeyboardInterrupt:
