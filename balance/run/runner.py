@@ -19,6 +19,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from types import FrameType
+from typing import Any
 
 from tqdm import tqdm
 
@@ -285,10 +286,18 @@ def one_blas_thread() -> Iterator[None]:
     1.2 times one thread's games a second instead of 2). The sums are small, so one
     BLAS thread loses nothing; the user's own setting is restored afterwards.
     """
-    from threadpoolctl import threadpool_limits
+    global _THREADPOOLS
+    if _THREADPOOLS is None:
+        # Finding the loaded libraries takes most of a millisecond; numpy's BLAS, the
+        # one the sums use, is loaded by then, so the first look serves every run.
+        from threadpoolctl import ThreadpoolController
 
-    with threadpool_limits(limits=1, user_api="blas"):
+        _THREADPOOLS = ThreadpoolController()
+    with _THREADPOOLS.limit(limits=1, user_api="blas"):
         yield
+
+
+_THREADPOOLS: Any = None
 
 
 def _ignore_ctrl_c_here() -> None:
