@@ -22,11 +22,11 @@ from balance.analyses.tune_charts import (
     games_text,
     map_pages,
     positions,
-    shortfall,
     tune_charts,
     uncrowded,
     verdict_frame,
 )
+from balance.analyses.tune_race import shortfall
 
 GAME = "walk-the-plank"
 TARGETS = [parse_target("balance_index>=0.95"), parse_target("length_mean=6..10")]

@@ -48,7 +48,6 @@ from balance.analyses.sweep import (
 )
 from balance.analyses.sweep_design import (
     PLAYERS,
-    VARIANT,
     Axis,
     Target,
     figure_of,
@@ -56,7 +55,13 @@ from balance.analyses.sweep_design import (
 )
 from balance.analyses.sweep_tally import CORE, Tally, Task
 from balance.analyses.tune_propose import PROPOSALS, make_search
-from balance.analyses.tune_race import ERROR, CandidateRace, shortfall, target_scale
+from balance.analyses.tune_race import (
+    ERROR,
+    CandidateRace,
+    changed_rules,
+    shortfall,
+    target_scale,
+)
 from balance.core.errors import BalanceError, Interrupted
 from balance.core.game import Setup
 from balance.games import get_game
@@ -123,6 +128,13 @@ class TuneResult:
     def feasible(self) -> list[dict[str, Any]]:
         """The candidates that pass every target, best first (:data:`RANKING`)."""
         return sorted((p for p in self.points if p["verdict"] == "pass"), key=lambda p: p["rank"])
+
+    def closest(self) -> dict[str, Any] | None:
+        """The candidate nearest to passing, its estimates least outside the bands
+        (:func:`balance.analyses.tune_race.shortfall`; ties: the first raced)."""
+        if not self.points:
+            return None
+        return min(self.points, key=lambda p: (shortfall(p, self.targets), p["point"]))
 
     def to_json(self) -> dict[str, Any]:
         """What ``balance tune --json`` prints."""
@@ -211,7 +223,8 @@ class TuneResult:
                 lines.append(f"  ... {len(feasible) - limit:,} more (--json or --out)")
         else:
             lines.append("\nNo rule set raced meets every target.")
-            closest = min(self.points, key=lambda p: (shortfall(p, self.targets), p["point"]))
+            closest = self.closest()
+            assert closest is not None  # a result holds at least one candidate
             lines.append(
                 f"  The closest: candidate {closest['point']} ({point_label(closest)}), "
                 f"{closest['games']:,} games: "
@@ -368,8 +381,6 @@ class Tuner:
         on_decided: Callable[[Candidate, Tally, dict[str, Any]], None],
     ) -> None:
         self.space = space
-        self.game = space.game
-        self.axes = space.axes
         self.targets = targets
         self.search = search
         self.block = block
@@ -381,6 +392,7 @@ class Tuner:
         self.races: dict[int, CandidateRace] = {}  # the collector's trackers
         self.finished: dict[int, Tally] = {}
         self.outcomes: dict[int, dict[str, Any]] = {}
+        self.entries: dict[int, dict[str, Any]] = {}  # each decided one's figures, once
         self.active: list[list[Candidate]] = []  # open batches, oldest first
         self.told_games = 0  # games of the candidates told to the search
         self.over = False  # the search has nothing more to propose
@@ -483,18 +495,22 @@ class Tuner:
         self.outcomes[number] = outcome
         self.on_decided(candidate, tally, outcome)
 
+    def entry(self, number: int) -> dict[str, Any]:
+        """A decided candidate's point (:func:`balance.analyses.sweep.point_entry`),
+        computed once for what the search is told and for the result."""
+        if number not in self.entries:
+            candidate = self.candidates[number]
+            tally = self.finished[number]
+            self.entries[number] = point_entry(number, candidate.values, candidate.setup, tally)
+        return self.entries[number]
+
     def told(self, candidate: Candidate) -> tuple[float, list[float]]:
         """What the search learns of a decided candidate: its objective (rule changes,
         plus how far its figures sit from the bands' middles, squeezed below 1) and one
         constraint a target (at most 0: inside the band)."""
-        entry = point_entry(
-            candidate.number,
-            candidate.values,
-            candidate.setup,
-            self.finished[candidate.number],
-        )
+        entry = self.entry(candidate.number)
         outcome = self.outcomes[candidate.number]
-        changes = rule_changes(self.game, entry, self.axes)
+        changes = len(changed_rules(self.space.game, entry, self.space.axes))
         middle = middle_distance(entry["metrics"], self.targets)
         constraints = []
         for target in self.targets:
@@ -505,16 +521,6 @@ class Tuner:
                 c = max(c, 1e-6)
             constraints.append(c if math.isfinite(c) else 1.0)
         return changes + math.tanh(middle), constraints
-
-
-def rule_changes(game: str, entry: Mapping[str, Any], axes: Sequence[Axis]) -> int:
-    """Swept rules whose value differs from the game's defaults, plus each variant
-    switched on where variants are swept (the player count is never a change)."""
-    defaults = get_game(game).default_rules().to_dict()
-    changes = sum(1 for name, value in entry["rules"].items() if defaults.get(name) != value)
-    if any(a.kind == VARIANT for a in axes):
-        changes += len(entry["variants"])
-    return changes
 
 
 def middle_distance(metrics: Mapping[str, Any], targets: Sequence[Target]) -> float:
@@ -726,8 +732,7 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
     for number in sorted(tuner.outcomes):
         candidate = tuner.candidates[number]
         outcome = tuner.outcomes[number]
-        tally = tuner.finished[number]
-        entry = point_entry(number, candidate.values, candidate.setup, tally)
+        entry = tuner.entry(number)
         for target in tuner.targets:  # the targeted figures: their anytime intervals
             _set_interval(entry["metrics"], target.figure, outcome["intervals"][target.text])
         entry["anytime_figures"] = sorted({t.figure for t in tuner.targets})
@@ -738,7 +743,7 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
         entry["needs"] = outcome["needs"]
         entry["capped_by"] = outcome.get("capped_by")
         entry["reason"] = _reason(entry, tuner.targets)
-        entry["changes"] = rule_changes(tuner.game, entry, tuner.axes)
+        entry["changes"] = len(changed_rules(tuner.space.game, entry, tuner.space.axes))
         entry["middle_distance"] = middle_distance(entry["metrics"], tuner.targets)
         entry["warnings"] = _warnings(entry, candidate.setup)
         points.append(entry)
@@ -764,11 +769,11 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
         "stopped_by_budget": tuner.stopped_by_budget,
     }
     # No paired differences in a tune: the sweep's p_holm column would stay empty.
-    table = tidy_table(points, tuner.axes).drop(columns="p_holm")
+    table = tidy_table(points, tuner.space.axes).drop(columns="p_holm")
     verdicts = pd.DataFrame(
         [
             {
-                **axis_columns(p, tuner.axes),
+                **axis_columns(p, tuner.space.axes),
                 "target": t.text,
                 "figure": t.figure,
                 "verdict": p["verdicts"][t.text],
@@ -779,7 +784,7 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
             for t in tuner.targets
         ],
         columns=[
-            *axis_column_names(tuner.axes),
+            *axis_column_names(tuner.space.axes),
             "target",
             "figure",
             "verdict",
@@ -788,10 +793,10 @@ def build_tune(tuner: Tuner, backend: str, elapsed: float, partial: bool) -> Tun
         ],
     )
     return TuneResult(
-        game=tuner.game,
+        game=tuner.space.game,
         seed=tuner.space.seed,
         search=search.name,
-        axes=tuner.axes,
+        axes=tuner.space.axes,
         targets=tuner.targets,
         block=tuner.block,
         max_games=tuner.max_games,

@@ -39,8 +39,8 @@ from matplotlib.figure import Figure
 
 from balance.analyses.sweep import axis_column_names, axis_columns
 from balance.analyses.sweep_charts import room_for_caption
-from balance.analyses.sweep_design import PLAYERS, VARIANT, Axis, Target, figure_of
-from balance.analyses.tune_race import ERROR, shortfall
+from balance.analyses.sweep_design import PLAYERS, Axis, Target, figure_of
+from balance.analyses.tune_race import ERROR, changed_rules
 from balance.core.formatting import rule_value
 from balance.games import get_game
 from balance.reports.charts import (
@@ -294,7 +294,7 @@ def _findings(result: TuneResult) -> list[str]:
                 f"And {len(feasible) - SHOWN:,} more pass (tune.json lists them all, best first)."
             )
     else:
-        closest = _closest(result)
+        closest = result.closest()
         lines.append(
             "No rule set raced meets every target"
             + (
@@ -427,14 +427,7 @@ def _rule_set(result: TuneResult, point: Mapping[str, Any]) -> str:
 
 def _changes_text(result: TuneResult, point: Mapping[str, Any]) -> str:
     """``the defaults`` or ``2 changes from the defaults (plank_max 3 → 4, ...)``."""
-    defaults = get_game(result.game).default_rules().to_dict()
-    changed = [
-        f"{name} {rule_value(defaults[name])} → {rule_value(value)}"
-        for name, value in point["rules"].items()
-        if name in defaults and defaults[name] != value
-    ]
-    if any(a.kind == VARIANT for a in result.axes):
-        changed += [f"{name} on" for name in point.get("variants", [])]
+    changed = changed_rules(result.game, point, result.axes)
     if not changed:
         return "the game's defaults"
     n = len(changed)
@@ -459,13 +452,6 @@ def _intervals_text(result: TuneResult, point: Mapping[str, Any]) -> str:
 def _span(games: Sequence[int]) -> str:
     low, high = min(games), max(games)
     return f"{low:,}" if low == high else f"{low:,} to {high:,}"
-
-
-def _closest(result: TuneResult) -> dict[str, Any] | None:
-    """The candidate nearest to passing: its estimates least outside the bands."""
-    if not result.points:
-        return None
-    return min(result.points, key=lambda p: (shortfall(p, result.targets), p["point"]))
 
 
 def _because(result: TuneResult, point: Mapping[str, Any]) -> str:

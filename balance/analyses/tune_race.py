@@ -8,7 +8,8 @@ part again), so all of a candidate's sequences hold together with probability at
 interval lies outside its band and passes once every target's lies inside: deciding at
 the first block that settles it keeps the chance of a wrong verdict under 5% per
 candidate. The blocks arrive as tallies (outcome counts), whose sums are all a sequence
-needs.
+needs. The measures a decided candidate is ranked and described by (its rule changes,
+how far it falls outside the bands) are here too, shared by the tune and its pages.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ import numpy as np
 
 from balance.analyses.check import FAIL, PASS, UNDECIDED, metric_for
 from balance.analyses.check import Target as Sequential
-from balance.analyses.sweep_design import Target, figure_of
+from balance.analyses.sweep_design import VARIANT, Axis, Target, figure_of
 from balance.analyses.sweep_tally import CORE, Tally
 from balance.core.errors import BalanceError
+from balance.core.formatting import rule_value
 from balance.core.game import Setup
+from balance.games import get_game
 
 #: The chance of a wrong verdict a candidate may have (split over its targets).
 ERROR = 0.05
@@ -198,3 +201,19 @@ def shortfall(point: Mapping[str, Any], targets: Sequence[Target]) -> float:
         outside = max(target.low - value, value - target.high, 0.0)
         worst = max(worst, outside / target_scale(target))
     return worst
+
+
+def changed_rules(game: str, entry: Mapping[str, Any], axes: Sequence[Axis]) -> list[str]:
+    """What a candidate changes from the game's defaults: each swept rule whose value
+    differs (``plank_max 3 → 4``), and each variant switched on where variants are swept
+    (``kraken on``); the player count is never a change. Their number ranks the
+    feasible rule sets."""
+    defaults = get_game(game).default_rules().to_dict()
+    changed = [
+        f"{name} {rule_value(defaults[name])} → {rule_value(value)}"
+        for name, value in entry["rules"].items()
+        if defaults.get(name) != value
+    ]
+    if any(a.kind == VARIANT for a in axes):
+        changed += [f"{name} on" for name in entry["variants"]]
+    return changed
