@@ -258,14 +258,18 @@ class Target:
         before any game."""
         if not self.cs.games:
             return None
+        share = 0.5 if self.metric.read is None else 1.0
+        edges = [e for e in (self.low, self.high) if e is not None]
+        distance = min(abs(self.running_estimate() - e) for e in edges)
+        return max(share * distance, STAKE_FLOOR * self.cs.span)
+
+    def running_estimate(self) -> float:
+        """The figure over every game the sequence has seen (fed blocks included; NaN
+        before any): the mean, or for the balance index 1 - the widest gap of seats."""
         means = self.cs.estimate
         if self.metric.read is None:
-            estimate, share = 1 - float(means.max() - means.min()), 0.5
-        else:
-            estimate, share = float(means[0]), 1.0
-        edges = [e for e in (self.low, self.high) if e is not None]
-        distance = min(abs(estimate - e) for e in edges)
-        return max(share * distance, STAKE_FLOOR * self.cs.span)
+            return 1 - float(means.max() - means.min())
+        return float(means[0])
 
     def allowed(self) -> float:
         """The tolerance of a comparison with this figure: the target's or the default."""

@@ -155,8 +155,7 @@ def games_needed(sequence: Sequential, target: Target, games: int) -> dict[str, 
     low, high = sequence.interval()
     if not (math.isfinite(low) and math.isfinite(high)) or games == 0:
         return {"games": None, "reason": "no games played"}
-    means = sequence.cs.estimate
-    estimate = float(1 - (means.max() - means.min()) if means.size > 1 else means[0])
+    estimate = sequence.running_estimate()
     straddled = [e for e in (target.low, target.high) if math.isfinite(e) and low <= e <= high]
     edge = min(straddled or [e for e in (target.low, target.high) if math.isfinite(e)],
                key=lambda e: abs(estimate - e))  # fmt: skip
