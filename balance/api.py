@@ -8,7 +8,8 @@
 The analyses are here too, by the names of the layers that hold them (imported when first
 used, so that ``import balance.api`` stays quick): ``api.compare``, ``api.restricted_play``,
 ``api.write_report``, ``api.sweep``, ``api.tune``, ``api.tournament``, ``api.run_checks``,
-``api.run_games``, ``api.load_run`` and ``api.BalanceError``.
+``api.run_games``, ``api.load_run`` and ``api.BalanceError``; every run inside
+``with api.on_cluster("tcp://HOST:PORT"):`` plays on that Dask cluster (docs/cluster.md).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ _ANALYSES = {
     "tournament": "balance.analyses.tournament",
     "run_checks": "balance.analyses.check",
     "run_games": "balance.run.runner",
+    "on_cluster": "balance.run.cluster",
     "load_run": "balance.run.results",
     "BalanceError": "balance.core.errors",
 }

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from cli_helpers import assert_one_line_error, call_main
 
-from balance.analyses import cluster
+from balance.run import cluster
 from balance.analyses.sweep import sweep
 
 pytest.importorskip("distributed")

@@ -1,7 +1,7 @@
-"""Sweeps on a Dask distributed cluster (the optional extra ``cluster``).
+"""Sweeps and tunes on a Dask distributed cluster (the optional extra ``cluster``; the
+connection, its security and its errors are :mod:`balance.run.cluster`'s).
 
-Dask is imported only here and only when a scheduler is given, so ``balance`` runs
-without it. Each task is (point, block of games) and returns a small
+Each task is (point, block of games) and returns a small
 :class:`balance.analyses.sweep_tally.Tally`; tasks are retried when a worker dies (the same
 games give the same tally wherever they are played), and each worker compiles or loads
 the game's engine once before the first task.
@@ -14,39 +14,8 @@ from itertools import islice
 from typing import Any
 
 from balance.analyses.sweep_tally import Tally, Task, play_tally, warm
-from balance.core.errors import BalanceError
 from balance.core.game import Setup
-
-#: Seconds to wait for the scheduler before saying it cannot be reached.
-CONNECT_TIMEOUT = 10
-#: Times a task is tried again after the worker running it died.
-RETRIES = 3
-INSTALL_HINT = 'pip install -e ".[cluster]" (or pip install "dask[distributed]")'
-
-
-def connect(address: str) -> Any:
-    """A ``dask.distributed.Client`` for ``address``; one-line errors if Dask is missing
-    or the scheduler does not answer within :data:`CONNECT_TIMEOUT` seconds."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise BalanceError(f"--scheduler needs Dask distributed: {INSTALL_HINT}") from None
-    try:
-        return Client(address, timeout=f"{CONNECT_TIMEOUT}s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise BalanceError(
-            f"cannot reach the Dask scheduler at {address} within {CONNECT_TIMEOUT} s ({reason})"
-        ) from None
-
-
-def _one_numba_thread() -> int:
-    """Run in every worker: numba code there uses one thread (the worker's threads share
-    the cores; dask/distributed#9075)."""
-    import numba
-
-    numba.set_num_threads(1)
-    return 1
+from balance.run.cluster import RETRIES, connect, one_numba_thread
 
 
 def _threads(client: Any) -> int:
@@ -85,7 +54,7 @@ def run_dask(
             first = next(queue, None)
             if first is None:
                 return
-            client.run(_one_numba_thread)
+            client.run(one_numba_thread)
             client.run(warm, setup)  # compile or load the engine once per worker
             # A list is handed out whole; a stream (--precision, balance tune: a point's
             # later blocks may not be needed) a few tasks a worker thread ahead.

@@ -69,6 +69,7 @@ COMMON_KEYS: dict[str, type | tuple[type, ...]] = {
     "seating": str,
     "restricted": list,
     "threads": int,
+    "backend": str,
     "finished_rate": float,
     "finished_ci95": list,
     "length_mean": float,
@@ -83,8 +84,9 @@ COMMON_KEYS: dict[str, type | tuple[type, ...]] = {
     "elapsed_s": float,
     "games_per_s": float,
 }
-#: The summary keys that depend on the clock and the threads, not on the games.
-TIMING_KEYS = frozenset({"elapsed_s", "games_per_s", "threads"})
+#: The summary keys that depend on the clock, the threads and where the games were played,
+#: not on the games.
+TIMING_KEYS = frozenset({"elapsed_s", "games_per_s", "threads", "backend"})
 
 #: The methods a game overrides to implement each capability (beside the declaration).
 IMPLEMENTED_BY: dict[str, tuple[str, ...]] = {

@@ -11,6 +11,7 @@ import click
 from balance.cli.options import (
     check_max_games,
     min_effect_option,
+    on_cluster_option,
     precision_options,
     rule_pairs,
     say_compiling,
@@ -39,6 +40,7 @@ Examples:
 @click.option("--json", "as_json", is_flag=True, help="Print the card values as JSON only.")
 @precision_options
 @min_effect_option
+@on_cluster_option
 def cards(
     game: str,
     players: int,

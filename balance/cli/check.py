@@ -8,9 +8,7 @@ from pathlib import Path
 
 import click
 
-from balance.cli.options import (
-    say_compiling,
-)
+from balance.cli.options import on_cluster_option, say_compiling
 from balance.core.errors import BalanceError
 
 
@@ -52,6 +50,7 @@ Exit code: 0 every target passed, 1 one failed, 3 none failed but some are undec
 )
 @click.option("--tolerance", type=float, default=None, hidden=True)
 @click.option("-t", "--threads", type=int, default=None, help="Threads (default: all cores).")
+@on_cluster_option
 def check(
     file: Path,
     as_json: bool,

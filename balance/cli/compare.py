@@ -10,6 +10,7 @@ import click
 from balance.cli.options import (
     check_max_games,
     min_effect_option,
+    on_cluster_option,
     precision_options,
     rule_pairs,
     say_compiling,
@@ -45,6 +46,7 @@ A variant is "base", a variant's name, a rule NAME=VALUE, or several joined by "
 )
 @precision_options
 @min_effect_option
+@on_cluster_option
 def compare(
     game: str,
     players: int,

@@ -1,10 +1,11 @@
 """What several commands of the command line share: the options that set up a table of
-games, ``--precision`` and ``--min-effect``, reading ``--rule`` and ``--deck``, and saying
-on stderr when a game compiles. The commands' own modules import it; it imports none of
-them."""
+games, ``--precision``, ``--min-effect`` and ``--scheduler``, reading ``--rule`` and
+``--deck``, and saying on stderr when a game compiles. The commands' own modules import
+it; it imports none of them."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -130,3 +131,29 @@ def check_max_games(precision: float | None, max_games: int | None) -> None:
             "--games and --precision exclude each other: --precision plays until precise "
             "enough; bound it with --max-games"
         )
+
+
+def scheduler_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--scheduler ADDRESS``: the Dask cluster to play on."""
+    return click.option(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="Play the games on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:PORT, or tls://HOST:PORT with the certificates in Dask's "
+        "configuration); default: $DASK_SCHEDULER_ADDRESS. See docs/cluster.md.",
+    )(command)
+
+
+def on_cluster_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--scheduler``, every run of the command played on that cluster
+    (:func:`balance.run.cluster.on_cluster`)."""
+
+    @functools.wraps(command)
+    def run(*args: Any, scheduler: str | None, **kwargs: Any) -> Any:
+        from balance.run.cluster import on_cluster
+
+        with on_cluster(scheduler):
+            return command(*args, **kwargs)
+
+    return scheduler_option(run)

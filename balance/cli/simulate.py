@@ -11,6 +11,7 @@ import click
 
 from balance.cli.options import (
     check_max_games,
+    on_cluster_option,
     precision_options,
     rule_pairs,
     say_compiling,
@@ -58,6 +59,7 @@ Examples:
     is_flag=True,
     help="With --debug: an exception in your strategy shows Python's traceback, not one line.",
 )
+@on_cluster_option
 def simulate(
     game: str,
     players: int,

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from balance.cli.options import rule_pairs, say_compiling
+from balance.cli.options import on_cluster_option, rule_pairs, say_compiling
 
 #: The default of --budgets: :data:`balance.analyses.skill.DEFAULT_BUDGETS`, written out so that
 #: ``balance --help`` does not load the statistics.
@@ -72,6 +72,7 @@ it). docs/skill.md explains every figure.
     help="Write Parquet, CSV, JSON, PNG and PDF here.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the ladder as JSON only.")
+@on_cluster_option
 def skill(
     game: str,
     players: int | None,

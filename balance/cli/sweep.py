@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from balance.analyses.sweep_design import DESIGNS
-from balance.cli.options import rule_pairs, say_compiling
+from balance.cli.options import rule_pairs, say_compiling, scheduler_option
 from balance.core.errors import BalanceError
 
 EPILOG = """
@@ -69,11 +69,7 @@ whole number), or variant=base,kraken,ghost+dolphin. docs/sweeps.md explains the
 )
 @click.option("-t", "--threads", type=int, default=None, help="Local threads (default: all).")
 @click.option("--block", type=int, default=None, help="Games a task plays (default 20,000).")
-@click.option(
-    "--scheduler",
-    default=None,
-    help="tcp://HOST:PORT of a Dask scheduler (default: $DASK_SCHEDULER_ADDRESS).",
-)
+@scheduler_option
 @click.option(
     "--out",
     type=click.Path(path_type=Path),

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from balance.cli.options import (
+    on_cluster_option,
     rule_pair,
     say_compiling,
 )
@@ -68,6 +69,7 @@ Examples:
     help="Write Parquet, JSON, PNG and PDF here.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the tournament as JSON only.")
+@on_cluster_option
 def tournament(
     game: str,
     players: int | None,
@@ -186,6 +188,7 @@ Examples:
     "--out", type=click.Path(path_type=Path), default=None, help="Write the files and charts here."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the tournament as JSON only.")
+@on_cluster_option
 def matchup(
     game: str,
     decks: tuple[str, ...],

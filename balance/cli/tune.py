@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from balance.analyses.tune_propose import SEARCHES
-from balance.cli.options import rule_pairs, say_compiling
+from balance.cli.options import rule_pairs, say_compiling, scheduler_option
 
 EPILOG = """
 \b
@@ -71,11 +71,7 @@ index, the share of games finished or the mean length. docs/tune.md explains the
     "--block", type=int, default=None, help="Games between two looks at a rule set (1,024)."
 )
 @click.option("-t", "--threads", type=int, default=None, help="Local threads (default: all).")
-@click.option(
-    "--scheduler",
-    default=None,
-    help="tcp://HOST:PORT of a Dask scheduler (default: $DASK_SCHEDULER_ADDRESS).",
-)
+@scheduler_option
 @click.option(
     "--out",
     type=click.Path(path_type=Path),

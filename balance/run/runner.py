@@ -27,6 +27,7 @@ from balance.core.errors import BalanceError
 from balance.core.game import Block, Game, Setup
 from balance.core.strategy import Strategy
 from balance.games import get_game
+from balance.run.cluster import active_cluster
 from balance.run.moments import RunSums, block_sums, supports_sums
 from balance.run.strategy_check import (
     check_decisions,
@@ -40,6 +41,9 @@ from balance.run.strategy_check import (
 
 #: Most games a single run may ask for.
 MAX_GAMES = 10**10
+#: Fewest games in a block handed to a cluster's worker, when the block is not given: a
+#: task's round trip costs a few milliseconds, a few hundred games' play.
+CLUSTER_MIN_BATCH = 2048
 
 Sink = Callable[[Block], None]
 
@@ -58,6 +62,8 @@ class RunResult:
     keep_records: bool = True  # False: blocks hold only what the summary reads
     #: A run that kept running sums only (no blocks): what its summary reads.
     sums: RunSums | None = None
+    #: Where the games were played: "local" threads or a "dask" cluster's workers.
+    backend: str = "local"
 
     @property
     def games(self) -> int:
@@ -119,9 +125,17 @@ def run_games(
     """
     check_run(games, threads, batch)
     game = get_game(setup.game)
+    # Inside balance.run.cluster.on_cluster, blocks go to the cluster's workers (a
+    # --debug run stays here: its strategies are this process's Python functions).
+    cluster = None if setup.debug else active_cluster()
+    if cluster is not None:
+        threads = cluster.threads
+        batch = batch or max(CLUSTER_MIN_BATCH, min(32_768, -(-games // (threads * 4))))
     threads = threads or default_threads()
     batch = batch or max(256, min(32_768, -(-games // (threads * 4))))
     result = RunResult(setup=setup, requested=games, threads=threads, keep_records=keep_records)
+    if cluster is not None:
+        result.backend = "dask"
     users = setup.lineup.user_strategies()
     if setup.debug:
         # Python strategies on the reference engine: nothing to compile.
@@ -154,19 +168,17 @@ def run_games(
         _prepare(game, setup, users)
     else:
         _prepare(game, setup, users)
+    if cluster is not None:
+        cluster.prepare(setup)
     # A run that keeps no records and hands blocks to no sink needs only their slim form,
     # which a game's engine may record directly, faster than the whole record.
     slim_play = not keep_records and not sinks and not setup.debug
-    play_block = game.reference_block if setup.debug else game.play_block
-    if slim_play:
-        play_block = game.play_slim_block
+    how = "reference" if setup.debug else "slim" if slim_play else "full"
     reduce = sums_only and not keep_records and supports_sums(game)
+    # A block reduced to its sums is not sent back unless a sink reads it.
+    send_block = not reduce or bool(sinks)
 
-    def play(start: int, size: int) -> tuple[Block, RunSums | None]:
-        block = play_block(setup, start, size)
-        return block, block_sums(setup, block) if reduce else None
-
-    finished: dict[int, tuple[Block, RunSums | None]] = {}
+    finished: dict[int, tuple[Block | None, RunSums | None]] = {}
     failed: dict[int, BaseException] = {}
     if isinstance(first_game, bool) or not isinstance(first_game, int) or first_game < 0:
         raise BalanceError(f"first_game must be a whole number from 0, not {first_game!r}")
@@ -177,17 +189,21 @@ def run_games(
         total=games, unit="game", unit_scale=True, delay=2.0, disable=not progress, leave=False
     )
     clock = time.perf_counter()
-    pool = ThreadPoolExecutor(
-        max_workers=threads, thread_name_prefix="balance", initializer=_ignore_ctrl_c_here
-    )
-    running: dict[Future[tuple[Block, RunSums | None]], int] = {}
+    pool: Any = cluster
+    if cluster is None:
+        pool = ThreadPoolExecutor(
+            max_workers=threads, thread_name_prefix="balance", initializer=_ignore_ctrl_c_here
+        )
+    running: dict[Future[tuple[Block | None, RunSums | None]], int] = {}
+    sizes: dict[int, int] = {}
     stopped = False
 
     def submit_next() -> None:
         start = next(queue, None)
         if start is not None:
-            size = min(batch, end - start)
-            running[pool.submit(play, start, size)] = start
+            sizes[start] = size = min(batch, end - start)
+            future = pool.submit(play_part, setup, start, size, how, reduce, send_block)
+            running[future] = start
 
     with _deferred_interrupt() as interrupted, one_blas_thread():
         try:
@@ -202,13 +218,14 @@ def run_games(
                         failed[start] = error
                         continue
                     finished[start] = future.result()
-                    bar.update(finished[start][0].size)
+                    bar.update(sizes[start])
                     if not failed and not interrupted() and not stopped:
                         submit_next()
                 while not stopped and next_start in finished:
                     block, sums = finished.pop(next_start)
                     # Counted first: a block any sink has seen belongs to the run.
                     if sums is None:
+                        assert block is not None
                         result.blocks.append(
                             block if keep_records or slim_play else game.slim(block)
                         )
@@ -216,7 +233,7 @@ def run_games(
                         result.sums = sums
                     else:
                         result.sums.merge(sums)
-                    next_start += block.size
+                    next_start += sizes.pop(next_start)
                     for sink in sinks:
                         sink(block)
                     if stop is not None and not stopped and stop():
@@ -234,7 +251,11 @@ def run_games(
             for future in running:
                 future.cancel()
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            if cluster is None:
+                pool.shutdown(wait=True, cancel_futures=True)
+            else:  # the cluster's client outlives the run: only this run's tasks go
+                for future in running:
+                    future.cancel()
             bar.close()
             result.elapsed_s = time.perf_counter() - clock
     if failed and not stopped:  # a block after the stop does not belong to the run
@@ -253,6 +274,27 @@ def run_games(
     if interrupted():
         result.partial = True
     return result
+
+
+def play_part(
+    setup: Setup, start: int, size: int, how: str, reduce: bool, send_block: bool
+) -> tuple[Block | None, RunSums | None]:
+    """Play games ``start .. start + size - 1`` of ``setup`` where this runs (a local
+    thread or a cluster's worker).
+
+    ``how`` is "full" (every record), "slim" (what the summary reads, as the engine records
+    it directly) or "reference" (the Python reference engine: ``--debug``). ``reduce``
+    also returns the block's running sums; ``send_block`` False then drops the block.
+    """
+    game = get_game(setup.game)
+    if how == "reference":
+        block = game.reference_block(setup, start, size)
+    elif how == "slim":
+        block = game.play_slim_block(setup, start, size)
+    else:
+        block = game.play_block(setup, start, size)
+    sums = block_sums(setup, block) if reduce else None
+    return (block if send_block else None), sums
 
 
 def _prepare(game: Game, setup: Setup, users: Sequence[Strategy]) -> None:

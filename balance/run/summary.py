@@ -168,6 +168,7 @@ def _common(
         "seating": setup.lineup.seating_text(),
         "restricted": list(setup.lineup.restricted),
         "threads": result.threads,
+        "backend": result.backend,
         "finished_rate": _rate(finished, games),
         "finished_ci95": [float(low), float(high)],
         "length_mean": lengths["mean"],
@@ -265,7 +266,8 @@ def format_summary(s: dict[str, Any]) -> str:
         lines += card_value_lines(s["card_value"])
     lines.append(
         f"\n{n_games:,} games in {s['elapsed_s']:.2f} s ({s['games_per_s']:,.0f} games/s, "
-        f"{s['threads']} thread{'' if s['threads'] == 1 else 's'})"
+        f"{s['threads']} thread{'' if s['threads'] == 1 else 's'}"
+        f"{' on a Dask cluster' if s.get('backend') == 'dask' else ''})"
     )
     return "\n".join(lines)
 
