@@ -103,6 +103,7 @@ def run_games(
     stop: Callable[[], bool] | None = None,
     first_game: int = 0,
     sums_only: bool = False,
+    slim_sinks: bool = False,
 ) -> RunResult:
     """Play games ``first_game .. first_game + games - 1`` of ``setup`` (from 0 unless
     told: a run that grows block by block goes on where it stopped).
@@ -122,6 +123,9 @@ def run_games(
         every summary figure needs (``result.sums``, :mod:`balance.run.moments`), so memory
         does not grow with games; each block is reduced on the thread that played it.
         A game that cannot summarise from sums keeps its slim blocks instead.
+    slim_sinks : the sinks read only what the summary reads (a precision run's tracker),
+        so that, without ``keep_records``, blocks are played (and sent back from a
+        cluster) in their slim form.
     """
     check_run(games, threads, batch)
     game = get_game(setup.game)
@@ -172,7 +176,7 @@ def run_games(
         cluster.prepare(setup)
     # A run that keeps no records and hands blocks to no sink needs only their slim form,
     # which a game's engine may record directly, faster than the whole record.
-    slim_play = not keep_records and not sinks and not setup.debug
+    slim_play = not keep_records and (slim_sinks or not sinks) and not setup.debug
     how = "reference" if setup.debug else "slim" if slim_play else "full"
     reduce = sums_only and not keep_records and supports_sums(game)
     # A block reduced to its sums is not sent back unless a sink reads it.
