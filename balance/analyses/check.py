@@ -714,6 +714,7 @@ def run_checks(
             threads=threads,
             progress=progress,
             on_compile=on_compile,
+            sums_only=True,  # the trackers read every block; the run keeps only its sums
         )
         scenario.games = result.games
         for target in scenario.targets:
