@@ -68,7 +68,7 @@ def test_dask_backend_in_process_gives_the_local_results() -> None:
     from distributed import LocalCluster
 
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as local_cluster:
         remote = sweep(GAME, **ARGS, block=150, scheduler=local_cluster.scheduler_address)
         # --precision: tasks handed out a few at a time, each point stopped on whole blocks.
@@ -90,7 +90,7 @@ def test_local_cluster_of_worker_processes_gives_the_local_results() -> None:
         n_workers=2,
         threads_per_worker=1,
         processes=True,
-        dashboard_address=None,
+        dashboard_address=":0",
         env={"NUMBA_NUM_THREADS": "1"},
     ) as local_cluster:
         remote = sweep(GAME, **ARGS, block=150, scheduler=local_cluster.scheduler_address)
@@ -247,7 +247,7 @@ def test_a_tune_on_dask_in_process_equals_the_local_tune() -> None:
     from balance.analyses.tune import tune
 
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as local_cluster:
         remote = tune(GAME, **TUNE, scheduler=local_cluster.scheduler_address)
     local = tune(GAME, **TUNE, threads=1)

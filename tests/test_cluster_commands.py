@@ -82,7 +82,7 @@ def without_where_and_when(value: object) -> object:
 def in_process_cluster() -> Iterator[str]:
     """A scheduler and two single-thread workers in this process (threads)."""
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
     ) as local_cluster:
         yield local_cluster.scheduler_address
 
@@ -107,7 +107,13 @@ def command_json(monkeypatch, capsys, tmp_path: Path, args: list, *extra: object
     return json.loads(printed_text)
 
 
-@pytest.mark.parametrize("name", COMMANDS)
+#: Commands the default suite runs on a cluster (the rest in the slow suite).
+QUICK = ("simulate", "check")
+
+
+@pytest.mark.parametrize(
+    "name", [n if n in QUICK else pytest.param(n, marks=pytest.mark.slow) for n in COMMANDS]
+)
 def test_every_command_on_a_cluster_gives_the_local_figures(
     name: str, in_process_cluster: str, monkeypatch, capsys, tmp_path: Path
 ) -> None:
@@ -183,7 +189,7 @@ def test_ctrl_c_on_a_cluster_keeps_the_blocks_handed_over_before_it(
     )
 
 
-@pytest.mark.parametrize("command", ["simulate", "compare", "cards", "skill"])
+@pytest.mark.parametrize("command", ["simulate", "compare"])
 def test_an_unreachable_scheduler_is_one_line_for_every_command(
     command: str, monkeypatch, capsys
 ) -> None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 import shutil
 import threading
@@ -57,6 +56,7 @@ from balance.analyses.sweep_tally import BASE, CORE, WON, Group, Tally, Task, me
 from balance.core.errors import BalanceError
 from balance.core.game import Setup
 from balance.games import get_game
+from balance.run.cluster import scheduler_address
 from balance.run.moments import exact_covariance
 from balance.run.play import make_setup
 from balance.run.precision import BLOCK as PRECISION_BLOCK
@@ -972,7 +972,7 @@ def sweep(
         plan.spec["precision"] = precision
         plan.spec["max_games"] = max_games
         plan.spec["block"] = block  # the stop, hence the games, depends on it
-    address = scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    address = scheduler_address(scheduler)
     out_dir = Path(out) if out is not None else None
     done: dict[int, Tally] = {}
     anytime: dict[int, dict[str, Any]] = {}

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -65,6 +64,7 @@ from balance.analyses.tune_race import (
 from balance.core.errors import BalanceError, Interrupted
 from balance.core.game import Setup
 from balance.games import get_game
+from balance.run.cluster import scheduler_address
 from balance.run.results import json_safe, output_dir, write_json
 from balance.run.runner import _deferred_interrupt, one_blas_thread
 
@@ -644,7 +644,7 @@ def tune(
     proposer = make_search(chosen_search, parsed, seed, budget)
     tuner = Tuner(space, parsed_targets, proposer, block, max_games, budget, done, on_decided)
     collector = BlockCollector(max_games, tuner.decided, tuner.races)
-    address = scheduler or os.environ.get("DASK_SCHEDULER_ADDRESS") or None
+    address = scheduler_address(scheduler)
     first = space.setup(_first_values(parsed))
     backend: Backend
     if address:

@@ -17,6 +17,7 @@ client's certificate and key from the Dask configuration
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future
 from contextlib import contextmanager
@@ -36,9 +37,24 @@ ADDRESS_VARIABLE = "DASK_SCHEDULER_ADDRESS"
 TLS_SETTINGS = ("tls.ca-file", "tls.client.cert", "tls.client.key")
 
 
+#: A scheduler's address: an optional protocol, a host (or [IPv6]) and a port; or an
+#: in-process scheduler's (``inproc://``, a LocalCluster without processes).
+ADDRESS_SHAPE = re.compile(
+    r"^(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[^\]]+\]|[^\s:/\[\]]+):\d+$|^inproc://\S+$"
+)
+
+
 def scheduler_address(scheduler: str | None) -> str | None:
-    """The scheduler given, else ``$DASK_SCHEDULER_ADDRESS``, else None (play locally)."""
-    return scheduler or os.environ.get(ADDRESS_VARIABLE) or None
+    """The scheduler given, else ``$DASK_SCHEDULER_ADDRESS``, else None (play locally);
+    a one-line error unless it reads as ``PROTOCOL://HOST:PORT``."""
+    address = scheduler or os.environ.get(ADDRESS_VARIABLE) or None
+    if address is not None and not ADDRESS_SHAPE.match(address):
+        source = "--scheduler" if scheduler else f"${ADDRESS_VARIABLE}"
+        raise BalanceError(
+            f"{source} is a Dask scheduler's address, tcp://HOST:PORT or tls://HOST:PORT, "
+            f"not {address!r}"
+        )
+    return address
 
 
 def _security(address: str) -> Any:
