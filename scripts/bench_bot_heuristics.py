@@ -13,7 +13,8 @@ through ``balance.run.runner.run_games``, its engine compiled (or loaded from th
 timing. Each round runs every tree once in a fresh interpreter (``--against`` names the
 root of another source tree, e.g. an older commit's ``git archive``), so that the trees
 take turns under the same load; the best of the rounds is kept, with the load average
-(1 minute) of the runs it was taken from.
+(1 minute) of the runs it was taken from, and printed as µs and as turns per second, with
+the machine (processor, cores, versions, load) at the start and at the end.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import argparse
 import importlib.util
 import json
 import os
+import platform
 import subprocess
 import sys
 import time
@@ -63,6 +65,28 @@ def measure(strategies: list[str], scale: float) -> dict[str, dict[str, float]]:
             "load": os.getloadavg()[0],
         }
     return out
+
+
+def machine() -> str:
+    """The processor, its cores, the system and the versions that decide the engine's
+    speed, with the load average (1 minute) now, as one line."""
+    import numba
+    import numpy as np
+
+    model = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            model = next(
+                (line.split(":", 1)[1].strip() for line in info if line.startswith("model name")),
+                model,
+            )
+    except OSError:
+        pass
+    return (
+        f"machine: {model}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; "
+        f"Python {platform.python_version()}, numba {numba.__version__}, numpy "
+        f"{np.__version__}; load {os.getloadavg()[0]:.2f}"
+    )
 
 
 def use_strategies_of(tree: Path) -> None:
@@ -109,11 +133,13 @@ def main() -> None:
     if options.against:
         trees = {"against": options.against.resolve(), "this tree": ROOT}
     best: dict[str, dict[str, dict[str, float]]] = {name: {} for name in trees}
+    print(machine(), flush=True)
     for round_ in range(options.rounds):
         for name, tree in trees.items():
             for strategy, run in child(tree, options.strategies, options.scale).items():
                 print(
                     f"round {round_ + 1} {name:<9} {strategy:<10} {run['us_per_turn']:7.2f} µs/turn"
+                    f" {1e6 / run['us_per_turn']:9,.0f} turns/s"
                     f"  ({run['games']:.0f} games, {run['turns']:.0f} turns, "
                     f"load {run['load']:.1f})",
                     flush=True,
@@ -121,17 +147,20 @@ def main() -> None:
                 kept = best[name].get(strategy)
                 if kept is None or run["us_per_turn"] < kept["us_per_turn"]:
                     best[name][strategy] = run
-    print(f"\nBest of {options.rounds} rounds, µs of process CPU time per game turn:")
-    header = f"{'strategy':<10}" + "".join(f"{name:>24}" for name in trees)
+    print(f"\nBest of {options.rounds} rounds, µs of process CPU time per game turn and turns/s:")
+    print(machine())
+    header = f"{'strategy':<10}" + "".join(f"{name:>34}" for name in trees)
     print(header + ("      ratio" if len(trees) == 2 else ""))
     for strategy in options.strategies:
         cells = []
         for name in trees:
             run = best[name][strategy]
+            rate = 1e6 / run["us_per_turn"]
             cells.append(
-                f"{run['us_per_turn']:8.2f} ({run['turns']:6.0f} t, ld {run['load']:4.1f})"
+                f"{run['us_per_turn']:6.2f} µs {rate:9,.0f}/s ({run['turns']:6.0f} t,"
+                f" ld {run['load']:4.1f})"
             )
-        line = f"{strategy:<10}" + "".join(f"{cell:>24}" for cell in cells)
+        line = f"{strategy:<10}" + "".join(f"{cell:>34}" for cell in cells)
         if len(trees) == 2:
             old, new = (best[name][strategy]["us_per_turn"] for name in trees)
             line += f"  {old / new:8.2f}×"
