@@ -14,6 +14,8 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -86,3 +88,15 @@ def pytest_terminal_summary(
             f"engines compiled or loaded before the tests in {warming:.0f} s "
             "(not in the time below)"
         )
+
+
+@pytest.fixture
+def dask_processes() -> Iterator[Any]:
+    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1, stopped after."""
+    from dask_helpers import DaskProcesses
+
+    processes = DaskProcesses()
+    try:
+        yield processes
+    finally:
+        processes.stop()

@@ -5,33 +5,24 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pandas as pd
 import pytest
 from cli_helpers import assert_one_line_error, call_main
+from dask_helpers import free_port
 
-from balance.run import cluster
 from balance.analyses.sweep import sweep
+from balance.run import cluster
 
 pytest.importorskip("distributed")
 
 GAME = "walk-the-plank"
 ARGS = dict(players="3,4", axes=["plank_max=3,4"], games=600, seed=9)
-DASK = str(Path(sys.executable).with_name("dask"))
-WORKER_ENV = {**os.environ, "NUMBA_NUM_THREADS": "1"}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def local_table(**extra: object) -> pd.DataFrame:
@@ -103,66 +94,6 @@ def test_local_cluster_of_worker_processes_gives_the_local_results() -> None:
     pd.testing.assert_frame_equal(remote.table, local_table())
     local = sweep(GAME, players=[3], axes=["plank_max=3,4"], precision=0.04, threads=1)
     assert stopped.points == local.points and local.points[0]["anytime_valid"]
-
-
-class DaskProcesses:
-    """``dask scheduler`` and two ``dask worker`` processes on 127.0.0.1."""
-
-    def __init__(self) -> None:
-        self.port = free_port()
-        self.address = f"tcp://127.0.0.1:{self.port}"
-        self.scheduler = self._start(
-            [DASK, "scheduler", "--host", "127.0.0.1", "--port", str(self.port), "--no-dashboard"]
-        )
-        self.workers = [
-            self._start(
-                [
-                    DASK,
-                    "worker",
-                    self.address,
-                    "--nthreads",
-                    "1",
-                    "--no-nanny",
-                    "--no-dashboard",
-                    "--host",
-                    "127.0.0.1",
-                ]
-            )
-            for _ in range(2)
-        ]
-        self._wait_for_workers(2)
-
-    def _start(self, command: list[str]) -> subprocess.Popen:
-        return subprocess.Popen(
-            command, env=WORKER_ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-
-    def _wait_for_workers(self, count: int, timeout: float = 120) -> None:
-        from distributed import Client
-
-        deadline = time.monotonic() + timeout
-        with Client(self.address, timeout="30s", set_as_default=False) as client:
-            client.wait_for_workers(count, timeout=max(1.0, deadline - time.monotonic()))
-
-    def stop(self) -> None:
-        for process in [*self.workers, self.scheduler]:
-            if process.poll() is None:
-                process.terminate()
-        for process in [*self.workers, self.scheduler]:
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-
-
-@pytest.fixture
-def dask_processes() -> Iterator[DaskProcesses]:
-    processes = DaskProcesses()
-    try:
-        yield processes
-    finally:
-        processes.stop()
 
 
 def _figures(data: dict) -> list:

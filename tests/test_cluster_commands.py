@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from cli_helpers import assert_one_line_error, call_main
-from test_cluster import DASK, WORKER_ENV, DaskProcesses, free_port
+from dask_helpers import DASK, WORKER_ENV, DaskProcesses, free_port
 
 from balance.cli import main
 from balance.core.game import Block
@@ -218,17 +218,10 @@ def test_a_tls_address_without_certificates_says_which_settings_to_give(
 # --- real processes: a worker killed mid-run, a TLS cluster ----------------------------------
 
 
-@pytest.fixture
-def dask_processes() -> Iterator[DaskProcesses]:
-    processes = DaskProcesses()
-    try:
-        yield processes
-    finally:
-        processes.stop()
-
-
 @pytest.mark.slow
-def test_a_worker_killed_mid_run_is_replaced_and_the_figures_stay(dask_processes) -> None:
+def test_a_worker_killed_mid_run_is_replaced_and_the_figures_stay(
+    dask_processes: DaskProcesses,
+) -> None:
     setup = make_setup("walk-the-plank", 5, seed=11, strategies=["survivor"] + ["random"] * 4)
     first_block = threading.Event()
     found: dict = {}
@@ -347,6 +340,7 @@ def test_a_tls_cluster_gives_the_local_figures_and_refuses_a_client_without_its_
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 process.kill()
+                process.wait()
     local = subprocess.run([balance, *args], capture_output=True, text=True, check=True)
     assert without_where_and_when(json.loads(remote.stdout)) == without_where_and_when(
         json.loads(local.stdout)
