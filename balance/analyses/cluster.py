@@ -13,14 +13,9 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import islice
 from typing import Any
 
-from balance.analyses.sweep_tally import Tally, Task, play_tally, warm
+from balance.analyses.sweep_tally import Tally, Task, play_tally
 from balance.core.game import Setup
-from balance.run.cluster import RETRIES, connect, one_numba_thread
-
-
-def _threads(client: Any) -> int:
-    """Worker threads of the cluster (at least one)."""
-    return max(1, sum(client.nthreads().values()))
+from balance.run.cluster import RETRIES, connect, one_numba_thread, prepare_here, worker_threads
 
 
 def run_dask(
@@ -55,10 +50,10 @@ def run_dask(
             if first is None:
                 return
             client.run(one_numba_thread)
-            client.run(warm, setup)  # compile or load the engine once per worker
+            client.run(prepare_here, setup)  # compile or load the engine once per worker
             # A list is handed out whole; a stream (--precision, balance tune: a point's
             # later blocks may not be needed) a few tasks a worker thread ahead.
-            ahead = None if isinstance(tasks, Sequence) else 4 * _threads(client)
+            ahead = None if isinstance(tasks, Sequence) else 4 * worker_threads(client)
             pending = as_completed(
                 [submit(first), *(submit(t) for t in islice(queue, ahead))], loop=client.loop
             )

@@ -289,9 +289,3 @@ def play_tally(setup: Setup, start: int, size: int, baseline: Setup | None = Non
         base = _baseline_columns(baseline, start, size)
         columns.update({BASE + name: values for name, values in base.items()})
     return compact(columns, chosen, won_columns)
-
-
-def warm(setup: Setup) -> bool:
-    """Compile (or load from the cache) the game's engine in this process."""
-    get_game(setup.game).prepare(setup)
-    return True

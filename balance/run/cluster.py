@@ -110,12 +110,17 @@ def one_numba_thread() -> int:
     return 1
 
 
-def _prepare_here(setup: Any) -> bool:
+def prepare_here(setup: Any) -> bool:
     """Run in every worker: compile (or load from the cache) the engine ``setup`` plays."""
     from balance.games import get_game
 
     get_game(setup.game).prepare(setup)
     return True
+
+
+def worker_threads(client: Any) -> int:
+    """Worker threads of the cluster ``client`` is connected to (at least one)."""
+    return max(1, sum(client.nthreads().values()))
 
 
 class Cluster:
@@ -131,32 +136,26 @@ class Cluster:
         self.client = client
         self.address = address
         self._prepared: set[str] = set()
+        self._executor = client.get_executor(pure=False, retries=RETRIES)
         client.run(one_numba_thread)
 
     @property
     def threads(self) -> int:
         """Worker threads of the cluster now (at least one)."""
-        return max(1, sum(self.client.nthreads().values()))
+        return worker_threads(self.client)
 
     def prepare(self, setup: Any) -> None:
         """Compile or load ``setup``'s engine on every worker, once per line-up, so that a
         worker's first block does not wait for it task by task."""
         key = repr((setup.game, setup.players, setup.rules, setup.lineup))
         if key not in self._prepared:
-            self.client.run(_prepare_here, setup)
+            self.client.run(prepare_here, setup)
             self._prepared.add(key)
 
     def submit(self, function: Callable[..., Any], *args: Any) -> Future[Any]:
         """``function(*args)`` on a worker, as a ``concurrent.futures.Future`` (cancelling
         it cancels the task); tried again on another worker if its worker dies."""
         return self._executor.submit(function, *args)
-
-    @property
-    def _executor(self) -> Any:
-        executor = getattr(self, "_pool", None)
-        if executor is None:
-            executor = self._pool = self.client.get_executor(pure=False, retries=RETRIES)
-        return executor
 
     def close(self) -> None:
         self.client.close()
