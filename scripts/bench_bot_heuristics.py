@@ -23,13 +23,13 @@ import argparse
 import importlib.util
 import json
 import os
-import platform
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import balance
+from balance.run.machine import one_line as machine
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = "cannon-battery,boarding-party"
@@ -65,28 +65,6 @@ def measure(strategies: list[str], scale: float) -> dict[str, dict[str, float]]:
             "load": os.getloadavg()[0],
         }
     return out
-
-
-def machine() -> str:
-    """The processor, its cores, the system and the versions that decide the engine's
-    speed, with the load average (1 minute) now, as one line."""
-    import numba
-    import numpy as np
-
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as info:
-            model = next(
-                (line.split(":", 1)[1].strip() for line in info if line.startswith("model name")),
-                model,
-            )
-    except OSError:
-        pass
-    return (
-        f"machine: {model}, {os.cpu_count()} cores, {platform.system()} {platform.machine()}; "
-        f"Python {platform.python_version()}, numba {numba.__version__}, numpy "
-        f"{np.__version__}; load {os.getloadavg()[0]:.2f}"
-    )
 
 
 def use_strategies_of(tree: Path) -> None:

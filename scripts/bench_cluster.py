@@ -16,8 +16,6 @@ Prints the machine and a table; ``--markdown`` prints it as docs/cluster.md show
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import tempfile
 import time
@@ -54,15 +52,10 @@ def main(argv: list[str] | None = None) -> None:
 
     from balance import api
     from balance.run.cluster import on_cluster
+    from balance.run.machine import one_line as machine
 
     games, threads = args.games, args.threads
-    load = os.getloadavg()[0]
-    cpu = platform.processor() or platform.machine()
-    print(
-        f"machine: {cpu}, {os.cpu_count()} cores, {platform.system()}; load {load:.2f}; "
-        f"python {platform.python_version()}",
-        file=sys.stderr,
-    )
+    print(machine(), file=sys.stderr)
     rows: list[tuple[str, float, float]] = []
     with LocalCluster(
         n_workers=threads,

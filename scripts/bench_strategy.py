@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
 import re
 import subprocess
 import sys
@@ -26,28 +25,8 @@ import tempfile
 import time
 from pathlib import Path
 
-import numba
-import numpy as np
-
 from balance.authoring.strategy_tools import template
-
-
-def machine() -> str:
-    """The CPU, its cores, the OS and the versions that decide the figures."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (
-        f"{model}, {cores} cores, {platform.system()} {platform.machine()}; Python "
-        f"{platform.python_version()}, numba {numba.__version__}, numpy {np.__version__}"
-    )
+from balance.run.machine import one_line as machine
 
 
 def timed(args: list[str], env: dict[str, str]) -> tuple[float, bool, str]:
@@ -78,7 +57,7 @@ def main() -> None:
     parser.add_argument("--debug-games", type=int, default=300)
     options = parser.parse_args()
     players = "3" if options.game == "lifeboats" else "2"
-    print(f"Machine: {machine()}")
+    print(machine())
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "mine.py"
         path.write_text(template(options.game))
