@@ -722,7 +722,7 @@ def _simulated(plank_max: str, precision: float, max_games: int | None = None) -
     return run.summary()
 
 
-@pytest.mark.parametrize(("precision", "max_games"), [(0.03, None), (0.01, 5000)])
+@pytest.mark.parametrize(("precision", "max_games"), [(0.02, None), (0.01, 5000)])
 def test_precision_point_stops_where_simulate_does(precision, max_games) -> None:
     result = sweep(
         GAME,

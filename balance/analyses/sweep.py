@@ -860,7 +860,7 @@ class _SeatFeed:
         self.tracker = tracker
 
     def update_tally(self, tally: Tally) -> None:
-        self.tracker.update_counts(tally.games, _wins(tally))
+        self.tracker.update_counts(tally.games, *_wins(tally))
 
     def done(self) -> bool:
         return self.tracker.done()
@@ -869,11 +869,14 @@ class _SeatFeed:
         self.tracker.finish()
 
 
-def _wins(tally: Tally) -> np.ndarray:
-    """Each seat's wins in a tally's games, float ``(players,)``."""
+def _wins(tally: Tally) -> tuple[np.ndarray, np.ndarray]:
+    """Each seat's wins in a tally's games, float ``(players,)``, and the games each pair
+    of seats both won, ``(players, players)``."""
     core = tally.groups[CORE]
     index = [core.columns.index(c) for c in tally.won_columns]
-    return (core.rows[:, index] * core.counts[:, None]).sum(axis=0)
+    won = core.rows[:, index]
+    counted = won * core.counts[:, None]
+    return counted.sum(axis=0), won.T @ counted
 
 
 def sweep(

@@ -14,6 +14,7 @@ its blocks' tallies (:meth:`SeatTracker.update_counts`), in game order.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -23,7 +24,7 @@ import numpy as np
 from balance.core.errors import BalanceError
 from balance.core.game import Block, Setup
 from balance.run.runner import MAX_GAMES, RunResult, Sink, run_games
-from balance.stats.confseq import BettingCS, gap_interval
+from balance.stats.confseq import BettingCS, LargestGapCS
 from balance.stats.intervals import LEVEL
 
 #: Games a block: the stop is looked at after each one.
@@ -123,36 +124,52 @@ class PrecisionTracker:
 
 
 class SeatTracker(PrecisionTracker):
-    """The seats' win rates (each at 95%) and the balance index (from the seats'
-    sequences at ``1 - 0.05 / n`` each, which hold together by a union bound)."""
+    """The seats' win rates, each at 95%, and the balance index at 95% on a sequence of
+    its own (:class:`~balance.stats.confseq.LargestGapCS`: the pairs of seats' win
+    differences, no union bound over the seats).
+
+    Every stake is sized for the run's planned stop (:meth:`planned_games`, from the
+    blocks before it): the games after which every interval should be within the
+    precision, where a bet sized for that many games reaches furthest.
+    """
 
     def __init__(self, players: int, precision: float) -> None:
         super().__init__(precision)
         self.players = players
-        self.seats = BettingCS(players, binary=True, target=precision / 2)
-        # The index's interval is about twice as wide as one seat's, so the index decides
-        # the stop: every bet is sized for H / 2.
-        self.joint = BettingCS(
-            players, level=1 - (1 - LEVEL) / players, binary=True, target=precision / 2
-        )
+        self.seats = BettingCS(players, binary=True)
+        self.gap = LargestGapCS(players)
 
     def sequences(self) -> Sequence[BettingCS]:
-        return (self.seats, self.joint)
+        return (self.seats, *self.gap.sequences())
 
     def update(self, block: Block) -> None:
         won = np.asarray(block.won, dtype=float)
-        self.update_counts(won.shape[0], won.sum(axis=0))
+        self.update_counts(won.shape[0], won.sum(axis=0), won.T @ won)
 
-    def update_counts(self, games: int, wins: np.ndarray) -> None:
-        """Add a block of ``games`` games from each seat's wins in it, ``(players,)``.
+    def planned_games(self) -> float:
+        """Games after which every interval should be within the precision, from the
+        blocks so far: a seat's when its bet, sized for that many games, reaches ``H``
+        (``2 log(2 / alpha) variance / H^2``), the index's by
+        :meth:`~balance.stats.confseq.LargestGapCS.planned_games`."""
+        alpha = 1 - LEVEL
+        seats = 2 * math.log(2 / alpha) * float(self.seats.variance().max()) / self.precision**2
+        return max(seats, self.gap.planned_games(self.precision))
+
+    def update_counts(self, games: int, wins: np.ndarray, both: np.ndarray | None = None) -> None:
+        """Add a block of ``games`` games from each seat's wins in it, ``(players,)``, and
+        the games each pair of seats both won, ``(players, players)``.
 
         A win is 0 or 1, so a block's sum and sum of squares are both its count of wins:
-        a sweep feeds its blocks' tallies here and stops where ``simulate`` would.
+        a sweep feeds its blocks' tallies here and stops where ``simulate`` would. Without
+        ``both`` (shared wins unknown) the index's sequence assumes as few shared wins as
+        the counts allow: still valid, wider for a game where seats win together.
         """
         if games:
+            planned = max(self.planned_games(), float(self.seats.games + games))
             wins = np.asarray(wins, dtype=float)
-            self.seats.update_sums(games, wins, wins)
-            self.joint.update_sums(games, wins, wins)
+            stake = self.seats.planned_stake(planned, (1 - LEVEL) / 2)
+            self.seats.update_sums(games, wins, wins, stake=stake)
+            self.gap.update_counts(games, wins, both, planned)
 
     def figures(self) -> list[Figure]:
         rate = self.seats.estimate
@@ -164,8 +181,7 @@ class SeatTracker(PrecisionTracker):
         index = float("nan")
         if self.seats.games and (rate > 0).any():
             index = float(1 - (rate.max() - rate.min()))
-        joint_low, joint_high = self.joint.interval()
-        index_low, index_high = gap_interval(joint_low, joint_high)
+        index_low, index_high = self.gap.index_interval()
         figures.append(Figure("balance index", index, index_low, index_high))
         return figures
 
@@ -200,6 +216,7 @@ def play_until(
         on_compile=on_compile,
         stop=tracker.done,
         sums_only=sums_only,
+        slim_sinks=not sinks,  # the tracker reads what the summary reads
     )
 
 
