@@ -12,13 +12,16 @@ Run from the project root:
     python scripts/bench.py --sweep                  # a sweep against simulate, Dask's task cost
     python scripts/bench.py --tune                   # tune's games against exhaustive sweeps
     python scripts/bench.py --search --skill         # search players; a skill ladder's time
+    python scripts/bench.py --saving                 # only what saving (--out) costs, per game
 
 It prints the machine it ran on first, so that figures from different machines are
 never compared blindly; every JSON record carries the machine, the versions and the
 commit. Compilation is done (or loaded from the cache) before timing. Besides the
 engines, it times two whole commands in a fresh interpreter: start-up (``balance games``)
 and a million-game ``balance simulate``; and the peak memory and time of a run that saves
-nothing and of one that saves (``--out``), at two numbers of games (``--no-memory`` skips).
+nothing and of one that saves (``--out``), at two numbers of games, and for every game the
+wall and CPU time a run that saves takes against the same run saving nothing, in turns
+(``--no-memory`` skips both; ``--saving`` measures only the latter).
 With Walk the Plank at 5 players it also plays the same uniform-random games with
 ``scripts/wtp_fast.py`` (a minimal implementation of the rules written only for speed) in
 turns with balance, and prints balance's share of its speed.
@@ -38,6 +41,8 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
+
+from balance.run.machine import describe as describe_machine
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -118,6 +123,16 @@ COMMANDS = (
 MEMORY_RUN = "balance simulate walk-the-plank -p 5 --json -g"
 MEMORY_GAMES = ((1_000_000, 3_000_000), (100_000, 300_000))
 
+#: Runs timed without and with saving (``--out``), in turns: game, its options (each
+#: game's default players, rules and strategies but Walk the Plank's 5 players, the run
+#: above) and games (a tenth with ``--quick``), so that each plain run lasts a few seconds.
+SAVING_RUNS: tuple[tuple[str, tuple[str, ...], int], ...] = (
+    ("walk-the-plank", ("-p", "5"), 1_000_000),
+    ("la-planche", (), 1_000_000),
+    ("lifeboats", (), 300_000),
+    ("battle-of-thieves", (), 100_000),
+)
+
 #: The yardstick: balance's Walk the Plank against ``scripts/wtp_fast.py``, a minimal
 #: single-file implementation of the same rules, on the same games per measurement.
 YARDSTICK_PLAYERS = 5
@@ -131,26 +146,9 @@ KEY = ("kind", "engine", "game", "players", "strategies", "variants", "threads",
 
 
 def machine() -> dict[str, Any]:
-    """The processor, its cores and the operating system."""
-    model = platform.processor() or platform.machine()
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                    break
-    except OSError:
-        pass
-    from balance.run.runner import default_threads
-
-    return {
-        "cpu": model,
-        "cores": default_threads(),
-        "system": f"{platform.system()} {platform.machine()}",
-        # Runnable processes (1-minute load average) when the run started: above the
-        # number of cores, every figure is shared with other work.
-        "load": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
-    }
+    """The processor, its cores, the operating system and the load when the run started."""
+    about = describe_machine()
+    return {key: about[key] for key in ("cpu", "cores", "system", "load")}
 
 
 def versions() -> dict[str, str]:
@@ -430,6 +428,10 @@ if os.path.exists("/proc/self/status"):
 """
 
 
+#: A fresh interpreter's ``balance`` command line.
+CLI = "from balance.cli import main; main()"
+
+
 def measure_child(code: str, args: Sequence[str] = ()) -> tuple[float, float, float]:
     """Run ``python -c code args`` to its end: ``(wall seconds, CPU seconds, peak resident
     MB)`` of that process alone (its own peak where /proc tells it, else ru_maxrss)."""
@@ -468,7 +470,7 @@ def memory_records(ctx: Mapping[str, Any], quick: bool) -> Iterable[dict[str, An
             for saving in (False, True):
                 args = [*MEMORY_RUN.split()[1:], str(games)]
                 args += ["--out", str(Path(where) / "run")] if saving else []
-                wall, cpu, peak = measure_child("from balance.cli import main; main()", args)
+                wall, cpu, peak = measure_child(CLI, args)
                 saved = sum(p.stat().st_size for p in (Path(where) / "run").glob("*"))
                 yield record(
                     ctx,
@@ -482,6 +484,56 @@ def memory_records(ctx: Mapping[str, Any], quick: bool) -> Iterable[dict[str, An
                     peak_mb=peak,
                     saved_mb=saved / 1e6 if saving else 0.0,
                 )
+
+
+def saving_records(
+    ctx: Mapping[str, Any], repeat: int, quick: bool, only: Sequence[str] | None = None
+) -> Iterable[dict[str, Any]]:
+    """Per game of :data:`SAVING_RUNS` (those ``only`` names, if given): ``balance simulate
+    --json`` without and with ``--out``, in turns in fresh interpreters (compiled),
+    ``repeat`` times each; the least wall time, CPU time and peak memory of each (so that
+    other work on the machine cancels in the ratios), and the Parquet each table of the
+    saved run takes."""
+    import tempfile
+
+    for game, options, games in SAVING_RUNS:
+        if only and game not in only:
+            continue
+        games = games // 10 if quick else games
+        args = ["simulate", game, *options, "--json", "-g", str(games)]
+        # Per run, without and with saving: the least wall, CPU and peak memory seen.
+        best = {saving: [math.inf, math.inf, math.inf] for saving in (False, True)}
+        with tempfile.TemporaryDirectory(prefix="balance-bench-") as where:
+            out = Path(where) / "run"
+            for saves in ([], ["--out", str(out)]):  # compiled (or loaded) before the clock
+                few = [*args[:-1], "1000", *saves]
+                subprocess.run([sys.executable, "-c", CLI, *few], capture_output=True, check=True)
+            for _ in range(repeat):
+                for saving in (False, True):
+                    saves = ["--out", str(out)] if saving else []
+                    measured = measure_child(CLI, [*args, *saves])
+                    best[saving] = [min(pair) for pair in zip(best[saving], measured, strict=True)]
+            parquet = {p.stem: p.stat().st_size / 1e6 for p in sorted(out.glob("*.parquet"))}
+        (plain_wall, plain_cpu, plain_peak), (saved_wall, saved_cpu, saved_peak) = best.values()
+        yield record(
+            ctx,
+            "saving",
+            None,
+            game=game,
+            players=int(options[1]) if options else None,
+            command="balance " + " ".join(args),
+            games=games,
+            repeats=repeat,
+            seconds=plain_wall,
+            cpu_seconds=plain_cpu,
+            saving_seconds=saved_wall,
+            saving_cpu_seconds=saved_cpu,
+            wall_ratio=saved_wall / plain_wall,
+            cpu_ratio=saved_cpu / plain_cpu,
+            peak_mb=plain_peak,
+            saving_peak_mb=saved_peak,
+            parquet_mb=parquet,
+        )
 
 
 def save_costs(records: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
@@ -515,6 +567,17 @@ def row_text(r: Mapping[str, Any]) -> str:
         return (
             f"{'memory':<10} {r['command']:<71} {r['peak_mb']:>8,.0f} MB peak "
             f"{r['seconds']:>7.2f} s {r['cpu_seconds']:>7.2f} s CPU"
+        )
+    if r["kind"] == "saving":
+        tables = ", ".join(f"{name} {mb:,.1f}" for name, mb in r["parquet_mb"].items())
+        peak = ""
+        if "peak_mb" in r:  # records of every run but the first --saving ones
+            peak = f"peak {r['saving_peak_mb']:,.0f} / {r['peak_mb']:,.0f} MB; "
+        return (
+            f"{'saving':<10} {r['command']:<71} {r['seconds']:>6.2f} s, with --out "
+            f"{r['saving_seconds']:>6.2f} s: {r['wall_ratio']:.2f}x wall, "
+            f"{r['cpu_ratio']:.2f}x CPU ({r['saving_cpu_seconds']:.2f} / "
+            f"{r['cpu_seconds']:.2f} s); {peak}Parquet MB: {tables}"
         )
     if r["kind"] == "yardstick":
         return (
@@ -581,9 +644,9 @@ numba's cache.
 Games per second depend on how long games last. A table of survivors never finishes
 (nobody pushes), so each of its games plays the full 100-round cap; even one survivor
 among four random players stretches a game several-fold. Lifeboats' heuristics estimate
-every boat's landing chance at every decision, which makes them many times slower than
-random play; Battle of Thieves' heuristics bail and repair well enough that most of their
-games run to the 200-turn cap (random games last about 20 turns).
+every boat's landing chance at every decision, which makes them two and a half to six
+times slower than random play; Battle of Thieves' heuristics bail and repair well enough
+that most of their games run to the 200-turn cap (random games last about 20 turns).
 
 The "reference" rows play the readable Python reference engines (the tests' oracle): the
 compiled engines play the same games, record for record, a few hundred times faster.
@@ -618,11 +681,12 @@ and the blocks of games in flight). A run that saves nothing keeps running sums 
 (counts, sums, sums of squares and cross-products, length histograms: see
 docs/memory.md), so its peak does not grow with the games; one that saves writes a Parquet
 row group of each table per block as blocks arrive, so its peak stops growing once the
-blocks reach their full size (32,768 games). Saving costs CPU time: encoding and
-compressing a 5-player game's 60 rows (a row a seat and card, some 430 values; Parquet
-spends 10 to 25 ns a value) takes a little more processor time than playing the game,
-which on 2 busy cores shows as wall time too. "Saving adds" is against the whole command,
-start-up (about a second) included: against the playing alone, saving costs more.
+blocks reach their full size (32,768 games). Saving costs CPU time, which on 2 busy cores
+shows as wall time too: encoding and compressing a 5-player game's 16 rows (the game, its
+5 seats and its 10 cards summed over the seats, some 110 values; Parquet spends 10 to 25
+ns a value) and building them take about half the processor time playing the game does.
+"Saving adds" is against the whole command, start-up (about a second) included: against
+the playing alone, saving costs more.
 """
 
 
@@ -723,10 +787,11 @@ def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
         for r in commands:
             lines.append(f"| `{r['command']}` | {r['seconds']:.2f} s |")
     memory = [r for r in records if r["kind"] == "memory"]
+    saving = [r for r in records if r["kind"] == "saving"]
+    if memory or saving:
+        lines += ["", "## Memory and the cost of saving"]
     if memory:
         lines += [
-            "",
-            "## Memory and the cost of saving",
             "",
             "| command (fresh interpreter, compiled) | peak memory | wall time | CPU time |",
             "|---|---:|---:|---:|",
@@ -743,6 +808,22 @@ def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
                 f"| {c['games']:,} | {c['wall']:+.0%} | {c['cpu']:+.0%} | {c['saved_mb']:,.0f} MB |"
             )
         lines.append(MEMORY_NOTES)
+    if saving:
+        lines += [
+            "",
+            "Each game's `balance simulate --json` with `--out DIR` against the same run "
+            "saving nothing, in turns in fresh interpreters (best of "
+            f"{saving[0]['repeats']} each; each game's default players, rules and strategies):",
+            "",
+            "| command | games | wall time | with `--out` | ratio | CPU ratio | Parquet written |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        for r in saving:
+            lines.append(
+                f"| `{r['command']}` | {r['games']:,} | {r['seconds']:.2f} s | "
+                f"{r['saving_seconds']:.2f} s | {r['wall_ratio']:.2f} | {r['cpu_ratio']:.2f} | "
+                f"{sum(r['parquet_mb'].values()):,.1f} MB |"
+            )
     lines.append(NOTES)
     return "\n".join(lines)
 
@@ -776,6 +857,11 @@ def comparison(old: Sequence[Mapping[str, Any]], new: Sequence[Mapping[str, Any]
             old_v, new_v = o["peak_mb"], r["peak_mb"]
             ratio = old_v / new_v if new_v > 0 else math.nan
             shown = f"{old_v:>9,.0f} MB {new_v:>9,.0f} MB"
+        elif r["kind"] == "saving":
+            name = f"saving (time with --out / without): {r['command']}"
+            old_v, new_v = o["wall_ratio"], r["wall_ratio"]
+            ratio = old_v / new_v if new_v > 0 else math.nan
+            shown = f"{old_v:>11.2f}x {new_v:>11.2f}x"
         elif r["kind"] == "command":
             name = f"command: {r['command']}"
             old_v, new_v = o["seconds"], r["seconds"]
@@ -867,6 +953,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help="time a five-rung skill ladder of 4-player Walk the Plank (bench_search.py)",
     )
+    parser.add_argument(
+        "--saving",
+        action="store_true",
+        help="measure only what saving (--out) costs each game, in turns with runs that do not",
+    )
     args = parser.parse_args(argv)
     if args.search or args.skill:
         import bench_search  # beside this script
@@ -908,8 +999,18 @@ def main(argv: Sequence[str] | None = None) -> None:
     from balance.run.runner import default_threads
 
     ctx = context(args.quick)
-    scale = 0.1 if args.quick else 1.0
     repeat = 2 if args.quick else 3
+    if args.saving:
+        if args.markdown:
+            parser.error("--markdown writes a full run's page; --saving measures one part")
+        print(machine_line(ctx))
+        records = []
+        for r in saving_records(ctx, repeat, args.quick, args.game):
+            print(row_text(r), flush=True)
+            records.append(r)
+        finish(args, records, old)
+        return
+    scale = 0.1 if args.quick else 1.0
     threads_list = args.threads or sorted({1, default_threads()})
     print(machine_line(ctx))
     print(HEADER)
@@ -937,6 +1038,9 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"{'saving':<10} --out adds {c['wall']:+.0%} wall, {c['cpu']:+.0%} CPU at "
                 f"{c['games']:,} games ({c['saved_mb']:,.0f} MB of Parquet)"
             )
+        for r in saving_records(ctx, repeat, args.quick, args.game):
+            print(row_text(r), flush=True)
+            records.append(r)
     finish(args, records, old)
 
 

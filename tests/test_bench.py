@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,38 @@ def test_memory_rows_give_the_cost_of_saving() -> None:
     assert "| 1,000 | +25% | +50% | 20 MB |" in page
     assert "peak memory" in bench.comparison(records, records)
     json.dumps(records)
+
+
+def test_saving_rows_time_both_runs_in_turns_and_keep_the_least_of_each(monkeypatch) -> None:
+    measured = iter([(4.0, 6.0, 200.0), (6.0, 8.0, 300.0), (3.0, 7.0, 210.0), (5.0, 9.0, 290.0)])
+    saved = []
+
+    def measure_child(code: str, args: list[str]) -> tuple[float, float, float]:
+        saved.append("--out" in args)
+        if "--out" in args:  # the run writes its tables
+            out = Path(args[args.index("--out") + 1])
+            out.mkdir(exist_ok=True)
+            (out / "cards.parquet").write_bytes(bytes(2_000_000))
+        return next(measured)
+
+    monkeypatch.setattr(bench, "measure_child", measure_child)
+    monkeypatch.setattr(bench.subprocess, "run", lambda *args, **kwargs: None)  # no warm-up
+    monkeypatch.setattr(bench, "SAVING_RUNS", (("walk-the-plank", ("-p", "5"), 1000),))
+    assert list(bench.saving_records(context(), 2, False, ["la-planche"])) == []
+    (r,) = bench.saving_records(context(), 2, False)
+    assert saved == [False, True, False, True]  # in turns
+    assert (r["seconds"], r["cpu_seconds"], r["peak_mb"]) == (3.0, 6.0, 200.0)
+    assert (r["saving_seconds"], r["saving_cpu_seconds"], r["saving_peak_mb"]) == (5.0, 8.0, 290.0)
+    assert r["wall_ratio"] == pytest.approx(5 / 3) and r["cpu_ratio"] == pytest.approx(8 / 6)
+    assert r["parquet_mb"] == {"cards": 2.0} and r["players"] == 5
+    assert "1.67x wall, 1.33x CPU" in bench.row_text(r)
+    page = bench.markdown([r])
+    assert "## Memory and the cost of saving" in page
+    row = "| `balance simulate walk-the-plank -p 5 --json -g 1000` | 1,000 | 3.00 s | 5.00 s |"
+    assert f"{row} 1.67 | 1.33 | 2.0 MB |" in page
+    better = {**r, "wall_ratio": 1.25}
+    assert re.search(r"saving .* 1\.67x +1\.25x +1\.33x", bench.comparison([r], [better]))
+    json.dumps(r)
 
 
 def test_peak_memory_is_that_of_the_child_alone() -> None:

@@ -17,6 +17,8 @@ from balance.core.records import (
     RecordLayout,
     Records,
     Stat,
+    arrow_array,
+    arrow_strings,
     records_from_games,
 )
 
@@ -160,6 +162,23 @@ def test_tables_have_the_declared_columns_and_types() -> None:
     assert fruits["thrown"] == [0, 0, 3, 1, 2, 0, 0, 0]
     reordered = dataclasses.replace(LAYOUT["seats"], order=("game", "score", "won"))
     assert list(reordered.columns(records.seats, 10, derived["seats"])) == ["game", "score", "won"]
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.bool_])
+def test_arrays_made_from_buffers_are_those_pyarrow_makes(dtype: type) -> None:
+    rng = np.random.default_rng(1)
+    values = rng.integers(-2, 5, 77).astype(dtype)  # 77: bits that end inside a byte
+    for part in (values, values[::2], values[:0]):  # strided, empty
+        missing = rng.random(len(part)) < 0.3
+        assert arrow_array(part).equals(pa.array(part))
+        got, expected = arrow_array(part, missing=missing), pa.array(part, mask=missing)
+        assert got.equals(expected) and got.null_count == expected.null_count
+        assert arrow_array(part, missing=np.zeros(len(part), bool)).null_count == 0
+
+
+def test_strings_made_from_buffers_are_those_pyarrow_makes() -> None:
+    for texts in (["apple", "pear"], [], ["", "poire à l'eau", "x"]):
+        assert arrow_strings(texts).equals(pa.array(texts, type=pa.string()))
 
 
 def test_a_missing_derived_column_is_an_error() -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 from cli_helpers import call_main, forbid_games, pdf_pages
@@ -18,8 +19,13 @@ from matplotlib import image
 from balance import __version__, api
 from balance.analyses.run_report import RunTables, describe_run, write_report
 from balance.cli import cli
+from balance.core.errors import BalanceError
 from balance.games.walk_the_plank.cards import CARD_NAMES
+from balance.games.walk_the_plank.engine_nb import RECORDS as ENGINE_RECORDS
+from balance.games.walk_the_plank.game import GAME as WALK_THE_PLANK
+from balance.games.walk_the_plank.metrics import card_usefulness
 from balance.games.walk_the_plank.rules import WalkThePlankRules
+from balance.run.results import load_run
 
 RULE_NAMES = [row["name"] for row in WalkThePlankRules.describe()]
 COMMON = [
@@ -171,7 +177,7 @@ def test_title_lines_of_a_base_game(runs) -> None:
 def test_run_tables_read_the_records(runs) -> None:
     tables = RunTables.read(runs["plain"])
     assert tables.games == 2000
-    assert len(tables["seats"]) == 6000 and len(tables["cards"]) == 60000
+    assert len(tables["seats"]) == 6000 and len(tables["cards"]) == 20000
     assert tables["games"] is tables["games"]  # read once
 
 
@@ -368,6 +374,7 @@ def test_manifest_count_differs_from_the_records(
         ("cards", "card"),
         ("cards", "effect"),
         ("cards", "saved"),
+        ("seats", "cards_with_effect"),
     ],
 )
 def test_table_missing_a_column(
@@ -384,6 +391,35 @@ def test_table_missing_a_column(
         "is corrupt",
         f"its {table} records have no {column!r} column",
     )
+
+
+def test_a_run_saved_a_row_a_seat_and_card_reports_the_same_card_figures(
+    runs, tmp_path: Path
+) -> None:
+    """A run saved before the cards were summed over the seats (a row a game, seat and
+    card: the engine's records as they are; no ``cards_with_effect`` in the seats) still
+    reports, every card figure the same."""
+    directory = copy_run(runs, tmp_path)
+    setup = load_run(directory).setup
+    block = WALK_THE_PLANK.play_block(setup, 0, 2000)
+    per_seat = pa.table(ENGINE_RECORDS["cards"].columns(block.extra["cards"], 0))
+    pq.write_table(per_seat, directory / "cards.parquet")
+    seats = directory / "seats.parquet"
+    pq.write_table(pq.read_table(seats).drop_columns(["cards_with_effect"]), seats)
+    old, new = RunTables.read(directory), RunTables.read(runs["plain"])
+    assert "seat" in old["cards"] and len(old["cards"]) == 2000 * 3 * 10
+    pd.testing.assert_frame_equal(
+        card_usefulness(old["cards"], old["seats"]),
+        card_usefulness(new["cards"], new["seats"]),
+        check_exact=True,
+    )
+    names = [chart.name for chart in WALK_THE_PLANK.report_charts(old)]
+    assert names == [chart.name for chart in WALK_THE_PLANK.report_charts(new)]
+    assert "13-card-win-rate-of-users" in names
+    # A row short is still a corrupt run, in this layout too.
+    pq.write_table(per_seat.slice(1), directory / "cards.parquet")
+    with pytest.raises(BalanceError, match="cards records hold 59,999 rows, not 60,000"):
+        WALK_THE_PLANK.report_charts(RunTables.read(directory))
 
 
 def test_missing_table(monkeypatch, capsys, runs, tmp_path: Path) -> None:

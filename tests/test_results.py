@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -33,17 +35,8 @@ GAMES_COLUMNS = [
     "kraken_kraken",
     "kraken_killed",
 ]
-SEATS_COLUMNS = ["game", "seat", "strategy", "won", "pirates_left"]
-CARDS_COLUMNS = [
-    "game",
-    "seat",
-    "card",
-    "revealed",
-    "effect",
-    "killed_own",
-    "killed_others",
-    "saved",
-]
+SEATS_COLUMNS = ["game", "seat", "strategy", "won", "pirates_left", "cards_with_effect"]
+CARDS_COLUMNS = ["game", "card", "revealed", "effect", "killed_own", "killed_others", "saved"]
 
 OPTIONS = dict(
     players=4,
@@ -111,14 +104,14 @@ def test_the_loaded_setup_replays_the_same_games(saved) -> None:
         pd.testing.assert_frame_equal(again._table(name), loaded.table(name), check_like=False)
 
 
-def test_tables_have_a_row_per_game_seat_and_card(saved) -> None:
+def test_tables_have_a_row_per_game_seat_or_card(saved) -> None:
     run, directory = saved
     loaded = load_run(directory)
     games, seats, cards = (loaded.table(name) for name in ("games", "seats", "cards"))
     assert list(games.columns) == GAMES_COLUMNS
     assert list(seats.columns) == SEATS_COLUMNS
     assert list(cards.columns) == CARDS_COLUMNS
-    assert len(games) == 700 and len(seats) == 700 * 4 and len(cards) == 700 * 4 * 10
+    assert len(games) == 700 and len(seats) == 700 * 4 and len(cards) == 700 * 10
     assert games["game"].tolist() == list(range(700))
     assert sorted(cards["card"].astype(str).unique()) == sorted(CARD_NAMES)
     # The tables on disk are the run's own tables.
@@ -133,6 +126,16 @@ def test_tables_agree_with_each_other(saved) -> None:
     games, seats = loaded.table("games"), loaded.table("seats")
     winners = seats.groupby("game")["won"].sum()
     assert winners.tolist() == games["winners"].tolist()
+    # A card had an effect in a game if and only if some seat has its bit, and at least
+    # once for each such seat.
+    cards = loaded.table("cards").set_index(["game", "card"])
+    bits = seats["cards_with_effect"].to_numpy()
+    for c, name in enumerate(CARD_NAMES):
+        seats_with = pd.Series((bits >> c) & 1, index=seats["game"]).groupby(level=0).sum()
+        effects = cards.xs(name, level="card")["effect"]
+        assert ((effects > 0) == (seats_with > 0)).all(), name
+        assert (effects >= seats_with).all(), name
+    assert (bits > 0).any()
     # Rotation: game i plays order i % 24 of the 4 strategies (every order once in 24).
     labels = loaded.setup.lineup.labels
     orders = seating_orders(4)
@@ -250,9 +253,23 @@ def test_a_new_run_replaces_the_old_one(tmp_path: Path) -> None:
     assert loaded.setup.rules.ghost is True
     assert len(loaded.table("games")) == 200
     assert len(loaded.table("seats")) == 200 * 3
-    assert len(loaded.table("cards")) == 200 * 3 * 10
+    assert len(loaded.table("cards")) == 200 * 10
     summary = json.loads((directory / "summary.json").read_text())
     assert (summary["games"], summary["players"]) == (200, 3)
+
+
+def test_saving_a_run_does_not_import_pandas(tmp_path: Path) -> None:
+    """Records become Arrow arrays from their buffers: pyarrow's own conversion would
+    import pandas (half a second of CPU time) though nothing a saved run does reads it."""
+    code = (
+        "import sys\nfrom balance import api\n"
+        f"api.simulate('walk-the-plank', players=3, games=300, out={str(tmp_path)!r}, threads=1)\n"
+        "print('pandas' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "cards.parquet").exists()
+    assert done.stdout.strip() == "False"
 
 
 def test_a_run_into_a_new_nested_directory(tmp_path: Path) -> None:
@@ -372,7 +389,7 @@ def test_seats_table_of_a_run_where_seats_share_a_strategy() -> None:
         strategies=["aggressor", "random", "random", "random"],
         rotate_seats=True,
     )
-    assert len(run.games) == 200 and len(run.cards) == 200 * 4 * 10  # these tables work
+    assert len(run.games) == 200 and len(run.cards) == 200 * 10  # these tables work
     seats = run.seats
     assert len(seats) == 800
     assert sorted(seats["strategy"].astype(str).unique()) == ["aggressor", "random"]

@@ -23,7 +23,13 @@ import numpy as np
 
 from balance.core.errors import BalanceError, error_line
 from balance.core.lazy import pa
-from balance.core.records import RecordLayout, Records, records_from_games
+from balance.core.records import (
+    RecordArray,
+    RecordLayout,
+    Records,
+    labels_column,
+    records_from_games,
+)
 from balance.core.strategy import SeatStrategy, Strategy, check_strategy
 
 if TYPE_CHECKING:
@@ -460,15 +466,11 @@ def rules_from_json(cls: type, values: Mapping[str, Any], lists: Sequence[str] =
 
 def strategy_column(setup: Setup, game_index: np.ndarray) -> Any:
     """Each (game, seat)'s strategy label, games then seats, as a pyarrow dictionary column."""
-    import pyarrow as pa
-
     labels = list(dict.fromkeys(setup.lineup.labels))
     label_of = np.array([labels.index(label) for label in setup.lineup.labels])
     seats = range(setup.players)
     index = label_of[np.stack([setup.lineup.strategy_index(game_index, s) for s in seats], 1)]
-    return pa.DictionaryArray.from_arrays(
-        pa.array(index.ravel().astype(np.int32)), pa.array(labels)
-    )
+    return labels_column(index.ravel(), labels)
 
 
 class EngineGame:
@@ -768,15 +770,18 @@ class EngineGame:
             "seats": {"strategy": strategy_column(setup, game_index)},
         }
 
+    def table_records(self, block: Block) -> dict[str, tuple[RecordArray, np.ndarray]]:
+        """What each record table is made of, by name: its declaration and its values, the
+        engine's record arrays as they are (a game may save one in another form, such as
+        summed over the seats)."""
+        return {name: (self.layout[name], block.extra[name]) for name in self.layout.tables}
+
     def tables(self, block: Block, setup: Setup) -> dict[str, pa.Table]:
-        """Per-game records as pyarrow tables, by name, as the engine's records declare them."""
-        layout = self.layout
+        """Per-game records as pyarrow tables, by name, as :meth:`table_records` declares them."""
         derived = self.derived_columns(block, setup)
         return {
-            name: pa.table(
-                layout[name].columns(block.extra[name], block.first_game, derived.get(name, {}))
-            )
-            for name in layout.tables
+            name: pa.table(array.columns(values, block.first_game, derived.get(name, {})))
+            for name, (array, values) in self.table_records(block).items()
         }
 
     #: The game's name in the first line of a narrated game.

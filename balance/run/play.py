@@ -133,7 +133,7 @@ class Run:
 
     @property
     def cards(self) -> pd.DataFrame:
-        """One row per game, seat and card (Walk the Plank)."""
+        """One row per game and card, summed over the seats (Walk the Plank)."""
         return self.table("cards")
 
     @property

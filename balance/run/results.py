@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import math
-import platform
 import time
 from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -24,6 +23,7 @@ from balance.core.game import SEATINGS, Block, Lineup, Setup
 from balance.core.lazy import pa, pd
 from balance.core.strategy import SeatStrategy, load_strategy_file
 from balance.games import get_game
+from balance.run import machine
 
 if TYPE_CHECKING:
     import pyarrow.parquet as pq
@@ -68,7 +68,7 @@ class RunWriter:
         for name, table in tables.items():
             if name not in self.writers:
                 self.writers[name] = pq.ParquetWriter(
-                    self.directory / f"{name}.parquet", table.schema, compression="zstd"
+                    self.directory / f"{name}.parquet", table.schema, **writer_options(table)
                 )
                 self._threads[name] = ThreadPoolExecutor(1, thread_name_prefix="parquet")
             write = self.writers[name].write_table
@@ -93,6 +93,22 @@ class RunWriter:
         write_json(self.directory / MANIFEST, manifest)
         if summary is not None:
             write_json(self.directory / SUMMARY, summary)
+
+
+def writer_options(table: pa.Table) -> dict[str, Any]:
+    """How a record table is written: zstd, integer columns delta-encoded (each value
+    stored as its difference from the one before, in as few bits as the block needs), the
+    others (labels) as dictionaries, and statistics for ``game`` alone (a reader can
+    still skip row groups by game). Parquet's default, a dictionary and statistics for
+    every column, took 1.5 to 1.8 times as long to encode every game's tables, for files
+    of about the same size."""
+    integers = [f.name for f in table.schema if pa.types.is_integer(f.type)]
+    return {
+        "compression": "zstd",
+        "use_dictionary": [name for name in table.column_names if name not in integers],
+        "column_encoding": dict.fromkeys(integers, "DELTA_BINARY_PACKED"),
+        "write_statistics": ["game"] if "game" in table.column_names else False,
+    }
 
 
 def _described(path: Path) -> str:
@@ -198,7 +214,7 @@ def manifest_for(setup: Setup, requested: int, partial: bool, **extra: Any) -> d
         "seating": setup.lineup.seating,
         "restricted": list(setup.lineup.restricted),
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "machine": f"{platform.machine()} {platform.system()}, Python {platform.python_version()}",
+        "machine": machine.one_line(with_load=False),
         **extra,
     }
 

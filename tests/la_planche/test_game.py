@@ -21,7 +21,7 @@ from balance.analyses import run_report as report_module
 from balance.analyses.compare import compare
 from balance.analyses.run_report import RunTables
 from balance.core.errors import BalanceError
-from balance.games.la_planche.game import GAME
+from balance.games.la_planche.game import GAME, fall_order
 from balance.games.la_planche.metrics import action_usefulness, last_colour_rates
 from balance.games.la_planche.reference import ACTIONS
 from balance.games.la_planche.rules import COLOUR_NAMES, COLOURS, LaPlancheRules
@@ -390,6 +390,14 @@ def test_records_have_a_row_per_game_seat_and_action(request, which: str) -> Non
     assert (actions.loc[never, ["offered", "chosen"]] == 0).all().all()
     assert (actions["chosen"] <= actions["offered"]).all()
     assert (actions["chosen"] <= actions["done"]).all()
+
+
+def test_fall_order_spells_each_games_fallen_colours_in_order() -> None:
+    # Colour codes, -1 where none fell: anywhere in a row, a whole row, or none at all.
+    fell = np.array([[2, 0, -1, 3], [-1, -1, -1, -1], [1, 1, 2, 0], [-1, 3, -1, -1]], np.int8)
+    spelled = ["".join(COLOURS[c] for c in row if c >= 0) for row in fell]
+    assert fall_order(fell).to_pylist() == spelled == ["GYB", "", "RRGY", "B"]
+    assert fall_order(fell[:0]).to_pylist() == []
 
 
 @pytest.mark.parametrize("which", ["run2", "run4"])

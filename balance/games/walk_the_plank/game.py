@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -11,7 +12,8 @@ import numpy as np
 from balance.core.errors import BalanceError
 from balance.core.formatting import interval, percent
 from balance.core.game import Block, Capabilities, EngineGame, RuleSet, Setup
-from balance.core.lazy import LazyModule, pa, pd
+from balance.core.lazy import LazyModule, pd
+from balance.core.records import Derived, RecordArray, labels_column
 from balance.games.walk_the_plank.cards import CARD_NAMES, N_CARDS
 from balance.games.walk_the_plank.reference import DOLPHIN_FACES
 from balance.games.walk_the_plank.rules import WalkThePlankRules
@@ -21,8 +23,6 @@ if TYPE_CHECKING:
     from balance.stats.metrics import Metric
 
 engine = LazyModule("balance.games.walk_the_plank.engine")
-#: The dolphin die's face of each recorded code, None (code -1) when it was not rolled.
-_FACE_OR_NONE = np.array([*DOLPHIN_FACES, None], dtype=object)
 nb = LazyModule("balance.games.walk_the_plank.engine_nb")
 
 
@@ -122,11 +122,24 @@ class WalkThePlank(EngineGame):
         return dataclasses.replace(self.block(records), extra=extra)
 
     def derived_columns(self, block: Block, setup: Setup) -> dict[str, dict[str, Any]]:
-        """The winners, the strategies, and the dolphin die's face (null if not rolled)."""
+        """The winners, the strategies, the dolphin die's face (null if not rolled), and
+        the cards each seat revealed with an effect (:func:`cards_with_effect`)."""
         derived = super().derived_columns(block, setup)
-        faces = _FACE_OR_NONE[block.extra["games"][:, nb.GameStat.DOLPHIN_FACE]]
-        derived["games"]["dolphin_face"] = pa.array(faces, type=pa.string()).dictionary_encode()
+        faces = block.extra["games"][:, nb.GameStat.DOLPHIN_FACE]
+        derived["games"]["dolphin_face"] = labels_column(faces, DOLPHIN_FACES)
+        derived["seats"]["cards_with_effect"] = cards_with_effect(block.extra["cards"]).ravel()
         return derived
+
+    def table_records(self, block: Block) -> dict[str, tuple[RecordArray, np.ndarray]]:
+        """The engine's records, but the ``cards`` summed over the seats (int32: 5 seats'
+        reveals of a card over up to 10,000 rounds pass int16) and a ``seats`` column of
+        the cards each seat revealed with an effect (:func:`saved_tables`)."""
+        seats, cards = saved_tables()
+        return {
+            **super().table_records(block),
+            "seats": (seats, block.extra["seats"]),
+            "cards": (cards, block.extra["cards"].sum(axis=1, dtype=np.int32)),
+        }
 
     def slim(self, block: Block) -> Block:
         """The block with only what :meth:`summarize` reads: card counts summed over seats."""
@@ -271,6 +284,40 @@ class WalkThePlank(EngineGame):
     def restrictions(self, setup: Setup, game_index: int) -> dict[str, Any]:
         """The card each seat may never program (-1: none)."""
         return {"forbidden": [int(m) for m in engine.forbidden_by_seat(setup.lineup, game_index)]}
+
+
+@functools.cache
+def saved_tables() -> tuple[RecordArray, RecordArray]:
+    """The ``seats`` and ``cards`` tables a run saves, declared from the engine's records.
+
+    ``seats``: the engine's, with ``cards_with_effect`` (:func:`cards_with_effect`).
+    ``cards``: a row a game and card, the engine's per-seat records summed over the seats.
+    A row a seat and card would be five times the rows at 5 players, and Parquet spent
+    more time encoding them than the engine playing the games; what the report reads of
+    each seat's cards (which it revealed with an effect) fits in one number a seat.
+    """
+    seats, cards = nb.RECORDS["seats"], nb.RECORDS["cards"]
+    return (
+        dataclasses.replace(seats, entries=(*seats.entries, Derived("cards_with_effect"))),
+        dataclasses.replace(cards, axes=cards.axes[1:]),  # the seat axis summed
+    )
+
+
+def cards_with_effect(cards: np.ndarray) -> np.ndarray:
+    """The cards each seat revealed with an effect at least once in a game, as bits: bit
+    ``c`` for card ``c`` of :data:`CARD_NAMES` (1 for shove-left, 2 for shove-right, ...).
+
+    Parameters
+    ----------
+    cards : the engine's card records, int16 ``(G, n, 10, CardStat.SIZE)``.
+
+    Returns
+    -------
+    uint16 ``(G, n)``.
+    """
+    effect = cards[..., nb.CardStat.EFFECT] > 0
+    bits = np.packbits(effect, axis=-1, bitorder="little")  # (G, n, 2) bytes, card 0 first
+    return bits.view("<u2")[..., 0]
 
 
 GAME = WalkThePlank()

@@ -1,12 +1,18 @@
 """Walk the Plank's card usefulness: pure functions from the ``cards`` and ``seats`` tables.
 
-The ``cards`` table has one row a game, seat and card: ``revealed``, ``effect`` (reveals
-with an effect), ``killed_own``, ``killed_others`` (pirates sent to the Locker) and
-``saved`` (pirates moved toward the ship), as :meth:`WalkThePlank.tables` writes it.
+The ``cards`` table has one row a game and card, the seats' records summed: ``revealed``,
+``effect`` (reveals with an effect), ``killed_own``, ``killed_others`` (pirates sent to the
+Locker) and ``saved`` (pirates moved toward the ship). The ``seats`` table's
+``cards_with_effect`` holds, as bits, the cards each seat revealed with an effect at least
+once (bit ``c`` for the ``c``-th of the ``cards`` table's cards, in their order), as
+:meth:`WalkThePlank.tables` writes them. A run saved before the cards were summed has
+one row a game, seat and card instead (a ``seat`` column) and no ``cards_with_effect``:
+:func:`per_game_cards` turns it into the same two tables.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from balance.stats.intervals import mean_interval, ratio_interval, share_interval, wilson_interval
@@ -18,6 +24,31 @@ PER_REVEAL = {
     "killed_own": "own_sent_off_per_reveal",
     "saved": "saved_per_reveal",
 }
+#: The columns of a card's records, summed over the seats in the ``cards`` table.
+SUMMED = ("revealed", *PER_REVEAL)
+
+
+def card_names(cards: pd.DataFrame) -> list[str]:
+    """The cards of the ``cards`` table in its order: its categories', else as they come."""
+    if isinstance(cards["card"].dtype, pd.CategoricalDtype):
+        return list(cards["card"].cat.categories)
+    return list(pd.unique(cards["card"]))
+
+
+def per_game_cards(cards: pd.DataFrame, seats: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The ``cards`` table a row a game and card and the ``seats`` table with
+    ``cards_with_effect``: as they are, or made from a run saved a row a game, seat and
+    card (its cards summed over the seats, each seat's effects turned into bits)."""
+    if "seat" not in cards.columns:
+        return cards, seats
+    codes = pd.Categorical(cards["card"], categories=card_names(cards)).codes.astype(np.uint16)
+    bits = np.where(cards["effect"].to_numpy() > 0, np.left_shift(np.uint16(1), codes), 0)
+    # A seat's rows hold distinct cards: the sum of their bits is their union.
+    by_seat = pd.Series(bits).groupby([cards["game"].to_numpy(), cards["seat"].to_numpy()]).sum()
+    at = pd.MultiIndex.from_arrays([seats["game"], seats["seat"]])
+    bits = by_seat.reindex(at, fill_value=0).to_numpy(dtype=np.uint16)
+    summed = cards.groupby(["game", "card"], observed=True)[list(SUMMED)].sum().reset_index()
+    return summed, seats.assign(cards_with_effect=bits)
 
 
 def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
@@ -32,8 +63,10 @@ def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
 
     Parameters
     ----------
-    cards : one row a game, seat and card (see the module docstring).
-    seats : one row a game and seat, with ``won``.
+    cards : one row a game and card (see the module docstring), or one row a game, seat
+        and card (a run saved before the cards were summed over the seats).
+    seats : one row a game and seat, with ``won`` and (unless ``cards`` has a row a seat
+        and card) ``cards_with_effect``.
 
     Returns
     -------
@@ -42,16 +75,13 @@ def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
     ``_low``/``_high``, and ``win_rate_with_effect``/``win_rate_without`` with
     ``_low``/``_high`` and their seat-game counts ``seats_with_effect``/``seats_without``.
     """
-    won = seats.set_index(["game", "seat"])["won"]
-    names = (
-        list(cards["card"].cat.categories)
-        if isinstance(cards["card"].dtype, pd.CategoricalDtype)
-        else list(pd.unique(cards["card"]))
-    )
+    cards, seats = per_game_cards(cards, seats)
+    won = seats["won"].to_numpy(dtype=bool)
+    effects = seats["cards_with_effect"].to_numpy()
     rows = []
-    for name in names:
+    for c, name in enumerate(card_names(cards)):
         here = cards[cards["card"] == name]
-        per_game = here.groupby("game")[["revealed", *PER_REVEAL]].sum()
+        per_game = here.groupby("game")[list(SUMMED)].sum()
         row: dict[str, object] = {"card": name, "games": len(per_game)}
         _put(row, "reveals_per_game", mean_interval(per_game["revealed"].to_numpy(), floor=0.0))
         for column, label in PER_REVEAL.items():
@@ -61,9 +91,7 @@ def card_usefulness(cards: pd.DataFrame, seats: pd.DataFrame) -> pd.DataFrame:
                 _put(row, label, share_interval(y, x))
             else:
                 _put(row, label, ratio_interval(y, x, floor=0.0))
-        with_effect = (here.set_index(["game", "seat"])["effect"] > 0).reindex(
-            won.index, fill_value=False
-        )
+        with_effect = (effects >> c) & 1 == 1
         for label, mask in (("with_effect", with_effect), ("without", ~with_effect)):
             trials = int(mask.sum())
             wins = int(won[mask].sum())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from balance.games.walk_the_plank.cards import CARD_NAMES
-from balance.games.walk_the_plank.metrics import card_usefulness
+from balance.games.walk_the_plank.metrics import SUMMED, card_usefulness
 from balance.reports.charts import Chart, plot_grouped, plot_intervals
 
 DELTA = "95% delta-method intervals with games as clusters"
@@ -16,19 +16,13 @@ def charts(tables: Any, prefix: str = "") -> list[Chart]:
 
     ``tables`` is a :class:`balance.analyses.run_report.RunTables` (a run's record tables by name).
     """
-    cards = tables.require(
-        "cards",
-        "game",
-        "seat",
-        "card",
-        "revealed",
-        "effect",
-        "killed_own",
-        "killed_others",
-        "saved",
-    )
-    tables.check_rows("cards", len(cards), tables.games * tables.setup.players * len(CARD_NAMES))
-    usefulness = card_usefulness(cards, tables["seats"])
+    # A run saved before the cards were summed over the seats has a row a seat and card.
+    per_seat = "seat" in tables["cards"].columns
+    cards = tables.require("cards", "game", "card", *(("seat",) if per_seat else ()), *SUMMED)
+    seats = tables["seats"] if per_seat else tables.require("seats", "cards_with_effect")
+    rows = tables.games * len(CARD_NAMES) * (tables.setup.players if per_seat else 1)
+    tables.check_rows("cards", len(cards), rows)
+    usefulness = card_usefulness(cards, seats)
     n_games = tables.games
     cards = list(usefulness["card"])
     rest = ", ".join(tables.setup.rules.rest) or "none"
