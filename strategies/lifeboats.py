@@ -42,14 +42,13 @@ from balance.games.lifeboats.kit import (
     best_seat_nb,
     enter_gain_nb,
     fill_chances_nb,
-    fill_own_values_nb,
+    fill_vote_nb,
     has_hat_nb,
     is_ballot_nb,
     lane_value_nb,
     leave_loss_nb,
     lose_pawn_nb,
     njit,
-    option_value_nb,
     own_of_nb,
     pawn_points_nb,
     predict_tally_nb,
@@ -79,29 +78,49 @@ def random_decide(obs, seat, kind, options, count, params, rng):
 #         spread points a placement is marked down for each of its pawns already in the boat
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
+def _vote_table(obs, kind, options, count):
+    """The vote a ballot (or the choice after one) is, with its table (kit) filled: the
+    overboard vote's values need none."""
+    vote = vote_kind_nb(kind)
+    if vote != OVERBOARD_VOTE:
+        fill_vote_nb(obs, kind, options, count)
+    return vote
+
+
+@njit(inline="always", cache=True)
+def _steward_vote_values(obs, seat, kind, options, count, spite):
+    """Fill the option values (kit.VALUES) of a vote, or of the choice after one, by which
+    the steward and the hatkeeper choose. Compiled into their decisions: the voters of a
+    ballot share its tables, so a vote costs little more than this loop."""
+    values, state = obs[6], obs[3]
+    vote = _vote_table(obs, kind, options, count)
+    for k in range(count):
+        code = options[k]
+        if code == HAT:
+            value = NEVER
+        elif vote == OVERBOARD_VOTE:
+            value = -1.0 if code == seat else float(weight_nb(obs, code, state[State.BOAT]))
+        else:  # leak or move: own expected points, less spite for rivals'
+            value = own_of_nb(obs, seat, k) - spite * rival_mean_of_nb(obs, seat, k)
+        values[VALUES + k] = value
+
+
+@njit(inline="always", cache=True)
 def _steward_values(obs, seat, kind, options, count, spite, spread):
-    """Fill the option values (kit.VALUES) the steward and the hatkeeper choose by."""
+    """Fill the option values (kit.VALUES) the steward and the hatkeeper choose by, for a
+    decision other than a vote (:func:`_steward_vote_values`)."""
     values, crew, state = obs[6], obs[1], obs[3]
     fill_chances_nb(obs, kind)
-    vote = vote_kind_nb(kind)
-    if vote in (LEAK_VOTE, MOVE_VOTE):
-        fill_own_values_nb(obs, kind, options, count)
     for k in range(count):
         code = options[k]
         value = 0.0
-        if code == HAT:
-            value = NEVER
-        elif kind == LANE:
+        if kind == LANE:
             value = lane_value_nb(obs, code)
         elif kind == PLACE:
             boat = code // 2
             mine = crew[boat, seat, OFFICER] + crew[boat, seat, SAILOR]
             value = enter_gain_nb(obs, seat, boat, code % 2) - spread * mine
-        elif vote == OVERBOARD_VOTE:
-            value = -1.0 if code == seat else float(weight_nb(obs, code, state[State.BOAT]))
-        elif is_ballot_nb(vote):  # leak or move: own expected points, less spite for rivals'
-            value = own_of_nb(obs, seat, k) - spite * rival_mean_of_nb(obs, seat, k)
         elif kind == SWIM_OUT:
             boat, pawn = code // 2, code % 2
             value = best_entry_nb(obs, seat, pawn, boat) - leave_loss_nb(
@@ -117,11 +136,14 @@ def _steward_values(obs, seat, kind, options, count, spite, spread):
         values[VALUES + k] = value
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def steward_decide(obs, seat, kind, options, count, params, rng):
     if kind == LOSE_PAWN:
         return lose_pawn_nb(obs, options, count)
-    _steward_values(obs, seat, kind, options, count, params[0], params[1])
+    if is_ballot_nb(vote_kind_nb(kind)):
+        _steward_vote_values(obs, seat, kind, options, count, params[0])
+    else:
+        _steward_values(obs, seat, kind, options, count, params[0], params[1])
     return best_index_nb(obs, count, rng)
 
 
@@ -131,19 +153,31 @@ def steward_decide(obs, seat, kind, options, count, params, rng):
 #                before it plays a hat
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def hatkeeper_decide(obs, seat, kind, options, count, params, rng):
     if kind == LOSE_PAWN:
         return lose_pawn_nb(obs, options, count)
-    _steward_values(obs, seat, kind, options, count, params[0], params[1])
+    if is_ballot_nb(vote_kind_nb(kind)):
+        _steward_vote_values(obs, seat, kind, options, count, params[0])
+    else:
+        _steward_values(obs, seat, kind, options, count, params[0], params[1])
     pick = best_index_nb(obs, count, rng)
     if is_ballot_nb(kind) and has_hat_nb(obs, seat, options, count):
+        fill_vote_nb(obs, kind, options, count)  # the table the prediction reads
+        mine = own_of_nb(obs, seat, pick)  # option_value_nb, from the table
+        # The predicted outcome is worth the mean of some options' values: no less than
+        # the worst. When even that costs less than the stake (a margin above rounding),
+        # no prediction can call for the hat, and none is made.
+        worst = mine
+        for k in range(count - 1):  # the last option is the hat
+            worst = min(worst, own_of_nb(obs, seat, k))
+        if mine - worst + 1e-9 < params[2]:
+            return pick
         weight = 1.0
         if kind == OVERBOARD_VOTE:
             weight = float(weight_nb(obs, seat, obs[3][State.BOAT]))
         predict_tally_nb(obs, seat, kind, options, count)
         outcome = predicted_outcome_nb(obs, seat, kind, options, count, pick, weight)
-        mine = option_value_nb(obs, seat, kind, options, pick)
         if mine - outcome >= params[2]:
             return count - 1
     return pick
@@ -154,23 +188,16 @@ def hatkeeper_decide(obs, seat, kind, options, count, params, rng):
 #                predicted sinking leak off it
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
-def _swimmer_values(obs, seat, kind, options, count):
+@njit(inline="always", cache=True)
+def _swimmer_vote_values(obs, seat, kind, options, count):
+    """Fill the swimmer's option values (kit.VALUES) of a vote, or of the choice after one
+    (compiled into its decision, as the steward's)."""
     values, state = obs[6], obs[3]
-    fill_chances_nb(obs, kind)
-    vote = vote_kind_nb(kind)
-    if vote in (LEAK_VOTE, MOVE_VOTE):
-        fill_own_values_nb(obs, kind, options, count)
+    vote = _vote_table(obs, kind, options, count)
     for k in range(count):
         code = options[k]
-        value = 0.0
         if code == HAT:
             value = NEVER
-        elif kind == LANE:
-            value = lane_value_nb(obs, code)
-        elif kind == PLACE:
-            boat = code // 2
-            value = pawn_points_nb(obs, boat, code % 2) + values[CHANCE_AFTER + boat]
         elif vote == LEAK_VOTE:
             if stake_nb(obs, seat, code) == 0.0:
                 value = 1000.0 - rival_mean_of_nb(obs, seat, k)
@@ -182,8 +209,25 @@ def _swimmer_values(obs, seat, kind, options, count):
                 value = 1000.0 - 100.0 * steps_left_nb(obs, code) + stake
             else:
                 value = -rival_mean_of_nb(obs, seat, k)
-        elif vote == OVERBOARD_VOTE:
+        else:  # overboard
             value = -1.0 if code == seat else float(weight_nb(obs, code, state[State.BOAT]))
+        values[VALUES + k] = value
+
+
+@njit(inline="always", cache=True)
+def _swimmer_values(obs, seat, kind, options, count):
+    """Fill the swimmer's option values (kit.VALUES) for a decision other than a vote
+    (:func:`_swimmer_vote_values`)."""
+    values = obs[6]
+    fill_chances_nb(obs, kind)
+    for k in range(count):
+        code = options[k]
+        value = 0.0
+        if kind == LANE:
+            value = lane_value_nb(obs, code)
+        elif kind == PLACE:
+            boat = code // 2
+            value = pawn_points_nb(obs, boat, code % 2) + values[CHANCE_AFTER + boat]
         elif kind == SWIM_OUT:
             boat, pawn = code // 2, code % 2
             value = best_seat_nb(obs, pawn, boat) - (
@@ -195,11 +239,14 @@ def _swimmer_values(obs, seat, kind, options, count):
         values[VALUES + k] = value
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def swimmer_decide(obs, seat, kind, options, count, params, rng):
     if kind == LOSE_PAWN:
         return lose_pawn_nb(obs, options, count)
-    _swimmer_values(obs, seat, kind, options, count)
+    if is_ballot_nb(vote_kind_nb(kind)):
+        _swimmer_vote_values(obs, seat, kind, options, count)
+    else:
+        _swimmer_values(obs, seat, kind, options, count)
     pick = best_index_nb(obs, count, rng)
     if kind == LEAK_VOTE and has_hat_nb(obs, seat, options, count):
         predict_tally_nb(obs, seat, kind, options, count)

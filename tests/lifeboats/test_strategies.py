@@ -8,6 +8,7 @@ contract), calls the strategy's compiled ``decide`` and checks its answer.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import numpy as np
 import pytest
@@ -678,6 +679,108 @@ def test_a_votes_table_is_filled_again_in_the_next_decision(counted: bool) -> No
                     assert kit.own_of_nb(shared, q, k) == own
         tables.append([kit.own_of_nb(shared, q, k) for q in range(4) for k in range(5)])
     assert tables[0] != tables[1]
+
+
+def leak_by_leak(pawns: int, leaks: int, free: int, steps_left: int, leaks_left: int) -> int:
+    """The leaks a boat survives plus one, counted leak by leak: each takes a free seat
+    while there is one, else a pawn and its seat (-1 sunk already, 0 it cannot sink)."""
+    if leaks > pawns:
+        return -1
+    if steps_left <= 0 or leaks_left <= 0:
+        return 0
+    margin, spare, hits = pawns - leaks, free, 0
+    while margin >= 0 and hits < leaks_left:
+        if spare > 0:
+            spare -= 1
+            margin -= 1
+        else:
+            margin -= 2
+        hits += 1
+    return 0 if margin >= 0 else hits
+
+
+def test_the_leaks_a_boat_survives_are_counted_as_leak_by_leak() -> None:
+    # The kit counts them in closed form; every small boat, markers and track agree.
+    grid = itertools.product(range(-1, 9), range(-1, 9), range(-2, 9), (0, 1, 2), range(-1, 12))
+    for args in grid:
+        assert kit._hits_nb(*args) == leak_by_leak(*args), args
+
+
+def ballot_position(hats: list[int]):
+    """Five players mid-game: boats with leaks, steps and mixed crews; boat 2 is voted on."""
+    crew = {
+        (0, 0): (1, 1),
+        (0, 1): (0, 2),
+        (1, 1): (1, 1),
+        (1, 2): (0, 1),
+        (2, 2): (1, 2),
+        (2, 3): (0, 1),
+        (2, 0): (0, 1),
+        (3, 3): (1, 1),
+        (3, 4): (0, 2),
+        (4, 4): (1, 1),
+        (5, 0): (0, 1),
+    }
+    return build(5, crew=crew, leaks={0: 1, 2: 1}, steps={1: 1, 3: 2}, hats=hats, boat=2)
+
+
+@pytest.mark.parametrize("kind", [LEAK_VOTE, MOVE_VOTE, OVERBOARD_VOTE])
+def test_a_ballots_voters_share_its_tables_with_or_without_a_hat(kind: int) -> None:
+    # One ballot's voters in turn on one set of buffers, as the game loop asks them: a
+    # voter without a hat (one option fewer) may fill the tables another with a hat
+    # reads, or the other way round. Each voter's answer, option values and predicted
+    # tally must be those fresh buffers give it.
+    hats = [0, 2, 0, 1, 3]
+    shared = ballot_position(hats)
+    kit.new_ballot_nb(shared)
+    voters = [s for s in range(5) if kind != OVERBOARD_VOTE or shared[1][2, s].sum() > 0]
+    asked = 0
+    for seat in voters:
+        options = legal(shared, seat, kind)
+        buffer = np.zeros(MAX_OPTIONS, dtype=np.int64)
+        buffer[: len(options)] = options
+        for strategy, params in ((steward, {}), (hatkeeper, {"stake": 0.0}), (swimmer, {})):
+            fresh = ballot_position(hats)
+            answers = [
+                ask(strategy, obs, seat, kind, options, seat, **params) for obs in (shared, fresh)
+            ]
+            assert answers[0] == answers[1], (strategy.name, seat)
+            values = [obs[6][kit.VALUES : kit.VALUES + len(options)] for obs in (shared, fresh)]
+            assert np.array_equal(values[0], values[1]), (strategy.name, seat)
+            asked += 1
+        if HAT in options:
+            fresh = ballot_position(hats)
+            for obs in (shared, fresh):
+                kit.fill_vote_nb(obs, kind, buffer, len(options))
+                kit.predict_tally_nb(obs, seat, kind, buffer, len(options))
+            tallies = [obs[6][kit.TALLY : kit.TALLY + len(options)] for obs in (shared, fresh)]
+            assert np.array_equal(tallies[0], tallies[1]), seat
+    assert asked >= 9
+
+
+@pytest.mark.parametrize("kind", [LEAK_VOTE, MOVE_VOTE, OVERBOARD_VOTE, CHOOSE_LEAK, CHOOSE_MOVE])
+def test_fill_vote_fills_the_table_once_a_ballot(kind: int) -> None:
+    # The table fill_vote_nb makes ready holds own_value_nb of every option to every seat;
+    # a second voter of the same ballot finds it filled, a new ballot fills it again.
+    obs = ballot_position([1, 1, 1, 1, 1])
+    fresh = ballot_position([1, 1, 1, 1, 1])
+    kit.fill_chances_nb(fresh, kind)  # own_value_nb reads the chance tables
+    options = legal(obs, 0, kind)
+    buffer = np.zeros(MAX_OPTIONS, dtype=np.int64)
+    buffer[: len(options)] = options
+    fills = []
+    for new_ballot in (True, False, True):
+        if new_ballot:
+            kit.new_ballot_nb(obs)
+        kit.fill_vote_nb(obs, kind, buffer, len(options))
+        for q in range(5):
+            for k, code in enumerate(options):
+                assert kit.own_of_nb(obs, q, k) == kit.own_value_nb(fresh, q, kind, code)
+        fills.append(int(obs[5][kit._M_STAMP]))
+    if kit.is_ballot_nb(kind):
+        assert fills[1] == fills[0] and fills[2] == fills[1] + 1  # kept for the ballot
+    else:
+        assert fills[1] == fills[0] + 1 and fills[2] == fills[1] + 1  # the choice: afresh
 
 
 def test_a_votes_table_follows_the_options_within_a_decision() -> None:

@@ -25,20 +25,23 @@ From :data:`CACHE` on, both scratch buffers belong to the kit: each boat's chanc
 kept there with the part of the position they depend on, and worked out again only when
 that part changes (a leak, a move, a pawn in or out), so the voters of one ballot and the
 decisions between two events share one estimate; :func:`fill_own_values_nb` fills there
-a vote's values to every seat in one pass, once a decision (:data:`MEMO`): the helpers
-that predict a ballot read the table the strategy had filled. The helpers after
-:func:`fill_chances_nb` rely on it having been called in the same decision, as the
-strategies do. Nothing here allocates.
+a vote's values to every seat in one pass, once a decision or a ballot (:data:`MEMO`),
+and :func:`predict_tally_nb` every seat's predicted vote once a ballot
+(:data:`PREDICTED`): the helpers that predict a ballot read the tables the strategy had
+filled. The helpers after :func:`fill_chances_nb` rely on it having been called in the
+same decision, as the strategies do (or on :func:`fill_vote_nb`, for those that read
+only the vote's table). Nothing here allocates.
 
 Option values are compared by :func:`best_index_nb`: the highest wins and ties between
 equally good options are broken by a draw from the seat's own stream, so that no strategy
 leans on the order of the options.
 
-The small readers (a stake, a vote's weight, a pawn's gain or loss in a boat) are inlined
-into their callers: a call passes ``obs``'s seven arrays, which costs more than such a
-helper's work, and the heuristics ask them for every option. The larger helpers are
-compiled once and called, which keeps a strategy's first compilation to seconds
-(inlining them all took up to a minute a strategy).
+The small readers (a stake, a vote's weight, a pawn's gain or loss in a boat), the
+choosing and predicting loops and the checks of the kit's tables are inlined into their
+callers: a call passes ``obs``'s seven arrays (some 60 words), which costs more than
+such a helper's work, and the heuristics ask them at every decision. Filling a stale
+table, and the larger helpers, are compiled once and called, which keeps a strategy's
+first compilation to seconds (inlining them all took up to a minute a strategy).
 """
 
 import math
@@ -112,6 +115,7 @@ __all__ = [
     "enter_gain_nb",
     "fill_chances_nb",
     "fill_own_values_nb",
+    "fill_vote_nb",
     "has_hat_nb",
     "is_ballot_nb",
     "lane_value_nb",
@@ -184,6 +188,20 @@ _M_END = _M_OPTIONS + MAX_OPTIONS
 BALLOT = _M_END
 _M_BALLOT_TABLE = BALLOT + 1  # the ballot the OWN table was filled for (0: none)
 _M_BALLOT_CHANCES = BALLOT + 2  # the ballot the chance cache was brought up to date for
+_M_STAMP = BALLOT + 3  # a count of the OWN table's fillings
+_M_PREDICTED = BALLOT + 4  # the filling of the OWN table the PREDICTED table follows
+_EXPS_KNOWN = BALLOT + 5  # a bit per exp kept in _EXPS for the cache's shared key
+#: obs[6][PREDICTED + q * _VOTER + k]: seat q's predicted vote on option k of the ballot
+#: the OWN table was filled for (``weight / ties`` on each option it rates best, else 0.0;
+#: :func:`predict_tally_nb`), filled once a ballot for every seat and summed for each
+#: voter who asks.
+PREDICTED = OWN + MAX_PLAYERS * MAX_OPTIONS
+_VOTER = MAX_BOATS + 1  # a ballot's outcomes, then the hat
+#: obs[6][_EXPS + c * _EXP_STEPS + s]: the Poisson term exp(-mean) of chance c (now,
+#: after a leak, after a move) for a boat with s steps left, kept while what every boat's
+#: chance shares (the rates) stays the same (:func:`_first_nb`).
+_EXPS = PREDICTED + MAX_PLAYERS * _VOTER
+_EXP_STEPS = 8
 
 
 # --- reading the position ------------------------------------------------------------
@@ -286,17 +304,12 @@ def _hits_nb(pawns, leaks, free, steps_left, leaks_left):
         return -1
     if steps_left <= 0 or leaks_left <= 0:
         return 0
+    # A leak takes a free seat (a seat of margin) while there is one, else a pawn and a
+    # seat (two): the margin of pawns over leaks is gone after ``hits`` leaks.
     margin = pawns - leaks
-    spare = free
-    hits = 0
-    while margin >= 0 and hits < leaks_left:
-        if spare > 0:
-            spare -= 1
-            margin -= 1
-        else:
-            margin -= 2
-        hits += 1
-    if margin >= 0:
+    spare = max(free, 0)
+    hits = margin + 1 if margin < spare else spare + (margin - spare) // 2 + 1
+    if hits > leaks_left:
         return 0  # the markers run out before it sinks
     return hits
 
@@ -426,6 +439,12 @@ def _cache_chances_nb(obs):
         keys[_SHARED + 2] = total
         keys[_SHARED + 3] = rules[Rule.SEATS]
         keys[_SHARED + 4] = rules[Rule.TRACK]
+    # The rate of leaks per step left now, after a leak and after a move (_chance_nb's).
+    left, seats = state[State.LEAKS_LEFT], rules[Rule.SEATS]
+    rate = 1.0 if total <= 0 else min(1.0, left / total)
+    rate_leak = 1.0 if total <= 0 else min(1.0, (left - 1) / total)
+    rate_move = 1.0 if total - 1 <= 0 else min(1.0, left / (total - 1))
+    known = 0 if fresh else keys[_EXPS_KNOWN]
     for b in range(n + 1):
         key = _BOAT_KEYS + _KEY_FIELDS * b
         same = not fresh
@@ -444,28 +463,53 @@ def _cache_chances_nb(obs):
             if steps_left_nb(obs, b) <= 1:
                 cached[slot + _MOVE] = 1.0  # as for a boat afloat (no vote moves it)
             continue
-        full = 1 if boats[b, Boat.FREE] <= 0 else 0
-        cached[slot + _LEAK] = _chance_nb(obs, b, total, -full, 1, 0)
-        if steps_left_nb(obs, b) <= 1:
-            cached[slot + _MOVE] = 1.0  # it lands
-        else:
-            cached[slot + _MOVE] = _chance_nb(obs, b, total, 0, 0, 1)
-        # Now, with a pawn more and with one fewer: the same steps, markers and rate, so
-        # one Poisson mean and one exp (what _chance_nb works out three times).
+        # As boat_chance_nb after a leak, after a move, now, with a pawn more and with
+        # one fewer; each exp(-mean) is kept for the boats with as many steps left.
         pawns, leaks = boats[b, Boat.PAWNS], boats[b, Boat.LEAKS]
         steps = steps_left_nb(obs, b)
-        leaks_left, seats = state[State.LEAKS_LEFT], rules[Rule.SEATS]
-        rate = 1.0 if total <= 0 else min(1.0, leaks_left / total)
-        now = _hits_nb(pawns, leaks, max(seats - pawns - leaks, 0), steps, leaks_left)
-        more = _hits_nb(pawns + 1, leaks, max(seats - pawns - 1 - leaks, 0), steps, leaks_left)
-        fewer = _hits_nb(pawns - 1, leaks, max(seats - pawns + 1 - leaks, 0), steps, leaks_left)
+        full = 1 if boats[b, Boat.FREE] <= 0 else 0
+        hits = _hits_nb(
+            pawns - full, leaks + 1, max(seats - pawns + full - leaks - 1, 0), steps, left - 1
+        )
+        first = 0.0
+        if hits > 0:
+            first, known = _first_nb(cached, known, _LEAK, steps, rate_leak)
+        cached[slot + _LEAK] = _from_hits_nb(hits, rate_leak * steps, first)
+        if steps <= 1:
+            cached[slot + _MOVE] = 1.0  # it lands
+        else:
+            hits = _hits_nb(pawns, leaks, max(seats - pawns - leaks, 0), steps - 1, left)
+            first = 0.0
+            if hits > 0:
+                first, known = _first_nb(cached, known, _MOVE, steps - 1, rate_move)
+            cached[slot + _MOVE] = _from_hits_nb(hits, rate_move * (steps - 1), first)
+        now = _hits_nb(pawns, leaks, max(seats - pawns - leaks, 0), steps, left)
+        more = _hits_nb(pawns + 1, leaks, max(seats - pawns - 1 - leaks, 0), steps, left)
+        fewer = _hits_nb(pawns - 1, leaks, max(seats - pawns + 1 - leaks, 0), steps, left)
         mean, first = 0.0, 0.0
         if now > 0 or more > 0 or fewer > 0:
             mean = rate * steps
-            first = math.exp(-mean)
+            first, known = _first_nb(cached, known, _NOW, steps, rate)
         cached[slot + _NOW] = _from_hits_nb(now, mean, first)
         cached[slot + _MORE] = _from_hits_nb(more, mean, first)
         cached[slot + _FEWER] = _from_hits_nb(fewer, mean, first)
+    keys[_EXPS_KNOWN] = known
+
+
+@njit(inline="always", cache=True)
+def _first_nb(cached, known, which, steps, rate):
+    """``exp(-rate * steps)`` for :func:`_cache_chances_nb`, and the new ``known``: a bit
+    per chance ``which`` and steps left whose exp is kept already (in ``cached[_EXPS:]``;
+    the rate of each chance is the same for every boat, and changes only with the
+    cache's shared key)."""
+    if steps >= _EXP_STEPS:
+        return math.exp(-(rate * steps)), known
+    bit = which * _EXP_STEPS + steps
+    if (known >> bit) & 1:
+        return cached[_EXPS + bit], known
+    first = math.exp(-(rate * steps))
+    cached[_EXPS + bit] = first
+    return first, known | (1 << bit)
 
 
 @njit(inline="always", cache=True)
@@ -485,7 +529,7 @@ def new_ballot_nb(obs):
     obs[5][BALLOT] += 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def fill_chances_nb(obs, kind):
     """Fill the per-boat chance tables of ``obs[6]`` for a decision of ``kind``.
 
@@ -503,16 +547,16 @@ def fill_chances_nb(obs, kind):
         _cache_chances_nb(obs)  # else an earlier voter of this ballot did, on this position
         keys[_M_BALLOT_CHANCES] = ballot
     keys[_M_DECISION] += 1  # a new decision: the OWN table is stale
-    for b in range(MAX_BOATS):
-        scratch[CHANCE + b] = 0.0
-        scratch[CHANCE_AFTER + b] = 0.0
-        scratch[CHANCE_LESS + b] = 0.0
+    fewer = kind == SWIM_OUT
     for b in range(n + 1):
         slot = CACHE + _CHANCES * b
         scratch[CHANCE + b] = scratch[slot + _NOW]
         scratch[CHANCE_AFTER + b] = scratch[slot + after]
-        if kind == SWIM_OUT:
-            scratch[CHANCE_LESS + b] = scratch[slot + _FEWER]
+        scratch[CHANCE_LESS + b] = scratch[slot + _FEWER] if fewer else 0.0
+    for b in range(n + 1, MAX_BOATS):
+        scratch[CHANCE + b] = 0.0
+        scratch[CHANCE_AFTER + b] = 0.0
+        scratch[CHANCE_LESS + b] = 0.0
 
 
 # --- expected points (read the tables filled by fill_chances_nb) ------------------------
@@ -616,7 +660,7 @@ def rival_mean_nb(obs, seat, kind, code):
     return total / max(n - 1, 1)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def fill_own_values_nb(obs, kind, options, count):
     """Fill ``obs[6][OWN + q * MAX_OPTIONS + k]`` with :func:`own_value_nb` of option ``k``
     to every seat ``q``: a whole vote's values in one pass (tables filled by
@@ -626,28 +670,75 @@ def fill_own_values_nb(obs, kind, options, count):
     Called again in the same decision (after the same :func:`fill_chances_nb`) for the
     same vote and options, it leaves the table as it is: the predicted ballot's helpers
     call it to be sure of the table, and a strategy has mostly filled it already. So it
-    does for another voter of the same leak or move ballot (:data:`BALLOT`) with the
-    same options: the table does not depend on who asks.
+    does for another voter of the same ballot (:data:`BALLOT`) with the same outcomes
+    (with or without the hat, which is worth :data:`NEVER` to all): the table does not
+    depend on who asks. Only a table to fill calls out (the check is compiled in).
     """
+    if not _own_values_kept_nb(obs, kind, options, count):
+        _fill_own_values_nb(obs, kind, options, count)
+
+
+@njit(inline="always", cache=True)
+def fill_vote_nb(obs, kind, options, count):
+    """Make a vote's table of values (:func:`fill_own_values_nb`) ready for a decision of
+    ``kind`` (a vote, or the choice of its outcome) without the chance tables: another
+    voter of the same ballot finds it filled, and the landing chances are worked out
+    (:func:`fill_chances_nb`) only to fill it. A strategy that reads only the table, the
+    position and the predicted ballot's helpers needs nothing more; one that reads the
+    chance tables calls :func:`fill_chances_nb` itself.
+    """
+    obs[5][_M_DECISION] += 1  # a new decision: a table of an earlier one is stale
+    if not _own_values_kept_nb(obs, kind, options, count):
+        fill_chances_nb(obs, kind)
+        _fill_own_values_nb(obs, kind, options, count)
+
+
+@njit(inline="always", cache=True)
+def _outcomes_nb(options, count):
+    """How many of ``options[:count]`` come before a last option HAT (all if none)."""
+    if count > 0 and options[count - 1] == HAT:
+        return count - 1
+    return count
+
+
+@njit(inline="always", cache=True)
+def _own_values_kept_nb(obs, kind, options, count):
+    """Whether the OWN table holds this decision's values for ``options[:count]``: filled
+    in this decision, or for this ballot, for the same vote and outcomes."""
+    keys = obs[5]
+    outcomes = _outcomes_nb(options, count)
+    ballot = keys[BALLOT] if is_ballot_nb(kind) else 0
+    same_decision = keys[_M_FILLED] == keys[_M_DECISION] and keys[_M_DECISION] != 0
+    same_ballot = ballot != 0 and keys[_M_BALLOT_TABLE] == ballot
+    if not (same_decision or same_ballot):
+        return False
+    if keys[_M_VOTE] != vote_kind_nb(kind) or keys[_M_COUNT] != outcomes:
+        return False
+    same = True
+    for k in range(outcomes):
+        if keys[_M_OPTIONS + k] != options[k]:
+            same = False
+    return same
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _fill_own_values_nb(obs, kind, options, count):
+    """:func:`fill_own_values_nb`'s filling, keyed by the decision or ballot and the vote's
+    outcomes; the column after the outcomes holds the hat's :data:`NEVER`."""
     boats, crew, state, keys, scratch = obs[0], obs[1], obs[3], obs[5], obs[6]
     n = state[State.PLAYERS]
     vote = vote_kind_nb(kind)
-    ballot = keys[BALLOT] if kind in (LEAK_VOTE, MOVE_VOTE) else 0
-    same_decision = keys[_M_FILLED] == keys[_M_DECISION] and keys[_M_DECISION] != 0
-    same_ballot = ballot != 0 and keys[_M_BALLOT_TABLE] == ballot
-    if (same_decision or same_ballot) and keys[_M_VOTE] == vote and keys[_M_COUNT] == count:
-        same = True
-        for k in range(count):
-            if keys[_M_OPTIONS + k] != options[k]:
-                same = False
-        if same:
-            return
+    outcomes = _outcomes_nb(options, count)
     keys[_M_FILLED] = keys[_M_DECISION]
-    keys[_M_BALLOT_TABLE] = ballot
+    keys[_M_BALLOT_TABLE] = keys[BALLOT] if is_ballot_nb(kind) else 0
     keys[_M_VOTE] = vote
-    keys[_M_COUNT] = count
-    for k in range(count):
+    keys[_M_COUNT] = outcomes
+    keys[_M_STAMP] += 1
+    for k in range(outcomes):
         keys[_M_OPTIONS + k] = options[k]
+    if outcomes < MAX_OPTIONS:  # a voter with a hat reads it there
+        for q in range(n):
+            scratch[OWN + q * MAX_OPTIONS + outcomes] = NEVER
     for k in range(count):
         code = options[k]
         if code == HAT or not is_ballot_nb(vote):
@@ -714,9 +805,10 @@ def rival_mean_of_nb(obs, seat, k):
     left (summed in the same order: the same number)."""
     scratch, n = obs[6], obs[3][State.PLAYERS]
     total = 0.0
-    for q in range(n):
-        if q != seat:
-            total += scratch[OWN + q * MAX_OPTIONS + k]
+    for q in range(seat):  # the seats before and after ``seat``: no branch in the loops
+        total += scratch[OWN + q * MAX_OPTIONS + k]
+    for q in range(seat + 1, n):
+        total += scratch[OWN + q * MAX_OPTIONS + k]
     return total / max(n - 1, 1)
 
 
@@ -748,7 +840,7 @@ def _predicted_value_nb(obs, voter, kind, code):
     return own_value_nb(obs, voter, kind, code)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def predict_tally_nb(obs, seat, kind, options, count):
     """Fill ``obs[6][TALLY:TALLY + count]`` with the votes ``seat`` predicts from its rivals.
 
@@ -759,25 +851,48 @@ def predict_tally_nb(obs, seat, kind, options, count):
     colour (not its own) with the most weight aboard. Its vote is split evenly among the
     options it rates equally. Hats are not predicted (the tally ignores them). Call it
     after :func:`fill_chances_nb` in the same decision.
+
+    Every seat's predicted vote is worked out once a ballot (:data:`PREDICTED`, with the
+    vote's table of values) and each voter who asks sums its rivals', in seat order as a
+    tally taken voter by voter would.
     """
-    scratch, state = obs[6], obs[3]
+    scratch, keys = obs[6], obs[5]
+    n = obs[3][State.PLAYERS]
+    fill_own_values_nb(obs, kind, options, count)
+    if keys[_M_PREDICTED] != keys[_M_STAMP]:
+        _fill_predicted_nb(obs, kind, options, count)
+    for k in range(count):
+        votes = 0.0
+        if options[k] != HAT:
+            for q in range(seat):
+                votes += scratch[PREDICTED + q * _VOTER + k]
+            for q in range(seat + 1, n):
+                votes += scratch[PREDICTED + q * _VOTER + k]
+        scratch[TALLY + k] = votes
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _fill_predicted_nb(obs, kind, options, count):
+    """Fill the :data:`PREDICTED` table for the vote the OWN table was just filled for:
+    each seat's vote as :func:`predict_tally_nb` predicts it (``weight / ties`` on each
+    option it rates best, 0.0 on the others and on the hat's column)."""
+    scratch, state, keys = obs[6], obs[3], obs[5]
     n = state[State.PLAYERS]
     vote = vote_kind_nb(kind)
     boat = state[State.BOAT]
-    for k in range(count):
-        scratch[TALLY + k] = 0.0
-    if vote != OVERBOARD_VOTE:
-        fill_own_values_nb(obs, kind, options, count)
+    outcomes = _outcomes_nb(options, count)
+    keys[_M_PREDICTED] = keys[_M_STAMP]
     for q in range(n):
-        if q == seat:
-            continue
+        row = PREDICTED + q * _VOTER
+        for k in range(_VOTER):
+            scratch[row + k] = 0.0
         weight = 1.0
         if vote == OVERBOARD_VOTE:
             weight = float(weight_nb(obs, q, boat))
             if weight == 0.0:
                 continue
         top = NEVER
-        for k in range(count):  # rated once, into the kit's slots (read twice below)
+        for k in range(outcomes):  # rated once, into the kit's slots (read twice below)
             if vote == OVERBOARD_VOTE:
                 value = _predicted_value_nb(obs, q, kind, options[k])
             else:  # own_value_nb, from the table
@@ -788,15 +903,15 @@ def predict_tally_nb(obs, seat, kind, options, count):
         if top <= NEVER:
             continue
         ties = 0
-        for k in range(count):
+        for k in range(outcomes):
             if scratch[_RATED + k] > top - 1e-9:
                 ties += 1
-        for k in range(count):
+        for k in range(outcomes):
             if scratch[_RATED + k] > top - 1e-9:
-                scratch[TALLY + k] += weight / ties
+                scratch[row + k] = weight / ties
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
     """Expected :func:`own_value_nb` to ``seat`` of the ballot predicted in ``TALLY`` when
     ``seat`` adds ``own_weight`` votes to option ``pick``.
@@ -804,13 +919,11 @@ def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
     A single top option is the outcome. Tied top options go to the first player: ``seat``'s
     own pick if ``seat`` is first and its pick is among them, else the average of the tied
     options (the first player's choice is not predicted). Call it after
-    :func:`fill_chances_nb` in the same decision (a leak or move vote's values are read
-    from :func:`fill_own_values_nb`'s table).
+    :func:`fill_chances_nb` in the same decision (the options' values are read from
+    :func:`fill_own_values_nb`'s table).
     """
     scratch, state = obs[6], obs[3]
-    vote = vote_kind_nb(kind)
-    if vote in (LEAK_VOTE, MOVE_VOTE):
-        fill_own_values_nb(obs, kind, options, count)  # read by option_value_nb
+    fill_own_values_nb(obs, kind, options, count)  # own_value_nb of every option, read below
     top = -1e300
     for k in range(count):
         votes = scratch[TALLY + k] + (own_weight if k == pick else 0.0)
@@ -823,15 +936,15 @@ def predicted_outcome_nb(obs, seat, kind, options, count, pick, own_weight):
         votes = scratch[TALLY + k] + (own_weight if k == pick else 0.0)
         if options[k] != HAT and votes > top - 1e-9:
             ties += 1
-            total += option_value_nb(obs, seat, kind, options, k)
+            total += own_of_nb(obs, seat, k)
             if k == pick:
                 pick_tied = True
     if ties > 1 and pick_tied and state[State.FIRST] == seat:
-        return option_value_nb(obs, seat, kind, options, pick)
+        return own_of_nb(obs, seat, pick)
     return total / max(ties, 1)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def predicted_sinking_nb(obs, seat, options, count, pick, stake):
     """True if the leak ballot predicted in ``TALLY`` (with ``seat``'s vote on ``pick``) may
     sink a boat where ``seat`` holds at least ``stake`` points (other than ``pick``: a lone
@@ -866,7 +979,7 @@ def predicted_sinking_nb(obs, seat, options, count, pick, stake):
 # --- swimming --------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def best_entry_nb(obs, seat, kind, left):
     """Best :func:`enter_gain_nb` for ``seat``'s pawn of type ``kind`` over the boats afloat
     with a free seat other than ``left``; 0.0 if there is none (the swimmer would drown)."""
@@ -881,7 +994,7 @@ def best_entry_nb(obs, seat, kind, left):
     return best
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def best_seat_nb(obs, kind, left):
     """Best points-times-landing-chance (with it aboard) for a pawn of type ``kind`` over the
     boats afloat with a free seat other than ``left``; 0.0 if there is none."""
@@ -896,7 +1009,7 @@ def best_seat_nb(obs, kind, left):
 # --- choosing --------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def best_index_nb(obs, count, rng):
     """Index of the highest of ``obs[6][VALUES:VALUES + count]``; ties drawn at random."""
     values = obs[6]
@@ -916,5 +1029,9 @@ assert TALLY + MAX_OPTIONS <= CHANCE
 assert CHANCE_LESS + MAX_BOATS <= CACHE
 assert CACHE + _CHANCES * MAX_BOATS <= SCRATCH
 assert _BOAT_KEYS + _KEY_FIELDS * MAX_BOATS <= MEMO
-assert OWN + MAX_PLAYERS * MAX_OPTIONS <= SCRATCH
-assert _M_BALLOT_CHANCES < SCRATCH
+assert OWN + MAX_PLAYERS * MAX_OPTIONS <= PREDICTED
+assert PREDICTED + MAX_PLAYERS * _VOTER <= SCRATCH
+assert (_NOW, _LEAK, _MOVE) == (0, 1, 2)  # the chances _EXPS keeps
+assert _EXPS + (_MOVE + 1) * _EXP_STEPS <= SCRATCH
+assert (_MOVE + 1) * _EXP_STEPS <= 63  # the bits of _first_nb's known
+assert _EXPS_KNOWN < SCRATCH

@@ -34,7 +34,7 @@ MIN_PLAYERS = 3
 MAX_BOATS = MAX_PLAYERS + 1
 MAX_LANES = 12
 MAX_ISLANDS = 6
-SCRATCH = 256
+SCRATCH = 320
 #: Longest option list: pawn placement and swimming out, two pawn types in every boat.
 MAX_OPTIONS = 2 * MAX_BOATS + 1
 
