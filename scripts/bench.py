@@ -137,6 +137,8 @@ SAVING_RUNS: tuple[tuple[str, tuple[str, ...], int], ...] = (
 #: single-file implementation of the same rules, on the same games per measurement.
 YARDSTICK_PLAYERS = 5
 YARDSTICK_GAMES = 1_000_000
+#: The variants the yardstick's command-line rows switch on (the yardstick plays base rules).
+YARDSTICK_VARIANTS: tuple[tuple[str, ...], ...] = ((), ("kraken",))
 
 #: What identifies a measurement across runs (the rest is its result and context).
 KEY = ("kind", "engine", "game", "players", "strategies", "variants", "threads", "command")
@@ -336,7 +338,11 @@ def load_yardstick() -> Any:
 
 
 def yardstick_records(
-    ctx: Mapping[str, Any], scale: float, repeat: int, players: int = YARDSTICK_PLAYERS
+    ctx: Mapping[str, Any],
+    scale: float,
+    repeat: int,
+    players: int = YARDSTICK_PLAYERS,
+    variants_list: Sequence[tuple[str, ...]] = YARDSTICK_VARIANTS,
 ) -> Iterable[dict[str, Any]]:
     """Balance against the yardstick: uniform-random Walk the Plank, base rules, one thread.
 
@@ -357,16 +363,19 @@ def yardstick_records(
     games = max(200, int(YARDSTICK_GAMES * scale))
     from balance.run.runner import run_games
 
+    def yardstick_turn(theirs: list[float], theirs_cpu: list[float]) -> None:
+        cpu, clock = time.process_time(), time.perf_counter()
+        fast.play(players, games)
+        theirs_cpu.append(games / (time.process_time() - cpu))
+        theirs.append(games / (time.perf_counter() - clock))
+
     ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
     for _ in range(repeat):
         cpu = time.process_time()
         result = run_games(setup, games, threads=1, progress=False, keep_records=False)
         ours_cpu.append(games / (time.process_time() - cpu))
         ours.append(games / result.elapsed_s)
-        cpu, clock = time.process_time(), time.perf_counter()
-        fast.play(players, games)
-        theirs_cpu.append(games / (time.process_time() - cpu))
-        theirs.append(games / (time.perf_counter() - clock))
+        yardstick_turn(theirs, theirs_cpu)
     yield record(
         ctx,
         "yardstick",
@@ -386,6 +395,38 @@ def yardstick_records(
         # machine busy with other work, which takes turns on the cores.
         cpu_ratio=max(ours_cpu) / max(theirs_cpu),
     )
+    # Through the command line as a designer runs it, its summary's per-card figures
+    # included, base rules and with a variant: the rate the command itself reports
+    # (start-up and compiling are the "command" rows' business), in turns with the
+    # yardstick's base rules.
+    for variants in variants_list:
+        args = ["simulate", "walk-the-plank", "-p", str(players), "-g", str(games)]
+        args += ["--threads", "1", "--json", *(a for v in variants for a in ("-v", v))]
+        program = [sys.executable, "-c", "from balance.cli import main; main()", *args]
+        warm = [("100" if a == str(games) else a) for a in program]
+        subprocess.run(warm, capture_output=True, check=True)  # compile or load once
+        ours, theirs, theirs_cpu = [], [], []
+        for _ in range(repeat):
+            done = subprocess.run(program, capture_output=True, check=True, text=True)
+            ours.append(float(json.loads(done.stdout)["games_per_s"]))
+            yardstick_turn(theirs, theirs_cpu)
+        yield record(
+            ctx,
+            "yardstick",
+            max(ours),
+            engine="compiled",
+            game="walk-the-plank",
+            players=players,
+            strategies="random",
+            variants="+".join(variants) or "base",
+            threads=1,
+            games=games,
+            repeats=repeat,
+            command="balance " + " ".join(args),
+            yardstick="scripts/wtp_fast.py",
+            yardstick_games_per_s=max(theirs),
+            ratio=max(ours) / max(theirs),
+        )
 
 
 def command_records(ctx: Mapping[str, Any], repeat: int, quick: bool) -> Iterable[dict[str, Any]]:
@@ -581,7 +622,9 @@ def row_text(r: Mapping[str, Any]) -> str:
         )
     if r["kind"] == "yardstick":
         return (
-            f"{'yardstick':<10} {r['game']} {r['players']}p {r['strategies']} {r['variants']}, "
+            f"{'yardstick':<10} {r['game']} {r['players']}p {r['strategies']} {r['variants']}"
+            + (" (command line)" if r.get("command") else " (runner)")
+            + ", "
             f"{r['threads']} thread, {r['games']:,} games: balance {r['games_per_s']:,.0f} "
             f"games/s, {r['yardstick']} {r['yardstick_games_per_s']:,.0f} games/s, "
             f"ratio {r['ratio']:.2f}"
@@ -662,7 +705,10 @@ word, no per-game or per-card records beyond winners and length; the test suite 
 that its win rates and game lengths agree with balance's). The ratio says how close
 balance comes to the speed the rules allow on this machine; its processor-time twin
 divides games by the processor time each spent, which other work on a busy machine
-disturbs less than the wall clock.
+disturbs less than the wall clock. The `balance simulate` rows run the command line in a
+fresh interpreter, as a designer does (base rules, then the Kraken variant, the summary's
+per-card figures included), and take the rate the command reports for its games, in turns
+with the yardstick on base rules.
 
 The first run on a new machine compiles each game's engine: on this 2-core machine with
 nothing else running, about 80 s for Walk the Plank, 45 s for La Planche, a minute for
@@ -770,14 +816,15 @@ def markdown(records: Sequence[Mapping[str, Any]], note: str = "") -> str:
             "",
             "Against the yardstick, `scripts/wtp_fast.py` (see below), in turns in one run:",
             "",
-            "| game | players | strategy | variants | threads | games | balance games/s "
-            "| yardstick games/s | ratio | ratio, processor time |",
-            "|---|---:|---|---|---:|---:|---:|---:|---:|---:|",
+            "| game | players | strategy | variants | through | threads | games "
+            "| balance games/s | yardstick games/s | ratio | ratio, processor time |",
+            "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|",
         ]
         for r in yardsticks:
             lines.append(
                 f"| {r['game']} | {r['players']} | {r['strategies']} | {r['variants']} | "
-                f"{r['threads']} | {r['games']:,} | {r['games_per_s']:,.0f} | "
+                + ("`balance simulate`" if r.get("command") else "runner")
+                + f" | {r['threads']} | {r['games']:,} | {r['games_per_s']:,.0f} | "
                 f"{r['yardstick_games_per_s']:,.0f} | {r['ratio']:.2f} | "
                 + (f"{r['cpu_ratio']:.2f} |" if "cpu_ratio" in r else "– |")
             )

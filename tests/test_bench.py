@@ -202,20 +202,26 @@ def test_peak_memory_is_that_of_the_child_alone() -> None:
         bench.measure_child("1/0")
 
 
-def test_the_yardstick_row_plays_both_in_turns_and_keeps_the_ratio(tmp_path: Path) -> None:
+def test_the_yardstick_rows_play_both_in_turns_and_keep_the_ratio(tmp_path: Path) -> None:
     ctx = bench.context(quick=True)
-    (r,) = bench.yardstick_records(ctx, 0.0, 1, players=3)
+    r, cli = bench.yardstick_records(ctx, 0.0, 1, players=3, variants_list=[("kraken",)])
     assert r["kind"] == "yardstick" and r["games"] == 200 and r["threads"] == 1
     assert r["games_per_s"] > 0 and r["yardstick_games_per_s"] > 0
     assert r["ratio"] == pytest.approx(r["games_per_s"] / r["yardstick_games_per_s"])
     assert r["cpu_ratio"] > 0
     assert "scripts/wtp_fast.py" in bench.row_text(r) and "ratio" in bench.row_text(r)
-    json.dumps(r)
-    page = bench.markdown([r])
+    # The command line's row: the rate `balance simulate` itself reports, with the variant.
+    assert cli["command"].startswith("balance simulate walk-the-plank -p 3 -g 200 --threads 1")
+    assert cli["command"].endswith("-v kraken") and cli["variants"] == "kraken"
+    assert cli["ratio"] == pytest.approx(cli["games_per_s"] / cli["yardstick_games_per_s"])
+    assert "(command line)" in bench.row_text(cli) and "(runner)" in bench.row_text(r)
+    json.dumps([r, cli])
+    page = bench.markdown([r, cli])
     assert "| balance games/s | yardstick games/s | ratio | ratio, processor time |" in page
     assert f"| {r['ratio']:.2f} | {r['cpu_ratio']:.2f} |" in page
-    compared = bench.comparison([r], [r])
-    assert "1 measurements in both runs" in compared and "yardstick: compiled" in compared
+    assert f"| kraken | `balance simulate` | 1 | 200 | {cli['games_per_s']:,.0f} |" in page
+    compared = bench.comparison([r, cli], [r, cli])
+    assert "2 measurements in both runs" in compared and "yardstick: compiled" in compared
 
 
 def test_markdown_keeps_the_hand_written_sections_below_the_mark(tmp_path: Path) -> None:
