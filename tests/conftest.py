@@ -40,8 +40,15 @@ def pytest_configure(config: pytest.Config) -> None:
     """Game loops compiled with a user's strategy go to one cache for the session (shared
     by its workers, which inherit the variable), never to the user's own cache."""
     if "BALANCE_CACHE_DIR" not in os.environ:
+        from balance.core.dispatch import cache_root
+
+        users = cache_root() / "pages"
         os.environ["BALANCE_CACHE_DIR"] = tempfile.mkdtemp(prefix="balance-test-cache-")
         config.stash[_MADE_CACHE] = os.environ["BALANCE_CACHE_DIR"]
+        # The report pages' vega-embed bundle takes vl-convert some 20 s to build: the
+        # session starts from the user's copy, when there is one.
+        if users.is_dir():
+            shutil.copytree(users, cache_root() / "pages")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -343,7 +343,10 @@ def test_compare_through_the_cli(tmp_path: Path) -> None:
     assert done.exit_code == 0, (done.output, done.exception)
     assert "2 variants compared on the same 400 games" in done.stdout
     assert "ghost vs base:" in done.stdout
-    assert f"saved the runs, charts, comparison.csv and comparison.pdf in {out}" in done.stdout
+    assert (
+        f"saved the runs, charts, comparison.csv, comparison.pdf and index.html in {out}"
+        in done.stdout
+    )
     assert load_run(out / "runs" / "ghost").setup.rules.ghost is True
     assert (out / "comparison.pdf").exists() and (out / "comparison.csv").exists()
 

@@ -16,7 +16,8 @@ README = (ROOT / "README.md").read_text()
 def test_quick_start_has_the_two_commands_ci_relies_on() -> None:
     section = README.split("## Quick start", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```bash\n(.*?)```", section, re.S)
-    assert blocks[0].strip().startswith("pip install -e . && balance compare walk-the-plank")
+    quick = 'pip install -e ".[pages]" && balance compare walk-the-plank'
+    assert blocks[0].strip().startswith(quick)
     assert "--out reports/" in blocks[0]
     assert blocks[1].strip() == 'pip install -e ".[test]" && pytest -n auto'
     ci = (ROOT / ".ci" / "run").read_text()

@@ -113,7 +113,10 @@ def report_of(request: pytest.FixtureRequest, name: str) -> tuple[Path, list[Pat
 @pytest.mark.parametrize(("name", "pages"), [("plain", PLAIN_PAGES), ("mixed", MIXED_PAGES)])
 def test_report_writes_every_chart(request, name: str, pages: list[str]) -> None:
     out, written = report_of(request, name)
-    assert [p.name for p in written] == [f"{page}.png" for page in pages] + ["report.pdf"]
+    assert [p.name for p in written] == [f"{page}.png" for page in pages] + [
+        "report.pdf",
+        "index.html",
+    ]
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in written)
     assert all(p.parent == out for p in written)
 

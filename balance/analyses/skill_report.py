@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
 from balance.analyses.skill import ALPHA, TELL, Skill, describe_threshold
@@ -23,6 +24,7 @@ from balance.reports.charts import (
     title_page,
     write_charts,
 )
+from balance.reports.views import Table
 from balance.run.results import output_dir, write_json
 from balance.stats.caveats import warning_lines
 
@@ -430,6 +432,31 @@ def charts(result: Skill) -> list[Chart]:
     return pages
 
 
+def matches_table(result: Skill) -> pd.DataFrame:
+    """The report page's table of matches, one row a match: the rung, its opponent and
+    role, games, the rung's win rate and head-to-head share with their 95% intervals, and
+    the one-sided p-value of a step of skill."""
+
+    def pct(rate: float, low: float, high: float) -> str:
+        return re.sub(r"\s+", " ", _pct(rate, low, high)).replace("[ ", "[").strip()
+
+    rows = []
+    for m in result.matches.itertuples(index=False):
+        apart = m.ahead + m.behind > 0
+        rows.append(
+            {
+                "rung": m.rung,
+                "against": m.against,
+                "as": str(m.role).replace("_", " "),
+                "games": int(m.games),
+                "win rate": pct(m.rate, m.low, m.high),
+                "head to head": pct(m.share, m.share_low, m.share_high) if apart else "n/a",
+                "p (a step of skill)": f"{m.p_value:.3g}" if np.isfinite(m.p_value) else "–",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def write(result: Skill, out: Path) -> list[Path]:
     """The rungs, matches, games, balance and seats as Parquet (rungs and balance also as
     CSV), ``skill.json`` (as ``--json`` prints it), the charts as PNG and ``skill.pdf``."""
@@ -442,4 +469,12 @@ def write(result: Skill, out: Path) -> list[Path]:
     result.balance.to_csv(out / "skill-balance.csv", index=False)
     result.seats.to_parquet(out / "skill-seats.parquet", index=False)
     write_json(out / "skill.json", result.to_json())
-    return [*(out / name for name in FILES), *write_charts(charts(result), out, "skill.pdf")]
+    matches = Table(
+        "matches",
+        "Matches",
+        matches_table(result),
+        caption=f"One row a match of the ladder, {result.games:,} games a match; "
+        f"{rate_method(result)}.",
+    )
+    written = write_charts(charts(result), out, "skill.pdf", tables=[matches])
+    return [*(out / name for name in FILES), *written]

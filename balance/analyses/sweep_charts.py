@@ -38,7 +38,16 @@ from matplotlib.figure import Figure
 
 from balance.analyses.sweep_design import PLAYERS, Axis, figure_of, games_played_text
 from balance.games import get_game
-from balance.reports.charts import LINES, Chart, caption, new_axes, title_page, write_charts
+from balance.reports.charts import (
+    LINES,
+    Chart,
+    caption,
+    keep,
+    new_axes,
+    title_page,
+    write_charts,
+)
+from balance.reports.views import Table, View, attach
 from balance.stats.intervals import normal_quantile, t_quantile
 
 if TYPE_CHECKING:
@@ -61,7 +70,8 @@ def point_frame(result: SweepResult, figures: Sequence[str] = tuple(FIGURES)) ->
     """One row a point: ``point``, ``players``, each axis's value text, and for each
     figure ``F``: ``F``, ``F_low``, ``F_high``, ``F_se`` (its standard error); ``passes``
     (every target) and, per figure, ``F_undecided`` (a target on it is undecided at
-    that point)."""
+    that point); ``games`` (the point's) and ``verdicts`` (each target's verdict, in
+    words)."""
     rows = []
     for point in result.points:
         row: dict[str, Any] = {"point": point["point"], "players": point["players"]}
@@ -78,7 +88,111 @@ def point_frame(result: SweepResult, figures: Sequence[str] = tuple(FIGURES)) ->
         row["passes"] = bool(result.targets) and all(
             v == "pass" for v in point["verdicts"].values()
         )
+        row["games"] = point["games"]
+        row["verdicts"] = verdicts_text(point["verdicts"])
         rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def verdicts_text(verdicts: dict[str, str]) -> str:
+    """``balance_index>=0.95: pass; length_mean=6..10: undecided`` (``no targets``)."""
+    return "; ".join(f"{t}: {v}" for t, v in verdicts.items()) or "no targets"
+
+
+def figure_digits(figure: str) -> int:
+    """Decimals a figure is printed with on the charts: 2 for lengths, else 3."""
+    return 2 if figure.startswith("length") else 3
+
+
+def points_table(result: SweepResult, figures: Sequence[str] = tuple(FIGURES)) -> pd.DataFrame:
+    """The report page's table of points, one row a point (its anchor ``points-<point>``,
+    which the heat maps' cells link to): ``point``, ``players``, each swept axis's value,
+    each figure and its 95% interval as the charts print them, ``games``, and each
+    target's verdict."""
+    frame = point_frame(result, figures)
+    names = [a.name for a in result.axes if a.kind != PLAYERS]
+    table = frame[["point", "players", *names]].copy()
+    for name in figures:
+        d = figure_digits(name)
+        table[name] = [f"{v:.{d}f}" if np.isfinite(v) else "–" for v in frame[name]]
+        table[f"{name} 95% interval"] = [
+            f"[{lo:.{d}f}, {hi:.{d}f}]" if np.isfinite(lo) and np.isfinite(hi) else "–"
+            for lo, hi in zip(frame[f"{name}_low"], frame[f"{name}_high"], strict=True)
+        ]
+    table["games"] = frame["games"]
+    for target in result.targets:
+        table[target.text] = [p["verdicts"][target.text] for p in result.points]
+    return table
+
+
+def heat_map_cells(
+    frame: pd.DataFrame,
+    x_axis: Axis,
+    y_axis: Axis,
+    figure: str,
+    digits: int,
+    dark_above: float,
+    framed: Sequence[bool] | None = None,
+) -> pd.DataFrame:
+    """A heat map's cells as the report's page draws them, one row a point of ``frame``
+    (:func:`point_frame`): ``x``, ``y`` (the axes' values), ``value``, ``low``, ``high``,
+    ``value_text``, ``interval_text``, ``cell_text`` (the value and its mark, ``+`` or
+    ``?``, as the PDF prints it), ``dark`` (the cell's text is white: its value above
+    ``dark_above``), ``point``, ``href`` (``#points-<point>``: its row of the points
+    table), ``verdict`` (the point's verdicts in words), ``games`` and ``framed`` (the
+    rows of ``frame`` that ``framed`` picks: the PDF frames them)."""
+    picked = np.zeros(len(frame), bool) if framed is None else np.asarray(framed, bool)
+    rows = []
+    for data, frame_it in zip(frame.to_dict("records"), picked, strict=True):
+        value, low, high = (float(data[figure + end]) for end in ("", "_low", "_high"))
+        mark = " +" if data["passes"] else " ?" if data[f"{figure}_undecided"] else ""
+        rows.append(
+            {
+                "x": str(data[x_axis.name]),
+                "y": str(data[y_axis.name]),
+                "value": value,
+                "low": low,
+                "high": high,
+                "value_text": f"{value:.{digits}f}",
+                "interval_text": f"[{low:.{digits}f}, {high:.{digits}f}]",
+                "cell_text": f"{value:.{digits}f}{mark}",
+                "dark": bool(value > dark_above),
+                "point": int(data["point"]),
+                "href": f"#points-{int(data['point'])}",
+                "verdict": data.get("verdicts", ""),
+                "games": f"{int(data['games']):,}" if "games" in data else "",
+                "framed": bool(frame_it),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def axis_lines(frame: pd.DataFrame, axis: Axis, figure: str) -> pd.DataFrame:
+    """:func:`plot_against_axis`'s lines as the report's page draws them, one row a point:
+    ``label`` (``N players``), ``x`` (the axis's value), ``value``, ``low``, ``high``,
+    ``value_text``, ``interval_text``, ``point``, ``games`` and ``verdict``."""
+    d = figure_digits(figure)
+    rows = []
+    for players, group in frame.groupby("players", sort=True):
+        group = group.set_index(axis.name).reindex(list(axis.values)).reset_index()
+        for data in group.to_dict("records"):
+            value, low, high = (float(data[figure + end]) for end in ("", "_low", "_high"))
+            if not np.isfinite(value):
+                continue
+            rows.append(
+                {
+                    "label": f"{players} players",
+                    "x": str(data[axis.name]),
+                    "value": value,
+                    "low": low,
+                    "high": high,
+                    "value_text": f"{value:.{d}f}",
+                    "interval_text": f"[{low:.{d}f}, {high:.{d}f}]",
+                    "point": int(data["point"]),
+                    "games": f"{int(data['games']):,}" if "games" in data else "",
+                    "verdict": data.get("verdicts", ""),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -292,6 +406,18 @@ def plot_against_axis(
     """``figure`` against ``axis``: a line per player count with its 95% band; target
     bands shaded; passing points drawn filled."""
     fig, ax = new_axes(ax)
+    keep(
+        fig,
+        ax,
+        View(
+            "lines",
+            f"{ylabel} by {axis.name}",
+            axis_lines(frame, axis, figure),
+            axis.name,
+            ylabel,
+            options={"x_order": list(axis.values)},
+        ),
+    )
     x = np.arange(len(axis.values))
     for k, (players, rows) in enumerate(frame.groupby("players", sort=True)):
         rows = rows.set_index(axis.name).reindex(list(axis.values))
@@ -373,6 +499,23 @@ def plot_heat_map(
     image = ax.imshow(
         grid, cmap="Greys", origin="lower", aspect="auto", vmin=middle - half, vmax=middle + half
     )
+    keep(
+        fig,
+        ax,
+        View(
+            "heatmap",
+            title,
+            heat_map_cells(frame, x_axis, y_axis, figure, digits, middle + half / 3, picked),
+            x_axis.name,
+            y_axis.name,
+            # The page's grey scale spans the PDF's; the lowest y value at the bottom.
+            options={
+                "x_order": list(x_axis.values),
+                "y_order": list(reversed(y_axis.values)),
+                "domain": [middle - half, middle + half],
+            },
+        ),
+    )
     size = 7 if grid.size <= 30 else 5
     for i in range(grid.shape[0]):
         for j in range(grid.shape[1]):
@@ -413,8 +556,63 @@ def plot_main_effects(
         panel.grid(color="0.9")
     panels[0].set_ylabel(ylabel)
     fig.suptitle(f"main effects: {ylabel}")
+    attach(fig, main_effects_view(effects, ylabel))
     caption(fig, note)
     return fig
+
+
+def main_effects_view(effects: pd.DataFrame, ylabel: str) -> View:
+    """:func:`plot_main_effects` as the report's page draws it: a row a level of an axis
+    (``axis=level``), its mean and the range of its points (not an interval)."""
+    d = 2 if ylabel.startswith("mean game length") else 3
+    rows = pd.DataFrame(
+        {
+            "label": [f"{a}={v}" for a, v in zip(effects["axis"], effects["level"], strict=True)],
+            "value": effects["mean"].to_numpy(float),
+            "low": effects["low"].to_numpy(float),
+            "high": effects["high"].to_numpy(float),
+            "value_text": [f"{v:.{d}f}" for v in effects["mean"]],
+            "interval_text": [
+                f"[{lo:.{d}f}, {hi:.{d}f}] over {n} points"
+                for lo, hi, n in zip(
+                    effects["low"], effects["high"], effects["points"], strict=True
+                )
+            ],
+        }
+    )
+    return View(
+        "intervals",
+        f"main effects: {ylabel}",
+        rows,
+        ylabel,
+        options={"interval_title": "range of the points", "zero": False},
+    )
+
+
+def sensitivity_bars(shares: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """:func:`plot_sensitivity`'s bars as the report's page draws them: ``label`` (the
+    figure), ``series`` (the axis), ``value`` (its share), ``low`` = ``high`` (the share
+    noise could give it, at most 1: the PDF's tick), ``value_text``, ``interval_text``
+    (the noise share in words) and ``beyond_noise``."""
+    rows = []
+    for name, table in shares.items():
+        for row in table.to_dict("records"):
+            noise = float(row["noise_share"])
+            tick = min(noise, 1.0) if np.isfinite(noise) else np.nan
+            rows.append(
+                {
+                    "label": name,
+                    "series": row["axis"],
+                    "value": float(row["share"]),
+                    "low": tick,
+                    "high": tick,
+                    "value_text": f"{row['share']:.0%}",
+                    "interval_text": (f"{noise:.0%}" if np.isfinite(noise) else "–")
+                    + ("" if row["beyond_noise"] else ", indistinguishable from noise"),
+                    "beyond_noise": bool(row["beyond_noise"]),
+                }
+            )
+    return pd.DataFrame(rows)
 
 
 def room_for_caption(fig: Figure, note: str) -> None:
@@ -438,6 +636,19 @@ def plot_sensitivity(
     fig, ax = new_axes(ax, height=5.5)
     if fig.axes == [ax]:
         room_for_caption(fig, note)
+    keep(
+        fig,
+        ax,
+        View(
+            "grouped",
+            "which rule matters most, for each figure",
+            sensitivity_bars(shares),
+            "",
+            "share of the variance across points explained by the axis",
+            "percent",
+            options={"interval_title": "noise could give"},
+        ),
+    )
     figures = list(shares)
     factors = list(dict.fromkeys(a for table in shares.values() for a in table["axis"]))
     height = 0.8 / max(len(factors), 1)
@@ -631,5 +842,15 @@ def sweep_charts(result: SweepResult) -> list[Chart]:
 
 
 def write_sweep_charts(result: SweepResult, directory: Path) -> list[Path]:
-    """Each chart as a PNG and all of them as ``sweep.pdf`` in ``directory``."""
-    return write_charts(sweep_charts(result), directory, "sweep.pdf")
+    """Each chart as a PNG, all of them as ``sweep.pdf`` and the report's page,
+    ``index.html``, with the points' table, in ``directory``."""
+    points = Table(
+        "points",
+        "Points",
+        points_table(result),
+        key="point",
+        caption=f"One row a point: its figures with their 95% intervals, the games it "
+        f"played and each target's verdict ({result.design} design, seed {result.seed}). "
+        "A heat map's cell links to its point's row.",
+    )
+    return write_charts(sweep_charts(result), directory, "sweep.pdf", tables=[points])

@@ -10,6 +10,7 @@ from typing import Any
 
 import matplotlib
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
 from balance.analyses.tournament import GAP_METHOD, MATRIX_METHOD, RATING_METHOD, Tournament
@@ -19,11 +20,13 @@ from balance.reports.charts import (
     Chart,
     caption,
     flag,
+    keep,
     new_axes,
     plot_intervals,
     title_page,
     write_charts,
 )
+from balance.reports.views import Table, View
 from balance.run.results import output_dir, write_json
 from balance.stats.caveats import warning_lines
 from balance.stats.intervals import wilson_interval
@@ -204,11 +207,85 @@ def _share(count: int, games: int) -> str:
     return f"{count / games:.1%} [{float(low):.1%}, {float(high):.1%}]"
 
 
+def pairing_key(contestant: str, against: str) -> str:
+    """A pairing's anchor on the report's page: ``random-vs-greedy`` (no blanks)."""
+    return "-".join(f"{contestant}-vs-{against}".split())
+
+
+def matrix_cells(result: Tournament) -> pd.DataFrame:
+    """The matrix's cells as the report's page draws them, one row an ordered pair (the
+    diagonal has none): ``y`` (the row: its win rate), ``x`` (the column), ``value``
+    (the rate), ``low``, ``high``, ``value_text``, ``interval_text``, ``cell_text`` (as
+    the PDF prints the rate), ``dark`` (the cell's text is white, as in the PDF),
+    ``games``, ``href`` (``#pairings-KEY``: the pairing's row of :func:`pairings_table`)."""
+    rows = []
+    for cell in result.matrix.itertuples(index=False):
+        rate, low, high = float(cell.rate), float(cell.low), float(cell.high)
+        rows.append(
+            {
+                "y": cell.contestant,
+                "x": cell.against,
+                "value": rate,
+                "low": low,
+                "high": high,
+                "value_text": f"{rate:.1%}",
+                "interval_text": f"[{low:.1%}, {high:.1%}]",
+                "cell_text": f"{rate:.1%}",
+                "dark": bool(rate > 0.6),
+                "games": f"{int(cell.games):,}",
+                "href": f"#pairings-{pairing_key(cell.contestant, cell.against)}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def pairings_table(result: Tournament) -> pd.DataFrame:
+    """The report page's table of pairings, one row an ordered pair (its anchor
+    ``pairings-KEY``, :func:`pairing_key`): the pair, games, wins, losses, neither,
+    both, the rate and its 95% interval (with two players, also by seat order)."""
+    rows = []
+    for cell in result.matrix.to_dict("records"):
+        row = {
+            "pairing": pairing_key(cell["contestant"], cell["against"]),
+            "contestant": cell["contestant"],
+            "against": cell["against"],
+            "games": int(cell["games"]),
+            "won": int(cell["wins"]),
+            "lost": int(cell["losses"]),
+            "neither won": int(cell["neither"]),
+            "both won": int(cell["both"]),
+            "win rate": f"{cell['rate']:.1%}",
+            "95% interval": f"[{cell['low']:.1%}, {cell['high']:.1%}]",
+        }
+        for order in ("first", "second"):
+            if f"{order}_rate" in cell:
+                row[f"as {order} seat"] = (
+                    f"{cell[f'{order}_rate']:.1%} "
+                    f"[{cell[f'{order}_low']:.1%}, {cell[f'{order}_high']:.1%}]"
+                )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 def heat_map(result: Tournament) -> Figure:
     """The matrix as a grey heat map, each cell's rate with its interval."""
     names = list(result.contestants)
     n = len(names)
     figure, ax = new_axes(height=max(4.0, 0.9 * n + 2.5))
+    keep(
+        figure,
+        ax,
+        View(
+            "heatmap",
+            "win rate of the row against the column",
+            matrix_cells(result),
+            "against this contestant",
+            "win rate of this contestant",
+            "percent",
+            # As the PDF: contestants in order, the first row on top, 0..100% in grey.
+            options={"x_order": names, "y_order": names, "domain": [0.0, 1.0]},
+        ),
+    )
     rates = result.square("rate").to_numpy(dtype=float)
     lows = result.square("low").to_numpy(dtype=float)
     highs = result.square("high").to_numpy(dtype=float)
@@ -372,4 +449,13 @@ def write(result: Tournament, out: Path) -> list[Path]:
         result.vs_field.to_parquet(out / "tournament-field.parquet", index=False)
         written.append(out / "tournament-field.parquet")
     write_json(out / "tournament.json", result.to_json())
-    return [*written, *write_charts(charts(result), out, "tournament.pdf")]
+    pairings = Table(
+        "pairings",
+        "Pairings",
+        pairings_table(result),
+        key="pairing",
+        caption=f"One row an ordered pair: the games the row won and the column did not, "
+        f"and the other outcomes; {MATRIX_METHOD}. A cell of the matrix links to its row.",
+    )
+    charts_written = write_charts(charts(result), out, "tournament.pdf", tables=[pairings])
+    return [*written, *charts_written]

@@ -49,10 +49,12 @@ from balance.reports.charts import (
     caption,
     findings_page,
     flag,
+    keep,
     new_axes,
     title_page,
     write_charts,
 )
+from balance.reports.views import Table, View
 from balance.stats.caveats import warning_lines
 
 if TYPE_CHECKING:
@@ -560,6 +562,84 @@ def _cell_text(row: Mapping[str, Any]) -> str:
     return f"{head}\n{games_text(row['games'])} games"
 
 
+#: A verdict's shade on the report page's map (grey scale: pass dark, undecided white).
+SHADE = {"pass": 1.0, "fail": 0.4, "undecided": 0.0}
+
+
+def _figures_text(row: Mapping[str, Any], figures: Sequence[str]) -> str:
+    """``balance_index 0.994 [0.952, 1.000]; length_mean 8.13 [7.99, 8.26]``."""
+    parts = []
+    for name in figures:
+        d = _digits(name)
+        value, low, high = (float(row[name + end]) for end in ("", "_low", "_high"))
+        parts.append(f"{name} {value:.{d}f} [{low:.{d}f}, {high:.{d}f}]")
+    return "; ".join(parts)
+
+
+def _verdict_words(row: Mapping[str, Any]) -> str:
+    """``pass #1``, ``fail: balance_index>=0.95`` or ``undecided: needs ~40k games``."""
+    if row["verdict"] == "pass":
+        return f"pass #{row['rank']}"
+    if row["verdict"] == "fail":
+        return f"fail: {row['decided_by']}"
+    needs = row["needs"]
+    return "undecided: " + (
+        f"needs ~{games_text(needs)} games" if math.isfinite(needs) else "on a band's edge"
+    )
+
+
+def verdict_cells(
+    frame: pd.DataFrame, x_axis: Axis, y_axis: Axis, figures: Sequence[str]
+) -> pd.DataFrame:
+    """The verdict map's cells as the report's page draws them, one row a candidate of
+    ``frame`` (:func:`verdict_frame`'s rows with ``x`` and ``y``, :func:`positions`):
+    ``x``, ``y`` (the axes' values), ``value`` (the verdict's shade, :data:`SHADE`),
+    ``value_text`` (the verdict in words), ``interval_text`` (each targeted figure with
+    its anytime-valid interval), ``cell_text`` (the cell's first line in the PDF),
+    ``dark`` (a pass: white text), ``point``, ``href`` (``#candidates-<point>``: its row
+    of :func:`candidates_table`), ``verdict`` (``pass``, ``fail``, ``undecided``) and
+    ``games``."""
+    rows = []
+    for row in frame.to_dict("records"):
+        rows.append(
+            {
+                "x": x_axis.values[int(row["x"])],
+                "y": y_axis.values[int(row["y"])],
+                "value": SHADE[row["verdict"]],
+                "value_text": _verdict_words(row),
+                "interval_text": _figures_text(row, figures),
+                "cell_text": _cell_text(row).split("\n")[0],
+                "dark": row["verdict"] == "pass",
+                "point": int(row["point"]),
+                "href": f"#candidates-{int(row['point'])}",
+                "verdict": row["verdict"],
+                "games": f"{int(row['games']):,}",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def candidates_table(result: TuneResult) -> pd.DataFrame:
+    """The report page's table of candidates, one row a raced rule set in proposal order
+    (its anchor ``candidates-<point>``): ``point``, the rule set, its verdict (with its
+    rank, the target that dropped it, or what it needs), each targeted figure with its
+    95% anytime-valid interval, and its games."""
+    frame = verdict_frame(result)
+    figures = list(dict.fromkeys(t.figure for t in result.targets))
+    rows = []
+    for point, row in zip(result.points, frame.to_dict("records"), strict=True):
+        entry = {
+            "point": int(row["point"]),
+            "rule set": _rule_set(result, point),
+            "verdict": _verdict_words(row),
+        }
+        for name in figures:
+            entry[name] = _figures_text(row, [name]).removeprefix(f"{name} ")
+        entry["games"] = int(row["games"])
+        rows.append(entry)
+    return pd.DataFrame(rows)
+
+
 def plot_verdict_map(
     frame: pd.DataFrame,
     x_axis: Axis,
@@ -580,6 +660,26 @@ def plot_verdict_map(
     fig, ax = new_axes(ax, height=5.5)
     if fig.axes == [ax]:
         room_for_caption(fig, note)
+    figures = [c for c in frame.columns if f"{c}_low" in frame and f"{c}_high" in frame]
+    keep(
+        fig,
+        ax,
+        View(
+            "heatmap",
+            title,
+            verdict_cells(frame, x_axis, y_axis, figures),
+            x_axis.name,
+            y_axis.name,
+            # As the PDF: the first value at the bottom; the shades of SHADE.
+            options={
+                "x_order": list(x_axis.values),
+                "y_order": list(reversed(y_axis.values)),
+                "domain": [0.0, 1.0],
+                "interval_title": "95% anytime-valid intervals",
+                "legend": False,
+            },
+        ),
+    )
     nx, ny = len(x_axis.values), len(y_axis.values)
     size = 7.5 if nx * ny <= 20 else 6 if nx * ny <= 42 else 4.5
     raced = set()
@@ -1077,6 +1177,15 @@ def tune_pages(result: TuneResult) -> list[Chart]:
 
 
 def write_tune_charts(result: TuneResult, directory: Path) -> list[Path]:
-    """Each page as a PNG (``00-findings.png``, ``01-verdicts.png``, ..., ``NN-games.png``)
-    and all of them, the findings first, as ``tune.pdf`` in ``directory``."""
-    return write_charts(tune_pages(result), Path(directory), "tune.pdf")
+    """Each page as a PNG (``00-findings.png``, ``01-verdicts.png``, ..., ``NN-games.png``),
+    all of them, the findings first, as ``tune.pdf``, and the report's page,
+    ``index.html``, with the candidates' table, in ``directory``."""
+    candidates = Table(
+        "candidates",
+        "Candidates",
+        candidates_table(result),
+        key="point",
+        caption=_method_note(result) + " One row a raced rule set, in proposal order; a "
+        "cell of the verdict map links to its row.",
+    )
+    return write_charts(tune_pages(result), Path(directory), "tune.pdf", tables=[candidates])

@@ -86,7 +86,9 @@ def compare(
     )
     click.echo(comparison.text())
     if out is not None:
-        click.echo(f"\nsaved the runs, charts, comparison.csv and comparison.pdf in {out}")
+        click.echo(
+            f"\nsaved the runs, charts, comparison.csv, comparison.pdf and index.html in {out}"
+        )
     if comparison.partial:
         click.echo(
             f"interrupted: compared the {comparison.games:,} games every variant played", err=True

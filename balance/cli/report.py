@@ -34,7 +34,8 @@ Examples:
 )
 @click.option("-t", "--threads", type=int, default=None, help="Threads (default: all cores).")
 def report(directory: Path, out: Path, restricted_games: int | None, threads: int | None) -> None:
-    """Chart the run saved in DIRECTORY: one PNG per chart and report.pdf."""
+    """Chart the run saved in DIRECTORY: one PNG per chart, report.pdf
+    and index.html, the page to explore in a browser."""
     from balance.analyses.run_report import write_report
 
     written = write_report(
@@ -45,4 +46,4 @@ def report(directory: Path, out: Path, restricted_games: int | None, threads: in
         progress=sys.stderr.isatty(),
         on_compile=say_compiling,
     )
-    click.echo(f"wrote {len(written) - 1} pages as PNG and {written[-1]}")
+    click.echo(f"wrote {len(written) - 2} pages as PNG, {written[-2]} and {written[-1]}")

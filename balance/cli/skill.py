@@ -123,5 +123,5 @@ def skill(
         if not as_json:
             click.echo(
                 f"\nsaved the rungs, matches, games and balance (Parquet, CSV), JSON, "
-                f"charts and skill.pdf in {out}"
+                f"charts, skill.pdf and index.html in {out}"
             )

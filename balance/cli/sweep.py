@@ -163,7 +163,8 @@ def sweep(
         click.echo(result.text())
         if out is not None:
             click.echo(
-                f"\nsaved sweep.parquet, sweep.csv, sweep.json, the charts and sweep.pdf in {out}"
+                "\nsaved sweep.parquet, sweep.csv, sweep.json, the charts, sweep.pdf and "
+                f"index.html in {out}"
             )
     if result.partial:
         where = f"; --resume --out {out} plays the rest" if out else ""

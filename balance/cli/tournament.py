@@ -148,7 +148,7 @@ def _play_tournament(
         if not as_json:
             click.echo(
                 f"\nsaved the games, matrix, ratings and pair gaps (Parquet; pair gaps also "
-                f"CSV), JSON, charts and tournament.pdf in {out}"
+                f"CSV), JSON, charts, tournament.pdf and index.html in {out}"
             )
     if result.partial:
         click.echo(f"interrupted: {result.games:,} games a pairing", err=True)

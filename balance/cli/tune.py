@@ -129,7 +129,8 @@ def tune(
         click.echo(result.text())
         if out is not None:
             click.echo(
-                f"\nsaved tune.json, tune.parquet, tune.csv, the charts and tune.pdf in {out}"
+                "\nsaved tune.json, tune.parquet, tune.csv, the charts, tune.pdf and index.html "
+                f"in {out}"
             )
     if result.partial:
         where = f"; --resume --out {out} races the rest" if out else ""

@@ -20,6 +20,8 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
+from balance.reports.views import Table, View, attach, figure_rows, view_of
+
 WIDTH, HEIGHT = 8.0, 5.0
 GREYS = ("0.55", "0.85", "0.3", "0.7", "0.15", "0.95")
 HATCHES = ("", "//", "..", "xx", "\\\\", "++")
@@ -45,8 +47,18 @@ def new_axes(ax: Axes | None = None, height: float = HEIGHT) -> tuple[Figure, Ax
     return figure, figure.add_subplot()
 
 
+def keep(figure: Figure, ax: Axes, view: View) -> None:
+    """Keep ``view`` on ``figure`` for the report's page when ``ax`` is its only axes (a
+    chart of its own); a panel of a larger figure appears on the page with its figure."""
+    if figure.axes == [ax]:
+        attach(figure, view)
+
+
 def caption(figure: Figure, text: str) -> None:
     """Small text under the axes: number of games, interval method, notes."""
+    view = view_of(figure)
+    if view is not None:
+        view.caption = text
     wrapped = "\n".join(textwrap.wrap(text, 120))
     figure.text(0.01, 0.01, wrapped, fontsize=7.5, va="bottom", ha="left", color="0.1")
 
@@ -89,6 +101,20 @@ def plot_rates(
     would have in a fair game).
     """
     figure, ax = new_axes(ax)
+    keep(
+        figure,
+        ax,
+        View(
+            "bars",
+            title,
+            figure_rows(labels, rate, low, high, "percent"),
+            xlabel,
+            ylabel,
+            "percent",
+            reference=reference,
+            options={"reference_label": reference_label},
+        ),
+    )
     rate = np.asarray(rate, dtype=float)
     x = np.arange(len(labels))
     errors = _errors(rate, low, high)
@@ -126,6 +152,8 @@ def plot_length_histogram(
 ) -> Figure:
     """Stacked bars of games per length: finished games grey, unfinished ones hatched."""
     figure, ax = new_axes(ax)
+    rows = table[["length", "finished", "unfinished"]].copy()
+    keep(figure, ax, View("histogram", title, rows, f"game length ({unit})", "games"))
     ax.bar(
         table["length"],
         table["finished"],
@@ -172,6 +200,23 @@ def plot_still_running(
     grey band. ``cap`` marks the length cap, where unfinished games stop.
     """
     figure, ax = new_axes(ax)
+    steps = [
+        figure_rows([label] * len(t), t["rate"], t["low"], t["high"], "percent", after=t["after"])
+        for label, t in curves.items()
+    ]
+    keep(
+        figure,
+        ax,
+        View(
+            "steps",
+            title,
+            pd.concat(steps, ignore_index=True) if steps else None,
+            f"after {unit} played",
+            "games still running",
+            "percent",
+            options={"cap": cap},
+        ),
+    )
     for k, (label, table) in enumerate(curves.items()):
         ax.fill_between(table["after"], table["low"], table["high"], step="post", color="0.8", lw=0)
         ax.step(
@@ -227,6 +272,19 @@ def plot_distributions(
     value); line styles and markers tell the groups apart in grey-scale print.
     """
     figure, ax = new_axes(ax)
+    shares = [
+        pd.DataFrame(
+            {
+                "label": str(label),
+                "x": t[value].to_numpy(),
+                "value": t["share"].to_numpy(dtype=float),
+                "value_text": [f"{100 * v:.1f}%" for v in t["share"]],
+            }
+        )
+        for label, t in curves.items()
+    ]
+    data = pd.concat(shares, ignore_index=True) if shares else None
+    keep(figure, ax, View("lines", title, data, xlabel, ylabel, "percent"))
     for k, (label, table) in enumerate(curves.items()):
         ax.plot(
             table[value],
@@ -275,6 +333,29 @@ def plot_intervals(
     """
     height = max(HEIGHT, 1.2 + 0.32 * len(labels))
     figure, ax = new_axes(ax, height=height)
+    scale = "percent" if percent else "points" if points else "number"
+    rows = figure_rows(
+        labels,
+        value,
+        low,
+        high,
+        scale,
+        marked=[bool(m) for m in (marked if marked is not None else [False] * len(labels))],
+    )
+    keep(
+        figure,
+        ax,
+        View(
+            "intervals",
+            title,
+            rows,
+            xlabel,
+            "",
+            scale,
+            reference=zero,
+            options={"marked_label": marked_label},
+        ),
+    )
     y = np.arange(len(labels))[::-1]
     value = np.asarray(value, dtype=float)
     marked = np.zeros(len(labels), bool) if marked is None else np.asarray(marked, bool)
@@ -317,6 +398,24 @@ def plot_grouped(
     ``series`` maps a series label to ``(values, lows, highs)`` in group order.
     """
     figure, ax = new_axes(ax)
+    scale = "percent" if percent else "number"
+    bars = [
+        figure_rows(groups, v, lo, hi, scale, series=[label] * len(groups))
+        for label, (v, lo, hi) in series.items()
+    ]
+    keep(
+        figure,
+        ax,
+        View(
+            "grouped",
+            title,
+            pd.concat(bars, ignore_index=True) if bars else None,
+            xlabel,
+            ylabel,
+            scale,
+            reference=reference,
+        ),
+    )
     x = np.arange(len(groups))
     width = 0.8 / max(len(series), 1)
     for k, (label, (value, low, high)) in enumerate(series.items()):
@@ -370,6 +469,7 @@ def title_page(title: str, lines: Sequence[str]) -> Figure:
     title_top, text_top, line, bottom = 0.39, 0.845, 0.16, 0.3
     height = max(HEIGHT * 1.3, text_top + line * len(wrapped) + bottom)
     figure = Figure(figsize=(WIDTH, height))
+    attach(figure, View("text", title, lines=list(lines)))
     figure.text(0.06, 1 - title_top / height, title, fontsize=16, weight="bold", va="top")
     figure.text(
         0.06,
@@ -395,6 +495,7 @@ def findings_page(title: str, warnings: Sequence[str], findings: Sequence[str]) 
     line, gap, top = 0.16, 0.1, 1.0  # inches: a line of text, between paragraphs, the title
     height = max(HEIGHT * 1.3, top + 0.4 + sum(line * len(w) + gap for w, _ in wrapped))
     figure = Figure(figsize=(WIDTH, height))
+    attach(figure, View("findings", title, warnings=list(warnings), lines=list(findings)))
     figure.text(0.06, 1 - 0.4 / height, title, fontsize=16, weight="bold", va="top")
     y = top
     for lines, bold in wrapped:
@@ -419,6 +520,9 @@ def flag(figure: Figure, warnings: Sequence[str]) -> None:
     """
     if not warnings:
         return
+    view = view_of(figure)
+    if view is not None and view.kind != "findings":
+        view.warnings = list(warnings)
     wrapped = [part for line in warnings for part in textwrap.wrap(line, 115)]
     room = (0.14 * len(wrapped) + 0.12) / figure.get_figheight()
     engine = figure.get_layout_engine()
@@ -431,12 +535,22 @@ def flag(figure: Figure, warnings: Sequence[str]) -> None:
     figure.text(0.01, 0.995, "\n".join(wrapped), fontsize=7.5, weight="bold", va="top", ha="left")
 
 
-def write_charts(charts: Sequence[Chart], directory: Path, pdf_name: str) -> list[Path]:
-    """Each chart as ``NAME.png`` (150 dpi) and all of them, in order, as one PDF.
+def write_charts(
+    charts: Sequence[Chart],
+    directory: Path,
+    pdf_name: str,
+    tables: Sequence[Table] = (),
+    title: str | None = None,
+) -> list[Path]:
+    """Each chart as ``NAME.png`` (150 dpi), all of them, in order, as one PDF, and the
+    report's web page, ``index.html`` (:mod:`balance.reports.page`), from the same charts
+    and ``tables``; ``title`` is the page's (default: the first chart's title).
 
     A report written before into ``directory`` (its PDF is there) is removed first, so
     that no page of an older report survives beside the new one.
     """
+    from balance.reports.page import write_page
+
     directory.mkdir(parents=True, exist_ok=True)
     if (directory / pdf_name).exists():
         for old in directory.glob("[0-9][0-9]-*.png"):
@@ -450,6 +564,11 @@ def write_charts(charts: Sequence[Chart], directory: Path, pdf_name: str) -> lis
             written.append(path)
             pdf.savefig(chart.figure)
     written.append(pdf_path)
+    if title is None:
+        first = view_of(charts[0].figure) if charts else None
+        title = first.title if first and first.title else pdf_name
+        title = title.removesuffix(": findings").removesuffix(", findings")
+    written.append(write_page(charts, directory, title, tables))
     return written
 
 

@@ -951,7 +951,10 @@ def test_a_relative_deck_file_is_kept_by_its_absolute_path(tmp_path: Path, monke
     check_replay(directory, 0)
     pages = len(COMMON_PAGES + OWN_PAGES)
     text = invoke("report", directory, "--out", "report")
-    assert text == f"wrote {pages} pages as PNG and {Path('report') / 'report.pdf'}\n"
+    report = Path("report")
+    assert (
+        text == f"wrote {pages} pages as PNG, {report / 'report.pdf'} and {report / 'index.html'}\n"
+    )
     assert len(list((elsewhere / "report").glob("*.png"))) == pages
 
 
@@ -1080,7 +1083,7 @@ def test_matchup_is_the_tournament_of_the_decks(matchup_run) -> None:
     out_text, out = matchup_run
     assert out_text.endswith(
         "\nsaved the games, matrix, ratings and pair gaps (Parquet; pair gaps also CSV), JSON, "
-        f"charts and tournament.pdf in {out}\n"
+        f"charts, tournament.pdf and index.html in {out}\n"
     )
     assert {p.name for p in out.iterdir()} == {
         "tournament.json",
@@ -1094,6 +1097,7 @@ def test_matchup_is_the_tournament_of_the_decks(matchup_run) -> None:
         "01-matrix.png",
         "02-ratings.png",
         "03-pair-gaps.png",
+        "index.html",
     }
     for page in ("00-title", "01-matrix", "02-ratings", "03-pair-gaps"):
         assert (out / f"{page}.png").read_bytes().startswith(b"\x89PNG"), page
@@ -1337,6 +1341,7 @@ def test_cards_writes_the_chart_and_table(tmp_path: Path) -> None:
         "20-card-value.png",
         "card-value.csv",
         "card-value.pdf",
+        "index.html",
     }
     assert pdf_pages(out / "card-value.pdf") == 3
     table = pd.read_csv(out / "card-value.csv")
@@ -1376,7 +1381,7 @@ def test_report_writes_the_pages(runs, tmp_path: Path) -> None:
     out = tmp_path / "report"
     pages = sorted(COMMON_PAGES + OWN_PAGES)
     assert invoke("report", directory, "--out", out) == (
-        f"wrote {len(pages)} pages as PNG and {out / 'report.pdf'}\n"
+        f"wrote {len(pages)} pages as PNG, {out / 'report.pdf'} and {out / 'index.html'}\n"
     )
     assert sorted(p.stem for p in out.glob("*.png")) == pages
     for page in pages:
@@ -1462,7 +1467,9 @@ def test_report_with_restricted_play(runs, tmp_path: Path) -> None:
     out = tmp_path / "report"
     pages = sorted([*COMMON_PAGES, *OWN_PAGES, "20-value-by-restricted-play"])
     text = invoke("report", directory, "--out", out, "--restricted-play", 100, "-t", 2)
-    assert text == f"wrote {len(pages)} pages as PNG and {out / 'report.pdf'}\n"
+    assert (
+        text == f"wrote {len(pages)} pages as PNG, {out / 'report.pdf'} and {out / 'index.html'}\n"
+    )
     assert sorted(p.stem for p in out.glob("*.png")) == pages
     assert pdf_pages(out / "report.pdf") == len(pages)
     table = pd.read_csv(out / "restricted-play.csv")

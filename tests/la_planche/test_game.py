@@ -551,7 +551,8 @@ def test_report_writes_the_colour_and_action_pages(run4, tmp_path: Path) -> None
     _, directory = run4
     out = tmp_path / "report"
     text = invoke("report", directory, "--out", out)
-    assert text == f"wrote {len(REPORT_PAGES)} pages as PNG and {out / 'report.pdf'}\n"
+    pdf, page = out / "report.pdf", out / "index.html"
+    assert text == f"wrote {len(REPORT_PAGES)} pages as PNG, {pdf} and {page}\n"
     pngs = sorted(p.stem for p in out.glob("*.png"))
     assert pngs == REPORT_PAGES
     for page in ("10-colour-win-rates", "11-action-uses", "12-action-prisoners-fallen"):

@@ -797,7 +797,10 @@ def test_report_of_a_mixed_line_up(mixed, tmp_path: Path) -> None:
     _, directory = mixed
     out = tmp_path / "report"
     text = invoke("report", directory, "--out", out)
-    assert text == f"wrote {len(MIXED_PAGES)} pages as PNG and {out / 'report.pdf'}\n"
+    assert (
+        text
+        == f"wrote {len(MIXED_PAGES)} pages as PNG, {out / 'report.pdf'} and {out / 'index.html'}\n"
+    )
     assert sorted(p.stem for p in out.glob("*.png")) == MIXED_PAGES
     for page in MIXED_PAGES:
         data = (out / f"{page}.png").read_bytes()
@@ -812,7 +815,10 @@ def test_report_of_one_strategy(runs, tmp_path: Path) -> None:
     _, directory = runs[4]
     out = tmp_path / "report"
     text = invoke("report", directory, "--out", out)
-    assert text == f"wrote {len(PLAIN_PAGES)} pages as PNG and {out / 'report.pdf'}\n"
+    assert (
+        text
+        == f"wrote {len(PLAIN_PAGES)} pages as PNG, {out / 'report.pdf'} and {out / 'index.html'}\n"
+    )
     assert sorted(p.stem for p in out.glob("*.png")) == PLAIN_PAGES
     assert pdf_pages(out / "report.pdf") == len(PLAIN_PAGES)
 

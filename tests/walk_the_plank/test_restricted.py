@@ -550,6 +550,7 @@ def test_cli_cards_prints_the_table_and_saves_it(tmp_path: Path) -> None:
         "20-value-by-restricted-play.png",
         "restricted-play.pdf",
         "restricted-play.csv",
+        "index.html",
     }
     expected = restricted_play(setup_for(["random"] * 3, [], seed=2), 400, ["charge", "run"])
     pd.testing.assert_frame_equal(table, expected.table, check_dtype=False)

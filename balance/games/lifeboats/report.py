@@ -31,6 +31,7 @@ from balance.reports.charts import (
     plot_intervals,
     plot_rates,
 )
+from balance.reports.views import View, attach
 
 DELTA = "95% delta-method intervals with games as clusters"
 
@@ -82,6 +83,25 @@ def _pooled_distribution(seats: Any) -> pd.DataFrame:
     return pd.DataFrame({"score": counts.index, "share": counts.to_numpy() / counts.sum()})
 
 
+def score_panels_view(
+    curves: dict[str, pd.DataFrame], pooled: pd.DataFrame, title: str, xlabel: str, ylabel: str
+) -> View:
+    """:func:`plot_score_panels` as the report's page draws it: a line a group (and one
+    for every seat together), so that a legend click shows or hides a group."""
+    lines = [
+        pd.DataFrame(
+            {
+                "label": label,
+                "x": table["score"].to_numpy(),
+                "value": table["share"].to_numpy(dtype=float),
+                "value_text": [f"{100 * v:.1f}%" for v in table["share"]],
+            }
+        )
+        for label, table in [*curves.items(), ("every seat", pooled)]
+    ]
+    return View("lines", title, pd.concat(lines, ignore_index=True), xlabel, ylabel, "percent")
+
+
 def plot_score_panels(
     curves: dict[str, pd.DataFrame],
     *,
@@ -105,6 +125,7 @@ def plot_score_panels(
     bottom = CAPTION_SPACE * HEIGHT / height
     figure.get_layout_engine().set(rect=(0, bottom, 1, 1 - bottom))
     axes = figure.subplots(rows, cols, sharex=True, sharey=True, squeeze=False)
+    attach(figure, score_panels_view(curves, pooled, title, xlabel, ylabel))
     top = max(
         [float(pooled["share"].max()) if len(pooled) else 0.0]
         + [float(t["share"].max()) for t in curves.values() if len(t)]
