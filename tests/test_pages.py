@@ -341,7 +341,9 @@ def test_a_chart_without_a_view_is_its_picture(tmp_path: Path, bundle) -> None:
     figure.subplots(1, 2)
     figure.savefig(tmp_path / "01-panels.png", dpi=20)
     text = write([Chart("01-panels", figure)], tmp_path)
-    assert text.count('<img class="png" alt="01-panels"') == 1 and specs_of(text) == {}
+    assert text.count('<img class="png" alt="panels"') == 1 and specs_of(text) == {}
+    figure.axes[0].set_title("holes made")
+    assert '<img class="png" alt="holes made"' in write([Chart("01-panels", figure)], tmp_path)
 
 
 def test_tables_are_sortable_and_their_rows_have_ids(tmp_path: Path, bundle) -> None:

@@ -422,6 +422,20 @@ def _figures_table(view: View) -> str:
     return f"<details><summary>the figures as a table</summary>{table_html(frame)}</details>"
 
 
+def _title_of(chart: Chart) -> str:
+    """A chart drawn without a view: its figure's title, or its axes' first, else its
+    file name without the page number (``02-games``: ``games``)."""
+    figure = chart.figure
+    suptitle = getattr(figure, "_suptitle", None)
+    if suptitle is not None and suptitle.get_text():
+        return suptitle.get_text()
+    for ax in figure.axes:
+        if ax.get_title():
+            return ax.get_title()
+    number, _, rest = chart.name.partition("-")
+    return rest.replace("-", " ") if number.isdigit() and rest else chart.name
+
+
 def write_page(
     charts: Sequence[Chart],
     directory: Path,
@@ -447,7 +461,7 @@ def write_page(
                 + "</section>"
             )
             continue
-        name = html.escape(view.title if view is not None and view.title else chart.name)
+        name = html.escape(view.title if view is not None and view.title else _title_of(chart))
         name = name.replace("\n", " · ")
         contents.append(f'<li><a href="#{anchor}">{name}</a></li>')
         parts = [f'<section id="{anchor}"><h2>{name}</h2>']
