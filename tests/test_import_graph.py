@@ -7,6 +7,7 @@ layers but runs nothing, so it cannot close a circle."""
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,8 @@ def module_path(name: str) -> Path | None:
     return None
 
 
-def imports(path: Path, annotations: bool = True) -> set[str]:
+@functools.cache  # a file is read once: the circle test follows every chain from every import
+def imports(path: Path, annotations: bool = True) -> frozenset[str]:
     """Every ``balance`` module ``path`` imports, anywhere in its body, by full name (a
     ``from package import name`` counts the submodule ``package.name`` when it is one);
     without ``annotations``, not those under ``if TYPE_CHECKING:``."""
@@ -65,7 +67,7 @@ def imports(path: Path, annotations: bool = True) -> set[str]:
             for alias in node.names:
                 if module_path(f"{source}.{alias.name}") is not None:
                     found.add(f"{source}.{alias.name}")
-    return {name for name in found if name == "balance" or name.startswith("balance.")}
+    return frozenset(n for n in found if n == "balance" or n.startswith("balance."))
 
 
 def reaches(start: str, annotations: bool = True) -> dict[str, list[str]]:
