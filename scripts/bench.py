@@ -369,6 +369,24 @@ def yardstick_records(
         theirs_cpu.append(games / (time.process_time() - cpu))
         theirs.append(games / (time.perf_counter() - clock))
 
+    def yardstick_record(rate: float, theirs: list[float], **fields: Any) -> dict[str, Any]:
+        return record(
+            ctx,
+            "yardstick",
+            rate,
+            engine="compiled",
+            game="walk-the-plank",
+            players=players,
+            strategies="random",
+            threads=1,
+            games=games,
+            repeats=repeat,
+            yardstick="scripts/wtp_fast.py",
+            yardstick_games_per_s=max(theirs),
+            ratio=rate / max(theirs),
+            **fields,
+        )
+
     ours, theirs, ours_cpu, theirs_cpu = [], [], [], []
     for _ in range(repeat):
         cpu = time.process_time()
@@ -376,21 +394,10 @@ def yardstick_records(
         ours_cpu.append(games / (time.process_time() - cpu))
         ours.append(games / result.elapsed_s)
         yardstick_turn(theirs, theirs_cpu)
-    yield record(
-        ctx,
-        "yardstick",
+    yield yardstick_record(
         max(ours),
-        engine="compiled",
-        game="walk-the-plank",
-        players=players,
-        strategies="random",
+        theirs,
         variants="base",
-        threads=1,
-        games=games,
-        repeats=repeat,
-        yardstick="scripts/wtp_fast.py",
-        yardstick_games_per_s=max(theirs),
-        ratio=max(ours) / max(theirs),
         # The same per second of processor time: steadier than the wall clock on a
         # machine busy with other work, which takes turns on the cores.
         cpu_ratio=max(ours_cpu) / max(theirs_cpu),
@@ -399,33 +406,24 @@ def yardstick_records(
     # included, base rules and with a variant: the rate the command itself reports
     # (start-up and compiling are the "command" rows' business), in turns with the
     # yardstick's base rules.
+    cli = [sys.executable, "-c", "from balance.cli import main; main()"]
     for variants in variants_list:
-        args = ["simulate", "walk-the-plank", "-p", str(players), "-g", str(games)]
-        args += ["--threads", "1", "--json", *(a for v in variants for a in ("-v", v))]
-        program = [sys.executable, "-c", "from balance.cli import main; main()", *args]
-        warm = [("100" if a == str(games) else a) for a in program]
+        switched = [a for v in variants for a in ("-v", v)]
+        simulate = ["simulate", "walk-the-plank", "-p", str(players), "--threads", "1", "--json"]
+        args = [*simulate, "-g", str(games), *switched]
+        program = [*cli, *args]
+        warm = [*cli, *simulate, "-g", "100", *switched]
         subprocess.run(warm, capture_output=True, check=True)  # compile or load once
         ours, theirs, theirs_cpu = [], [], []
         for _ in range(repeat):
             done = subprocess.run(program, capture_output=True, check=True, text=True)
             ours.append(float(json.loads(done.stdout)["games_per_s"]))
             yardstick_turn(theirs, theirs_cpu)
-        yield record(
-            ctx,
-            "yardstick",
+        yield yardstick_record(
             max(ours),
-            engine="compiled",
-            game="walk-the-plank",
-            players=players,
-            strategies="random",
+            theirs,
             variants="+".join(variants) or "base",
-            threads=1,
-            games=games,
-            repeats=repeat,
             command="balance " + " ".join(args),
-            yardstick="scripts/wtp_fast.py",
-            yardstick_games_per_s=max(theirs),
-            ratio=max(ours) / max(theirs),
         )
 
 

@@ -211,7 +211,8 @@ def test_the_yardstick_rows_play_both_in_turns_and_keep_the_ratio(tmp_path: Path
     assert r["cpu_ratio"] > 0
     assert "scripts/wtp_fast.py" in bench.row_text(r) and "ratio" in bench.row_text(r)
     # The command line's row: the rate `balance simulate` itself reports, with the variant.
-    assert cli["command"].startswith("balance simulate walk-the-plank -p 3 -g 200 --threads 1")
+    assert cli["command"].startswith("balance simulate walk-the-plank -p 3 --threads 1 --json")
+    assert "-g 200" in cli["command"]
     assert cli["command"].endswith("-v kraken") and cli["variants"] == "kraken"
     assert cli["ratio"] == pytest.approx(cli["games_per_s"] / cli["yardstick_games_per_s"])
     assert "(command line)" in bench.row_text(cli) and "(runner)" in bench.row_text(r)
