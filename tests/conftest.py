@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +25,8 @@ from balance.games import MODULES
 #: Each process plays a few games of its games (with the uniform-random strategy, whose
 #: engine is the one every game's shipped strategies share), which compiles and caches it.
 WARM = (
+    "import sys\nsys.path.insert(0, {tests!r})\n"
+    "from compile_log import install\ninstall('warm-up')\n"
     "from balance import api\nfor game in {games!r}:\n    api.simulate(game, None, 20, threads=1)"
 )
 #: Every registered game, dealt in turn to one of two groups (the registry's order,
@@ -32,6 +35,9 @@ WARM = (
 GROUPS = (tuple(MODULES)[0::2], tuple(MODULES)[1::2])
 
 
+#: The compile log of this process (``BALANCE_COMPILE_LOG``, :mod:`compile_log`), if kept.
+_COMPILE_LOG: list[Any] = []
+
 _MADE_CACHE = pytest.StashKey[str]()
 _WARMING_S = pytest.StashKey[float]()
 
@@ -39,6 +45,11 @@ _WARMING_S = pytest.StashKey[float]()
 def pytest_configure(config: pytest.Config) -> None:
     """Game loops compiled with a user's strategy go to one cache for the session (shared
     by its workers, which inherit the variable), never to the user's own cache."""
+    if os.environ.get("BALANCE_COMPILE_LOG") and not _COMPILE_LOG:
+        from compile_log import install
+
+        worker = getattr(config, "workerinput", {}).get("workerid", "main")
+        _COMPILE_LOG.append(install(worker))
     if "BALANCE_CACHE_DIR" not in os.environ:
         from balance.core.dispatch import cache_root
 
@@ -49,6 +60,11 @@ def pytest_configure(config: pytest.Config) -> None:
         # session starts from the user's copy, when there is one.
         if users.is_dir():
             shutil.copytree(users, cache_root() / "pages")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    for log in _COMPILE_LOG:
+        log.test = item.nodeid
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -67,7 +83,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     clock = time.perf_counter()
     warming = [
         subprocess.Popen(
-            [sys.executable, "-c", WARM.format(games=games)],
+            [sys.executable, "-c", WARM.format(games=games, tests=str(Path(__file__).parent))],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )

@@ -109,6 +109,18 @@ def test_the_generated_dispatcher_raises_on_a_code_no_strategy_has() -> None:
     with pytest.raises(ValueError, match="no strategy has this code"):
         answer(2, 5, params)
 
+    # A copy that plays some of them compiles only those: the others' codes raise.
+    second = dispatch.bound(module.answer_nb, playing=strategies.SHIPPED[1:])
+    assert second(1, 5, params) == 10
+    with pytest.raises(ValueError, match="no strategy has this code"):
+        second(0, 5, params)
+    assert dispatch.bound(module.answer_nb, playing=strategies.SHIPPED[1:]) is second
+    listed = second.py_func.__globals__["__doc__"]
+    assert "1: two" in listed and "0: one" not in listed
+    stranger = Strategy("test", "three", "Triples.", {"answer": two})
+    with pytest.raises(BalanceError, match="'three' is no shipped strategy"):
+        dispatch.bound(module.answer_nb, playing=(stranger,))
+
 
 def _table_game(name: str, home: Path) -> Dispatch:
     """The dispatch of a game of one decision, ``answer(x, values, scratch)``, whose loop

@@ -142,7 +142,8 @@ def play_scripted(
         params[s, 2 : 2 + len(script)] = script
     records = ENGINE.empty_records(PLAYERS, 1, game)
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    DISPATCH.bound(nb.play_games_nb)(
+    # Every seat scripted: the copy compiles no heuristic.
+    DISPATCH.bound(nb.play_games_nb, playing=(random_strategy,))(
         rules.to_array(),
         content_arrays(content),
         np.full(PLAYERS, nb.SCRIPTED, dtype=np.int64),

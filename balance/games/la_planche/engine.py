@@ -31,6 +31,7 @@ from balance.games.la_planche.reference import (
 )
 from balance.games.la_planche.rules import SYMBOLS, LaPlancheRules
 from balance.strategies import la_planche as shipped
+from balance.strategies.la_planche import random as random_strategy
 
 GAME = "la-planche"
 
@@ -151,7 +152,8 @@ def play_turn(
     rng = np.zeros(4, dtype=np.uint64)
     seed_stream_nb(rng, 0, 0, 1 + seat)
     outcome = np.zeros(nb.Outcome.SIZE, dtype=np.int64)
-    DISPATCH.bound(nb.resolve_turn_nb)(
+    # A scripted seat: the copy compiles no heuristic.
+    DISPATCH.bound(nb.resolve_turn_nb, playing=(random_strategy,))(
         obs,
         seat,
         colour,

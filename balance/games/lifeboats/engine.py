@@ -89,6 +89,10 @@ DISPATCH = Dispatch(
     # The uniform-random player is inlined (its decisions are the loop's hot path).
     in_line=(random_strategy,),
 )
+#: What the seats of a scenario (:func:`set_up`, the phases, :func:`resolve_vote`,
+#: :func:`play_scripted`) play besides scripted answers: their compiled code holds no
+#: heuristic.
+SCENARIO = (random_strategy,)
 
 
 class Engine(CompiledEngine):
@@ -215,7 +219,7 @@ def _run_phase(
     function: Callable, pos: Position, players: Sequence[PlayerSpec], *args: Any
 ) -> tuple[Position, Any]:
     """Run a compiled phase on a packed copy of ``pos``: the new position and the result."""
-    function = DISPATCH.bound(function)  # the phase as the shipped strategies play it
+    function = DISPATCH.bound(function, playing=SCENARIO)
     obs = pack_position(pos)
     stats = pack_stats(pos)
     work = new_work()
@@ -274,7 +278,7 @@ def resolve_vote(
     work[4][: len(voters)] = weights
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(pos.players, players)
-    outcome = DISPATCH.bound(nb.resolve_vote_nb)(
+    outcome = DISPATCH.bound(nb.resolve_vote_nb, playing=SCENARIO)(
         obs, kind, len(voters), boat, seated.arrays, work, stats, error
     )
     seated.finish(error, work[0])
@@ -332,7 +336,7 @@ def play_scripted(rules: LifeboatsRules, players: int, scripts: Sequence[PlayerS
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(players, scripts)
     records = ENGINE.empty_records(players, 1)
-    DISPATCH.bound(nb.play_one_nb)(
+    DISPATCH.bound(nb.play_one_nb, playing=SCENARIO)(
         obs, seated.arrays, work, stats, error, (records.games, records.seats, records.boats)
     )
     seated.finish(error, work[0])

@@ -169,7 +169,7 @@ def resolve_card(
         np.zeros((n, moves_nb.TILES), dtype=np.int64),
     )
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    DISPATCH.bound(nb.resolve_card_nb)(
+    DISPATCH.bound(nb.resolve_card_nb, playing=(random_strategy,))(
         obs,
         seat,
         card,
