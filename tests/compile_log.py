@@ -2,10 +2,10 @@
 
 With ``BALANCE_COMPILE_LOG`` naming a directory, every test process (and each process
 that compiles the engines before the tests, :mod:`conftest`) appends one JSON line per
-function numba compiles there, in a file of its own: the function, the test running, the
-seconds the compile took with and without the functions it compiled on the way (its
-callees), and the process. A function a process loads from numba's cache is not compiled
-and not written.
+function numba compiles there, in a file of its own: the function and its argument types,
+the test running, the seconds the compile took with and without the functions it compiled
+on the way (its callees), and the process. A function a process loads from numba's cache
+is not compiled and not written.
 """
 
 from __future__ import annotations
@@ -43,6 +43,7 @@ class CompileLog(numba_event.Listener):
         function = event.data["dispatcher"].py_func
         line = {
             "function": f"{function.__module__}.{function.__qualname__}",
+            "signature": ", ".join(map(str, event.data["args"])),
             "test": self.test,
             "seconds": round(seconds, 3),
             "own_seconds": round(seconds - nested, 3),

@@ -38,6 +38,7 @@ def test_a_compile_and_the_callee_it_compiles_are_logged_once_each(tmp_path: Pat
     inner, outer = lines
     assert {line["test"] for line in lines} == {"tests/test_x.py::test_y"}
     assert {line["process"] for line in lines} == {"w0"}
+    assert inner["signature"] == outer["signature"] == "int64"
     assert inner["own_seconds"] == inner["seconds"]
     assert outer["own_seconds"] < outer["seconds"]
     assert abs(outer["seconds"] - outer["own_seconds"] - inner["seconds"]) < 0.01
@@ -45,28 +46,40 @@ def test_a_compile_and_the_callee_it_compiles_are_logged_once_each(tmp_path: Pat
 
 def test_the_report_ranks_functions_and_counts_a_second_compile(tmp_path: Path) -> None:
     rows = {
-        "1.jsonl": [("engine.loop", "", 30.0, "warm-up"), ("kit.chance", "t::a", 2.0, "gw0")],
-        "2.jsonl": [("engine.loop", "t::b", 25.0, "gw1")],
+        "1.jsonl": [
+            ("engine.loop", "int64", "", 30.0, "warm-up"),
+            ("kit.chance", "int64", "t::a", 2.0, "gw0"),
+        ],
+        "2.jsonl": [
+            ("engine.loop", "int64", "t::b", 25.0, "gw1"),
+            ("kit.chance", "float64", "t::c", 1.5, "gw1"),
+        ],
     }
     for name, lines in rows.items():
         (tmp_path / name).write_text(
             "".join(
-                json.dumps({"function": f, "test": t, "seconds": s, "own_seconds": s, "process": p})
+                json.dumps(
+                    {"function": f, "signature": g, "test": t, "seconds": s}
+                    | {"own_seconds": s, "process": p}
+                )
                 + "\n"
-                for f, t, s, p in lines
+                for f, g, t, s, p in lines
             )
         )
+    script = str(ROOT / "scripts" / "compile_report.py")
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "compile_report.py"), str(tmp_path)],
+        [sys.executable, script, str(tmp_path), "--function", "chance"],
         capture_output=True,
         text=True,
         check=True,
     )
     out = done.stdout
-    assert "3 compiles, 57 s of compiling in all" in out
-    assert "    55.0     2     2  engine.loop" in out
+    assert "4 compiles, 58 s of compiling in all" in out
+    assert "    55.0     2     2     1  engine.loop" in out
+    assert "     3.5     2     2     2  kit.chance" in out  # two argument types
     assert out.index("engine.loop") < out.index("kit.chance")
-    assert "compiled more than once: 25 s beyond the first compile of each" in out
+    assert "         2.0 s  (int64)\n         1.5 s  (float64)" in out
+    assert "compiled again for the same types: 25 s beyond the first compile of each" in out
     assert "30.0  (before the tests)" in out
 
 

@@ -612,7 +612,8 @@ class Dispatch:
     def bound_modules(self) -> list[str]:
         """The modules whose functions the shipped strategies' code has compiled again
         (with their dispatchers) in this process so far, by name."""
-        return list(self._shipped.sources) + list(self._main.sources)
+        playing = [m for binding in self._playing.values() for m in binding.sources]
+        return list(self._shipped.sources) + list(self._main.sources) + playing
 
     def kernel_for(self, strategies: Sequence[Strategy]) -> Callable:
         """The game loop, which can call every one of ``strategies`` (a run's, seat by
