@@ -663,8 +663,31 @@ def gain_food_nb(side, start_kinds, s, count):
         side[s, SIDE.PROVISIONS + FOOD_PROVISION] += 1
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True)
 def apply_program_nb(
+    pos, content, derived, rules, dice, seat, program, length, choice, holder, longer, other, hit
+):
+    """:func:`_apply_program_nb`, compiled once: numba would compile it again for every
+    pattern of constants its callers pass (some 100 s of compiling, six patterns)."""
+    _apply_program_nb(
+        pos,
+        content,
+        derived,
+        rules,
+        dice,
+        np.int64(seat),
+        program,
+        np.int64(length),
+        np.int64(choice),
+        np.int64(holder),
+        np.int64(longer),
+        np.int64(other),
+        np.int64(hit),
+    )
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _apply_program_nb(
     pos, content, derived, rules, dice, seat, program, length, choice, holder, longer, other, hit
 ):
     """Apply ``length`` rows of ``program`` acting for ``seat``; ``choice`` is the chosen
