@@ -26,7 +26,7 @@ from balance.games import MODULES
 #: engine is the one every game's shipped strategies share), which compiles and caches it.
 WARM = (
     "import sys\nsys.path.insert(0, {tests!r})\n"
-    "from compile_log import install\ninstall('warm-up')\n"
+    "from compile_log import install\ninstall('warm-up {group}')\n"
     "from balance import api\nfor game in {games!r}:\n    api.simulate(game, None, 20, threads=1)"
 )
 #: Every registered game, dealt in turn to one of two groups (the registry's order,
@@ -83,11 +83,15 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     clock = time.perf_counter()
     warming = [
         subprocess.Popen(
-            [sys.executable, "-c", WARM.format(games=games, tests=str(Path(__file__).parent))],
+            [
+                sys.executable,
+                "-c",
+                WARM.format(games=games, group=group, tests=str(Path(__file__).parent)),
+            ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
-        for games in GROUPS
+        for group, games in enumerate(GROUPS, 1)
     ]
     for process in warming:
         # A failure here is not the tests' verdict: the workers then compile for themselves
