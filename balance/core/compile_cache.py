@@ -11,6 +11,9 @@ together with a sha256 of every balance source the file imports, directly or not
 (deferred imports included), so an edit to any of them compiles the function afresh.
 Functions defined elsewhere (a user's strategy file, the dispatchers generated for it)
 are left to numba's locators.
+
+Importing it also makes numba's inliner copy a callee's variables once per inlining
+(:mod:`balance.core.numba_inliner`): compiling a game loop takes some 40% less time.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from pathlib import Path
 from numba import njit
 from numba.core import caching
 from numba.core.caching import _CacheLocator
+
+from balance.core.numba_inliner import share_scope_copies
 
 #: The class whose ``_locator_classes`` numba tries in order (renamed in numba 0.62).
 _CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl
@@ -200,3 +205,4 @@ def install() -> None:
 
 
 install()
+share_scope_copies()
