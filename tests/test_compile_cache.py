@@ -86,7 +86,7 @@ def test_an_edited_helper_in_another_file_is_compiled_again(tmp_path: Path) -> N
     pkg.mkdir()
     shutil.copy(ROOT / "__init__.py", pkg / "__init__.py")
     (pkg / "core").mkdir()
-    for name in ("__init__.py", "compile_cache.py"):
+    for name in ("__init__.py", "compile_cache.py", "numba_inliner.py"):
         shutil.copy(ROOT / "core" / name, pkg / "core" / name)
     write(
         pkg / "helper_nb.py",

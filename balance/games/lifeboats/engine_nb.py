@@ -232,15 +232,25 @@ def count_ballot_nb(obs, kind, nvoters, boat, players, work, stats, error):
     return ask_nb(obs, state[State.FIRST], choose, options, count, players, error)
 
 
-# Out of line: the three votes share one compiled ballot (collect, count, break ties);
-# inlined at each of them, the game loop took 2.5 times as long to compile (and 2 GB of
-# memory) for about 15% more uniform-random games a second.
-@njit(cache=True)
+@njit(inline="always", cache=True)
 def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
     """Resolve a vote (D6) of ``kind`` among ``work[3][:nvoters]`` weighing ``work[4]``.
 
     ``boat`` is the boat of an overboard vote. Returns the outcome (a boat or a colour).
     """
+    # Its numbers as int64: numba would compile the ballot again for every pattern of
+    # constants the callers pass (the three votes' kinds, boat -1), four times in all.
+    return _resolve_vote_nb(
+        obs, np.int64(kind), np.int64(nvoters), np.int64(boat), players, work, stats, error
+    )
+
+
+# Out of line: the three votes share one compiled ballot (collect, count, break ties);
+# inlined at each of them, the game loop took 2.5 times as long to compile (and 2 GB of
+# memory) for about 15% more uniform-random games a second.
+@njit(cache=True)
+def _resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
+    """:func:`resolve_vote_nb`, compiled once."""
     game_stat = stats[0]
     while True:
         game_stat[GameStat.VOTES] += 1
