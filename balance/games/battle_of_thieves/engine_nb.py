@@ -934,7 +934,10 @@ def fire_triggers_nb(pos, content, derived, rules, dice, p, event, other):
     the game ends. The call is made only for a pirate with such an ability: most have
     none."""
     if has_trigger_nb(content, pos[1], p, event):
-        run_triggers_nb(pos, content, derived, rules, dice, p, event, other)
+        # int64, not the callers' constants: one compiled version, not one per pattern.
+        run_triggers_nb(
+            pos, content, derived, rules, dice, np.int64(p), np.int64(event), np.int64(other)
+        )
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
