@@ -175,6 +175,9 @@ def test_a_strategy_without_a_code_is_called_by_address(tmp_path: Path) -> None:
     mine = Strategy("test", "peek", "Reads.", {"answer": peek})
     loop = dispatch.kernel_for([mine])
     assert loop is dispatch.kernel_for([])  # one loop, whoever plays
+    # A scenario helper bound as the loop is calls the loop's own compiled copies.
+    assert dispatch.with_loop(dispatch.module.loop_nb) is loop
+    assert dispatch.bound(dispatch.module.loop_nb) is not loop
     values, scratch = np.arange(3), np.zeros(1, dtype=np.int64)
     codes = np.array([0, dispatch.code(mine)])
     assert codes[1] >= USER_CODES

@@ -602,6 +602,12 @@ class Dispatch:
                 self._playing[codes] = self._binding(tag, users=False, codes=codes)
         return self._playing[codes].bind(value)
 
+    def with_loop(self, value: Any) -> Any:
+        """``value`` bound as the game loop is (:meth:`kernel_for`): the functions it
+        shares with the loop are the loop's own compiled code, which numba loads from its
+        cache once any run has compiled the loop, not a copy compiled again."""
+        return self._main.bind(value)
+
     def _shipped_code(self, strategy: Strategy) -> int:
         if strategy not in self.shipped:
             raise BalanceError(

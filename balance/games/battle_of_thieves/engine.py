@@ -142,8 +142,9 @@ def play_scripted(
         params[s, 2 : 2 + len(script)] = script
     records = ENGINE.empty_records(PLAYERS, 1, game)
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
-    # Every seat scripted: the copy compiles no heuristic.
-    DISPATCH.bound(nb.play_games_nb, playing=(random_strategy,))(
+    # The game loop every run plays, compiled once for both (scripted answers are codes
+    # of every binding).
+    DISPATCH.kernel_for(())(
         rules.to_array(),
         content_arrays(content),
         np.full(PLAYERS, nb.SCRIPTED, dtype=np.int64),

@@ -89,9 +89,8 @@ DISPATCH = Dispatch(
     # The uniform-random player is inlined (its decisions are the loop's hot path).
     in_line=(random_strategy,),
 )
-#: What the seats of a scenario (:func:`set_up`, the phases, :func:`resolve_vote`,
-#: :func:`play_scripted`) play besides scripted answers: their compiled code holds no
-#: heuristic.
+#: What the seats of a scenario (:func:`set_up`, the phases, :func:`resolve_vote`) play
+#: besides scripted answers: their compiled code holds no heuristic.
 SCENARIO = (random_strategy,)
 
 
@@ -336,7 +335,8 @@ def play_scripted(rules: LifeboatsRules, players: int, scripts: Sequence[PlayerS
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(players, scripts)
     records = ENGINE.empty_records(players, 1)
-    DISPATCH.bound(nb.play_one_nb, playing=SCENARIO)(
+    # The game the loop plays, compiled once for both (see Dispatch.with_loop).
+    DISPATCH.with_loop(nb.play_one_nb)(
         obs, seated.arrays, work, stats, error, (records.games, records.seats, records.boats)
     )
     seated.finish(error, work[0])
