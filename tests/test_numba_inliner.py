@@ -14,9 +14,8 @@ import balance.core.compile_cache  # noqa: F401  (applies the inliner's change)
 from balance.core.numba_inliner import share_scope_copies
 
 
-def _compile_with_inlining() -> tuple[Any, int]:
-    """A fresh function inlining a callee of many blocks, compiled, and the number of
-    variables numba deep-copied to inline it."""
+def _compile_with_inlining() -> tuple[Any, Any]:
+    """A fresh function that inlines a callee of many blocks twice, and the callee."""
 
     @njit(inline="always")
     def score(x: int) -> int:
