@@ -11,11 +11,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numba.core.caching import NullCache
 
 from balance.core.compile_cache import njit
-from balance.core.dispatch import USER_CODES, USER_SLOTS, Decision, Dispatch
+from balance.core.dispatch import USER_CODES, USER_SLOTS, Decision, Dispatch, playable
 from balance.core.errors import BalanceError
-from balance.core.game import Lineup
+from balance.core.game import DecisionPlayer, Lineup
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy, ship
 from balance.games import MODULES, get_game
 
@@ -194,6 +195,76 @@ def test_a_strategy_without_a_code_is_called_by_address(tmp_path: Path) -> None:
     boolean = Strategy("test", "yes", "A bool.", {"answer": yes})
     with pytest.raises(BalanceError, match="not an option's index"):
         dispatch.prepare(loop, (np.array([dispatch.code(boolean)]), 2, values, scratch), [boolean])
+
+
+def test_a_reference_seat_plays_the_loops_own_code_of_a_strategy_called_out_of_line(
+    tmp_path: Path,
+) -> None:
+    """A shipped strategy the loop calls out of line plays, on a reference engine's seat,
+    the loop's compiled function (cached, so that it is loaded, not compiled again); one
+    compiled into the loop's dispatcher plays its own function."""
+    module = types.ModuleType("balance_test_apart")
+    module.answer_nb = Decision("answer", "x, params")
+    sys.modules[module.__name__] = module
+    exec(
+        "def loop_nb(codes, x, params):\n"
+        "    total = 0\n"
+        "    for code in codes:\n"
+        "        total += answer_nb(code, x, params)\n"
+        "    return total\n",
+        module.__dict__,
+    )
+    module.loop_nb = njit(module.loop_nb)
+
+    @njit
+    def one(x, params):
+        return x + 1
+
+    @njit
+    def two(x, params):
+        return x * 2
+
+    strategies = types.ModuleType("balance_test_apart_strategies")
+    strategies.SHIPPED = (
+        Strategy("test", "one", "Adds one.", {"answer": one}),
+        Strategy("test", "two", "Doubles.", {"answer": two}),
+    )
+    sys.modules[strategies.__name__] = strategies
+    ship(strategies.SHIPPED, joining=(), module=strategies.__name__)
+    home = tmp_path / "home.py"
+    home.write_text("")
+    dispatch = Dispatch(
+        module, strategies, str(home), loop="loop_nb", in_line=strategies.SHIPPED[:1]
+    )
+    params = np.zeros(MAX_PARAMS)
+    assert dispatch.kernel_for(())(np.array([0, 1]), 5, params) == 6 + 10
+    first, second = strategies.SHIPPED
+    apart = dispatch._main.out_of_line["answer"]
+    assert not isinstance(apart._cache, NullCache)  # saved beside the loop
+    played = playable(two, second, "answer")
+    assert played.func is apart and played.args == (1,)
+    assert played(7, params) == 14
+    assert playable(one, first, "answer") is one
+    assert playable(two) is two  # no strategy named: the function itself
+    stranger = Strategy("test", "three", "Doubles too.", {"answer": two})
+    assert playable(two, stranger, "answer") is two
+    seat = DecisionPlayer(SeatStrategy(second, ()), stream=None)
+    assert seat.decisions["answer"].func is apart
+
+
+def test_lifeboats_heuristics_play_the_loops_code_on_the_reference_engine() -> None:
+    from balance.strategies import lifeboats
+
+    from balance.games.lifeboats.engine import DISPATCH
+
+    decide = DISPATCH._main.out_of_line["decide"]
+    for strategy in (lifeboats.steward, lifeboats.hatkeeper, lifeboats.swimmer):
+        values = tuple(default for _, default in strategy.params)
+        seat = DecisionPlayer(SeatStrategy(strategy, values), stream=None)
+        assert seat.decisions["decide"].func is decide
+        assert seat.decisions["decide"].args == (strategy.code,)
+    seat = DecisionPlayer(SeatStrategy(lifeboats.random, ()), stream=None)
+    assert seat.decisions["decide"] is lifeboats.random.decisions["decide"]
 
 
 @pytest.mark.parametrize("game_id", GAMES)

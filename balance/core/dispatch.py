@@ -417,10 +417,15 @@ class _Binding:
         # A module numba finds by name: an out-of-line dispatcher is compiled, and
         # cached, as a function of its own, whose globals numba looks up there.
         namespace = _generated_module(name, source, bound, path).__dict__
+        #: ``<decision>_out_of_line(code, ...)`` by decision name, where there is one.
+        self.out_of_line: dict[str, Dispatcher] = {}
         for key, value in list(namespace.items()):
             if key.endswith(OUT_OF_LINE):  # the shipped strategies never allocate
                 value.__qualname__ = f"{tag}.{key}"
-                namespace[key] = njit(_nrt=False, error_model="numpy")(value)
+                # Cached as well as compiled into the loop: Python calls it too
+                # (:meth:`Dispatch.loop_decision`).
+                namespace[key] = njit(_nrt=False, error_model="numpy", cache=True)(value)
+                self.out_of_line[key.removesuffix(OUT_OF_LINE)] = namespace[key]
             elif key.endswith(BY_ADDRESS):  # the arguments are borrowed for the call
                 value.__qualname__ = f"{tag}.{key}"
                 namespace[key] = njit(_nrt=False)(value)
@@ -477,13 +482,22 @@ class _Binding:
 
 #: The dispatch of the game that declares each decision, by the decision's identity.
 _DECLARED: dict[int, Dispatch] = {}
+#: The dispatch of the game of each shipped strategy with a code.
+_SHIPPING: dict[Strategy, Dispatch] = {}
 
 
-def playable(function: Callable) -> Callable:
+def playable(function: Callable, strategy: Strategy | None = None, decision: str = "") -> Callable:
     """``function`` (a strategy's decision function) as Python may call it: a search
     player's, which calls its game's decisions in its playouts, comes as its copy with
     the game's shipped strategies bound in (:meth:`Dispatch.bound`); any other as itself.
+
+    Given the ``strategy`` and the ``decision`` it is the function of, a shipped strategy
+    the game loop calls out of line comes as the loop's own compiled code
+    (:meth:`Dispatch.loop_decision`), which is not compiled again.
     """
+    shipping = _SHIPPING.get(strategy) if strategy is not None else None
+    if shipping is not None and (found := shipping.loop_decision(strategy, decision)):
+        return found
     decision = _CALLS.asked(function)
     if decision is None:
         return function
@@ -558,6 +572,7 @@ class Dispatch:
         # The bindings of :meth:`bound` that play some shipped strategies, by their codes.
         self._playing: dict[tuple[int, ...], _Binding] = {}
         _DECLARED.update((id(d), self) for d in self.decisions)
+        _SHIPPING.update((s, self) for s in self.shipped)
 
     @property
     def arguments(self) -> dict[str, str]:
@@ -607,6 +622,18 @@ class Dispatch:
         shares with the loop are the loop's own compiled code, which numba loads from its
         cache once any run has compiled the loop, not a copy compiled again."""
         return self._main.bind(value)
+
+    def loop_decision(self, strategy: Strategy, decision: str) -> Callable | None:
+        """The game loop's own compiled function of a shipped ``strategy``'s ``decision``
+        (same arguments), if the loop calls it out of line (not :attr:`in_line`), else
+        None: numba loads it from its cache once any run has compiled the loop, so that a
+        reference engine's seat playing it compiles nothing."""
+        if self.in_line is None or strategy in self.in_line or strategy not in self.shipped:
+            return None
+        function = self._main.out_of_line.get(decision)
+        if function is None:
+            return None
+        return functools.partial(function, self._shipped_code(strategy))
 
     def _shipped_code(self, strategy: Strategy) -> int:
         if strategy not in self.shipped:

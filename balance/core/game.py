@@ -1002,8 +1002,11 @@ class DecisionPlayer:
         from balance.core.dispatch import playable  # numba: loaded when a game plays
 
         self.name = seat.label
-        # A search player's functions with the shipped strategies of its playouts bound in.
-        self.decisions = {name: playable(f) for name, f in seat.strategy.decisions.items()}
+        # A search player's functions with the shipped strategies of its playouts bound in;
+        # a shipped strategy the game loop calls out of line, the loop's own function.
+        self.decisions = {
+            name: playable(f, seat.strategy, name) for name, f in seat.strategy.decisions.items()
+        }
         self.params = seat.vector()
         self.stream = stream
 
