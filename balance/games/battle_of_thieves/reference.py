@@ -1355,10 +1355,15 @@ def apply_option(
 
     END_TURN changes nothing here: the caller then calls :func:`end_turn`.
     """
-    say = narrate or _quiet
     opt: Option = tuple(int(v) for v in option)  # type: ignore[assignment]
     if pos.over or opt not in legal_options(pos):
         raise IllegalChoice(f"{opt} is not a legal option in turn {pos.turn}")
+    _do_option(pos, opt, dice, narrate or _quiet)
+
+
+def _do_option(pos: Position, opt: Option, dice: Dice, say: Narrator) -> None:
+    """:func:`apply_option` of an option known to be legal (the game loop's, just listed
+    by :func:`legal_options`: listing the options again would double its cost)."""
     kind, who, what, target = opt
     say(f"  {option_text(pos, opt)}")
     p = pos.player
@@ -2172,7 +2177,7 @@ def play_game(
                     f"seat {pos.player} answered {index} among {len(options)} options"
                 )
             option = options[index]
-            apply_option(pos, option, dice, narrate=say)
+            _do_option(pos, option, dice, say)
             if pos.over:
                 break
             if option[0] == END_TURN:
