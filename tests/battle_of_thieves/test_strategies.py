@@ -103,8 +103,9 @@ from .conftest import (
 )
 from .test_agreement import RICH
 
-# The kernels as the shipped strategies play them: their dispatchers bound in.
-nb = engine.DISPATCH.bound(nb)
+# The kernels as the game loop plays them: its dispatchers bound in, and the heuristics
+# its own compiled code (cached with the loop, not compiled again).
+nb = engine.DISPATCH.with_loop(nb)
 
 HEURISTICS = (cannoneer, boarder, bailer)
 #: The strategies that decide from their view (the search players, which search the whole
