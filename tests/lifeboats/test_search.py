@@ -185,7 +185,7 @@ def test_with_hatkeeper_playouts_the_hidden_votes_are_the_hatkeepers_own(positio
         for voter in (2, 0):  # seat 1 votes after seats 2 and 0
             options = reference.legal_options(pos, voter, MOVE_VOTE, boat=pos.boat)
             rng = np.array(streams[voter], dtype=np.uint64)
-            k = hatkeeper.decisions["decide"](
+            k = playable(hatkeeper.decisions["decide"], hatkeeper, "decide")(
                 pack_position(pos),
                 voter,
                 MOVE_VOTE,
@@ -256,7 +256,7 @@ def heuristic_answer(pos: Position, seat: int, kind: int, options: list[int], se
     rng = np.array(Stream(seed, 0, 1 + seat).state, dtype=np.uint64)
     params = np.zeros(MAX_PARAMS, dtype=np.float64)
     params[: len(hatkeeper.params)] = [v for _, v in hatkeeper.params]
-    k = hatkeeper.decisions["decide"](
+    k = playable(hatkeeper.decisions["decide"], hatkeeper, "decide")(
         pack_position(pos), seat, kind, option_array(options), len(options), params, rng
     )
     return options[int(k)]

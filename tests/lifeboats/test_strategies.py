@@ -16,6 +16,7 @@ from balance.strategies.lifeboats import SHIPPED, hatkeeper, random, steward, sw
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from balance.core.dispatch import playable
 from balance.core.game import Lineup
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS, SeatStrategy
@@ -210,7 +211,10 @@ def ask(strategy, obs, seat: int, kind: int, options=None, seed: int = 0, **para
     vector = SeatStrategy(strategy, tuple(values[name] for name, _ in strategy.params)).vector()
     rng = np.zeros(4, dtype=np.uint64)
     seed_stream_nb(rng, seed, 0, seat + 1)
-    index = strategy.decisions["decide"](obs, seat, kind, buffer, len(options), vector, rng)
+    # The game loop's own compiled code of a heuristic (cached with the loop), as the
+    # reference engine's seats play it.
+    decide = playable(strategy.decisions["decide"], strategy, "decide")
+    index = decide(obs, seat, kind, buffer, len(options), vector, rng)
     assert 0 <= index < len(options)
     return options[index]
 
