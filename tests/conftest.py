@@ -9,6 +9,7 @@ games split between two processes, so that every worker loads them from the cach
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -33,6 +34,48 @@ WARM = (
 #: Walk the Plank, La Planche, Lifeboats, Battle of Thieves, pairs the slowest compile,
 #: Battle of Thieves', with the quickest, La Planche's).
 GROUPS = (tuple(MODULES)[0::2], tuple(MODULES)[1::2])
+
+
+#: Tests that compile the same code, by their node ids: a group runs on one test worker,
+#: whose first test compiles what the others load (two workers would each compile it at
+#: once). A game's search tests compile its search players (minutes in the slow suite);
+#: Walk the Plank's compiled scenarios, the engine's scenario copy.
+SAME_CODE: tuple[tuple[re.Pattern[str], str], ...] = (
+    *(
+        (
+            re.compile(
+                rf"tests/{game.replace('-', '_')}/test_search|tests/contract/test_strategies\.py"
+                rf"::test_every_shipped_search_player_plays\[{game}\]"
+            ),
+            f"{game} search",
+        )
+        for game in MODULES
+    ),
+    (
+        re.compile(r"tests/walk_the_plank/(test_properties\.py|test_\w+\.py::.*\[compiled)"),
+        "walk-the-plank scenarios",
+    ),
+)
+
+
+def same_code_group(nodeid: str) -> str | None:
+    """The :data:`SAME_CODE` group of the test ``nodeid``, if any."""
+    return next((group for pattern, group in SAME_CODE if pattern.match(nodeid)), None)
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """pytest-xdist's default scheduling, tests handed out one by one, but each
+    :data:`SAME_CODE` group to one worker whole (its ``loadgroup`` would, from markers,
+    but it does not read them under this pytest)."""
+    if config.getvalue("dist") != "load":
+        return None  # another --dist asked for: as asked
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SameCodeScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return same_code_group(nodeid) or nodeid
+
+    return SameCodeScheduling(config, log)
 
 
 #: The compile log of this process (``BALANCE_COMPILE_LOG``, :mod:`compile_log`), if kept.
