@@ -486,17 +486,17 @@ _DECLARED: dict[int, Dispatch] = {}
 _SHIPPING: dict[Strategy, Dispatch] = {}
 
 
-def playable(function: Callable, strategy: Strategy | None = None, decision: str = "") -> Callable:
+def playable(function: Callable, strategy: Strategy | None = None, name: str = "") -> Callable:
     """``function`` (a strategy's decision function) as Python may call it: a search
     player's, which calls its game's decisions in its playouts, comes as its copy with
     the game's shipped strategies bound in (:meth:`Dispatch.bound`); any other as itself.
 
-    Given the ``strategy`` and the ``decision`` it is the function of, a shipped strategy
-    the game loop calls out of line comes as the loop's own compiled code
+    Given the ``strategy`` and the ``name`` of the decision it is the function of, a
+    shipped strategy the game loop calls out of line comes as the loop's own compiled code
     (:meth:`Dispatch.loop_decision`), which is not compiled again.
     """
     shipping = _SHIPPING.get(strategy) if strategy is not None else None
-    if shipping is not None and (found := shipping.loop_decision(strategy, decision)):
+    if shipping is not None and (found := shipping.loop_decision(strategy, name)):
         return found
     decision = _CALLS.asked(function)
     if decision is None:
@@ -623,14 +623,14 @@ class Dispatch:
         cache once any run has compiled the loop, not a copy compiled again."""
         return self._main.bind(value)
 
-    def loop_decision(self, strategy: Strategy, decision: str) -> Callable | None:
-        """The game loop's own compiled function of a shipped ``strategy``'s ``decision``
-        (same arguments), if the loop calls it out of line (not :attr:`in_line`), else
-        None: numba loads it from its cache once any run has compiled the loop, so that a
-        reference engine's seat playing it compiles nothing."""
+    def loop_decision(self, strategy: Strategy, name: str) -> Callable | None:
+        """The game loop's own compiled function of a shipped ``strategy``'s decision
+        ``name`` (same arguments), if the loop calls it out of line (not :attr:`in_line`),
+        else None: numba loads it from its cache once any run has compiled the loop, so
+        that a reference engine's seat playing it compiles nothing."""
         if self.in_line is None or strategy in self.in_line or strategy not in self.shipped:
             return None
-        function = self._main.out_of_line.get(decision)
+        function = self._main.out_of_line.get(name)
         if function is None:
             return None
         return functools.partial(function, self._shipped_code(strategy))
