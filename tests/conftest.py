@@ -39,22 +39,23 @@ GROUPS = (tuple(MODULES)[0::2], tuple(MODULES)[1::2])
 #: Tests that compile the same code, by their node ids: a group runs on one test worker,
 #: whose first test compiles what the others load (two workers would each compile it at
 #: once). A game's search tests compile its search players (minutes in the slow suite);
-#: Walk the Plank's compiled scenarios, the engine's scenario copy.
-SAME_CODE: tuple[tuple[re.Pattern[str], str], ...] = (
-    *(
+#: its compiled scenarios (the ``engine`` fixture's compiled case, the step-by-step
+#: agreements), the engine's scenario copy.
+SAME_CODE: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern.format(folder=game.replace("-", "_"), game=re.escape(game))), group)
+    for game in MODULES
+    for pattern, group in (
         (
-            re.compile(
-                rf"tests/{game.replace('-', '_')}/test_search|tests/contract/test_strategies\.py"
-                rf"::test_every_shipped_search_player_plays\[{game}\]"
-            ),
+            r"tests/{folder}/test_search|tests/contract/test_strategies\.py"
+            r"::test_every_shipped_search_player_plays\[{game}\]",
             f"{game} search",
-        )
-        for game in MODULES
-    ),
-    (
-        re.compile(r"tests/walk_the_plank/(test_properties\.py|test_\w+\.py::.*\[compiled)"),
-        "walk-the-plank scenarios",
-    ),
+        ),
+        (
+            r"tests/{folder}/(test_properties\.py|test_agreement\.py::test_every_compiled_phase"
+            r"|test_\w+\.py::.*\[compiled)",
+            f"{game} scenarios",
+        ),
+    )
 )
 
 
@@ -64,9 +65,9 @@ def same_code_group(nodeid: str) -> str | None:
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    """pytest-xdist's default scheduling, tests handed out one by one, but each
-    :data:`SAME_CODE` group to one worker whole (its ``loadgroup`` would, from markers,
-    but it does not read them under this pytest)."""
+    """pytest-xdist's scheduling by scope: each :data:`SAME_CODE` group to one worker
+    whole, the other tests one by one (xdist's ``loadgroup`` would group by markers, but
+    it does not read them under this pytest)."""
     if config.getvalue("dist") != "load":
         return None  # another --dist asked for: as asked
     from xdist.scheduler import LoadScopeScheduling
