@@ -82,9 +82,11 @@ def test_a_code_no_strategy_has_is_refused_before_the_loop(game_id: str) -> None
         game.compiled.kernel_for(lineup)
 
 
-def test_the_generated_dispatcher_raises_on_a_code_no_strategy_has() -> None:
-    """Inside the loop too, an unknown code is an error, never another strategy's play."""
-    module = types.ModuleType("balance_test_kernels")
+def _adds_one_and_doubles(name: str) -> tuple[types.ModuleType, types.ModuleType]:
+    """A kernel module ``balance_test_<name>`` of one decision, ``answer(x, params)``, and
+    its strategies module: two shipped strategies, "one" (adds one, code 0) and "two"
+    (doubles, code 1)."""
+    module = types.ModuleType(f"balance_test_{name}")
     module.answer_nb = Decision("answer", "x, params")
     sys.modules[module.__name__] = module
 
@@ -96,13 +98,20 @@ def test_the_generated_dispatcher_raises_on_a_code_no_strategy_has() -> None:
     def two(x, params):
         return x * 2
 
-    strategies = types.ModuleType("balance_test_strategies")
+    strategies = types.ModuleType(f"balance_test_{name}_strategies")
     strategies.SHIPPED = (
         Strategy("test", "one", "Adds one.", {"answer": one}),
         Strategy("test", "two", "Doubles.", {"answer": two}),
     )
     sys.modules[strategies.__name__] = strategies
     ship(strategies.SHIPPED, joining=(), module=strategies.__name__)
+    return module, strategies
+
+
+def test_the_generated_dispatcher_raises_on_a_code_no_strategy_has() -> None:
+    """Inside the loop too, an unknown code is an error, never another strategy's play."""
+    module, strategies = _adds_one_and_doubles("kernels")
+    two = strategies.SHIPPED[1].decisions["answer"]
     dispatch = Dispatch(module, strategies, __file__)
     answer = dispatch.bound(module.answer_nb)
     params = np.zeros(MAX_PARAMS)
@@ -203,9 +212,7 @@ def test_a_reference_seat_plays_the_loops_own_code_of_a_strategy_called_out_of_l
     """A shipped strategy the loop calls out of line plays, on a reference engine's seat,
     the loop's compiled function (cached, so that it is loaded, not compiled again); one
     compiled into the loop's dispatcher plays its own function."""
-    module = types.ModuleType("balance_test_apart")
-    module.answer_nb = Decision("answer", "x, params")
-    sys.modules[module.__name__] = module
+    module, strategies = _adds_one_and_doubles("apart")
     exec(
         "def loop_nb(codes, x, params):\n"
         "    total = 0\n"
@@ -215,22 +222,6 @@ def test_a_reference_seat_plays_the_loops_own_code_of_a_strategy_called_out_of_l
         module.__dict__,
     )
     module.loop_nb = njit(module.loop_nb)
-
-    @njit
-    def one(x, params):
-        return x + 1
-
-    @njit
-    def two(x, params):
-        return x * 2
-
-    strategies = types.ModuleType("balance_test_apart_strategies")
-    strategies.SHIPPED = (
-        Strategy("test", "one", "Adds one.", {"answer": one}),
-        Strategy("test", "two", "Doubles.", {"answer": two}),
-    )
-    sys.modules[strategies.__name__] = strategies
-    ship(strategies.SHIPPED, joining=(), module=strategies.__name__)
     home = tmp_path / "home.py"
     home.write_text("")
     dispatch = Dispatch(
@@ -239,6 +230,7 @@ def test_a_reference_seat_plays_the_loops_own_code_of_a_strategy_called_out_of_l
     params = np.zeros(MAX_PARAMS)
     assert dispatch.kernel_for(())(np.array([0, 1]), 5, params) == 6 + 10
     first, second = strategies.SHIPPED
+    one, two = first.decisions["answer"], second.decisions["answer"]
     apart = dispatch._main.out_of_line["answer"]
     assert not isinstance(apart._cache, NullCache)  # saved beside the loop
     played = playable(two, second, "answer")
