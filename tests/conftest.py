@@ -1,9 +1,12 @@
-"""Compile every game's engine once, before the test workers start.
+"""Compile every game's engine once, before the test workers start, and give the tests
+that compile the same code to one worker.
 
 numba keeps compiled engines on disk (``cache=True``, next to their sources), but
 pytest-xdist workers that start together would each compile every engine they need,
 doing the slowest work of a fresh run twice. The controller compiles them first, the
-games split between two processes, so that every worker loads them from the cache.
+games split between two processes, so that every worker loads them from the cache; the
+code only some tests compile (search players, scenario copies) is compiled by the one
+worker that runs them all (:data:`SAME_CODE`).
 """
 
 from __future__ import annotations

@@ -245,6 +245,8 @@ def test_a_reference_seat_plays_the_loops_own_code_of_a_strategy_called_out_of_l
 
 
 def test_lifeboats_heuristics_play_the_loops_code_on_the_reference_engine() -> None:
+    """Lifeboats' heuristics, which its loop calls out of line, play the loop's function on
+    a reference engine's seat; random, compiled into the loop, plays its own."""
     from balance.strategies import lifeboats
 
     from balance.games.lifeboats.engine import DISPATCH
