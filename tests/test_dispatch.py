@@ -281,3 +281,40 @@ def test_the_quick_check_compiles_what_the_loop_calls(game_id: str) -> None:
         assert called is not None, decision.name
         assert recorded[decision.name].arguments == decision.read_only(called)
         assert decision.read_only(called) != called  # the game's own arrays, read-only
+
+
+def test_a_search_player_called_from_python_as_in_a_run_is_compiled_once(
+    tmp_path: Path,
+) -> None:
+    """A strategy without a code that asks the shipped strategies (a search player) gets
+    the game's arrays read-only in a run; called from Python as in a run, it is passed
+    read-only views of the same arrays (its own buffers stay writable) and plays the
+    function the run compiled, not a second copy for writable arrays."""
+    dispatch = _table_game("searching", tmp_path / "home.py")
+    module = dispatch.module
+    exec(  # a function of the module: it asks the decision, as a search player does
+        "def searcher(x, values, scratch):\n"
+        "    scratch[0] = answer_nb(0, x, values, scratch)\n"
+        "    return scratch[0] + values[0]\n",
+        module.__dict__,
+    )
+    module.searcher = njit(module.searcher)
+    searching = Strategy("test", "searching", "Asks the shipped one.", {"answer": module.searcher})
+    values, scratch = np.arange(3) + 10, np.zeros(1, dtype=np.int64)
+
+    arguments = module.answer_nb.as_called((2, values, scratch))
+    assert arguments[0] == 2 and arguments[2] is scratch
+    assert not arguments[1].flags.writeable and np.shares_memory(arguments[1], values)
+    assert values.flags.writeable  # the caller's own array is left writable
+
+    loop = dispatch.kernel_for([searching])
+    run = (np.array([dispatch.code(searching)]), 2, values, scratch)
+    dispatch.prepare(loop, run, [searching])
+    assert loop(*run) == (2 + 1) + 10
+    played = playable(module.searcher, as_in_a_run=True)
+    assert played(2, values, scratch) == (2 + 1) + 10
+    bound = dispatch.bound(module.searcher)
+    assert len(bound.signatures) == 1  # the run's, read-only values
+    assert not bound.signatures[0][1].mutable and bound.signatures[0][2].mutable
+    # Called as it is, with the writable arrays, it would be compiled a second time.
+    assert playable(module.searcher) is bound

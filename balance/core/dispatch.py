@@ -40,6 +40,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import hashlib
+import inspect
 import linecache
 import os
 import pickle
@@ -119,6 +120,16 @@ class Decision:
             for name, kind in zip(self.names, argtypes, strict=True)
         )
 
+    def as_called(self, arguments: Sequence[Any]) -> tuple[Any, ...]:
+        """``arguments`` (values, one per argument) as the game loop passes them to a
+        strategy without a code: every array that is not :attr:`writable` a read-only
+        view (:meth:`read_only`'s types), in tuples too. Called so from Python, such a
+        strategy is compiled for the types a run compiles it for, not a second time."""
+        return tuple(
+            _read_only_value(value, name, self.writable)
+            for name, value in zip(self.names, arguments, strict=True)
+        )
+
     def __repr__(self) -> str:
         return f"Decision({self.name!r}: code, {self.arguments})"
 
@@ -134,6 +145,20 @@ def _read_only(kind: Any, path: str, writable: frozenset[str]) -> Any:
         # the call passes a tuple member by member: its grouping may change, not its parts
         return nbtypes.BaseTuple.from_types(members)
     return kind
+
+
+def _read_only_value(value: Any, path: str, writable: frozenset[str]) -> Any:
+    """``value`` with its arrays read-only views unless ``path`` is writable
+    (:func:`_read_only` for values)."""
+    if path in writable:
+        return value
+    if isinstance(value, np.ndarray):
+        view = value.view()
+        view.flags.writeable = False
+        return view
+    if isinstance(value, tuple):
+        return tuple(_read_only_value(v, f"{path}[{i}]", writable) for i, v in enumerate(value))
+    return value
 
 
 class _UserTable:
@@ -486,7 +511,9 @@ _DECLARED: dict[int, Dispatch] = {}
 _SHIPPING: dict[Strategy, Dispatch] = {}
 
 
-def playable(function: Callable, strategy: Strategy | None = None, name: str = "") -> Callable:
+def playable(
+    function: Callable, strategy: Strategy | None = None, name: str = "", as_in_a_run: bool = False
+) -> Callable:
     """``function`` (a strategy's decision function) as Python may call it: a search
     player's, which calls its game's decisions in its playouts, comes as its copy with
     the game's shipped strategies bound in (:meth:`Dispatch.bound`); any other as itself.
@@ -494,6 +521,10 @@ def playable(function: Callable, strategy: Strategy | None = None, name: str = "
     Given the ``strategy`` and the ``name`` of the decision it is the function of, a
     shipped strategy the game loop calls out of line comes as the loop's own compiled code
     (:meth:`Dispatch.loop_decision`), which is not compiled again.
+
+    With ``as_in_a_run``, a search player's function comes as a Python function that
+    passes it the game's arrays read-only where a run does (:meth:`Decision.as_called`),
+    so that it is compiled (and cached) once for both.
     """
     shipping = _SHIPPING.get(strategy) if strategy is not None else None
     if shipping is not None and (found := shipping.loop_decision(strategy, name)):
@@ -503,7 +534,23 @@ def playable(function: Callable, strategy: Strategy | None = None, name: str = "
         return function
     if id(decision) not in _DECLARED:
         raise BalanceError(f"{decision!r}: no game's dispatch declares it (load its engine)")
-    return _DECLARED[id(decision)].bound(function)
+    dispatch = _DECLARED[id(decision)]
+    bound = dispatch.bound(function)
+    if not as_in_a_run:
+        return bound
+    # A run passes a search player the game's arrays read-only, as any strategy without
+    # a code: the decision it answers is the one whose arguments it takes.
+    names = tuple(inspect.signature(function.py_func).parameters)
+    answered = [d for d in dispatch.decisions if d.names == names]
+    if len(answered) != 1:
+        return bound
+    (answers,) = answered
+
+    @functools.wraps(function.py_func)
+    def as_called(*arguments: Any) -> Any:
+        return bound(*answers.as_called(arguments))
+
+    return as_called
 
 
 class Dispatch:

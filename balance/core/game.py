@@ -1002,10 +1002,12 @@ class DecisionPlayer:
         from balance.core.dispatch import playable  # numba: loaded when a game plays
 
         self.name = seat.label
-        # A search player's functions with the shipped strategies of its playouts bound in;
-        # a shipped strategy the game loop calls out of line, the loop's own function.
+        # A search player's functions with the shipped strategies of its playouts bound in
+        # (passed the game's arrays as a run passes them: compiled once for both); a
+        # shipped strategy the game loop calls out of line, the loop's own function.
         self.decisions = {
-            name: playable(f, seat.strategy, name) for name, f in seat.strategy.decisions.items()
+            name: playable(f, seat.strategy, name, as_in_a_run=True)
+            for name, f in seat.strategy.decisions.items()
         }
         self.params = seat.vector()
         self.stream = stream

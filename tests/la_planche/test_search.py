@@ -79,6 +79,9 @@ def assert_resumes(rules: LaPlancheRules, strategies, seed: int, game: int) -> i
     copy ends as the reference engine's game. Returns the game's length in turns."""
     n = len(strategies)
     packed = rules.to_array()
+    # Read-only, as a search player's positions hold the rules in a run (the loop passes
+    # it the game's arrays read-only): the search compiles once for both.
+    packed.flags.writeable = False
     codes, params = _arrays(strategies)
     rows = np.arange(n + 1, dtype=np.int64)
     work = search_nb.new_work_nb(n)
@@ -207,7 +210,7 @@ def _search(which, obs, seat, colour, symbol, options, budget, seed, extra=None)
     params = _vector(which, budget, extra)
     opt_a, opt_b = option_arrays(options)
     rng = np.array([seed, 2, 3, 4], dtype=np.uint64)
-    choose = playable(which.decisions["choose"])  # its playouts' strategies bound in
+    choose = playable(which.decisions["choose"], as_in_a_run=True)  # playouts' strategies bound
     return choose(obs, seat, colour, symbol, opt_a, opt_b, len(options), params, rng)
 
 
@@ -239,7 +242,7 @@ def test_a_search_player_picks_the_symbol_with_the_winning_option(which, budget,
     params = _vector(which, budget, extra)
     for seed in range(1, 6):
         rng = np.array([seed, 9, 9, 9], dtype=np.uint64)
-        symbol = playable(which.decisions["symbol"])
+        symbol = playable(which.decisions["symbol"], as_in_a_run=True)
         # Swap (no win in one) or Advance (the yellow falls): red's owner advances.
         assert symbol(obs, 0, COLOURS.index("R"), SWAP, ADVANCE, params, rng) == 1
         assert symbol(obs, 0, COLOURS.index("R"), ADVANCE, SWAP, params, rng) == 0

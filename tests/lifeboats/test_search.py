@@ -205,7 +205,7 @@ def decide(strategy_text: str, pos: Position, seat: int, kind: int, options: lis
     chosen = parse_strategy(strategy_text, {"mc": mc, "ismcts": ismcts}, "lifeboats")
     rng = np.array(Stream(seed, 0, 1 + seat).state, dtype=np.uint64)
     # A search player plays its playouts with the shipped strategies bound in.
-    k = playable(chosen.strategy.decisions["decide"])(
+    k = playable(chosen.strategy.decisions["decide"], as_in_a_run=True)(
         pack_position(pos), seat, kind, option_array(options), len(options), chosen.vector(), rng
     )
     return options[int(k)]

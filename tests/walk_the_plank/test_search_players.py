@@ -14,7 +14,7 @@ from cli_helpers import assert_one_line_error, call_main
 
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS
-from balance.games.walk_the_plank import engine, ismcts_nb, mc_nb
+from balance.games.walk_the_plank import engine, engine_nb, ismcts_nb, mc_nb
 from balance.games.walk_the_plank.bridge import pack_position
 from balance.games.walk_the_plank.cards import Card, card_mask
 from balance.games.walk_the_plank.moves_nb import State
@@ -65,7 +65,9 @@ def choose_in(pos, rules, seat: int, card: int, slot: int, options, choose, para
     opt_arg = np.zeros(64, dtype=np.int64)
     for k, (tile, arg) in enumerate(options):
         opt_tile[k], opt_arg[k] = tile, arg
-    return choose(obs, seat, card, slot, opt_tile, opt_arg, len(options), params, seat_stream(seed))
+    # The game's arrays read-only, as a run passes them: the search compiles once for both.
+    arguments = (obs, seat, card, slot, opt_tile, opt_arg, len(options), params, seat_stream(seed))
+    return choose(*engine_nb.choose_nb.as_called(arguments))
 
 
 @pytest.mark.slow  # compiles a search loop: the long suite
@@ -111,7 +113,8 @@ def test_search_programmes_the_retreat_not_the_fall(position, player: str) -> No
     for seed in range(3):
         params = search_params(budget)
         out = np.zeros(3, dtype=np.int64)
-        program(obs, 0, card_mask(()) | 0b1111111111, params, seat_stream(seed), out)
+        arguments = (obs, 0, card_mask(()) | 0b1111111111, params, seat_stream(seed), out)
+        program(*engine_nb.program_nb.as_called(arguments))
         assert len(set(out.tolist())) == 3
         assert int(out[0]) not in (Card.RETRACT_PLANK, Card.DRAG_TO_SEA)
         best = (Card.NOT_ME, Card.SHOVE_LEFT, Card.SHOVE_RIGHT, Card.SHOVE_ANYONE)

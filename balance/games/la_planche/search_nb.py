@@ -594,7 +594,7 @@ def mc_search_nb(
             play_candidate_nb(
                 pos, rules, n, first, second, cand[c, 0], cand[c, 1], script, play_rng[0], work
             )
-            run_nb(pos, rules, n, codes, params, play_rng, rows, work, 1 << 62)
+            run_nb(pos, rules, n, codes, params, play_rng, rows, work, np.int64(1 << 62))
             result = _share_nb(pos[6], n, seat)
             total[c] += result
             if c == 0:
@@ -735,7 +735,7 @@ def ismcts_search_nb(
             spun_first = _engine.spin_nb(chance, rules, total_weight)
             spun_second = _engine.spin_nb(chance, rules, total_weight)
             only = -1
-        run_nb(pos, rules, n, codes, params, play_rng, rows, work, 1 << 62)
+        run_nb(pos, rules, n, codes, params, play_rng, rows, work, np.int64(1 << 62))
         for s in range(n):
             results[s] = _share_nb(meta, n, s)
         back_up_nb(tree, depth, results)
@@ -774,7 +774,7 @@ def mc_symbol_nb(obs, seat, colour, first, second, params, rng):
         colour,
         first,
         second,
-        -1,
+        np.int64(-1),
         np.int64(params[MC_PLAYOUTS]),
         np.int64(params[MC_ROLLOUT]),
         rng,
@@ -793,7 +793,7 @@ def mc_choose_nb(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng):
         colour,
         symbol,
         symbol,
-        0,
+        np.int64(0),
         np.int64(params[MC_PLAYOUTS]),
         np.int64(params[MC_ROLLOUT]),
         rng,
@@ -812,7 +812,7 @@ def ismcts_symbol_nb(obs, seat, colour, first, second, params, rng):
         colour,
         first,
         second,
-        -1,
+        np.int64(-1),
         np.int64(params[IS_ITERATIONS]),
         np.int64(params[IS_ROLLOUT]),
         params[IS_C],
@@ -831,7 +831,7 @@ def ismcts_choose_nb(obs, seat, colour, symbol, opt_a, opt_b, count, params, rng
         colour,
         symbol,
         symbol,
-        0,
+        np.int64(0),
         np.int64(params[IS_ITERATIONS]),
         np.int64(params[IS_ROLLOUT]),
         params[IS_C],

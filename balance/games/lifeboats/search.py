@@ -32,6 +32,11 @@ def _buffers(pos: Position, codes: Sequence[int], streams: Sequence[Sequence[int
     ``codes[s]`` (default parameters 0) from stream state ``streams[s]`` (4 integers)."""
     n = pos.players
     obs = pack_position(pos)
+    # The rules read-only, as a search player's position holds them in a run (the loop
+    # passes it the game's arrays read-only): the search is compiled once for both.
+    rules = obs[4].view()
+    rules.flags.writeable = False
+    obs = (*obs[:4], rules, *obs[5:])
     stats = pack_stats(pos)
     seat_codes = np.zeros(MAX_PLAYERS, dtype=np.int64)
     seat_codes[:n] = codes

@@ -326,12 +326,16 @@ def rollout_choice_nb(obs, seat, kind, options, count, rollout, rollout_params, 
     :func:`new_sandbox_nb` makes), drawing from the seat's own stream ``rng``; ``obs``
     is not changed.
     """
-    box_obs, box_players = box[0], box[1]
+    box_obs, box_players, box_options = box[0], box[1], box[2][0]
     copy_position_nb(obs, box_obs)
     mine = box_players[1][seat]
     for k in range(MAX_PARAMS):
         mine[k] = rollout_params[rollout, k]
-    return enb.decide_nb(rollout, box_obs, seat, kind, options, count, mine, rng)
+    # The options in the sandbox's buffer, as the playouts pass theirs: the shipped
+    # strategies are compiled for one type of options (a run's own are read-only).
+    for k in range(count):
+        box_options[k] = options[k]
+    return enb.decide_nb(rollout, box_obs, seat, kind, box_options, count, mine, rng)
 
 
 @njit(cache=True)

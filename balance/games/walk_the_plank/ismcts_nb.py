@@ -136,12 +136,12 @@ def ismcts_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rn
             work[5], work[5], scratch, work[6],
         )  # fmt: skip
         next_step_nb(sim)
-        depth = 1
+        depth = np.int64(1)  # as tree_round_nb returns it: one compiled copy
         if not added:
             depth = tree_round_nb(
                 sim, tree, child, depth, c, codes, roll_params, prng, work, keys, found, rng
             )
-        advance_nb(sim, codes, roll_params, prng, work, NO_LIMIT)
+        advance_nb(sim, codes, roll_params, prng, work, np.int64(NO_LIMIT))
         results_nb(sim, results)
         back_up_nb(tree, depth, results)
     return tree[KEY][most_visited_nb(tree, 0, rng)]
@@ -195,7 +195,7 @@ def ismcts_program_nb(obs, seat, available, params, rng, out):
             depth = tree_round_nb(
                 sim, tree, node, depth, c, codes, roll_params, prng, work, keys, found, rng
             )
-        advance_nb(sim, codes, roll_params, prng, work, NO_LIMIT)
+        advance_nb(sim, codes, roll_params, prng, work, np.int64(NO_LIMIT))
         results_nb(sim, results)
         back_up_nb(tree, depth, results)
     node = 0

@@ -272,7 +272,7 @@ def mc_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
                 work[5], work[5], scratch, work[6],
             )  # fmt: skip
             next_step_nb(sim)
-            advance_nb(sim, codes, roll_params, prng, work, NO_LIMIT)
+            advance_nb(sim, codes, roll_params, prng, work, np.int64(NO_LIMIT))
             totals[i] += result_nb(sim, seat)
     if guess == GUESS_ROLLOUT:
         seed_stream_nb(drng, next_u64_nb(rng), 3, 0)
@@ -338,7 +338,7 @@ def mc_program_nb(obs, seat, available, params, rng, out):
                     sim[10][seat, j] = chosen[j]
                 sim[10][seat, slot] = candidates[i]
                 fill_program_nb(sim, seat, slot, available, codes, roll_params, drng, filler)
-                advance_nb(sim, codes, roll_params, prng, work, NO_LIMIT)
+                advance_nb(sim, codes, roll_params, prng, work, np.int64(NO_LIMIT))
                 totals[i] += result_nb(sim, seat)
         keep = -1  # the strategy's card for this slot: its first not yet chosen
         for k in range(3):

@@ -304,7 +304,7 @@ def play_split_nb(n, rules, codes, params, seed, game, split, out):
     copy_position_nb(first, second)
     rng_copy = rng.copy()
     first[1][:] = -99  # the copy must not read the original
-    taken += advance_nb(second, codes, params, rng_copy, new_work_nb(n), NO_LIMIT)
+    taken += advance_nb(second, codes, params, rng_copy, new_work_nb(n), np.int64(NO_LIMIT))
     for s in range(n):
         out[s] = result_nb(second, s) > 0
         out[n + s] = second[1][s]
