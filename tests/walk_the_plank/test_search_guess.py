@@ -34,7 +34,9 @@ def round_start(rules: WalkThePlankRules, n: int, codes: list[int], seed: int, r
     """A game of ``codes`` played to the start of round ``rounds + 1`` (programmes not yet
     made, last round's cards cleared), with the game's streams as they stand there; None
     if it ended before."""
-    pos = S.new_position_nb(n, rules.to_array())
+    packed = rules.to_array()
+    packed.flags.writeable = False  # as a search player's positions hold them in a run
+    pos = S.new_position_nb(n, packed)
     work = S.new_work_nb(n)
     rng = np.zeros((n + 1, 4), dtype=np.uint64)
     for stream in range(n + 1):

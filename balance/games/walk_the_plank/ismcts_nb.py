@@ -136,7 +136,7 @@ def ismcts_choose_nb(obs, seat, card, slot, opt_tile, opt_arg, count, params, rn
             work[5], work[5], scratch, work[6],
         )  # fmt: skip
         next_step_nb(sim)
-        depth = np.int64(1)  # as tree_round_nb returns it: one compiled copy
+        depth = np.int64(1)  # an int64, as tree_round_nb returns: a literal 1 compiles apart
         if not added:
             depth = tree_round_nb(
                 sim, tree, child, depth, c, codes, roll_params, prng, work, keys, found, rng
