@@ -147,15 +147,21 @@ def _read_only(kind: Any, path: str, writable: frozenset[str]) -> Any:
     return kind
 
 
+def read_only_view(array: np.ndarray) -> np.ndarray:
+    """A read-only view of ``array``: numba types it a read-only array, as a run passes
+    the game's own arrays to a strategy without a code (:meth:`Decision.as_called`)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 def _read_only_value(value: Any, path: str, writable: frozenset[str]) -> Any:
     """``value`` with its arrays read-only views unless ``path`` is writable
     (:func:`_read_only` for values)."""
     if path in writable:
         return value
     if isinstance(value, np.ndarray):
-        view = value.view()
-        view.flags.writeable = False
-        return view
+        return read_only_view(value)
     if isinstance(value, tuple):
         return tuple(_read_only_value(v, f"{path}[{i}]", writable) for i, v in enumerate(value))
     return value

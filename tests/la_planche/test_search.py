@@ -16,7 +16,7 @@ from balance.strategies.la_planche import random as random_strategy
 from cli_helpers import assert_one_line_error, call_main
 
 from balance.api import simulate
-from balance.core.dispatch import playable
+from balance.core.dispatch import playable, read_only_view
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, parse_strategy
@@ -78,10 +78,9 @@ def assert_resumes(rules: LaPlancheRules, strategies, seed: int, game: int) -> i
     """Play game ``game`` to every turn k, copy the position and play the copy on: each
     copy ends as the reference engine's game. Returns the game's length in turns."""
     n = len(strategies)
-    packed = rules.to_array()
     # Read-only, as a search player's positions hold the rules in a run (the loop passes
     # it the game's arrays read-only): the search compiles once for both.
-    packed.flags.writeable = False
+    packed = read_only_view(rules.to_array())
     codes, params = _arrays(strategies)
     rows = np.arange(n + 1, dtype=np.int64)
     work = search_nb.new_work_nb(n)

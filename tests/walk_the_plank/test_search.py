@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from balance.strategies.walk_the_plank import greedy
 
+from balance.core.dispatch import read_only_view
 from balance.core.random_nb import seed_stream_nb
 from balance.core.strategy import MAX_PARAMS, SeatStrategy
 from balance.games.walk_the_plank import engine
@@ -37,20 +38,15 @@ def reference_game(rules: WalkThePlankRules, codes: list[int], seed: int, game: 
     return play_game(rules, len(codes), seed, game, make_player=make_player)
 
 
-def read_only_rules(rules: WalkThePlankRules) -> np.ndarray:
-    """``rules`` packed and read-only, as a search player's positions hold them in a run
-    (the loop passes it the game's arrays read-only): the search compiles once for both."""
-    packed = rules.to_array()
-    packed.flags.writeable = False
-    return packed
-
-
 def split_game(rules: WalkThePlankRules, codes: list[int], seed: int, game: int, split: int):
     n = len(codes)
     params = np.zeros((n, MAX_PARAMS))
     out = np.zeros(2 * n + 4, dtype=np.int64)
     code_array = np.array(codes, dtype=np.int64)
-    S.play_split_nb(n, read_only_rules(rules), code_array, params, seed, game, split, out)
+    # The rules read-only, as a search player's positions hold them in a run (the loop
+    # passes it the game's arrays read-only): the search compiles once for both.
+    rules_array = read_only_view(rules.to_array())
+    S.play_split_nb(n, rules_array, code_array, params, seed, game, split, out)
     return out
 
 
@@ -105,7 +101,7 @@ def test_many_games_split_at_any_step_are_the_reference_games(players: int) -> N
 
 def position_at(rules: WalkThePlankRules, n: int, seed: int, steps: int):
     """A position of a random game ``steps`` steps in, with its streams."""
-    pos = S.new_position_nb(n, read_only_rules(rules))
+    pos = S.new_position_nb(n, read_only_view(rules.to_array()))
     work = S.new_work_nb(n)
     rng = np.zeros((n + 1, 4), dtype=np.uint64)
     for stream in range(n + 1):

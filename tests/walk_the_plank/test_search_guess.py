@@ -14,6 +14,7 @@ import pytest
 from balance.strategies.walk_the_plank import SURVIVOR_CARDS, mc
 from cli_helpers import assert_one_line_error, call_main
 
+from balance.core.dispatch import read_only_view
 from balance.core.random_nb import seed_stream_nb
 from balance.core.search_nb import best_index_nb
 from balance.core.strategy import MAX_PARAMS
@@ -34,9 +35,8 @@ def round_start(rules: WalkThePlankRules, n: int, codes: list[int], seed: int, r
     """A game of ``codes`` played to the start of round ``rounds + 1`` (programmes not yet
     made, last round's cards cleared), with the game's streams as they stand there; None
     if it ended before."""
-    packed = rules.to_array()
-    packed.flags.writeable = False  # as a search player's positions hold them in a run
-    pos = S.new_position_nb(n, packed)
+    # The rules read-only, as a search player's positions hold them in a run.
+    pos = S.new_position_nb(n, read_only_view(rules.to_array()))
     work = S.new_work_nb(n)
     rng = np.zeros((n + 1, 4), dtype=np.uint64)
     for stream in range(n + 1):

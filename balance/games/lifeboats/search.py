@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from balance.core.dispatch import read_only_view
 from balance.core.strategy import MAX_PARAMS
 from balance.games.lifeboats import search_nb
 from balance.games.lifeboats.bridge import pack_position, pack_stats, unpack_position
@@ -34,9 +35,7 @@ def _buffers(pos: Position, codes: Sequence[int], streams: Sequence[Sequence[int
     obs = pack_position(pos)
     # The rules read-only, as a search player's position holds them in a run (the loop
     # passes it the game's arrays read-only): the search is compiled once for both.
-    rules = obs[4].view()
-    rules.flags.writeable = False
-    obs = (*obs[:4], rules, *obs[5:])
+    obs = (*obs[:4], read_only_view(obs[4]), *obs[5:])
     stats = pack_stats(pos)
     seat_codes = np.zeros(MAX_PLAYERS, dtype=np.int64)
     seat_codes[:n] = codes
