@@ -138,7 +138,7 @@ AGGRESSOR_CARDS = np.array(
     dtype=np.int64,
 )
 # own alive, own safety, other alive, other safety, leader
-AGGRESSOR_WEIGHTS = np.array([1.0, 0.2, 3.0, 1.0, 2.0])
+AGGRESSOR_WEIGHTS = (1.0, 0.2, 3.0, 1.0, 2.0)
 
 
 @njit(cache=True)
@@ -173,7 +173,7 @@ SURVIVOR_CARDS = np.array(
     ],
     dtype=np.int64,
 )
-SURVIVOR_WEIGHTS = np.array([10.0, 2.0, 0.5, 0.1, 0.0])
+SURVIVOR_WEIGHTS = (10.0, 2.0, 0.5, 0.1, 0.0)
 
 
 @njit(cache=True)
@@ -193,7 +193,21 @@ def survivor_push(obs, seat, opt_tile, opt_arg, count, params, rng):
 
 # --- greedy and weighted: the one-step evaluator -----------------------------------------
 
-GREEDY_WEIGHTS = np.array([4.0, 1.0, 2.0, 0.5, 0.5])
+GREEDY_WEIGHTS = (4.0, 1.0, 2.0, 0.5, 0.5)
+
+
+@njit(inline="always", cache=True)
+def weights_of(params):
+    """``weighted``'s five weights (its first parameters), as the tuple the other
+    heuristics pass theirs in: the evaluation is compiled once for them all (a global
+    array would be read-only, a parameter row writable, and numba compiles each apart)."""
+    return (
+        params[Weight.OWN_ALIVE],
+        params[Weight.OWN_SAFETY],
+        params[Weight.OTHER_ALIVE],
+        params[Weight.OTHER_SAFETY],
+        params[Weight.LEADER],
+    )
 
 
 @njit(cache=True)
@@ -213,18 +227,18 @@ def greedy_push(obs, seat, opt_tile, opt_arg, count, params, rng):
 
 @njit(cache=True)
 def weighted_program(obs, seat, available, params, rng, out):
-    program_by_evaluation(obs, seat, available, params[: Weight.SIZE], rng, out)
+    program_by_evaluation(obs, seat, available, weights_of(params), rng, out)
 
 
 @njit(cache=True)
 def weighted_choose(obs, seat, card, slot, opt_tile, opt_arg, count, params, rng):
-    w = params[: Weight.SIZE]
+    w = weights_of(params)
     return choose_by_evaluation(obs, seat, card, opt_tile, opt_arg, count, w, rng)
 
 
 @njit(cache=True)
 def weighted_push(obs, seat, opt_tile, opt_arg, count, params, rng):
-    return push_by_evaluation(obs, seat, opt_tile, opt_arg, count, params[: Weight.SIZE], rng)
+    return push_by_evaluation(obs, seat, opt_tile, opt_arg, count, weights_of(params), rng)
 
 
 def _decisions(program, choose, push):

@@ -243,9 +243,8 @@ def has_status_nb(pirate, p, kind):
 def mod_sum_nb(content, pirate, p, stat):
     """Sum of the passive modifiers of ``stat`` for pirate ``p``: its ship's, and while it
     is alive its own, its animal's and its item's."""
-    return mod_sum_of_nb(
-        content[6], content[7], content[11], content[12], content[14], content[15], pirate, p, stat
-    )
+    c = content  # np.int64: a constant stat would compile the function once for each
+    return mod_sum_of_nb(c[6], c[7], c[11], c[12], c[14], c[15], pirate, p, np.int64(stat))
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -1052,7 +1051,7 @@ def start_turn_nb(pos, content, derived, rules, dice):
         if pirate[p, PIRATE.ZONE] < 0:
             continue
         if strike_nb(pirate, p, POISON, turn):
-            damage_nb(pos, p, 1)
+            damage_nb(pos, p, np.int64(1))
     for p in range(2 * me, 2 * me + 2):
         if pirate[p, PIRATE.REGEN]:
             if pirate[p, PIRATE.ZONE] >= 0:
@@ -1121,7 +1120,7 @@ def start_turn_nb(pos, content, derived, rules, dice):
         if row >= 0:
             card_stat[me, row, CARD_STAT.HELD] += 1
     # 8. the turn_start abilities of the player's pirates, their animals and items
-    fire_side_nb(pos, content, derived, rules, dice, me, ON_TURN_START, -1)
+    fire_side_nb(pos, content, derived, rules, dice, me, np.int64(ON_TURN_START), np.int64(-1))
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
@@ -1141,7 +1140,7 @@ def end_turn_nb(pos, content, rules):
         if pirate[p, PIRATE.ZONE] < 0:
             continue
         if strike_nb(pirate, p, BURN, turn):
-            damage_nb(pos, p, 1)
+            damage_nb(pos, p, np.int64(1))
     for p in range(2 * me, 2 * me + 2):
         pirate[p, PIRATE.ACTIONS] = 0
     if turn >= rules[RULE.TURN_CAP]:
@@ -1528,7 +1527,7 @@ def fire_nb(pos, content, derived, rules, dice, p, ammo):
             elif on_b:
                 victim = b
             if victim >= 0:
-                apply_status_nb(pirate, victim, BURN, 0, turn)
+                apply_status_nb(pirate, victim, np.int64(BURN), np.int64(0), turn)
     if cursed >= 0:  # the shot's effect, hit or not; rows on = "hit" only on a hit
         apply_program_nb(
             pos,
@@ -1774,7 +1773,7 @@ def apply_option_nb(pos, content, derived, rules, dice, kind, who, what, target)
         if what == ISLAND:  # moving onto the island is itself a visit
             visit_nb(pos, content, derived, rules, dice, p)
         elif boarding:  # the enemy's abilities on being boarded
-            fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED, p)
+            fire_side_nb(pos, content, derived, rules, dice, 1 - me, np.int64(ON_BOARDED), p)
     elif kind == BAIL_WATER:
         pirate[p, PIRATE.ACTIONS] -= 1
         bail = rules[RULE.BAIL] + mod_sum_nb(content, pirate, p, BAIL)
@@ -2159,7 +2158,9 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
                 boarding = pirate[mover, PIRATE.ZONE] == me and options[k, 2] != me
                 move_nb(side, pirate, seat_stat, me, options[k, 1], options[k, 2])
                 if boarding:  # the enemy's abilities on being boarded
-                    fire_side_nb(pos, content, derived, rules, dice, 1 - me, ON_BOARDED, mover)
+                    fire_side_nb(
+                        pos, content, derived, rules, dice, 1 - me, np.int64(ON_BOARDED), mover
+                    )
                     if state[STATE.OVER]:
                         break
                 continue

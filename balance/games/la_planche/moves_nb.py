@@ -14,6 +14,8 @@ Shapes used throughout:
 
 from typing import NamedTuple
 
+import numpy as np
+
 from balance.core.compile_cache import njit
 from balance.games.la_planche.rules import N_COLOURS, SPACES_LIMIT, Rule
 
@@ -171,7 +173,9 @@ def legal_options_nb(line, state, rules, symbol, opt_a, opt_b):
     Swap ``(i, j)``, Advance ``(i, NONE)``, Move ``(i, destination)``; returns the count.
     """
     spaces = rules[Rule.SPACES]
-    count = 0
+    # An int64 from the start: a plain 0 is typed as the constant 0 on the way to the
+    # loop's type, and numba would compile the strategies that get the count for it too.
+    count = np.int64(0)
     if symbol == SWAP:
         for i in range(spaces):
             ci = line[i]
@@ -193,7 +197,7 @@ def legal_options_nb(line, state, rules, symbol, opt_a, opt_b):
         return count
     if symbol == MOVE:
         if state[State.PRISONERS] < 2:
-            return 0
+            return count  # none
         r1, r2, t2, t1 = _extremes_nb(line, spaces)
         for i in range(spaces):
             if line[i] == EMPTY:
@@ -209,7 +213,7 @@ def legal_options_nb(line, state, rules, symbol, opt_a, opt_b):
                 opt_b[count] = behind
                 count += 1
         return count
-    return 0
+    return count
 
 
 @njit(inline="always", cache=True)

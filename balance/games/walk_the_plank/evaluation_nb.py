@@ -66,7 +66,8 @@ def evaluate_option_nb(obs, seat, card, tile, arg, w):
 
     The evaluation sums, over living pirates, :data:`Weight`-weighted values of being alive
     and of the steps left to the Locker, your own positive and others' negative. Dice are
-    not foreseen. ``w`` is a float64 weight vector laid out as :data:`Weight`.
+    not foreseen. ``w`` holds the float64 weights laid out as :data:`Weight` (an array,
+    or a tuple of five as the shipped strategies pass them).
     """
     pirates, living, state = obs[0], obs[1], obs[2]
     n = obs[6]
