@@ -562,6 +562,9 @@ def write_charts(
             path = directory / f"{chart.name}.png"
             chart.figure.savefig(path, dpi=150)
             written.append(path)
+            # The layout the PNG's draw worked out is kept for the PDF page: worked out
+            # again, it would cost a sixth of the report's time and move nothing.
+            chart.figure.set_layout_engine("none")
             pdf.savefig(chart.figure)
     written.append(pdf_path)
     if title is None:
