@@ -23,7 +23,7 @@ from contract.helpers import (
 
 #: Games of each rule set and player count on both engines (the slow suite plays more:
 #: the many for the defaults and each set of variants, fewer for other rule values).
-GAMES = 200
+GAMES = 100
 MANY_GAMES = 12_000
 MORE_GAMES = 2_000
 
