@@ -7,6 +7,7 @@ without listing the options) must match its list; ``engine.legal_options`` check
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from balance.games.la_planche import engine as compiled
@@ -47,3 +48,32 @@ def test_option_counts(text: str, counts: tuple[int, ...]) -> None:
         assert len(set(listed)) == len(listed), "an option is listed twice"
         found.append(len(listed))
     assert tuple(found) == counts
+
+
+def test_the_option_count_reaches_a_strategy_as_one_type() -> None:
+    """The count is an int64 on every path out of ``legal_options_nb``: a plain ``0`` on
+    one of them is typed as the constant 0 on numba's way to the caller's types, and the
+    strategy the count is passed to would be compiled for that constant too (each of the
+    game loop's heuristics twice)."""
+    from numba import njit
+
+    from balance.games.la_planche import moves_nb
+
+    @njit
+    def strategy(count):
+        return count - 1
+
+    @njit
+    def turn(line, state, rules, symbol, opt_a, opt_b):
+        count = moves_nb.legal_options_nb(line, state, rules, symbol, opt_a, opt_b)
+        k = 0
+        if count > 1:
+            k = strategy(count)
+        return k
+
+    pos = build_position(CASES["opening"][0])
+    obs = compiled.pack_position(pos, rules_for(pos))
+    opt_a = np.zeros(moves_nb.MAX_OPTIONS, dtype=np.int64)
+    opt_b = np.zeros(moves_nb.MAX_OPTIONS, dtype=np.int64)
+    assert turn(obs[0], obs[1], obs[2], 0, opt_a, opt_b) == 95  # swap: 96 options
+    assert [str(s[0]) for s in strategy.signatures] == ["int64"]

@@ -491,3 +491,23 @@ def test_the_example_strategy_plays() -> None:
     check_records(rec, 3)
     # It has no push function: the Dolphin steps are random in both engines alike.
     assert_engines_agree(setup, 30)
+
+
+def test_every_heuristic_passes_its_weights_as_weighted_passes_its_parameters() -> None:
+    """Aggressor, survivor, greedy and weighted share one compiled evaluation: the built-in
+    weights have the type weighted's parameters are turned into (a global array would be
+    read-only and a parameter row writable: numba would compile the evaluation twice in
+    every game loop)."""
+    import numba
+    from balance.strategies import walk_the_plank as shipped
+
+    params = np.array([4.0, 1.0, 2.0, 0.5, 0.5, 9.0, 9.0, 9.0])
+    passed = shipped.weights_of(params)
+    assert passed == (4.0, 1.0, 2.0, 0.5, 0.5)  # the first five, in Weight's order
+    assert [passed[kit.Weight.LEADER], passed[kit.Weight.OWN_ALIVE]] == [0.5, 4.0]
+    for weights in (shipped.AGGRESSOR_WEIGHTS, shipped.SURVIVOR_WEIGHTS, shipped.GREEDY_WEIGHTS):
+        assert (
+            numba.typeof(weights)
+            == numba.typeof(passed)
+            == numba.types.UniTuple(numba.float64, kit.Weight.SIZE)
+        )
