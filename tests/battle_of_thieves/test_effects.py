@@ -626,3 +626,24 @@ def test_a_cure_is_worth_what_the_status_would_cost() -> None:
     whirlpool = kit.card_worth_nb(view_of(pos), 0, card("Whirlpool"), -1)
     jettison = kit.card_worth_nb(view_of(pos), 0, card("Jettison"), -1)
     assert whirlpool > 0.0 > jettison
+
+
+def test_every_stat_is_summed_by_one_compiled_function() -> None:
+    """The loop asks for the modifiers of one stat or another, each a constant: the sum is
+    passed it as an int64, so that numba compiles the function once, not once a stat."""
+    from numba import njit
+
+    from balance.games.battle_of_thieves import engine_nb as nb
+    from balance.games.battle_of_thieves.engine import content_arrays
+
+    from .conftest import CONTENT
+
+    cannon, bail = nb.CANNON_ROLL, nb.BAIL  # constants to the compiled code, as in the loop
+
+    @njit
+    def cannon_and_bail(content, pirate):
+        return nb.mod_sum_nb(content, pirate, 0, cannon), nb.mod_sum_nb(content, pirate, 0, bail)
+
+    pirate = nb.new_position()[1]
+    assert cannon_and_bail(content_arrays(CONTENT), pirate) == (0, 0)  # no card in play
+    assert {str(s[-1]) for s in nb.mod_sum_of_nb.signatures} == {"int64"}
