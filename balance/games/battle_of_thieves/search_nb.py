@@ -460,7 +460,9 @@ def ismcts_nb(pos, content, derived, rules, options, count, seat, params, rng, w
             step_nb(sim, content, derived, rules, dice, *_row(opts, pick))
             n = next_decision_nb(sim, content, derived, rules, dice, opts)
         if n > 0:
-            result = _playout_nb(content, derived, rules, seat, True, work)
+            # np.bool_: a literal True would compile the playout apart from the flat
+            # search's (a variable flag).
+            result = _playout_nb(content, derived, rules, seat, np.bool_(True), work)
         else:
             result = result_nb(sim[6], seat)
         results[seat] = result
@@ -628,7 +630,7 @@ def play_split_nb(rules, content, codes, params, seed, game, split, games, seats
     if not copy[6][STATE.OVER]:
         play_on_nb(
             copy, content, derived, rules, copied_dice, copied_players, views, options, error,
-            True,
+            np.bool_(True),
         )  # fmt: skip
     write_records_nb(0, copy, games, seats, cards)
     while not pos[6][STATE.OVER]:  # count the rest of the original game's steps
