@@ -563,7 +563,7 @@ def write_charts(
             chart.figure.savefig(path, dpi=150)
             written.append(path)
             # The layout the PNG's draw worked out is kept for the PDF page: worked out
-            # again, it would cost a sixth of the report's time and move nothing.
+            # again, it would cost a fifth of the report's time and move nothing.
             chart.figure.set_layout_engine("none")
             pdf.savefig(chart.figure)
     written.append(pdf_path)

@@ -243,7 +243,8 @@ def has_status_nb(pirate, p, kind):
 def mod_sum_nb(content, pirate, p, stat):
     """Sum of the passive modifiers of ``stat`` for pirate ``p``: its ship's, and while it
     is alive its own, its animal's and its item's."""
-    c = content  # np.int64: a constant stat would compile the function once for each
+    # The stat as an int64: passed as a constant, it would compile the function per stat.
+    c = content
     return mod_sum_of_nb(c[6], c[7], c[11], c[12], c[14], c[15], pirate, p, np.int64(stat))
 
 
