@@ -1057,10 +1057,21 @@ def main(argv: Sequence[str] | None = None) -> None:
         return
     scale = 0.1 if args.quick else 1.0
     threads_list = args.threads or sorted({1, default_threads()})
+    games = args.game or sorted(PLAN, reverse=True)
+    if args.players:  # a count a game does not play: one line and exit 2, before measuring
+        from balance.core.errors import BalanceError
+        from balance.core.game import check_player_count
+        from balance.games import get_game
+
+        for game in map(get_game, games):
+            try:
+                for players in args.players:
+                    check_player_count(game.id, players, game.min_players, game.max_players)
+            except BalanceError as error:
+                parser.error(str(error))
     print(machine_line(ctx))
     print(HEADER)
     records = []
-    games = args.game or sorted(PLAN, reverse=True)
     for r in engine_records(ctx, games, args.players, threads_list, scale, repeat):
         print(row_text(r), flush=True)
         records.append(r)

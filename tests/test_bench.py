@@ -116,6 +116,16 @@ def test_compare_two_files_from_the_command_line(tmp_path: Path, capsys) -> None
     assert "| 100 |" in page.read_text()
 
 
+def test_a_player_count_a_game_does_not_play_is_one_line_before_measuring(capsys) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        bench.main(["--game", "walk-the-plank", "la-planche", "--players", "5", "--threads", "1"])
+    assert stopped.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # nothing measured, not even the machine line
+    last = captured.err.splitlines()[-1]  # the program's name, then the error
+    assert last.endswith(": error: la-planche plays 2 to 4 players, not 5")
+
+
 @pytest.mark.parametrize("content", ["not json", "{}", "[]", '[{"game": 1}]'])
 def test_a_file_that_holds_no_records_is_one_line_error(tmp_path: Path, content: str) -> None:
     path = tmp_path / "old.json"
