@@ -1060,13 +1060,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     games = args.game or sorted(PLAN, reverse=True)
     if args.players:  # a count a game does not play: one line and exit 2, before measuring
         from balance.core.errors import BalanceError
-        from balance.core.game import check_player_count
         from balance.games import get_game
 
         for game in map(get_game, games):
             try:
                 for players in args.players:
-                    check_player_count(game.id, players, game.min_players, game.max_players)
+                    game.check_players(players)
             except BalanceError as error:
                 parser.error(str(error))
     print(machine_line(ctx))
