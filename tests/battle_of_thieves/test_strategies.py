@@ -297,6 +297,28 @@ def test_kit_view_keeps_every_array_the_kit_reads_at_its_index() -> None:
     assert not re.search(r"content\[\d", source)  # every array by its name
 
 
+def test_both_kinds_of_choice_share_one_compiled_choosing_loop() -> None:
+    # The scoring is compiled into kit.choose_nb; a constant flag (a literal True or
+    # False) would have numba compile it, scoring and all, once for each kind of choice.
+    from numba import njit
+
+    pos = at_sea()
+    options = reference.legal_options(pos)
+    table = np.zeros((MAX_OPTIONS, 4), dtype=np.int64)
+    table[: len(options)] = options
+    plan = (60.0, 100.0, 25.0, 40.0, -5.0, 8.0, 30.0, 3.0, 10.0, 0.5, 20.0)
+
+    @njit
+    def both(view, options, count, seat):
+        plain = kit.best_option_nb(view, options, count, seat, plan)
+        finishing = kit.best_finishing_option_nb(view, options, count, seat, plan, 1.0, 40.0)
+        return plain, finishing
+
+    plain, finishing = both(view_of(pos), table, np.int64(len(options)), np.int64(pos.player))
+    assert options[plain] == options[finishing] == fire(0, AMMO_INCENDIARY)
+    assert {str(s[5]) for s in kit.choose_nb.signatures} == {"bool"}
+
+
 # --- cannoneer -----------------------------------------------------------------------------
 
 

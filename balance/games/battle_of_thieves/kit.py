@@ -11,17 +11,21 @@ compiled strategies allocate nothing); the strategies in ``strategies/battle_of_
 build it from their parameters.
 
 The small helpers an option's worth is made of are compiled into
-:func:`option_value_nb` (``inline="always"``): each call of a compiled function passes
-every array of its arguments field by field (the whole view is some 360 numbers), which
-cost a heuristic more than the scoring itself when every option made a few such calls.
-:func:`option_value_nb` itself stays out of line (one call an option): compiled into the
-choosing loops as well, it chose about half again as fast but took a quarter more of the
-game loop's first compile. For the same reason the choosing loops work on the kit's
-view (:func:`kit_view_nb`), which leaves out what the kit never reads: with the whole
-view, the heuristics played half as fast.
+:func:`option_value_nb` (``inline="always"``), and it into the one choosing loop,
+:func:`choose_nb`: each call of a compiled function passes every array of its arguments
+field by field (the kit's view is some 260 numbers), which cost a heuristic more than the
+scoring itself when every option made such a call. Both kinds of choice
+(:func:`choose_option_nb`, :func:`choose_finishing_option_nb`) go through that one loop,
+so that the scoring is compiled once: with a loop of its own for each, the game loop's
+first compile grew by 25 s instead of 9 s, for a tenth more speed (docs/performance.md).
+For the same reason the choosing loop works on the kit's view (:func:`kit_view_nb`),
+which leaves out what the kit never reads: with the whole view, the heuristics played
+half as fast.
 """
 
 from typing import NamedTuple
+
+import numpy as np
 
 from balance.core.compile_cache import njit
 from balance.core.random_nb import below_nb as below_nb  # what a strategy file draws with
@@ -410,7 +414,7 @@ def take_need_nb(view, seat, kind, plan):
     return need
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def option_value_nb(view, option, seat, plan):
     """What ``option`` (a row: kind, who, what, target) is worth to ``seat`` under ``plan``."""
     side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
@@ -541,22 +545,10 @@ def best_option_nb(view, options, count, seat, plan):
     return choose_option_nb(kit_view_nb(view), options, count, seat, plan)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def choose_option_nb(view, options, count, seat, plan):
     """:func:`best_option_nb`'s choice, on the kit's view."""
-    if options[count - 1, 0] == TAKE:
-        best, best_value = 0, NEVER
-        for k in range(count):
-            value = take_need_nb(view, seat, options[k, 2], plan)
-            if value > best_value:
-                best, best_value = k, value
-        return best
-    best, best_value = count - 1, 0.0
-    for k in range(count - 1):
-        value = option_value_nb(view, options[k], seat, plan)
-        if value > best_value:
-            best, best_value = k, value
-    return best
+    return choose_nb(view, options, count, seat, plan, np.bool_(False), 0.0, 0.0)
 
 
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
@@ -679,7 +671,7 @@ def best_finishing_option_nb(view, options, count, seat, plan, boarders, room):
     return choose_finishing_option_nb(kit_view_nb(view), options, count, seat, plan, boarders, room)
 
 
-@njit(cache=True, _nrt=False, error_model="numpy")
+@njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def choose_finishing_option_nb(view, options, count, seat, plan, boarders, room):
     """:func:`best_option_nb` for a crew that plays to sink the enemy:
 
@@ -697,48 +689,67 @@ def choose_finishing_option_nb(view, options, count, seat, plan, boarders, room)
       as long as the pirates left at home can bail enough for its own ship not to come
       within ``room`` of sinking at its next rise (:func:`safe_without_nb`).
     """
+    return choose_nb(view, options, count, seat, plan, np.bool_(True), boarders, room)
+
+
+@njit(cache=True, _nrt=False, error_model="numpy")
+def choose_nb(view, options, count, seat, plan, finishing, boarders, room):
+    """:func:`choose_option_nb`'s choice, or with ``finishing``
+    :func:`choose_finishing_option_nb`'s: one function, so that the scoring compiled into
+    it (:func:`option_value_nb`, inlined: a call an option passed the whole view each
+    time) is compiled once."""
+    if not finishing and options[count - 1, 0] == TAKE:
+        best, best_value = 0, NEVER
+        for k in range(count):
+            value = take_need_nb(view, seat, options[k, 2], plan)
+            if value > best_value:
+                best, best_value = k, value
+        return best
     side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
     enemy = 1 - seat
-    away = aboard_nb(view, seat, enemy)
-    doomed = next_water_nb(view, seat) >= rules[RULE.SINK_WATER] and side[seat, SIDE.WATER] > 0
-    hits = hits_to_sink_nb(view, seat)
-    lone = aboard_nb(view, enemy, enemy) == 1
-    lethal_hand = (
-        next_water_nb(view, enemy) + hand_sink_water_nb(view, seat) >= rules[RULE.SINK_WATER]
-    )
+    away, doomed, hits, lone, lethal_hand = 0, False, 0, False, False
+    if finishing:
+        away = aboard_nb(view, seat, enemy)
+        doomed = next_water_nb(view, seat) >= rules[RULE.SINK_WATER] and side[seat, SIDE.WATER] > 0
+        hits = hits_to_sink_nb(view, seat)
+        lone = aboard_nb(view, enemy, enemy) == 1
+        lethal_hand = (
+            next_water_nb(view, enemy) + hand_sink_water_nb(view, seat) >= rules[RULE.SINK_WATER]
+        )
     best, best_value = count - 1, 0.0
     for k in range(count - 1):
         kind, what, target = options[k, 0], options[k, 2], options[k, 3]
-        if kind == MOVE_TO and what == enemy and away >= boarders:
+        if finishing and kind == MOVE_TO and what == enemy and away >= boarders:
             continue
         value = option_value_nb(view, options[k], seat, plan)
-        if kind == MOVE_TO and boarders > 0 and not doomed:
-            code = seat * 2 + options[k, 1]
-            if what == enemy and safe_without_nb(view, seat, code, room):
-                value = max(value, plan[PLAN.BOARD] * (2.0 if lone else 1.0))
-            elif (
-                what == seat
-                and pirate[code, PIRATE.ZONE] == enemy
-                and safe_without_nb(view, seat, code, room)
-            ):
-                continue  # it stays aboard the enemy ship
-        if kind == PLAY:
-            water = sink_water_nb(view, seat, what)
-            if water > 0:
-                if not lethal_hand:
-                    continue  # kept for the turn it sinks the enemy
-                value = 500.0 + water + sin_cost_nb(view, seat, what)
-        if kind == FIRE and what != AMMO_CHAOS and not doomed and 1 <= hits <= 2:
-            chance = shot_chance_nb(view, seat * 2 + options[k, 1], seat)
-            if chance > 0:
-                value = (400.0 if hits == 1 else 250.0) * chance
-        if kind == ATTACK and 0 <= target < 2:
-            if pirate[enemy * 2 + target, PIRATE.ZONE] != enemy:
-                value *= 0.5
-            elif lone:
-                value *= 3.0
-            elif hits <= 5:
-                value *= 1.5  # a bailer down when the enemy ship is close to sinking
+        if finishing:
+            if kind == MOVE_TO and boarders > 0 and not doomed:
+                code = seat * 2 + options[k, 1]
+                if what == enemy and safe_without_nb(view, seat, code, room):
+                    value = max(value, plan[PLAN.BOARD] * (2.0 if lone else 1.0))
+                elif (
+                    what == seat
+                    and pirate[code, PIRATE.ZONE] == enemy
+                    and safe_without_nb(view, seat, code, room)
+                ):
+                    continue  # it stays aboard the enemy ship
+            if kind == PLAY:
+                water = sink_water_nb(view, seat, what)
+                if water > 0:
+                    if not lethal_hand:
+                        continue  # kept for the turn it sinks the enemy
+                    value = 500.0 + water + sin_cost_nb(view, seat, what)
+            if kind == FIRE and what != AMMO_CHAOS and not doomed and 1 <= hits <= 2:
+                chance = shot_chance_nb(view, seat * 2 + options[k, 1], seat)
+                if chance > 0:
+                    value = (400.0 if hits == 1 else 250.0) * chance
+            if kind == ATTACK and 0 <= target < 2:
+                if pirate[enemy * 2 + target, PIRATE.ZONE] != enemy:
+                    value *= 0.5
+                elif lone:
+                    value *= 3.0
+                elif hits <= 5:
+                    value *= 1.5  # a bailer down when the enemy ship is close to sinking
         if value > best_value:
             best, best_value = k, value
     return best
