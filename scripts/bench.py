@@ -685,8 +685,8 @@ numba's cache.
 Games per second depend on how long games last. A table of survivors never finishes
 (nobody pushes), so each of its games plays the full 100-round cap; even one survivor
 among four random players stretches a game several-fold. Lifeboats' heuristics estimate
-every boat's landing chance at every decision, which makes them two and a half to six
-times slower than random play; Battle of Thieves' heuristics bail and repair well enough
+every boat's landing chance at every decision, which makes them three to seven times
+slower than random play; Battle of Thieves' heuristics bail and repair well enough
 that most of their games run to the 200-turn cap (random games last about 20 turns).
 
 The "reference" rows play the readable Python reference engines (the tests' oracle): the
