@@ -298,8 +298,9 @@ def test_kit_view_keeps_every_array_the_kit_reads_at_its_index() -> None:
 
 
 def test_both_kinds_of_choice_share_one_compiled_choosing_loop() -> None:
-    # The scoring is compiled into kit.choose_nb; a constant flag (a literal True or
-    # False) would have numba compile it, scoring and all, once for each kind of choice.
+    # The scoring is compiled into kit.choose_by_plan_nb; a constant argument (a literal
+    # True or False, a literal number of boarders) would have numba compile it, scoring
+    # and all, again for each.
     from numba import njit
 
     pos = at_sea()
@@ -316,7 +317,8 @@ def test_both_kinds_of_choice_share_one_compiled_choosing_loop() -> None:
 
     plain, finishing = both(view_of(pos), table, np.int64(len(options)), np.int64(pos.player))
     assert options[plain] == options[finishing] == fire(0, AMMO_INCENDIARY)
-    assert {str(s[5]) for s in kit.choose_nb.signatures} == {"bool"}
+    finishing_boarders_room = {tuple(map(str, s[5:])) for s in kit.choose_by_plan_nb.signatures}
+    assert finishing_boarders_room == {("bool", "float64", "float64")}
 
 
 # --- cannoneer -----------------------------------------------------------------------------

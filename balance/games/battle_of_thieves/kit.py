@@ -12,12 +12,12 @@ build it from their parameters.
 
 The small helpers an option's worth is made of are compiled into
 :func:`option_value_nb` (``inline="always"``), and it into the one choosing loop,
-:func:`choose_nb`: each call of a compiled function passes every array of its arguments
+:func:`choose_by_plan_nb`: each call of a compiled function passes every array of its arguments
 field by field (the kit's view is some 260 numbers), which cost a heuristic more than the
 scoring itself when every option made such a call. Both kinds of choice
 (:func:`choose_option_nb`, :func:`choose_finishing_option_nb`) go through that one loop,
 so that the scoring is compiled once: with a loop of its own for each, the game loop's
-first compile grew by 25 s instead of 9 s, for a tenth more speed (docs/performance.md).
+first compile grew by 25 s instead of 9 s, for 8 to 15% more speed (docs/performance.md).
 For the same reason the choosing loop works on the kit's view (:func:`kit_view_nb`),
 which leaves out what the kit never reads: with the whole view, the heuristics played
 half as fast.
@@ -548,7 +548,8 @@ def best_option_nb(view, options, count, seat, plan):
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
 def choose_option_nb(view, options, count, seat, plan):
     """:func:`best_option_nb`'s choice, on the kit's view."""
-    return choose_nb(view, options, count, seat, plan, np.bool_(False), 0.0, 0.0)
+    # np.bool_: a literal False would have numba compile the loop again, scoring and all
+    return choose_by_plan_nb(view, options, count, seat, plan, np.bool_(False), 0.0, 0.0)
 
 
 @njit(inline="always", cache=True, _nrt=False, error_model="numpy")
@@ -689,15 +690,19 @@ def choose_finishing_option_nb(view, options, count, seat, plan, boarders, room)
       as long as the pirates left at home can bail enough for its own ship not to come
       within ``room`` of sinking at its next rise (:func:`safe_without_nb`).
     """
-    return choose_nb(view, options, count, seat, plan, np.bool_(True), boarders, room)
+    # np.bool_: a literal True would have numba compile the loop again, scoring and all
+    return choose_by_plan_nb(view, options, count, seat, plan, np.bool_(True), boarders, room)
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def choose_nb(view, options, count, seat, plan, finishing, boarders, room):
+def choose_by_plan_nb(view, options, count, seat, plan, finishing, boarders, room):
     """:func:`choose_option_nb`'s choice, or with ``finishing``
-    :func:`choose_finishing_option_nb`'s: one function, so that the scoring compiled into
-    it (:func:`option_value_nb`, inlined: a call an option passed the whole view each
-    time) is compiled once."""
+    :func:`choose_finishing_option_nb`'s (``boarders`` and ``room`` are read only then):
+    one function, so that the scoring compiled into it (:func:`option_value_nb`, inlined:
+    a call an option passed the kit's view each time) is compiled once. ``finishing``
+    must be a bool variable (``np.bool_``): a literal one compiles a copy of its own."""
+    # The finisher never had the island visit's rule (the provision needed most): its
+    # games are kept as they were.
     if not finishing and options[count - 1, 0] == TAKE:
         best, best_value = 0, NEVER
         for k in range(count):
@@ -707,7 +712,7 @@ def choose_nb(view, options, count, seat, plan, finishing, boarders, room):
         return best
     side, pirate, rules = view[V_SIDE], view[V_PIRATE], view[V_RULES]
     enemy = 1 - seat
-    away, doomed, hits, lone, lethal_hand = 0, False, 0, False, False
+    away, doomed, hits, lone, lethal_hand = 0, False, 0, False, False  # read when finishing
     if finishing:
         away = aboard_nb(view, seat, enemy)
         doomed = next_water_nb(view, seat) >= rules[RULE.SINK_WATER] and side[seat, SIDE.WATER] > 0
