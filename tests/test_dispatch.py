@@ -9,14 +9,17 @@ import sys
 import types
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
+from numba.core import types as nbtypes
 from numba.core.caching import NullCache
 
 from balance.core.compile_cache import njit
 from balance.core.dispatch import USER_CODES, USER_SLOTS, Decision, Dispatch, playable
 from balance.core.errors import BalanceError
 from balance.core.game import DecisionPlayer, Lineup
+from balance.core.llvm_nb import hold_nb
 from balance.core.strategy import MAX_PARAMS, SeatStrategy, Strategy, ship
 from balance.games import MODULES, get_game
 
@@ -242,6 +245,74 @@ def test_a_reference_seat_plays_the_loops_own_code_of_a_strategy_called_out_of_l
     assert playable(two, stranger, "answer") is two
     seat = DecisionPlayer(SeatStrategy(second, ()), stream=None)
     assert seat.decisions["answer"].func is apart
+
+
+def test_a_held_argument_reaches_every_strategy_as_a_value(tmp_path: Path) -> None:
+    """A decision's held argument (a tuple of arrays the loop passes by its address): the
+    shipped strategies in line and out of line and a strategy without a code take it as
+    a value; the out-of-line function is compiled for the address alone, whether the loop
+    or Python calls it."""
+    module = types.ModuleType("balance_test_held")
+    module.answer_nb = Decision("answer", "view, params", held="view")
+    module.hold_nb = hold_nb
+    sys.modules[module.__name__] = module
+    exec(
+        "def loop_nb(codes, view, params):\n"
+        "    held = hold_nb(view)  # once, for every call below\n"
+        "    total = 0\n"
+        "    for code in codes:\n"
+        "        total += answer_nb(code, held, params)\n"
+        "    return total\n",
+        module.__dict__,
+    )
+    module.loop_nb = njit(module.loop_nb)
+
+    @njit
+    def first_plus_one(view, params):
+        return view[0][0] + 1
+
+    @njit
+    def second_doubled(view, params):
+        return view[1][1] * 2
+
+    @njit
+    def tripled(view, params):
+        return view[0][1] * 3
+
+    strategies = types.ModuleType("balance_test_held_strategies")
+    strategies.SHIPPED = (
+        Strategy("test", "one", "Adds one.", {"answer": first_plus_one}),
+        Strategy("test", "two", "Doubles.", {"answer": second_doubled}),
+    )
+    sys.modules[strategies.__name__] = strategies
+    ship(strategies.SHIPPED, joining=(), module=strategies.__name__)
+    home = tmp_path / "home.py"
+    home.write_text("")
+    dispatch = Dispatch(
+        module,
+        strategies,
+        str(home),
+        loop="loop_nb",
+        in_line=strategies.SHIPPED[:1],
+        wide_arguments=True,
+    )
+    view, params = (np.array([3, 4]), np.array([5, 6])), np.zeros(MAX_PARAMS)
+    loop = dispatch.kernel_for(())
+    assert loop(np.array([0, 1, 1]), view, params) == 4 + 12 + 12
+    user = Strategy("test", "three", "Triples.", {"answer": tripled})
+    codes = np.array([dispatch.code(user), 0])
+    dispatch.prepare(loop, (codes, view, params), [user])
+    assert loop(codes, view, params) == 12 + 4
+
+    apart = dispatch._main.out_of_line["answer"]
+    second = strategies.SHIPPED[1]
+    played = playable(second.decisions["answer"], second, "answer")
+    assert played(view, params) == 12
+    (signature,) = apart.signatures  # the loop's and Python's calls: one compile
+    assert isinstance(signature[1], nbtypes.CPointer)
+    assert signature[1].dtype == numba.typeof(view)
+    with pytest.raises(BalanceError, match="held names no argument"):
+        Decision("answer", "view, params", held="position")
 
 
 def test_lifeboats_heuristics_play_the_loops_code_on_the_reference_engine() -> None:

@@ -63,6 +63,7 @@ from numba.extending import intrinsic
 
 from balance.core.compile_cache import njit, package_roots
 from balance.core.errors import BalanceError
+from balance.core.llvm_nb import hold_nb, unheld_nb
 from balance.core.strategy import Strategy, strategy_origin
 
 #: Environment variable naming the directory of compiled user strategies.
@@ -76,6 +77,9 @@ USER_SLOTS = 4096
 OUT_OF_LINE = "_out_of_line"
 #: Suffix of a generated function that calls a strategy without a code by its address.
 BY_ADDRESS = "_by_address"
+#: Suffix of a generated function that calls :data:`OUT_OF_LINE` with a decision's
+#: :attr:`~Decision.held` arguments given as values, as Python gives them.
+FROM_PYTHON = "_from_python"
 
 
 class Decision:
@@ -94,18 +98,29 @@ class Decision:
         read-only, so that writing into it is refused when the strategy compiles.
     returns_index : whether its functions return an option's index (int64); else they
         write their answer into an array and return nothing.
+    held : the arguments the game's code passes by address (:func:`hold_nb`): wide
+        tuples that stay the same from one decision to the next (Battle of Thieves'
+        view, some 360 words), which a call would otherwise pass word by word. The
+        dispatchers read them back (:func:`unheld_nb`) before they call a strategy, so
+        that strategies take them as values.
     """
 
     def __init__(
-        self, name: str, arguments: str, writable: str = "", returns_index: bool = True
+        self,
+        name: str,
+        arguments: str,
+        writable: str = "",
+        returns_index: bool = True,
+        held: str = "",
     ) -> None:
         self.name = name
         self.arguments = arguments
         self.writable = frozenset(w.strip() for w in writable.split(",") if w.strip())
         self.returns_index = returns_index
-        unknown = {w.split("[")[0] for w in self.writable} - set(self.names)
+        self.held = frozenset(h.strip() for h in held.split(",") if h.strip())
+        unknown = ({w.split("[")[0] for w in self.writable} | self.held) - set(self.names)
         if unknown:
-            raise BalanceError(f"decision {name!r}: writable names no argument: {unknown}")
+            raise BalanceError(f"decision {name!r}: writable or held names no argument: {unknown}")
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -198,22 +213,27 @@ def _held(table: str, decision: Decision) -> Any:
     A call passes every array of a tuple field by field (Battle of Thieves' view is some
     360 words); an address is one. It keeps the arguments' types in the compiled code
     (:func:`_decision_types`), where the strategies' functions are compiled for them: a
-    decision is called with one set of types.
+    decision is called with one set of types. A :attr:`Decision.held` argument comes as
+    the address :func:`hold_nb` gave (not copied again), its type kept as its value's.
     """
     symbol = _types_symbol(table, decision)
 
     @intrinsic
     def held(typingctx: Any, arguments: Any) -> Any:
         argtypes = tuple(nbtypes.unliteral(t) for t in arguments.types)
+        values = tuple(
+            kind.dtype if name in decision.held and isinstance(kind, nbtypes.CPointer) else kind
+            for name, kind in zip(decision.names, argtypes, strict=True)
+        )
 
         def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            if _TYPED.setdefault(symbol, argtypes) != argtypes:
+            if _TYPED.setdefault(symbol, values) != values:
                 raise BalanceError(
                     f"decision {decision.name!r} is called with other argument types than "
-                    f"before ({argtypes} against {_TYPED[symbol]}): every call of a "
+                    f"before ({values} against {_TYPED[symbol]}): every call of a "
                     "decision must pass the same types"
                 )
-            _keep_types(builder.module, symbol, pickle.dumps(argtypes))
+            _keep_types(builder.module, symbol, pickle.dumps(values))
             stored = cgutils.alloca_once_value(builder, args[0])
             return builder.bitcast(stored, cgutils.voidptr_t)
 
@@ -450,6 +470,8 @@ class _Binding:
         namespace = _generated_module(name, source, bound, path).__dict__
         #: ``<decision>_out_of_line(code, ...)`` by decision name, where there is one.
         self.out_of_line: dict[str, Dispatcher] = {}
+        #: ``<decision>_from_python(code, ...)``, where the decision has held arguments.
+        self.from_python: dict[str, Dispatcher] = {}
         for key, value in list(namespace.items()):
             if key.endswith(OUT_OF_LINE):  # the shipped strategies never allocate
                 value.__qualname__ = f"{tag}.{key}"
@@ -457,6 +479,10 @@ class _Binding:
                 # (:meth:`Dispatch.loop_decision`).
                 namespace[key] = njit(_nrt=False, error_model="numpy", cache=True)(value)
                 self.out_of_line[key.removesuffix(OUT_OF_LINE)] = namespace[key]
+            elif key.endswith(FROM_PYTHON):
+                value.__qualname__ = f"{tag}.{key}"
+                namespace[key] = njit(_nrt=False, cache=True)(value)
+                self.from_python[key.removesuffix(FROM_PYTHON)] = namespace[key]
             elif key.endswith(BY_ADDRESS):  # the arguments are borrowed for the call
                 value.__qualname__ = f"{tag}.{key}"
                 namespace[key] = njit(_nrt=False)(value)
@@ -683,7 +709,7 @@ class Dispatch:
         that a reference engine's seat playing it compiles nothing."""
         if self.in_line is None or strategy in self.in_line or strategy not in self.shipped:
             return None
-        function = self._main.out_of_line.get(name)
+        function = self._main.from_python.get(name, self._main.out_of_line.get(name))
         if function is None:
             return None
         return functools.partial(function, self._shipped_code(strategy))
@@ -822,14 +848,17 @@ class Dispatch:
             "",
             "import numpy as np",
         ]
-        bound: dict[str, Any] = {}
+        bound: dict[str, Any] = {"unheld_nb": unheld_nb}
         for decision in self.decisions:
             function = self._function(strategy, decision.name)
             if function is None:
                 continue
             # A search player's function calls the shipped strategies in its playouts.
             bound[f"strategy_{decision.name}"] = _called(self.bound(function))
-            call = f"strategy_{decision.name}({decision.arguments})"
+            values = ", ".join(
+                f"unheld_nb({a})" if a in decision.held else a for a in decision.names
+            )
+            call = f"strategy_{decision.name}({values})"
             lines += [
                 "",
                 "",
@@ -861,7 +890,11 @@ class Dispatch:
                 continue
             signature = decision.read_only(argtypes)
             function = functions[decision.name]
-            reader = _arguments_at(nbtypes.BaseTuple.from_types(signature))
+            packed = tuple(  # as :func:`_held` packed them: the held ones by address
+                nbtypes.CPointer(kind) if name in decision.held else kind
+                for name, kind in zip(decision.names, signature, strict=True)
+            )
+            reader = _arguments_at(nbtypes.BaseTuple.from_types(packed))
             function.py_func.__globals__[f"arguments_of_{decision.name}"] = reader
             if not _has_cache(function):
                 # The decision compiled first with its own options: compiled within the
@@ -904,26 +937,37 @@ class Dispatch:
                 for k, (_, strategy) in enumerate(named)
                 if k in codes and self.in_line is not None and strategy not in self.in_line
             ]
+            # the held arguments as values, as the strategies take them; by address to
+            # the out-of-line function, whoever calls (compiled once, for the address)
+            plain = ", ".join(
+                f"unheld_nb({a})" if a in decision.held else a for a in decision.names
+            )
+            addressed = ", ".join(
+                f"hold_nb({a})" if a in decision.held else a for a in decision.names
+            )
             lines += ["", f"def {name}_dispatch(code, {args}):"]
             for k in codes:
                 if k not in apart:
                     lines.append(f"    if code == {k}:")
-                    lines.append(f"        return strategy{k}_{name}({args})")
+                    lines.append(f"        return strategy{k}_{name}({plain})")
             for j, code in enumerate(self.extra):
                 lines.append(f"    if code == {code}:")
-                lines.append(f"        return extra{j}_{name}({args})")
+                lines.append(f"        return extra{j}_{name}({plain})")
             if users:
                 lines.append(f"    if code >= {USER_CODES} and code < {USER_CODES + USER_SLOTS}:")
-                held = f"held_{name}(({args},))"
+                held = f"held_{name}(({addressed},))"
                 passed = held if self.wide_arguments else args
                 lines.append(f"        return {name}{BY_ADDRESS}(code - {USER_CODES}, {passed})")
             if apart:
-                lines += [f"    return {name}{OUT_OF_LINE}(code, {args})", ""]
+                lines += [f"    return {name}{OUT_OF_LINE}(code, {addressed})", ""]
                 lines += ["", f"def {name}{OUT_OF_LINE}(code, {args}):"]
                 for k in apart:
                     lines.append(f"    if code == {k}:")
-                    lines.append(f"        return strategy{k}_{name}({args})")
+                    lines.append(f"        return strategy{k}_{name}({plain})")
             lines += [f'    raise ValueError("no strategy has this code ({name})")', ""]
+            if apart and decision.held:  # Python passes values (:meth:`loop_decision`)
+                lines += ["", f"def {name}{FROM_PYTHON}(code, {args}):"]
+                lines += [f"    return {name}{OUT_OF_LINE}(code, {addressed})", ""]
             if users:  # out of line (:func:`_user_call`)
                 # The arguments' address made in the game loop (wide arguments: a call
                 # would pass them word by word), or here (narrow ones: made in the loop,
@@ -941,7 +985,7 @@ class Dispatch:
 
     def _binding(self, tag: str, users: bool, codes: Sequence[int] | None = None) -> _Binding:
         named = [(s.name, s) for s in self.shipped]
-        bound: dict[str, Any] = {}
+        bound: dict[str, Any] = {"hold_nb": hold_nb, "unheld_nb": unheld_nb}
         for k, (_, strategy) in enumerate(named):
             for decision in self.decisions:
                 bound[f"strategy{k}_{decision.name}"] = self._function(strategy, decision.name)

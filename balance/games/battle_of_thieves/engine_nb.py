@@ -42,6 +42,7 @@ import numpy as np
 from balance.core import dispatch
 from balance.core.compile_cache import njit
 from balance.core.lineup_nb import seat_lineup_nb
+from balance.core.llvm_nb import hold_nb, hold_when_nb
 from balance.core.random_nb import below_nb, seed_stream_nb
 from balance.core.records import error_slots
 from balance.core.strategy import MAX_PARAMS
@@ -1990,8 +1991,12 @@ def set_up_nb(pos, content, derived, rules, rng):
 #: shipped strategies (strategies/battle_of_thieves.py) and a run's own are bound here when
 #: the loop is built (balance.core.dispatch.Dispatch). Index of the chosen option among
 #: ``count >= 2``.
-#: The view is the game's own, read-only to a strategy; it may advance its stream.
-decide_nb = dispatch.Decision("decide", "view, options, count, seat, params, rng", writable="rng")
+#: The view is the game's own, read-only to a strategy; it may advance its stream. The
+#: game's code passes the view by address (:func:`hold_nb`), held once a game in its loop:
+#: passed as a value, each call copied its some 360 words.
+decide_nb = dispatch.Decision(
+    "decide", "view, options, count, seat, params, rng", writable="rng", held="view"
+)
 
 
 @njit(inline="always", cache=True)
@@ -2064,33 +2069,40 @@ def forget_view_nb(deck_view):
 
 
 @njit(inline="always", cache=True)
+def sees_view_nb(code):
+    """Whether the strategy of ``code`` reads the view: all but the uniform-random player
+    and a scenario's script."""
+    return code != 0 and code != SCRIPTED
+
+
+@njit(inline="always", cache=True)
 def ask_nb(pos, content, rules, views, options, count, seat, players, error):
     """The index ``seat``'s strategy chooses among ``count >= 2`` options; an answer
     outside ``0..count-1`` fills ``error`` (the caller must then stop)."""
     codes, params, rng = players
     code = codes[seat]
-    if code != 0 and code != SCRIPTED:
+    if sees_view_nb(code):
         fill_view_nb(pos, seat, views[0], views[1])
     view = (pos[0], pos[1], views[0], views[1], pos[4], pos[5], pos[6], rules, content)
-    k = decide_nb(code, view, options, np.int64(count), np.int64(seat), params[seat], rng[seat])
+    held = hold_nb(view)
+    k = decide_nb(code, held, options, np.int64(count), np.int64(seat), params[seat], rng[seat])
     return checked_nb(k, count, seat, error)
 
 
 @njit(inline="always", cache=True)
-def ask_in_game_nb(pos, content, rules, views, options, count, seat, players, error):
+def ask_in_game_nb(pos, held, views, options, count, seat, players, error):
     """:func:`ask_nb` within :func:`play_game_nb`'s own loop, whose position stays the
     same game: a shipped heuristic's view is refreshed (:func:`refresh_view_nb`), not
     filled from scratch; after any other strategy that sees a view (a user's, which
     might write to it) the view is marked stale. The rows must be stale when the
-    game's loop starts."""
+    game's loop starts. ``held`` is the view's address, which the game's loop made."""
     codes, params, rng = players
     code = codes[seat]
     if code >= 1 and code <= HEURISTICS:
         refresh_view_nb(pos, seat, views[0], views[1])
-    elif code != 0 and code != SCRIPTED:
+    elif sees_view_nb(code):
         fill_view_nb(pos, seat, views[0], views[1])
-    view = (pos[0], pos[1], views[0], views[1], pos[4], pos[5], pos[6], rules, content)
-    k = decide_nb(code, view, options, np.int64(count), np.int64(seat), params[seat], rng[seat])
+    k = decide_nb(code, held, options, np.int64(count), np.int64(seat), params[seat], rng[seat])
     if code > HEURISTICS:
         forget_view_nb(views[0])
     return checked_nb(k, count, seat, error)
@@ -2120,6 +2132,12 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
     play_kind, choice_kind, pirate_base, card_mod = derived[1], derived[2], derived[3], derived[4]
     gate, gate_len = derived[5], derived[6]
     forget_view_nb(views[0])  # filled for another position, maybe
+    # The view by address, made once a game (a copy at every decision cost the
+    # heuristics a third of their speed); only for a seat that reads it (the copy cost
+    # random play 3%).
+    codes = players[0]
+    view = (pos[0], pos[1], views[0], views[1], pos[4], pos[5], pos[6], rules, content)
+    held = hold_when_nb(view, sees_view_nb(codes[0]) or sees_view_nb(codes[1]))
     while not state[STATE.OVER]:
         start_turn_nb(pos, content, derived, rules, dice)
         if state[STATE.OVER]:
@@ -2146,7 +2164,7 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
             )
             k = np.int64(0)
             if count >= 2:
-                k = ask_in_game_nb(pos, content, rules, views, options, count, me, players, error)
+                k = ask_in_game_nb(pos, held, views, options, count, me, players, error)
                 if error[Error.SEAT] >= 0:
                     return False
             kind = options[k, 0]

@@ -21,6 +21,11 @@ first compile grew by 25 s instead of 9 s, for 8 to 15% more speed (docs/perform
 For the same reason the choosing loop works on the kit's view (:func:`kit_view_nb`),
 which leaves out what the kit never reads: with the whole view, the heuristics played
 half as fast.
+
+numba compiles the choosing loop once; LLVM then copies it into each heuristic that calls
+it (:func:`~balance.core.llvm_nb.inlined_by_llvm_nb`), so that a decision passes the view
+to no call at all. numba's own inlining (``inline="always"``) would type and lower the
+loop again in every heuristic, some 20 s of first compile each.
 """
 
 from typing import NamedTuple
@@ -28,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from balance.core.compile_cache import njit
+from balance.core.llvm_nb import inlined_by_llvm_nb
 from balance.core.random_nb import below_nb as below_nb  # what a strategy file draws with
 from balance.games.battle_of_thieves.content import C
 from balance.games.battle_of_thieves.engine_nb import condition_nb
@@ -700,7 +706,9 @@ def choose_by_plan_nb(view, options, count, seat, plan, finishing, boarders, roo
     :func:`choose_finishing_option_nb`'s (``boarders`` and ``room`` are read only then):
     one function, so that the scoring compiled into it (:func:`option_value_nb`, inlined:
     a call an option passed the kit's view each time) is compiled once. ``finishing``
-    must be a bool variable (``np.bool_``): a literal one compiles a copy of its own."""
+    must be a bool variable (``np.bool_``): a literal one compiles a copy of its own.
+    LLVM copies the compiled loop into its callers: calling it passes no view."""
+    inlined_by_llvm_nb()
     # The finisher never had the island visit's rule (the provision needed most): its
     # games are kept as they were.
     if not finishing and options[count - 1, 0] == TAKE:
