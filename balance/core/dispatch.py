@@ -552,7 +552,8 @@ def playable(
 
     Given the ``strategy`` and the ``name`` of the decision it is the function of, a
     shipped strategy the game loop calls out of line comes as the loop's own compiled code
-    (:meth:`Dispatch.loop_decision`), which is not compiled again.
+    (:meth:`Dispatch.loop_decision`), which is not compiled again (for held arguments,
+    through a small wrapper).
 
     With ``as_in_a_run``, a search player's function comes as a Python function that
     passes it the game's arrays read-only where a run does (:meth:`Decision.as_called`),
@@ -706,7 +707,10 @@ class Dispatch:
         """The game loop's own compiled function of a shipped ``strategy``'s decision
         ``name`` (same arguments), if the loop calls it out of line (not :attr:`in_line`),
         else None: numba loads it from its cache once any run has compiled the loop, so
-        that a reference engine's seat playing it compiles nothing."""
+        that a reference engine's seat playing it does not compile the strategy again.
+        For a decision with :attr:`~Decision.held` arguments it is a small wrapper that
+        holds them (``<decision>_from_python``), whose first compile links the loop's
+        function into its own code (cached then)."""
         if self.in_line is None or strategy in self.in_line or strategy not in self.shipped:
             return None
         function = self._main.from_python.get(name, self._main.out_of_line.get(name))

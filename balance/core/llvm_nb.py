@@ -36,7 +36,11 @@ def inlined_by_llvm_nb(typingctx: Any) -> Any:
 def hold_nb(typingctx: Any, value: Any) -> Any:
     """``hold_nb(value)``: the address of a copy of ``value`` on the caller's stack,
     valid while the caller runs; :func:`unheld_nb` reads it back. An address it gave
-    comes back as it is (no copy of a copy)."""
+    comes back as it is (no copy of a copy).
+
+    The copy borrows the arrays of ``value``: each must stay referenced by a live
+    variable or argument of the caller while the address is read (numba lets go of a
+    variable after its last use)."""
     if isinstance(value, nbtypes.CPointer):
 
         def same(context: Any, builder: Any, signature: Any, args: Any) -> Any:
@@ -53,9 +57,11 @@ def hold_nb(typingctx: Any, value: Any) -> Any:
 
 @intrinsic
 def hold_when_nb(typingctx: Any, value: Any, wanted: Any) -> Any:
-    """:func:`hold_nb`'s address, the copy made only if ``wanted`` (a bool): read the
-    address back only then. Making the copy costs a store a word (a tuple of many arrays
-    is hundreds), worth saving where nothing will read it."""
+    """:func:`hold_nb`'s address, the copy made only if ``wanted`` (a bool). Unless
+    wanted, the address holds whatever the stack held: a value read back from it must go
+    unused, and be read only where numba counts no references (``_nrt=False``), which
+    would otherwise count those of stray words. Making the copy costs a store a word (a
+    tuple of many arrays is hundreds), worth saving where nothing will read it."""
     if not isinstance(wanted, nbtypes.Boolean):
         return None
 

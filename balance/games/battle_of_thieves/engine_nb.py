@@ -2134,7 +2134,8 @@ def play_game_nb(pos, content, derived, rules, dice, players, views, options, er
     forget_view_nb(views[0])  # filled for another position, maybe
     # The view by address, made once a game (a copy at every decision cost the
     # heuristics a third of their speed); only for a seat that reads it (the copy cost
-    # random play 3%).
+    # random play 3%). The dispatcher reads it back for random and scripted seats too,
+    # unused: harmless here, where no references are counted (_nrt=False).
     codes = players[0]
     view = (pos[0], pos[1], views[0], views[1], pos[4], pos[5], pos[6], rules, content)
     held = hold_when_nb(view, sees_view_nb(codes[0]) or sees_view_nb(codes[1]))
