@@ -41,12 +41,16 @@ choosing and predicting loops and the checks of the kit's tables are inlined int
 callers: a call passes ``obs``'s seven arrays (some 60 words), which costs more than
 such a helper's work, and the heuristics ask them at every decision. Filling a stale
 table, and the larger helpers, are compiled once and called, which keeps a strategy's
-first compilation to seconds (inlining them all took up to a minute a strategy).
+first compilation to seconds (inlining them all took up to a minute a strategy). The
+larger helpers that are not a table's filling are compiled by numba once and then copied
+into their callers by LLVM (:func:`~balance.core.llvm_nb.inlined_by_llvm_nb`): no call
+passes ``obs`` to them, and numba does not type them again in each strategy.
 """
 
 import math
 
 from balance.core.compile_cache import njit
+from balance.core.llvm_nb import inlined_by_llvm_nb
 from balance.core.random_nb import below_nb
 from balance.core.search_nb import offer_nb
 from balance.games.lifeboats.layout import (
@@ -341,6 +345,7 @@ def chance_raw_nb(pawns, leaks, free, steps_left, leaks_left, rate):
     ``rate * steps_left`` (with votes spread evenly a boat takes as many leaks as moves
     while markers last: ``rate`` is markers left per step left on the water, at most 1).
     """
+    inlined_by_llvm_nb()
     hits = _hits_nb(pawns, leaks, free, steps_left, leaks_left)
     if hits <= 0:
         return _from_hits_nb(hits, 0.0, 0.0)
@@ -351,6 +356,7 @@ def chance_raw_nb(pawns, leaks, free, steps_left, leaks_left, rate):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _rate_nb(obs, leaks_left, steps_delta):
     """Leak markers left per step left on the water, at most 1."""
+    inlined_by_llvm_nb()
     boats, state = obs[0], obs[3]
     n = state[State.PLAYERS]
     total = 0
@@ -367,6 +373,7 @@ def _rate_nb(obs, leaks_left, steps_delta):
 def boat_chance_nb(obs, boat, pawns_delta, leaks_delta, steps_delta):
     """Landing chance of ``boat`` after ``pawns_delta`` pawns, ``leaks_delta`` leaks and
     ``steps_delta`` moves more; 1.0 for a landed boat, 0.0 for a sunk one."""
+    inlined_by_llvm_nb()
     boats, state, rules = obs[0], obs[3], obs[4]
     fate = boats[boat, Boat.STATE]
     if fate != AFLOAT:
@@ -384,6 +391,7 @@ def boat_chance_nb(obs, boat, pawns_delta, leaks_delta, steps_delta):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def leak_sinks_nb(obs, boat):
     """True if one more leak sinks ``boat`` (after an overboard if it is full)."""
+    inlined_by_llvm_nb()
     boats = obs[0]
     pawns, leaks = boats[boat, Boat.PAWNS], boats[boat, Boat.LEAKS]
     if boats[boat, Boat.FREE] <= 0:
@@ -395,6 +403,7 @@ def leak_sinks_nb(obs, boat):
 def _chance_nb(obs, boat, total, pawns_delta, leaks_delta, steps_delta):
     """:func:`boat_chance_nb` for a boat afloat, given ``total``: the steps left on the
     water over all boats afloat (what :func:`_rate_nb` sums)."""
+    inlined_by_llvm_nb()
     boats, state, rules = obs[0], obs[3], obs[4]
     pawns = boats[boat, Boat.PAWNS] + pawns_delta
     leaks = boats[boat, Boat.LEAKS] + leaks_delta
@@ -580,6 +589,7 @@ def leak_loss_nb(obs, seat, boat):
     overboard first: each colour aboard is taken as equally likely, and ``seat`` would
     lose its cheapest pawn there.
     """
+    inlined_by_llvm_nb()
     scratch, boats = obs[6], obs[0]
     stake = stake_nb(obs, seat, boat)
     if stake == 0.0:
@@ -594,6 +604,7 @@ def leak_loss_nb(obs, seat, boat):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def move_gain_nb(obs, seat, boat):
     """Expected points ``seat`` gains if ``boat`` moves one step (landing if it was the last)."""
+    inlined_by_llvm_nb()
     scratch = obs[6]
     return stake_nb(obs, seat, boat) * (scratch[CHANCE_AFTER + boat] - scratch[CHANCE + boat])
 
@@ -634,6 +645,7 @@ def own_value_nb(obs, seat, kind, code):
     ``state[BOAT]``): minus its cheapest pawn's expected points if ``code`` is ``seat``,
     else 0 (the boat takes the leak either way). A hat is worth :data:`NEVER`.
     """
+    inlined_by_llvm_nb()
     if code == HAT:
         return NEVER
     vote = vote_kind_nb(kind)
@@ -652,6 +664,7 @@ def own_value_nb(obs, seat, kind, code):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def rival_mean_nb(obs, seat, kind, code):
     """Mean over ``seat``'s rivals of :func:`own_value_nb` (what the outcome does to them)."""
+    inlined_by_llvm_nb()
     n = obs[3][State.PLAYERS]
     total = 0.0
     for q in range(n):
@@ -815,6 +828,7 @@ def rival_mean_of_nb(obs, seat, k):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def lose_pawn_nb(obs, options, count):
     """Index of the pawn type to lose overboard: the one worth fewer points, a sailor on a tie."""
+    inlined_by_llvm_nb()
     boat = obs[3][State.BOAT]
     best = 0
     best_points = 1e300
@@ -831,6 +845,7 @@ def lose_pawn_nb(obs, options, count):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def _predicted_value_nb(obs, voter, kind, code):
     """How ``voter`` is predicted to rate option ``code``, from its own stake alone."""
+    inlined_by_llvm_nb()
     if code == HAT:
         return NEVER
     if vote_kind_nb(kind) == OVERBOARD_VOTE:
