@@ -127,6 +127,12 @@ class Decision:
         """The argument names, in order."""
         return tuple(a.strip() for a in self.arguments.split(","))
 
+    def passed(self, held_through: str) -> str:
+        """The argument list as generated code passes it on, each :attr:`held` argument
+        through the function named ``held_through`` (``unheld_nb``: as a value;
+        ``hold_nb``: by address)."""
+        return ", ".join(f"{held_through}({a})" if a in self.held else a for a in self.names)
+
     def read_only(self, argtypes: Sequence[Any]) -> tuple[Any, ...]:
         """``argtypes`` (numba types, one per argument) with every array that is not
         :attr:`writable` made read-only, in tuples too (nested ones wholly)."""
@@ -859,10 +865,7 @@ class Dispatch:
                 continue
             # A search player's function calls the shipped strategies in its playouts.
             bound[f"strategy_{decision.name}"] = _called(self.bound(function))
-            values = ", ".join(
-                f"unheld_nb({a})" if a in decision.held else a for a in decision.names
-            )
-            call = f"strategy_{decision.name}({values})"
+            call = f"strategy_{decision.name}({decision.passed('unheld_nb')})"
             lines += [
                 "",
                 "",
@@ -943,12 +946,7 @@ class Dispatch:
             ]
             # the held arguments as values, as the strategies take them; by address to
             # the out-of-line function, whoever calls (compiled once, for the address)
-            plain = ", ".join(
-                f"unheld_nb({a})" if a in decision.held else a for a in decision.names
-            )
-            addressed = ", ".join(
-                f"hold_nb({a})" if a in decision.held else a for a in decision.names
-            )
+            plain, addressed = decision.passed("unheld_nb"), decision.passed("hold_nb")
             lines += ["", f"def {name}_dispatch(code, {args}):"]
             for k in codes:
                 if k not in apart:

@@ -42,9 +42,10 @@ callers: a call passes ``obs``'s seven arrays (some 60 words), which costs more 
 such a helper's work, and the heuristics ask them at every decision. Filling a stale
 table, and the larger helpers, are compiled once and called, which keeps a strategy's
 first compilation to seconds (inlining them all took up to a minute a strategy). The
-larger helpers that are not a table's filling are compiled by numba once and then copied
-into their callers by LLVM (:func:`~balance.core.llvm_nb.inlined_by_llvm_nb`): no call
-passes ``obs`` to them, and numba does not type them again in each strategy.
+larger helpers, but for :func:`lane_value_nb` and a table's filling, are compiled by
+numba once and then copied into their callers by LLVM
+(:func:`~balance.core.llvm_nb.inlined_by_llvm_nb`): no call passes ``obs`` to them, and
+numba does not type them again in each strategy.
 """
 
 import math
