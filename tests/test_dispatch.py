@@ -317,12 +317,13 @@ def test_a_held_argument_reaches_every_strategy_as_a_value(tmp_path: Path) -> No
 
 def test_lifeboats_heuristics_play_the_loops_code_on_the_reference_engine() -> None:
     """Lifeboats' heuristics, which its loop calls out of line, play the loop's function on
-    a reference engine's seat; random, compiled into the loop, plays its own."""
+    a reference engine's seat (through the wrapper that holds ``obs``, which the loop
+    passes by address); random, compiled into the loop, plays its own."""
     from balance.strategies import lifeboats
 
     from balance.games.lifeboats.engine import DISPATCH
 
-    decide = DISPATCH._main.out_of_line["decide"]
+    decide = DISPATCH._main.from_python["decide"]
     for strategy in (lifeboats.steward, lifeboats.hatkeeper, lifeboats.swimmer):
         values = tuple(default for _, default in strategy.params)
         seat = DecisionPlayer(SeatStrategy(strategy, values), stream=None)

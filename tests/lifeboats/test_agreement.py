@@ -12,6 +12,7 @@ import pytest
 from balance.strategies.lifeboats import SHIPPED
 from numba import njit
 
+from balance.core.dispatch import USER_CODES
 from balance.core.errors import BalanceError
 from balance.core.game import Lineup
 from balance.core.random_nb import below_nb
@@ -21,7 +22,7 @@ from balance.games.lifeboats import engine as compiled
 from balance.games.lifeboats import engine_nb as nb
 from balance.games.lifeboats import reference
 from balance.games.lifeboats.bridge import lineup_player_factory
-from balance.games.lifeboats.layout import HAT, Seat
+from balance.games.lifeboats.layout import HAT, MAX_PLAYERS, Seat
 from balance.games.lifeboats.reference import Position, RandomPlayer
 from balance.games.lifeboats.rules import LifeboatsRules
 
@@ -137,6 +138,21 @@ def test_engines_agree_with_rotated_lineups(players: int) -> None:
     strategies = [WIRED[k % len(WIRED)] for k in range(players)]
     lineup = _lineup(strategies, rotate=True)
     assert_agree(LifeboatsRules(), players, seed=5, games=300, first=7, lineup=lineup)
+
+
+def test_the_game_loop_holds_obs_only_for_the_strategies_that_read_it() -> None:
+    """The game loop copies ``obs`` for the strategies once a game, passed by address,
+    only when a seat's strategy reads it (``engine_nb.sees_obs_nb``): every wired shipped
+    strategy but the uniform-random player, and a user's; never a scenario's script or
+    the halting code. A strategy taken for one that does not read it would read a copy
+    never made."""
+    for strategy in WIRED:
+        codes = np.zeros(MAX_PLAYERS, dtype=np.int64)
+        codes[2] = strategy.code
+        assert nb.sees_obs_nb(codes, 3) == (strategy.name != "random"), strategy.name
+        assert not nb.sees_obs_nb(codes, 2), strategy.name  # only the table's seats count
+    assert nb.sees_obs_nb(np.array([0, USER_CODES, 0], dtype=np.int64), 3)
+    assert not nb.sees_obs_nb(np.array([nb.SCRIPTED, nb.HALT, 0], dtype=np.int64), 3)
 
 
 @pytest.mark.parametrize("players", [3, 5])

@@ -587,6 +587,24 @@ def test_cached_chances_and_vote_values_equal_the_direct_ones(sequence) -> None:
                 assert kit.rival_mean_of_nb(shared, q, k) == expected
 
 
+@settings(max_examples=60, deadline=None)
+@given(decisions(), decisions(), st.lists(st.tuples(st.booleans(), st.sampled_from(KINDS))))
+def test_each_chance_is_worked_out_when_a_decision_first_reads_it(first, second, asked):
+    # The cache works out only the chances a decision reads, for the position at hand:
+    # two positions in turn through one set of buffers, each asked decisions of any kind,
+    # must always read what boat_chance_nb gives, whichever chances were read before.
+    positions = (first[0], second[0])
+    if positions[0][3][State.PLAYERS] != positions[1][3][State.PLAYERS]:
+        positions = (first[0], first[0])
+    shared = tuple(np.copy(a) for a in first[0])
+    for which, kind in asked:
+        obs = positions[which]
+        for mine, theirs in zip(shared[:5], obs[:5], strict=True):
+            mine[...] = theirs
+        kit.fill_chances_nb(shared, kind)
+        assert np.array_equal(filled_chances(shared), direct_chances(obs, kind)), kind
+
+
 @pytest.mark.parametrize("strategy", HEURISTICS, ids=lambda s: s.name)
 def test_a_decision_after_a_leak_reads_the_new_chances(strategy) -> None:
     # The same buffers before and after boat 0 takes two more leaks (now full, at risk):

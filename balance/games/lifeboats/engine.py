@@ -224,10 +224,9 @@ def _run_phase(
     work = new_work()
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(pos.players, players)
-    if args:
-        result = function(obs, *args, seated.arrays, work, stats, error)
-    else:
-        result = function(obs, seated.arrays, work, stats, error)
+    # obs twice: the position, and obs as the strategies are given it (a value, which
+    # the dispatcher holds for each call: the game loop holds it once a game)
+    result = function(obs, obs, *args, seated.arrays, work, stats, error)
     seated.finish(error, work[0])
     return unpack_position(pos, obs, stats), result
 
@@ -278,7 +277,7 @@ def resolve_vote(
     error = np.full(nb.Error.SIZE, -1, dtype=np.int64)
     seated = _Seated(pos.players, players)
     outcome = DISPATCH.bound(nb.resolve_vote_nb, playing=SCENARIO)(
-        obs, kind, len(voters), boat, seated.arrays, work, stats, error
+        obs, obs, kind, len(voters), boat, seated.arrays, work, stats, error
     )
     seated.finish(error, work[0])
     return unpack_position(pos, obs, stats), int(outcome)

@@ -12,6 +12,9 @@ The tuples passed around (``n`` players):
 
 * ``obs``: ``(boats, crew, seats, state, rules, scratch_i, scratch_f)``, what a strategy
   sees (:mod:`balance.games.lifeboats.layout`)
+* ``held``: ``obs`` as the phases hand it to the strategies: its address, held once a
+  game by :func:`play_game_nb` (a call would pass its arrays word by word), or ``obs``
+  itself (a phase called from Python), which the dispatcher then holds for each call
 * ``players``: ``(codes, params, rng)``: int64 ``(MAX_PLAYERS,)`` strategy code of each
   seat, float64 ``(MAX_PLAYERS, P)`` its parameters, uint64 ``(MAX_PLAYERS + 1, 4)`` the
   random streams (stream ``1 + s`` is seat ``s``'s; stream 0 is unused)
@@ -27,6 +30,7 @@ import numpy as np
 
 from balance.core import dispatch
 from balance.core.compile_cache import njit
+from balance.core.llvm_nb import hold_when_nb
 from balance.core.random_nb import seed_stream_nb
 from balance.core.records import error_slots
 from balance.core.strategy import MAX_PARAMS
@@ -97,7 +101,19 @@ decide_nb = dispatch.Decision(
     "obs, seat, kind, options, count, params, rng",
     # its scratch buffers (the kit's landing-chance cache among them) and its stream
     writable="obs[5], obs[6], rng",
+    # by address: its seven arrays are some 60 words, which a call passes one by one
+    held="obs",
 )
+
+
+@njit(inline="always", cache=True)
+def sees_obs_nb(codes, n):
+    """Whether the strategy of any of the ``n`` seats of ``codes`` reads ``obs``: all but
+    the uniform-random player (code 0), a scenario's script and :data:`HALT`."""
+    seen = False
+    for s in range(n):
+        seen |= codes[s] > 0
+    return seen
 
 
 # Out of line: only scripted test players take this path, and a copy of it at every
@@ -125,10 +141,12 @@ def halted_decide(obs, seat, kind, options, count, params, rng):
 
 
 @njit(inline="always", cache=True)
-def ask_nb(obs, seat, kind, options, count, players, error):
+def ask_nb(held, seat, kind, options, count, players, error):
     """The option code ``seat`` chooses; a single option is taken without asking (D3).
 
-    An answer outside ``0..count-1`` fills ``error`` (the caller must then return).
+    ``held`` is ``obs`` as the strategy is given it: by address, held once a game
+    (:func:`play_game_nb`), or ``obs`` itself, which the dispatcher then holds for the
+    call. An answer outside ``0..count-1`` fills ``error`` (the caller must then return).
     """
     if count == 1:
         return options[0]
@@ -137,7 +155,7 @@ def ask_nb(obs, seat, kind, options, count, players, error):
     # compile every strategy once per decision kind (minutes of compiling, no speed).
     k = decide_nb(
         codes[seat],
-        obs,
+        held,
         np.int64(seat),
         np.int64(kind),
         options,
@@ -159,7 +177,7 @@ REVOTE = -2
 
 
 @njit(inline="always", cache=True)
-def collect_ballot_nb(obs, kind, nvoters, boat, start, players, work, error):
+def collect_ballot_nb(obs, held, kind, nvoters, boat, start, players, work, error):
     """Ask voters ``work[3][start:nvoters]`` their vote of ``kind`` into ``work[1]`` (D5).
 
     Every voter is asked before anything of the ballot is revealed or spent.
@@ -171,13 +189,13 @@ def collect_ballot_nb(obs, kind, nvoters, boat, start, players, work, error):
     for i in range(start, nvoters):
         s = voters[i]
         count = vote_options_nb(boats, crew, seats, n, s, kind, boat, options)
-        ballot[i] = ask_nb(obs, s, kind, options, count, players, error)
+        ballot[i] = ask_nb(held, s, kind, options, count, players, error)
         if error[Error.SEAT] >= 0:
             return
 
 
 @njit(inline="always", cache=True)
-def count_ballot_nb(obs, kind, nvoters, boat, players, work, stats, error):
+def count_ballot_nb(obs, held, kind, nvoters, boat, players, work, stats, error):
     """Resolve the collected ballot ``work[1][:nvoters]`` of ``kind`` (D6).
 
     Returns the outcome (a boat or a colour), or :data:`REVOTE` when every voter
@@ -204,7 +222,7 @@ def count_ballot_nb(obs, kind, nvoters, boat, players, work, stats, error):
         game_stat[GameStat.HAT_DECIDED] += 1
         seat_stat[hatter, SeatStat.HATS_DECISIVE] += 1
         count = eligible_options_nb(boats, crew, n, kind, boat, options)
-        return ask_nb(obs, hatter, choose, options, count, players, error)
+        return ask_nb(held, hatter, choose, options, count, players, error)
     if hats == nvoters:
         game_stat[GameStat.REVOTES] += 1
         return REVOTE
@@ -229,11 +247,11 @@ def count_ballot_nb(obs, kind, nvoters, boat, players, work, stats, error):
     if count == 1:
         return options[0]
     game_stat[GameStat.TIES_BROKEN] += 1
-    return ask_nb(obs, state[State.FIRST], choose, options, count, players, error)
+    return ask_nb(held, state[State.FIRST], choose, options, count, players, error)
 
 
 @njit(inline="always", cache=True)
-def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
+def resolve_vote_nb(obs, held, kind, nvoters, boat, players, work, stats, error):
     """Resolve a vote (D6) of ``kind`` among ``work[3][:nvoters]`` weighing ``work[4]``.
 
     ``boat`` is the boat of an overboard vote. Returns the outcome (a boat or a colour).
@@ -241,38 +259,40 @@ def resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
     # Its numbers as int64: numba would compile the ballot again for every pattern of
     # constants the callers pass (the three votes' kinds, boat -1), four times in all.
     return _resolve_vote_nb(
-        obs, np.int64(kind), np.int64(nvoters), np.int64(boat), players, work, stats, error
+        obs, held, np.int64(kind), np.int64(nvoters), np.int64(boat), players, work, stats, error
     )
 
 
 # Out of line: the three votes share one compiled ballot (collect, count, break ties);
 # inlined at each of them, the game loop took 2.5 times as long to compile (and 2 GB of
-# memory) for about 15% more uniform-random games a second.
-@njit(cache=True)
-def _resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error):
+# memory) for about 15% more uniform-random games a second. Without numba's reference
+# counting, as the game loop: ``held`` may be an address whose copy was never made
+# (:func:`play_game_nb`), read back unused for a seat that does not see ``obs``.
+@njit(cache=True, _nrt=False, error_model="numpy")
+def _resolve_vote_nb(obs, held, kind, nvoters, boat, players, work, stats, error):
     """:func:`resolve_vote_nb`, compiled once."""
     game_stat = stats[0]
     while True:
         game_stat[GameStat.VOTES] += 1
-        collect_ballot_nb(obs, kind, nvoters, boat, 0, players, work, error)
+        collect_ballot_nb(obs, held, kind, nvoters, boat, 0, players, work, error)
         if error[Error.SEAT] >= 0:
             return -1
-        outcome = count_ballot_nb(obs, kind, nvoters, boat, players, work, stats, error)
+        outcome = count_ballot_nb(obs, held, kind, nvoters, boat, players, work, stats, error)
         if outcome != REVOTE:
             return outcome
 
 
 @njit(inline="always", cache=True)
-def set_up_nb(obs, players, work, stats, error):
+def set_up_nb(obs, held, players, work, stats, error):
     """Boats on lanes, then pawns into boats (D15). No sinking is checked."""
-    place_boats_nb(obs, 0, players, work, error)
+    place_boats_nb(obs, held, 0, players, work, error)
     if error[Error.SEAT] >= 0:
         return
-    place_pawns_nb(obs, 0, players, work, stats, error)
+    place_pawns_nb(obs, held, 0, players, work, stats, error)
 
 
 @njit(inline="always", cache=True)
-def place_boats_nb(obs, first_boat, players, work, error):
+def place_boats_nb(obs, held, first_boat, players, work, error):
     """Boats ``first_boat..n`` onto lanes, each by its owner (seat 0 the black boat)."""
     boats, state, rules = obs[0], obs[3], obs[4]
     options = work[0]
@@ -280,7 +300,7 @@ def place_boats_nb(obs, first_boat, players, work, error):
     for boat in range(first_boat, n + 1):
         seat = boat if boat < n else 0  # seat 0 places the black boat last
         count = lane_options_nb(boats, rules, n, options)
-        lane = ask_nb(obs, seat, LANE, options, count, players, error)
+        lane = ask_nb(held, seat, LANE, options, count, players, error)
         if error[Error.SEAT] >= 0:
             return
         boats[boat, Boat.LANE] = lane
@@ -299,7 +319,7 @@ def place_pawn_nb(obs, seat, code, stats):
 
 
 @njit(inline="always", cache=True)
-def place_pawns_nb(obs, first_seat, players, work, stats, error):
+def place_pawns_nb(obs, held, first_seat, players, work, stats, error):
     """Pawns into boats, round and round from ``first_seat``, until none is in reserve."""
     boats, seats, state = obs[0], obs[2], obs[3]
     options = work[0]
@@ -311,7 +331,7 @@ def place_pawns_nb(obs, first_seat, players, work, stats, error):
     while left > 0:
         if seats[seat, Seat.RESERVE_OFFICERS] + seats[seat, Seat.RESERVE_SAILORS] > 0:
             count = place_options_nb(boats, seats, n, seat, options)
-            code = ask_nb(obs, seat, PLACE, options, count, players, error)
+            code = ask_nb(held, seat, PLACE, options, count, players, error)
             if error[Error.SEAT] >= 0:
                 return
             place_pawn_nb(obs, seat, code, stats)
@@ -322,7 +342,7 @@ def place_pawns_nb(obs, first_seat, players, work, stats, error):
 
 
 @njit(inline="always", cache=True)
-def leak_phase_nb(obs, players, work, stats, error):
+def leak_phase_nb(obs, held, players, work, stats, error):
     """The leak vote, anyone overboard, the leak, then sinking (D6-D9)."""
     boats, crew, state = obs[0], obs[1], obs[3]
     voters, weights = work[3], work[4]
@@ -335,10 +355,10 @@ def leak_phase_nb(obs, players, work, stats, error):
         s = first + i
         voters[i] = s if s < n else s - n
         weights[i] = 1
-    target = resolve_vote_nb(obs, LEAK_VOTE, n, -1, players, work, stats, error)
+    target = resolve_vote_nb(obs, held, LEAK_VOTE, n, -1, players, work, stats, error)
     if error[Error.SEAT] >= 0:
         return
-    leak_into_nb(obs, target, players, work, stats, error)
+    leak_into_nb(obs, held, target, players, work, stats, error)
 
 
 @njit(inline="always", cache=True)
@@ -363,27 +383,29 @@ def overboard_voters_nb(obs, target, work):
 
 
 @njit(inline="always", cache=True)
-def leak_into_nb(obs, target, players, work, stats, error):
+def leak_into_nb(obs, held, target, players, work, stats, error):
     """The leak vote chose ``target``: anyone overboard, the leak, then sinking (D8-D9)."""
     boats, state = obs[0], obs[3]
     if boats[target, Boat.FREE] == 0:
         count = overboard_voters_nb(obs, target, work)
         state[State.BOAT] = target
-        colour = resolve_vote_nb(obs, OVERBOARD_VOTE, count, target, players, work, stats, error)
+        colour = resolve_vote_nb(
+            obs, held, OVERBOARD_VOTE, count, target, players, work, stats, error
+        )
         if error[Error.SEAT] >= 0:
             return
-        overboard_nb(obs, colour, target, players, work, stats, error)
+        overboard_nb(obs, held, colour, target, players, work, stats, error)
         return
     leak_nb(obs, target, stats)
 
 
 @njit(inline="always", cache=True)
-def overboard_nb(obs, colour, target, players, work, stats, error):
+def overboard_nb(obs, held, colour, target, players, work, stats, error):
     """``colour`` loses a pawn of its choice from the full ``target``; then the leak."""
     crew = obs[1]
     options = work[0]
     count = lose_options_nb(crew, colour, target, options)
-    kind = ask_nb(obs, colour, LOSE_PAWN, options, count, players, error)
+    kind = ask_nb(held, colour, LOSE_PAWN, options, count, players, error)
     if error[Error.SEAT] >= 0:
         return
     lose_pawn_nb(obs, colour, target, kind, stats)
@@ -410,7 +432,7 @@ def leak_nb(obs, target, stats):
 
 
 @njit(inline="always", cache=True)
-def move_phase_nb(obs, players, work, stats, error):
+def move_phase_nb(obs, held, players, work, stats, error):
     """The move vote, the move (and landing), then sinking (D10)."""
     state = obs[3]
     voters, weights = work[3], work[4]
@@ -420,7 +442,7 @@ def move_phase_nb(obs, players, work, stats, error):
         s = first + i
         voters[i] = s if s < n else s - n
         weights[i] = 1
-    target = resolve_vote_nb(obs, MOVE_VOTE, n, -1, players, work, stats, error)
+    target = resolve_vote_nb(obs, held, MOVE_VOTE, n, -1, players, work, stats, error)
     if error[Error.SEAT] >= 0:
         return
     move_nb(obs, target, stats)
@@ -437,7 +459,7 @@ def move_nb(obs, target, stats):
 
 
 @njit(inline="always", cache=True)
-def swim_phase_nb(obs, players, work, stats, error):
+def swim_phase_nb(obs, held, players, work, stats, error):
     """Swimmers out from F clockwise, in from F-1 counter-clockwise, then sinking (D11)."""
     boats, seats, state = obs[0], obs[2], obs[3]
     n = state[State.PLAYERS]
@@ -445,14 +467,14 @@ def swim_phase_nb(obs, players, work, stats, error):
         boats[b, Boat.LEFT] = 0
     for s in range(n):
         seats[s, Seat.SWIMMING] = -1
-    swim_out_nb(obs, 0, players, work, stats, error)
+    swim_out_nb(obs, held, 0, players, work, stats, error)
     if error[Error.SEAT] >= 0:
         return
-    swim_in_nb(obs, 1, players, work, stats, error)
+    swim_in_nb(obs, held, 1, players, work, stats, error)
 
 
 @njit(inline="always", cache=True)
-def swim_out_nb(obs, start, players, work, stats, error):
+def swim_out_nb(obs, held, start, players, work, stats, error):
     """The ``start``-th player after F and those after it clockwise swim out."""
     boats, crew, state, rules = obs[0], obs[1], obs[3], obs[4]
     options = work[0]
@@ -466,7 +488,7 @@ def swim_out_nb(obs, start, players, work, stats, error):
         count = swim_out_options_nb(boats, crew, n, s, stay, options)
         if count == 0:
             continue
-        code = ask_nb(obs, s, SWIM_OUT, options, count, players, error)
+        code = ask_nb(held, s, SWIM_OUT, options, count, players, error)
         if error[Error.SEAT] >= 0:
             return
         leave_boat_nb(obs, s, code, work)
@@ -485,7 +507,7 @@ def leave_boat_nb(obs, seat, code, work):
 
 
 @njit(inline="always", cache=True)
-def swim_in_nb(obs, start, players, work, stats, error):
+def swim_in_nb(obs, held, start, players, work, stats, error):
     """Swimmers in, the ``start``-th player before F and those before it (F-start,
     F-start-1, ..., F); then the boats are open again and sinking is checked."""
     boats, crew, seats, state = obs[0], obs[1], obs[2], obs[3]
@@ -506,7 +528,7 @@ def swim_in_nb(obs, start, players, work, stats, error):
             state[State.SWIM_FROM] = -1
             seats[s, Seat.SWIMMING] = -1
         else:
-            boat = ask_nb(obs, s, SWIM_IN, options, count, players, error)
+            boat = ask_nb(held, s, SWIM_IN, options, count, players, error)
             if error[Error.SEAT] >= 0:
                 return
             climb_in_nb(obs, s, boat)
@@ -527,10 +549,16 @@ def climb_in_nb(obs, seat, boat):
 @njit(cache=True, _nrt=False, error_model="numpy")
 def play_game_nb(obs, players, work, stats, error):
     """One whole game from the reset position; returns whether it finished (D12)."""
-    set_up_nb(obs, players, work, stats, error)
+    # ``obs`` by address, held once a game: passed word by word, its arrays cost the
+    # heuristics' every decision. Only for a seat that reads it: random play copies
+    # nothing. The dispatcher reads it back for random and scripted seats too, unused:
+    # harmless here and in the ballot (:func:`_resolve_vote_nb`), where no references
+    # are counted (_nrt=False).
+    held = hold_when_nb(obs, sees_obs_nb(players[0], obs[3][State.PLAYERS]))
+    set_up_nb(obs, held, players, work, stats, error)
     if error[Error.SEAT] >= 0:
         return False
-    return play_rounds_nb(obs, LEAK_PHASE, players, work, stats, error)
+    return play_rounds_nb(obs, held, LEAK_PHASE, players, work, stats, error)
 
 
 #: The phases of a round, as :func:`play_rounds_nb` and :func:`after_phase_nb` count them.
@@ -547,7 +575,7 @@ def over_nb(obs, stats):
 
 
 @njit(inline="always", cache=True)
-def play_rounds_nb(obs, phase, players, work, stats, error):
+def play_rounds_nb(obs, held, phase, players, work, stats, error):
     """Play on from the start of ``phase`` of the current round to the end of the game;
     returns whether it finished (D12)."""
     state, rules = obs[3], obs[4]
@@ -556,18 +584,18 @@ def play_rounds_nb(obs, phase, players, work, stats, error):
     while True:
         if phase == LEAK_PHASE:
             state[State.FIRST] = (state[State.ROUND] - 1) % n
-            leak_phase_nb(obs, players, work, stats, error)
+            leak_phase_nb(obs, held, players, work, stats, error)
             if error[Error.SEAT] >= 0:
                 return False
             if over_nb(obs, stats):
                 return True
         if phase <= MOVE_PHASE:
-            move_phase_nb(obs, players, work, stats, error)
+            move_phase_nb(obs, held, players, work, stats, error)
             if error[Error.SEAT] >= 0:
                 return False
             if over_nb(obs, stats):
                 return True
-        swim_phase_nb(obs, players, work, stats, error)
+        swim_phase_nb(obs, held, players, work, stats, error)
         if error[Error.SEAT] >= 0:
             return False
         if over_nb(obs, stats):

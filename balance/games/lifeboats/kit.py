@@ -23,14 +23,15 @@ slots: option values ``[VALUES, VALUES + MAX_OPTIONS)``, a predicted tally ``[TA
 and three per-boat tables (:data:`CHANCE`, :data:`CHANCE_AFTER`, :data:`CHANCE_LESS`).
 From :data:`CACHE` on, both scratch buffers belong to the kit: each boat's chances are
 kept there with the part of the position they depend on, and worked out again only when
-that part changes (a leak, a move, a pawn in or out), so the voters of one ballot and the
-decisions between two events share one estimate; :func:`fill_own_values_nb` fills there
-a vote's values to every seat in one pass, once a decision or a ballot (:data:`MEMO`),
-and :func:`predict_tally_nb` every seat's predicted vote once a ballot
-(:data:`PREDICTED`): the helpers that predict a ballot read the tables the strategy had
-filled. The helpers after :func:`fill_chances_nb` rely on it having been called in the
-same decision, as the strategies do (or on :func:`fill_vote_nb`, for those that read
-only the vote's table). Nothing here allocates.
+that part changes (a leak, a move, a pawn in or out), and then only those a decision
+reads, so the voters of one ballot and the decisions between two events share one
+estimate; :func:`fill_own_values_nb` fills there a vote's values to every seat in one
+pass, once a decision or a ballot (:data:`MEMO`), and :func:`predict_tally_nb` every
+seat's predicted vote once a ballot (:data:`PREDICTED`): the helpers that predict a
+ballot read the tables the strategy had filled. The helpers after
+:func:`fill_chances_nb` rely on it having been called in the same decision, as the
+strategies do (or on :func:`fill_vote_nb`, for those that read only the vote's table).
+Nothing here allocates.
 
 Option values are compared by :func:`best_index_nb`: the highest wins and ties between
 equally good options are broken by a draw from the seat's own stream, so that no strategy
@@ -42,8 +43,8 @@ callers: a call passes ``obs``'s seven arrays (some 60 words), which costs more 
 such a helper's work, and the heuristics ask them at every decision. Filling a stale
 table, and the larger helpers, are compiled once and called, which keeps a strategy's
 first compilation to seconds (inlining them all took up to a minute a strategy). The
-larger helpers, but for :func:`lane_value_nb` and a table's filling, are compiled by
-numba once and then copied into their callers by LLVM
+larger helpers, a table's filling among them, but for :func:`lane_value_nb`, are
+compiled by numba once and then copied into their callers by LLVM
 (:func:`~balance.core.llvm_nb.inlined_by_llvm_nb`): no call passes ``obs`` to them, and
 numba does not type them again in each strategy.
 """
@@ -162,6 +163,7 @@ NEVER = -1e300
 CACHE = 64
 _NOW, _LEAK, _MOVE, _MORE, _FEWER = 0, 1, 2, 3, 4
 _CHANCES = 5
+_ALL_CHANCES = (1 << _CHANCES) - 1  # a bit per chance (_cache_chances_nb's wanted)
 _MAGIC = 0x4C1FEB0A7  # marks the keys as written (a new buffer holds zeros)
 _TAG = CACHE
 _SHARED = CACHE + 1  # players, leak markers left, steps left on the water, seats, track
@@ -196,6 +198,9 @@ _M_BALLOT_CHANCES = BALLOT + 2  # the ballot the chance cache was brought up to 
 _M_STAMP = BALLOT + 3  # a count of the OWN table's fillings
 _M_PREDICTED = BALLOT + 4  # the filling of the OWN table the PREDICTED table follows
 _EXPS_KNOWN = BALLOT + 5  # a bit per exp kept in _EXPS for the cache's shared key
+#: ``obs[5][_KNOWN + b]``: a bit per chance of boat ``b`` (``1 << _NOW`` ...) worked out for
+#: the key stored with it: :func:`_cache_chances_nb` works out only those a decision reads.
+_KNOWN = BALLOT + 6
 #: obs[6][PREDICTED + q * _VOTER + k]: seat q's predicted vote on option k of the ballot
 #: the OWN table was filled for (``weight / ties`` on each option it rates best, else 0.0;
 #: :func:`predict_tally_nb`), filled once a ballot for every seat and summed for each
@@ -417,17 +422,21 @@ def _chance_nb(obs, boat, total, pawns_delta, leaks_delta, steps_delta):
 
 
 @njit(cache=True, _nrt=False, error_model="numpy")
-def _cache_chances_nb(obs):
-    """Bring the landing-chance cache (``obs[5][CACHE:]`` keys, ``obs[6][CACHE:]`` values)
-    up to date with the position, and return nothing.
+def _cache_chances_nb(obs, wanted):
+    """Bring the landing chances ``wanted`` (a bit per chance: ``1 << _NOW`` ...) of every
+    boat in the cache (``obs[5][CACHE:]`` keys, ``obs[6][CACHE:]`` values) up to date with
+    the position, and return nothing.
 
     A boat's five chances (:data:`_NOW`, after a leak, after a move, with one pawn more
     and one fewer) depend only on its own row of ``boats`` (fate, pawns, leaks, free
     seats, steps) and on what every boat shares (players, leak markers left, steps left
     on the water, seats per boat, track length). They are worked out again only for the
     boats whose row, or all boats when what they share, differs from the key stored with
-    them: a vote's voters, and the decisions between two events, share one estimate.
+    them, and then only those a decision reads: a vote's voters, and the decisions
+    between two events, share one estimate, and a chance no decision reads before the
+    next event is never worked out.
     """
+    inlined_by_llvm_nb()
     boats, state, rules, keys, cached = obs[0], obs[3], obs[4], obs[5], obs[6]
     n = state[State.PLAYERS]
     total = 0
@@ -462,7 +471,10 @@ def _cache_chances_nb(obs):
             if keys[key + f] != boats[b, _KEYED[f]]:
                 same = False
                 keys[key + f] = boats[b, _KEYED[f]]
-        if same:
+        if not same:
+            keys[_KNOWN + b] = 0
+        missing = wanted & ~keys[_KNOWN + b]
+        if missing == 0:
             continue
         slot = CACHE + _CHANCES * b
         fate = boats[b, Boat.STATE]
@@ -472,37 +484,49 @@ def _cache_chances_nb(obs):
                 cached[slot + c] = value
             if steps_left_nb(obs, b) <= 1:
                 cached[slot + _MOVE] = 1.0  # as for a boat afloat (no vote moves it)
+            keys[_KNOWN + b] = _ALL_CHANCES
             continue
+        keys[_KNOWN + b] |= missing
         # As boat_chance_nb after a leak, after a move, now, with a pawn more and with
         # one fewer; each exp(-mean) is kept for the boats with as many steps left.
         pawns, leaks = boats[b, Boat.PAWNS], boats[b, Boat.LEAKS]
         steps = steps_left_nb(obs, b)
-        full = 1 if boats[b, Boat.FREE] <= 0 else 0
-        hits = _hits_nb(
-            pawns - full, leaks + 1, max(seats - pawns + full - leaks - 1, 0), steps, left - 1
-        )
-        first = 0.0
-        if hits > 0:
-            first, known = _first_nb(cached, known, _LEAK, steps, rate_leak)
-        cached[slot + _LEAK] = _from_hits_nb(hits, rate_leak * steps, first)
-        if steps <= 1:
-            cached[slot + _MOVE] = 1.0  # it lands
-        else:
-            hits = _hits_nb(pawns, leaks, max(seats - pawns - leaks, 0), steps - 1, left)
+        if missing & (1 << _LEAK):
+            full = 1 if boats[b, Boat.FREE] <= 0 else 0
+            hits = _hits_nb(
+                pawns - full, leaks + 1, max(seats - pawns + full - leaks - 1, 0), steps, left - 1
+            )
             first = 0.0
             if hits > 0:
-                first, known = _first_nb(cached, known, _MOVE, steps - 1, rate_move)
-            cached[slot + _MOVE] = _from_hits_nb(hits, rate_move * (steps - 1), first)
-        now = _hits_nb(pawns, leaks, max(seats - pawns - leaks, 0), steps, left)
-        more = _hits_nb(pawns + 1, leaks, max(seats - pawns - 1 - leaks, 0), steps, left)
-        fewer = _hits_nb(pawns - 1, leaks, max(seats - pawns + 1 - leaks, 0), steps, left)
+                first, known = _first_nb(cached, known, _LEAK, steps, rate_leak)
+            cached[slot + _LEAK] = _from_hits_nb(hits, rate_leak * steps, first)
+        if missing & (1 << _MOVE):
+            if steps <= 1:
+                cached[slot + _MOVE] = 1.0  # it lands
+            else:
+                hits = _hits_nb(pawns, leaks, max(seats - pawns - leaks, 0), steps - 1, left)
+                first = 0.0
+                if hits > 0:
+                    first, known = _first_nb(cached, known, _MOVE, steps - 1, rate_move)
+                cached[slot + _MOVE] = _from_hits_nb(hits, rate_move * (steps - 1), first)
+        # Now, with a pawn more and with one fewer share the Poisson mean (0: not wanted).
+        now, more, fewer = 0, 0, 0
+        if missing & (1 << _NOW):
+            now = _hits_nb(pawns, leaks, max(seats - pawns - leaks, 0), steps, left)
+        if missing & (1 << _MORE):
+            more = _hits_nb(pawns + 1, leaks, max(seats - pawns - 1 - leaks, 0), steps, left)
+        if missing & (1 << _FEWER):
+            fewer = _hits_nb(pawns - 1, leaks, max(seats - pawns + 1 - leaks, 0), steps, left)
         mean, first = 0.0, 0.0
         if now > 0 or more > 0 or fewer > 0:
             mean = rate * steps
             first, known = _first_nb(cached, known, _NOW, steps, rate)
-        cached[slot + _NOW] = _from_hits_nb(now, mean, first)
-        cached[slot + _MORE] = _from_hits_nb(more, mean, first)
-        cached[slot + _FEWER] = _from_hits_nb(fewer, mean, first)
+        if missing & (1 << _NOW):
+            cached[slot + _NOW] = _from_hits_nb(now, mean, first)
+        if missing & (1 << _MORE):
+            cached[slot + _MORE] = _from_hits_nb(more, mean, first)
+        if missing & (1 << _FEWER):
+            cached[slot + _FEWER] = _from_hits_nb(fewer, mean, first)
     keys[_EXPS_KNOWN] = known
 
 
@@ -552,12 +576,14 @@ def fill_chances_nb(obs, kind):
     n = obs[3][State.PLAYERS]
     keys = obs[5]
     after = _after_nb(vote_kind_nb(kind))
+    fewer = kind == SWIM_OUT
     ballot = keys[BALLOT] if is_ballot_nb(kind) else 0
     if ballot == 0 or keys[_M_BALLOT_CHANCES] != ballot:
-        _cache_chances_nb(obs)  # else an earlier voter of this ballot did, on this position
+        # else an earlier voter of this ballot did, on this position, for this kind
+        wanted = (1 << _NOW) | (1 << after) | ((1 << _FEWER) if fewer else 0)
+        _cache_chances_nb(obs, wanted)
         keys[_M_BALLOT_CHANCES] = ballot
     keys[_M_DECISION] += 1  # a new decision: the OWN table is stale
-    fewer = kind == SWIM_OUT
     for b in range(n + 1):
         slot = CACHE + _CHANCES * b
         scratch[CHANCE + b] = scratch[slot + _NOW]
@@ -739,6 +765,7 @@ def _own_values_kept_nb(obs, kind, options, count):
 def _fill_own_values_nb(obs, kind, options, count):
     """:func:`fill_own_values_nb`'s filling, keyed by the decision or ballot and the vote's
     outcomes; the column after the outcomes holds the hat's :data:`NEVER`."""
+    inlined_by_llvm_nb()
     boats, crew, state, keys, scratch = obs[0], obs[1], obs[3], obs[5], obs[6]
     n = state[State.PLAYERS]
     vote = vote_kind_nb(kind)
@@ -892,6 +919,7 @@ def _fill_predicted_nb(obs, kind, options, count):
     """Fill the :data:`PREDICTED` table for the vote the OWN table was just filled for:
     each seat's vote as :func:`predict_tally_nb` predicts it (``weight / ties`` on each
     option it rates best, 0.0 on the others and on the hat's column)."""
+    inlined_by_llvm_nb()
     scratch, state, keys = obs[6], obs[3], obs[5]
     n = state[State.PLAYERS]
     vote = vote_kind_nb(kind)
@@ -1050,4 +1078,4 @@ assert PREDICTED + MAX_PLAYERS * _VOTER <= SCRATCH
 assert (_NOW, _LEAK, _MOVE) == (0, 1, 2)  # the chances _EXPS keeps
 assert _EXPS + (_MOVE + 1) * _EXP_STEPS <= SCRATCH
 assert (_MOVE + 1) * _EXP_STEPS <= 63  # the bits of _first_nb's known
-assert _EXPS_KNOWN < SCRATCH
+assert _EXPS_KNOWN < _KNOWN and _KNOWN + MAX_BOATS <= SCRATCH

@@ -27,6 +27,7 @@ player (:func:`new_sandbox_nb`); nothing is allocated in a playout.
 import numpy as np
 
 from balance.core.compile_cache import njit
+from balance.core.llvm_nb import hold_nb
 from balance.core.random_nb import below_nb, next_u64_nb, seed_stream_nb
 from balance.core.search_nb import (
     AVAILABLE,
@@ -174,13 +175,15 @@ def determinize_nb(obs, seat, kind, players, work, error):
         boat = obs[3][State.BOAT] if kind == OVERBOARD_VOTE else -1
         nvoters = voters_nb(obs, kind, work)
         before = voter_index_nb(work, nvoters, seat)
-        enb.collect_ballot_nb(obs, kind, before, boat, 0, players, work, error)
+        held = hold_nb(obs)  # obs by address, as the game loop passes it
+        enb.collect_ballot_nb(obs, held, kind, before, boat, 0, players, work, error)
 
 
 @njit(cache=True)
 def _rounds_nb(obs, phase, players, work, stats, error):
     """Whole rounds from ``phase`` of the current round (one compiled copy)."""
-    return enb.play_rounds_nb(obs, phase, players, work, stats, error)
+    held = hold_nb(obs)  # obs by address, as the game loop passes it
+    return enb.play_rounds_nb(obs, held, phase, players, work, stats, error)
 
 
 @njit(cache=True)
@@ -214,6 +217,7 @@ def play_on_nb(obs, kind, seat, choice, players, work, stats, error):
     options or a :data:`HALT` seat was asked: ``error`` then says which).
     """
     boats, state, rules = obs[0], obs[3], obs[4]
+    held = hold_nb(obs)  # obs by address, as the game loop passes it
     n = state[State.PLAYERS]
     for b in range(n + 1):  # who left which boat this swim phase (public, kept in LEFT)
         if boats[b, Boat.LEFT] > 0:
@@ -227,20 +231,20 @@ def play_on_nb(obs, kind, seat, choice, players, work, stats, error):
                 boat += 1
             boats[boat, Boat.LANE] = choice
             boats[boat, Boat.ISLAND] = rules[Rule.LANE_ISLAND + choice]
-            enb.place_boats_nb(obs, boat + 1, players, work, error)
+            enb.place_boats_nb(obs, held, boat + 1, players, work, error)
             if error[_SEAT] >= 0:
                 return False
         else:
             enb.place_pawn_nb(obs, seat, choice, stats)
             next_seat = seat + 1 if seat + 1 < n else 0
-        enb.place_pawns_nb(obs, next_seat, players, work, stats, error)
+        enb.place_pawns_nb(obs, held, next_seat, players, work, stats, error)
         if error[_SEAT] >= 0:
             return False
         return _rounds_nb(obs, enb.LEAK_PHASE, players, work, stats, error)
     if kind == SWIM_OUT or kind == SWIM_IN:
         if kind == SWIM_OUT:
             enb.leave_boat_nb(obs, seat, choice, work)
-            enb.swim_out_nb(obs, (seat - first + n) % n + 1, players, work, stats, error)
+            enb.swim_out_nb(obs, held, (seat - first + n) % n + 1, players, work, stats, error)
             if error[_SEAT] >= 0:
                 return False
             start = 1
@@ -248,7 +252,7 @@ def play_on_nb(obs, kind, seat, choice, players, work, stats, error):
             enb.climb_in_nb(obs, seat, choice)
             start = (first - seat + n) % n
             start = (n if start == 0 else start) + 1
-        enb.swim_in_nb(obs, start, players, work, stats, error)
+        enb.swim_in_nb(obs, held, start, players, work, stats, error)
         return _after_phase_nb(obs, enb.SWIM_PHASE, players, work, stats, error)
     if kind == LOSE_PAWN:
         enb.lose_pawn_nb(obs, seat, state[State.BOAT], choice, stats)
@@ -261,23 +265,25 @@ def play_on_nb(obs, kind, seat, choice, players, work, stats, error):
         nvoters = voters_nb(obs, kind, work)
         i = voter_index_nb(work, nvoters, seat)
         work[1][i] = choice
-        enb.collect_ballot_nb(obs, kind, nvoters, boat, i + 1, players, work, error)
+        enb.collect_ballot_nb(obs, held, kind, nvoters, boat, i + 1, players, work, error)
         if error[_SEAT] >= 0:
             return False
-        outcome = enb.count_ballot_nb(obs, kind, nvoters, boat, players, work, stats, error)
+        outcome = enb.count_ballot_nb(obs, held, kind, nvoters, boat, players, work, stats, error)
         if error[_SEAT] >= 0:
             return False
         if outcome == enb.REVOTE:
-            outcome = enb.resolve_vote_nb(obs, kind, nvoters, boat, players, work, stats, error)
+            outcome = enb.resolve_vote_nb(
+                obs, held, kind, nvoters, boat, players, work, stats, error
+            )
             if error[_SEAT] >= 0:
                 return False
     if vote == MOVE_VOTE:
         enb.move_nb(obs, outcome, stats)
         return _after_phase_nb(obs, enb.MOVE_PHASE, players, work, stats, error)
     if vote == LEAK_VOTE:
-        enb.leak_into_nb(obs, outcome, players, work, stats, error)
+        enb.leak_into_nb(obs, held, outcome, players, work, stats, error)
     else:
-        enb.overboard_nb(obs, outcome, boat, players, work, stats, error)
+        enb.overboard_nb(obs, held, outcome, boat, players, work, stats, error)
     return _after_phase_nb(obs, enb.LEAK_PHASE, players, work, stats, error)
 
 
