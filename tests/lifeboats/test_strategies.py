@@ -587,20 +587,47 @@ def test_cached_chances_and_vote_values_equal_the_direct_ones(sequence) -> None:
                 assert kit.rival_mean_of_nb(shared, q, k) == expected
 
 
+def one_pawn_fewer(obs):
+    """``obs`` with one pawn fewer in its first boat afloat that holds one (what every
+    boat's chance shares unchanged), or None if no boat afloat holds a pawn."""
+    changed = tuple(np.copy(a) for a in obs)
+    boats, crew = changed[0], changed[1]
+    n = int(changed[3][State.PLAYERS])
+    for b, s, pawn in itertools.product(range(n + 1), range(n), (OFFICER, SAILOR)):
+        if boats[b, Boat.STATE] == AFLOAT and crew[b, s, pawn] > 0:
+            crew[b, s, pawn] -= 1
+            boats[b, Boat.PAWNS] -= 1
+            boats[b, Boat.FREE] += 1
+            return changed
+    return None
+
+
 @settings(max_examples=60, deadline=None)
-@given(decisions(), decisions(), st.lists(st.tuples(st.booleans(), st.sampled_from(KINDS))))
-def test_each_chance_is_worked_out_when_a_decision_first_reads_it(first, second, asked):
-    # The cache works out only the chances a decision reads, for the position at hand:
-    # two positions in turn through one set of buffers, each asked decisions of any kind,
-    # must always read what boat_chance_nb gives, whichever chances were read before.
-    positions = (first[0], second[0])
-    if positions[0][3][State.PLAYERS] != positions[1][3][State.PLAYERS]:
-        positions = (first[0], first[0])
-    shared = tuple(np.copy(a) for a in first[0])
-    for which, kind in asked:
+@given(decisions(), st.lists(st.tuples(st.booleans(), st.sampled_from(KINDS), st.booleans())))
+def test_each_chance_is_worked_out_when_a_decision_first_reads_it(decision, asked) -> None:
+    # The cache works out only the chances a decision reads, for the position at hand: a
+    # position and the same with one pawn fewer in one boat (the other boats' chances
+    # kept) in turn through one set of buffers, asked decisions of any kind, several of
+    # them within one ballot, must always read what boat_chance_nb gives, whichever
+    # chances were read before.
+    first = decision[0]
+    positions = (first, one_pawn_fewer(first) or first)
+    shared = tuple(np.copy(a) for a in first)
+    # The voters of one ballot asked of other kinds (a user's strategy may ask so): each
+    # kind's chances are worked out, not only the first voter's.
+    for kinds in itertools.permutations((LEAK_VOTE, MOVE_VOTE, OVERBOARD_VOTE)):
+        kit.new_ballot_nb(shared)
+        for kind in kinds:
+            kit.fill_chances_nb(shared, kind)
+            assert np.array_equal(filled_chances(shared), direct_chances(first, kind)), kinds
+    previous = None
+    for which, kind, new_ballot in asked:
         obs = positions[which]
         for mine, theirs in zip(shared[:5], obs[:5], strict=True):
             mine[...] = theirs
+        if which != previous or new_ballot:  # a ballot's voters see one position
+            kit.new_ballot_nb(shared)
+        previous = which
         kit.fill_chances_nb(shared, kind)
         assert np.array_equal(filled_chances(shared), direct_chances(obs, kind)), kind
 

@@ -13,8 +13,9 @@ The tuples passed around (``n`` players):
 * ``obs``: ``(boats, crew, seats, state, rules, scratch_i, scratch_f)``, what a strategy
   sees (:mod:`balance.games.lifeboats.layout`)
 * ``held``: ``obs`` as the phases hand it to the strategies: its address, held once a
-  game by :func:`play_game_nb` (a call would pass its arrays word by word), or ``obs``
-  itself (a phase called from Python), which the dispatcher then holds for each call
+  game by :func:`play_game_nb` (a call would pass its arrays word by word) or once a
+  call by the search (:mod:`.search_nb`), or ``obs`` itself (a phase called from
+  Python), which the dispatcher then holds for each call
 * ``players``: ``(codes, params, rng)``: int64 ``(MAX_PLAYERS,)`` strategy code of each
   seat, float64 ``(MAX_PLAYERS, P)`` its parameters, uint64 ``(MAX_PLAYERS + 1, 4)`` the
   random streams (stream ``1 + s`` is seat ``s``'s; stream 0 is unused)
@@ -117,8 +118,10 @@ def sees_obs_nb(codes, n):
 
 
 # Out of line: only scripted test players take this path, and a copy of it at every
-# decision of the inlined game loop only costs compile time.
-@njit(cache=True)
+# decision of the inlined game loop only costs compile time. Without reference counting:
+# a script does not read ``obs``, and the game loop then holds no copy of it (it passes
+# the address of a copy never made).
+@njit(cache=True, _nrt=False, error_model="numpy")
 def scripted_decide(obs, seat, kind, options, count, params, rng):
     """The index of the next scripted option code among ``options``."""
     used = np.int64(params[0])
@@ -144,9 +147,10 @@ def halted_decide(obs, seat, kind, options, count, params, rng):
 def ask_nb(held, seat, kind, options, count, players, error):
     """The option code ``seat`` chooses; a single option is taken without asking (D3).
 
-    ``held`` is ``obs`` as the strategy is given it: by address, held once a game
-    (:func:`play_game_nb`), or ``obs`` itself, which the dispatcher then holds for the
-    call. An answer outside ``0..count-1`` fills ``error`` (the caller must then return).
+    ``held`` is ``obs`` as the strategy is given it: by address (held once a game by
+    :func:`play_game_nb`, once a call by the search), or ``obs`` itself, which the
+    dispatcher then holds for the call. An answer outside ``0..count-1`` fills ``error``
+    (the caller must then return).
     """
     if count == 1:
         return options[0]
@@ -551,9 +555,9 @@ def play_game_nb(obs, players, work, stats, error):
     """One whole game from the reset position; returns whether it finished (D12)."""
     # ``obs`` by address, held once a game: passed word by word, its arrays cost the
     # heuristics' every decision. Only for a seat that reads it: random play copies
-    # nothing. The dispatcher reads it back for random and scripted seats too, unused:
-    # harmless here and in the ballot (:func:`_resolve_vote_nb`), where no references
-    # are counted (_nrt=False).
+    # nothing. The dispatcher reads it back for random, scripted and halted seats too,
+    # unused: harmless here, in the ballot (:func:`_resolve_vote_nb`) and in
+    # :func:`scripted_decide`, where no references are counted (_nrt=False).
     held = hold_when_nb(obs, sees_obs_nb(players[0], obs[3][State.PLAYERS]))
     set_up_nb(obs, held, players, work, stats, error)
     if error[Error.SEAT] >= 0:

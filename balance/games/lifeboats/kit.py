@@ -41,12 +41,10 @@ The small readers (a stake, a vote's weight, a pawn's gain or loss in a boat), t
 choosing and predicting loops and the checks of the kit's tables are inlined into their
 callers: a call passes ``obs``'s seven arrays (some 60 words), which costs more than
 such a helper's work, and the heuristics ask them at every decision. Filling a stale
-table, and the larger helpers, are compiled once and called, which keeps a strategy's
-first compilation to seconds (inlining them all took up to a minute a strategy). The
-larger helpers, a table's filling among them, but for :func:`lane_value_nb`, are
-compiled by numba once and then copied into their callers by LLVM
-(:func:`~balance.core.llvm_nb.inlined_by_llvm_nb`): no call passes ``obs`` to them, and
-numba does not type them again in each strategy.
+table, and the larger helpers, are compiled by numba once, not in each strategy
+(inlining them all took up to a minute a strategy); all but :func:`lane_value_nb` are
+then copied into their callers by LLVM (:func:`~balance.core.llvm_nb.inlined_by_llvm_nb`):
+no call passes ``obs`` to them.
 """
 
 import math
@@ -201,6 +199,9 @@ _EXPS_KNOWN = BALLOT + 5  # a bit per exp kept in _EXPS for the cache's shared k
 #: ``obs[5][_KNOWN + b]``: a bit per chance of boat ``b`` (``1 << _NOW`` ...) worked out for
 #: the key stored with it: :func:`_cache_chances_nb` works out only those a decision reads.
 _KNOWN = BALLOT + 6
+#: ``obs[5][_BALLOT_WANTED]``: the chances (bits, as :data:`_KNOWN`'s) brought up to date
+#: for the ballot ``obs[5][_M_BALLOT_CHANCES]``: another voter who reads no others skips.
+_BALLOT_WANTED = _KNOWN + MAX_BOATS
 #: obs[6][PREDICTED + q * _VOTER + k]: seat q's predicted vote on option k of the ballot
 #: the OWN table was filled for (``weight / ties`` on each option it rates best, else 0.0;
 #: :func:`predict_tally_nb`), filled once a ballot for every seat and summed for each
@@ -509,7 +510,8 @@ def _cache_chances_nb(obs, wanted):
                 if hits > 0:
                     first, known = _first_nb(cached, known, _MOVE, steps - 1, rate_move)
                 cached[slot + _MOVE] = _from_hits_nb(hits, rate_move * (steps - 1), first)
-        # Now, with a pawn more and with one fewer share the Poisson mean (0: not wanted).
+        # Now, with a pawn more and with one fewer share the Poisson mean (hits 0, and
+        # nothing written, for a chance not wanted).
         now, more, fewer = 0, 0, 0
         if missing & (1 << _NOW):
             now = _hits_nb(pawns, leaks, max(seats - pawns - leaks, 0), steps, left)
@@ -570,7 +572,8 @@ def fill_chances_nb(obs, kind):
     :data:`CHANCE`: now. :data:`CHANCE_AFTER`: after a leak (leak and overboard votes),
     a move (move votes) or one more pawn (placing, swimming). :data:`CHANCE_LESS`: with
     one pawn fewer (swimming out). Each is :func:`boat_chance_nb` of the boat, read from
-    the kit's cache (worked out again only for the boats the position has changed).
+    the kit's cache (worked out again only for the boats the position has changed, and
+    only the chances a decision of ``kind`` reads).
     """
     scratch = obs[6]
     n = obs[3][State.PLAYERS]
@@ -578,11 +581,14 @@ def fill_chances_nb(obs, kind):
     after = _after_nb(vote_kind_nb(kind))
     fewer = kind == SWIM_OUT
     ballot = keys[BALLOT] if is_ballot_nb(kind) else 0
+    wanted = (1 << _NOW) | (1 << after) | ((1 << _FEWER) if fewer else 0)
     if ballot == 0 or keys[_M_BALLOT_CHANCES] != ballot:
-        # else an earlier voter of this ballot did, on this position, for this kind
-        wanted = (1 << _NOW) | (1 << after) | ((1 << _FEWER) if fewer else 0)
+        keys[_BALLOT_WANTED] = 0
+    # else an earlier voter of this ballot brought them up to date, on this position
+    if ballot == 0 or wanted & ~keys[_BALLOT_WANTED]:
         _cache_chances_nb(obs, wanted)
         keys[_M_BALLOT_CHANCES] = ballot
+        keys[_BALLOT_WANTED] |= wanted
     keys[_M_DECISION] += 1  # a new decision: the OWN table is stale
     for b in range(n + 1):
         slot = CACHE + _CHANCES * b
@@ -1078,4 +1084,4 @@ assert PREDICTED + MAX_PLAYERS * _VOTER <= SCRATCH
 assert (_NOW, _LEAK, _MOVE) == (0, 1, 2)  # the chances _EXPS keeps
 assert _EXPS + (_MOVE + 1) * _EXP_STEPS <= SCRATCH
 assert (_MOVE + 1) * _EXP_STEPS <= 63  # the bits of _first_nb's known
-assert _EXPS_KNOWN < _KNOWN and _KNOWN + MAX_BOATS <= SCRATCH
+assert _EXPS_KNOWN < _KNOWN and _BALLOT_WANTED == _KNOWN + MAX_BOATS < SCRATCH
